@@ -1,0 +1,7 @@
+"""Ledger entries (filled in by the module's owner)."""
+
+from __future__ import annotations
+
+from .._ledger import Entry
+
+ENTRIES: tuple[Entry, ...] = ()

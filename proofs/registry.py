@@ -1,0 +1,33 @@
+"""The assembled ledger: every entry of every paper module, with unique ids."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from reference.errors import InvalidArgument
+
+from ._ledger import Entry
+
+__all__ = ["all_entries", "entry_by_id"]
+
+
+@cache
+def all_entries() -> tuple[Entry, ...]:
+    """Every ledger entry, in paper order; raises on a duplicate id."""
+    from . import folklore, p000, p004
+
+    entries = (*p004.ENTRIES, *p000.ENTRIES, *folklore.ENTRIES)
+    seen: set[str] = set()
+    for e in entries:
+        if e.id in seen:
+            raise InvalidArgument(f"duplicate ledger id {e.id!r}")
+        seen.add(e.id)
+    return entries
+
+
+def entry_by_id(entry_id: str) -> Entry:
+    """The entry with this id; raises InvalidArgument naming the id when absent."""
+    for e in all_entries():
+        if e.id == entry_id:
+            return e
+    raise InvalidArgument(f"entry_id={entry_id!r} is not in the ledger")

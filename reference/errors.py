@@ -1,0 +1,51 @@
+"""The one exception hierarchy of privref.
+
+Every error privref raises on bad input derives from :class:`PrivrefError`
+(itself a ``ValueError``), and its message names the offending argument and
+the limit it broke, in the form ``epsilon=-1 must be >= 0``.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "EmptyDataset",
+    "InexactNumber",
+    "InvalidArgument",
+    "NotNeighboring",
+    "PrivrefError",
+    "TooLargeToEnumerate",
+    "UnknownLabel",
+    "UnsupportedProgram",
+]
+
+
+class PrivrefError(ValueError):
+    """Root of every error privref raises deliberately."""
+
+
+class InvalidArgument(PrivrefError):
+    """An argument is outside its documented range (e.g. ``delta=1 must be < 1``)."""
+
+
+class InexactNumber(InvalidArgument):
+    """A float was given where an exact number (int, Fraction, decimal string) is required."""
+
+
+class EmptyDataset(InvalidArgument):
+    """A dataset that must be non-empty was empty."""
+
+
+class UnknownLabel(InvalidArgument):
+    """A label outside {0, 1, ⊥} was given."""
+
+
+class NotNeighboring(PrivrefError):
+    """Two datasets claimed to be neighbors are not, under the stated relation."""
+
+
+class TooLargeToEnumerate(PrivrefError):
+    """An exact enumeration would exceed its limit (universe, class, or execution paths)."""
+
+
+class UnsupportedProgram(PrivrefError):
+    """A probabilistic program does something its interpreter cannot handle exactly."""

@@ -1,0 +1,442 @@
+"""Exact rationals, rigorous intervals, and lazily refinable real numbers.
+
+privref never lets a float decide anything.  Numbers come in three forms:
+
+* ``Fraction``: exact rationals, used wherever the mathematics is rational;
+* :class:`Interval`: a closed interval with exact rational endpoints that is
+  guaranteed to contain the true value (outward rounding only);
+* :class:`Real`: an exact real given by an expression (``exp``, ``log``,
+  ``sqrt``, field operations over rationals).  It is refinable: ``enclose(prec)``
+  returns an Interval whose width shrinks as ``prec`` grows, and it knows its
+  exact rational value when it has one (``exp(log(3))`` is exactly 3).
+
+Comparisons that decide verdicts go through :func:`compare`, which is
+three-valued: it returns the proved ordering or :data:`UNDECIDED`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from enum import Enum
+from fractions import Fraction
+from typing import Final, Union
+
+from . import _mp
+from .errors import InvalidArgument
+
+__all__ = [
+    "DEFAULT_PRECISION",
+    "MAX_PRECISION",
+    "Interval",
+    "Order",
+    "Prob",
+    "Real",
+    "compare",
+    "exp",
+    "interval_exp",
+    "interval_log",
+    "interval_sqrt",
+    "log",
+    "prob_add",
+    "prob_as_interval",
+    "prob_mul",
+    "prob_sub",
+    "rational",
+    "sqrt",
+]
+
+DEFAULT_PRECISION: Final = 96
+"""Bits of working precision used for the first enclosure of irrational values."""
+
+MAX_PRECISION: Final = 1536
+"""Largest precision :func:`compare` refines to before answering UNDECIDED."""
+
+
+def _floor_dyadic(x: Fraction, prec: int) -> Fraction:
+    """Largest number <= x with at most ``prec`` significant bits (exact when x already is)."""
+    if x == 0:
+        return x
+    num, den = x.numerator, x.denominator
+    shift = prec - (abs(num).bit_length() - den.bit_length())
+    if shift <= 0 and den == 1 and abs(num).bit_length() <= prec:
+        return x
+    scaled = (num << shift) // den if shift >= 0 else num // (den << -shift)
+    result = Fraction(scaled, 1) * (Fraction(2) ** -shift)
+    return result if result <= x else x  # never above x (defensive; floor division guarantees it)
+
+
+def _ceil_dyadic(x: Fraction, prec: int) -> Fraction:
+    return -_floor_dyadic(-x, prec)
+
+
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """A closed interval [lo, hi] with exact rational endpoints, lo <= hi.
+
+    Guarantee: every operation returns an interval containing every value the
+    exact operation can take on points of its operands (inclusion isotonicity).
+    """
+
+    lo: Fraction
+    hi: Fraction
+
+    def __post_init__(self) -> None:
+        if self.lo > self.hi:
+            raise InvalidArgument(f"Interval lo={self.lo} must be <= hi={self.hi}")
+
+    @staticmethod
+    def point(x: Fraction | int) -> Interval:
+        """The degenerate interval [x, x]."""
+        q = Fraction(x)
+        return Interval(q, q)
+
+    @property
+    def width(self) -> Fraction:
+        """hi - lo."""
+        return self.hi - self.lo
+
+    @property
+    def is_point(self) -> bool:
+        """True when the interval holds exactly one number."""
+        return self.lo == self.hi
+
+    def rounded(self, prec: int) -> Interval:
+        """Round the endpoints outward to ``prec`` significant bits (keeps sizes bounded)."""
+        return Interval(_floor_dyadic(self.lo, prec), _ceil_dyadic(self.hi, prec))
+
+    def __add__(self, other: Interval | Fraction | int) -> Interval:
+        o = _as_interval(other)
+        return Interval(self.lo + o.lo, self.hi + o.hi)
+
+    __radd__ = __add__
+
+    def __neg__(self) -> Interval:
+        return Interval(-self.hi, -self.lo)
+
+    def __sub__(self, other: Interval | Fraction | int) -> Interval:
+        o = _as_interval(other)
+        return Interval(self.lo - o.hi, self.hi - o.lo)
+
+    def __rsub__(self, other: Interval | Fraction | int) -> Interval:
+        return _as_interval(other) - self
+
+    def __mul__(self, other: Interval | Fraction | int) -> Interval:
+        o = _as_interval(other)
+        products = (self.lo * o.lo, self.lo * o.hi, self.hi * o.lo, self.hi * o.hi)
+        return Interval(min(products), max(products))
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other: Interval | Fraction | int) -> Interval:
+        o = _as_interval(other)
+        if o.lo <= 0 <= o.hi:
+            raise ZeroDivisionError(f"interval division by {o}, which contains 0")
+        return self * Interval(1 / o.hi, 1 / o.lo)
+
+    def __rtruediv__(self, other: Interval | Fraction | int) -> Interval:
+        return _as_interval(other) / self
+
+    def clamp_low(self, floor: Fraction) -> Interval:
+        """max(floor, x) applied pointwise."""
+        return Interval(max(self.lo, floor), max(self.hi, floor))
+
+    def hull(self, other: Interval) -> Interval:
+        """Smallest interval containing both."""
+        return Interval(min(self.lo, other.lo), max(self.hi, other.hi))
+
+    def __str__(self) -> str:
+        return f"[{float(self.lo):.17g}, {float(self.hi):.17g}]"
+
+
+def _as_interval(x: Interval | Fraction | int) -> Interval:
+    return x if isinstance(x, Interval) else Interval.point(Fraction(x))
+
+
+Prob = Union[Fraction, Interval]
+"""A probability: exact rational, or a rigorous enclosure."""
+
+
+def prob_as_interval(p: Prob) -> Interval:
+    """View a probability as an interval (a point interval for an exact value)."""
+    return p if isinstance(p, Interval) else Interval.point(p)
+
+
+def prob_add(a: Prob, b: Prob) -> Prob:
+    """Sum, exact when both are exact."""
+    if isinstance(a, Fraction) and isinstance(b, Fraction):
+        return a + b
+    return prob_as_interval(a) + prob_as_interval(b)
+
+
+def prob_sub(a: Prob, b: Prob) -> Prob:
+    """Difference, exact when both are exact."""
+    if isinstance(a, Fraction) and isinstance(b, Fraction):
+        return a - b
+    return prob_as_interval(a) - prob_as_interval(b)
+
+
+def prob_mul(a: Prob, b: Prob, prec: int = DEFAULT_PRECISION) -> Prob:
+    """Product, exact when both are exact; otherwise an enclosure rounded outward to ``prec``."""
+    if isinstance(a, Fraction) and isinstance(b, Fraction):
+        return a * b
+    return (prob_as_interval(a) * prob_as_interval(b)).rounded(prec)
+
+
+# ---------------------------------------------------------------- exact reals
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Real:
+    """An exact real number given by an expression over rationals.
+
+    ``op`` is one of ``const, add, mul, neg, inv, exp, log, sqrt``.  Build Reals
+    with :func:`rational`, :func:`exp`, :func:`log`, :func:`sqrt` and the
+    arithmetic operators; they simplify whenever the value stays rational.
+    Guarantee: ``enclose(prec)`` contains the true value, and its width tends
+    to 0 as ``prec`` grows.
+    """
+
+    op: str
+    args: tuple[Real, ...] = ()
+    value: Fraction | None = None
+    _cache: dict[int, Interval] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def exact(self) -> Fraction | None:
+        """The exact rational value, or None when the number is not known to be rational."""
+        return self.value
+
+    def enclose(self, prec: int = DEFAULT_PRECISION) -> Interval:
+        """An interval containing the value, computed at ``prec`` bits."""
+        if self.value is not None:
+            return Interval.point(self.value)
+        cached = self._cache.get(prec)
+        if cached is not None:
+            return cached
+        result = self._compute(prec)
+        self._cache[prec] = result
+        return result
+
+    def _compute(self, prec: int) -> Interval:
+        inner = prec + 16
+        match self.op:
+            case "add":
+                return (self.args[0].enclose(inner) + self.args[1].enclose(inner)).rounded(prec)
+            case "mul":
+                return (self.args[0].enclose(inner) * self.args[1].enclose(inner)).rounded(prec)
+            case "neg":
+                return -self.args[0].enclose(prec)
+            case "inv":
+                return (Fraction(1) / self.args[0].enclose(inner)).rounded(prec)
+            case "exp" | "log" | "sqrt":
+                x = self.args[0].enclose(inner)
+                if self.op == "log" and x.lo <= 0:
+                    x = self.args[0].enclose(inner * 4)
+                    if x.lo <= 0:
+                        raise InvalidArgument(f"log of a number not proved positive: {x}")
+                if self.op == "sqrt" and x.lo < 0:
+                    raise InvalidArgument(f"sqrt of a number not proved non-negative: {x}")
+                lo, hi = _mp.apply(self.op, x.lo, x.hi, prec)
+                return Interval(lo, hi)
+        raise AssertionError(f"unknown Real op {self.op}")
+
+    def __float__(self) -> float:
+        """Nearest float to the midpoint of a tight enclosure (display only, never decisions)."""
+        if self.value is not None:
+            return float(self.value)
+        box = self.enclose(DEFAULT_PRECISION)
+        return float((box.lo + box.hi) / 2)
+
+    # arithmetic ---------------------------------------------------------
+    def __add__(self, other: Real | Fraction | int) -> Real:
+        o = _as_real(other)
+        if self.value is not None and o.value is not None:
+            return rational(self.value + o.value)
+        if o.value == 0:
+            return self
+        if self.value == 0:
+            return o
+        return Real("add", (self, o))
+
+    __radd__ = __add__
+
+    def __neg__(self) -> Real:
+        if self.value is not None:
+            return rational(-self.value)
+        if self.op == "neg":
+            return self.args[0]
+        return Real("neg", (self,))
+
+    def __sub__(self, other: Real | Fraction | int) -> Real:
+        return self + (-_as_real(other))
+
+    def __rsub__(self, other: Real | Fraction | int) -> Real:
+        return _as_real(other) + (-self)
+
+    def __mul__(self, other: Real | Fraction | int) -> Real:
+        o = _as_real(other)
+        if self.value is not None and o.value is not None:
+            return rational(self.value * o.value)
+        if o.value == 1:
+            return self
+        if self.value == 1:
+            return o
+        if o.value == 0 or self.value == 0:
+            return rational(0)
+        return Real("mul", (self, o))
+
+    __rmul__ = __mul__
+
+    def reciprocal(self) -> Real:
+        """1/x; raises ZeroDivisionError for an exact zero."""
+        if self.value is not None:
+            return rational(1 / self.value)
+        if self.op == "inv":
+            return self.args[0]
+        if self.op == "exp":
+            return exp(-self.args[0])
+        return Real("inv", (self,))
+
+    def __truediv__(self, other: Real | Fraction | int) -> Real:
+        return self * _as_real(other).reciprocal()
+
+    def __rtruediv__(self, other: Real | Fraction | int) -> Real:
+        return _as_real(other) * self.reciprocal()
+
+    def __pow__(self, k: int) -> Real:
+        if self.value is not None:
+            return rational(self.value**k)
+        if self.op == "exp":
+            return exp(self.args[0] * k)
+        if k == 0:
+            return rational(1)
+        if k < 0:
+            return (self ** (-k)).reciprocal()
+        result = self
+        for _ in range(k - 1):
+            result = result * self
+        return result
+
+    def __str__(self) -> str:
+        if self.value is not None:
+            return str(self.value)
+        match self.op:
+            case "add":
+                return f"({self.args[0]} + {self.args[1]})"
+            case "mul":
+                return f"{self.args[0]}*{self.args[1]}"
+            case "neg":
+                return f"-{self.args[0]}"
+            case "inv":
+                return f"1/{self.args[0]}"
+            case _:
+                return f"{self.op}({self.args[0]})"
+
+    __repr__ = __str__
+
+
+def _as_real(x: Real | Fraction | int) -> Real:
+    return x if isinstance(x, Real) else rational(x)
+
+
+def rational(x: Fraction | int) -> Real:
+    """The exact real with rational value ``x``."""
+    return Real("const", (), Fraction(x))
+
+
+def exp(x: Real | Fraction | int) -> Real:
+    """e**x, simplified to a rational when x = log(r) or x = 0."""
+    r = _as_real(x)
+    if r.value == 0:
+        return rational(1)
+    if r.op == "log":
+        return r.args[0]
+    return Real("exp", (r,))
+
+
+def log(x: Real | Fraction | int) -> Real:
+    """Natural logarithm of a positive number, simplified when x = exp(y) or x = 1."""
+    r = _as_real(x)
+    if r.value is not None and r.value <= 0:
+        raise InvalidArgument(f"log argument {r.value} must be > 0")
+    if r.value == 1:
+        return rational(0)
+    if r.op == "exp":
+        return r.args[0]
+    return Real("log", (r,))
+
+
+def sqrt(x: Real | Fraction | int) -> Real:
+    """Square root, exact when x is the square of a rational."""
+    r = _as_real(x)
+    if r.value is not None:
+        if r.value < 0:
+            raise InvalidArgument(f"sqrt argument {r.value} must be >= 0")
+        n, d = r.value.numerator, r.value.denominator
+        rn, rd = math.isqrt(n), math.isqrt(d)
+        if rn * rn == n and rd * rd == d:
+            return rational(Fraction(rn, rd))
+    return Real("sqrt", (r,))
+
+
+class Order(Enum):
+    """Result of a three-valued comparison."""
+
+    LESS = "<"
+    EQUAL = "="
+    GREATER = ">"
+    UNDECIDED = "?"
+
+
+def compare(a: Real | Fraction | int, b: Real | Fraction | int, *,
+            max_precision: int = MAX_PRECISION) -> tuple[Order, Fraction]:
+    """Compare two exact reals soundly.
+
+    Returns (order, width): ``order`` is proved (LESS, EQUAL, GREATER) or
+    UNDECIDED; ``width`` is the width of the final enclosure of a - b (0 when
+    decided exactly).  EQUAL is only returned when both values are exact
+    rationals or the same expression; otherwise precision doubles until the
+    enclosures separate or ``max_precision`` is reached.
+    """
+    ra, rb = _as_real(a), _as_real(b)
+    if ra.value is not None and rb.value is not None:
+        if ra.value < rb.value:
+            return Order.LESS, Fraction(0)
+        if ra.value > rb.value:
+            return Order.GREATER, Fraction(0)
+        return Order.EQUAL, Fraction(0)
+    if ra is rb:
+        return Order.EQUAL, Fraction(0)
+    prec = DEFAULT_PRECISION
+    while True:
+        diff = ra.enclose(prec) - rb.enclose(prec)
+        if diff.hi < 0:
+            return Order.LESS, Fraction(0)
+        if diff.lo > 0:
+            return Order.GREATER, Fraction(0)
+        if prec >= max_precision:
+            return Order.UNDECIDED, diff.width
+        prec *= 2
+
+
+def interval_exp(x: Interval, prec: int = DEFAULT_PRECISION) -> Interval:
+    """Rigorous enclosure of exp over the interval ``x`` at ``prec`` bits."""
+    lo, hi = _mp.apply("exp", x.lo, x.hi, prec)
+    return Interval(lo, hi)
+
+
+def interval_log(x: Interval, prec: int = DEFAULT_PRECISION) -> Interval:
+    """Rigorous enclosure of log over ``x``; raises InvalidArgument unless x > 0."""
+    if x.lo <= 0:
+        raise InvalidArgument(f"log needs a positive interval, got {x}")
+    lo, hi = _mp.apply("log", x.lo, x.hi, prec)
+    return Interval(lo, hi)
+
+
+def interval_sqrt(x: Interval, prec: int = DEFAULT_PRECISION) -> Interval:
+    """Rigorous enclosure of sqrt over ``x``; raises InvalidArgument unless x >= 0."""
+    if x.lo < 0:
+        raise InvalidArgument(f"sqrt needs a non-negative interval, got {x}")
+    lo, hi = _mp.apply("sqrt", x.lo, x.hi, prec)
+    return Interval(lo, hi)
