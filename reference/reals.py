@@ -284,6 +284,12 @@ class Real:
             return o
         if o.value == 0 or self.value == 0:
             return rational(0)
+        if self.value is not None:  # keep the constant factor second
+            return o * self
+        if o.value is not None and self.op == "mul" and self.args[1].value is not None:
+            return self.args[0] * (self.args[1].value * o.value)
+        if o.value is not None and self.op == "neg":
+            return self.args[0] * (-o.value)
         return Real("mul", (self, o))
 
     __rmul__ = __mul__
@@ -352,6 +358,18 @@ def exp(x: Real | Fraction | int) -> Real:
         return rational(1)
     if r.op == "log":
         return r.args[0]
+    if r.op == "mul":
+        for a, b in (r.args, r.args[::-1]):
+            if a.op == "log" and b.value is not None and b.value.denominator == 1:
+                return a.args[0] ** int(b.value)
+    if r.op == "add":
+        ea, eb = exp(r.args[0]), exp(r.args[1])
+        if ea.op != "exp" or eb.op != "exp":
+            return ea * eb
+    if r.op == "neg":
+        inner = exp(r.args[0])
+        if inner.op != "exp":
+            return inner.reciprocal()
     return Real("exp", (r,))
 
 

@@ -1,0 +1,286 @@
+"""The exact auditor: true worst-case privacy loss over every neighboring pair of a universe.
+
+For a mechanism built on :mod:`reference.program`, the auditor computes each
+dataset's exact output distribution once, then for every ordered neighboring
+pair (a, b) of the universe:
+
+* the hockey-stick divergence at the claimed e^epsilon, compared soundly with
+  the claimed delta, giving HOLDS / VIOLATED (with the witness pair and event)
+  or UNDECIDED (with the enclosure width);
+* e^epsilon at the claimed delta, whose maximum over pairs is the exact
+  worst-case epsilon (an exact ``ln t`` when probabilities are rational).
+
+Undecided pairs are recomputed at doubled precision up to ``max_precision``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass, field
+from enum import Enum
+from fractions import Fraction
+from typing import Any
+
+from reference.data import Dataset, as_dataset
+from reference.errors import InvalidArgument
+from reference.mechanism import Mechanism
+from reference.neighbors import Universe, check_neighbors
+from reference.privacy import PrivacyClaim
+from reference.program import MAX_PATHS, Distribution
+from reference.reals import DEFAULT_PRECISION, Interval, Real, exp, log, prob_as_interval, rational
+
+from . import _pair, _tails
+
+__all__ = ["AuditReport", "PairReport", "Verdict", "audit", "audit_pair", "epsilon_text"]
+
+
+class Verdict(Enum):
+    """Sound three-valued verdict on a privacy claim."""
+
+    HOLDS = "HOLDS"
+    VIOLATED = "VIOLATED"
+    UNDECIDED = "UNDECIDED"
+
+
+@dataclass(frozen=True, slots=True)
+class PairReport:
+    """Exact findings for one ordered pair (a, b): P = M(a), Q = M(b)."""
+
+    a: Dataset
+    b: Dataset
+    verdict: Verdict
+    delta_at_claim: Interval
+    violation_event: tuple[Any, ...]
+    violation_margin: Fraction
+    epsilon: _pair.PairEpsilon
+    precision: int
+
+
+@dataclass(frozen=True, slots=True)
+class AuditReport:
+    """Result of an exact audit of a mechanism's claim over a finite universe.
+
+    ``epsilon_lower``/``epsilon_upper`` enclose the exact worst-case epsilon at
+    the claimed delta (``epsilon_exact`` holds it symbolically when known;
+    ``epsilon_upper`` is None when unbounded).  ``verdict`` is decided soundly.
+    """
+
+    mechanism: str
+    source: str
+    claim: PrivacyClaim
+    relation: str
+    universe: str
+    pairs: int
+    verdict: Verdict
+    epsilon_exact: Real | None
+    epsilon_lower: Fraction
+    epsilon_upper: Fraction | None
+    epsilon_infinite: bool
+    epsilon_witness: tuple[Dataset, Dataset, tuple[Any, ...]] | None
+    verdict_witness: PairReport | None
+    undecided_width: Fraction | None
+    precision: int
+    notes: tuple[str, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON record of ``privref audit --json`` (floats for display, rounded outward)."""
+        lo = _round_down(self.epsilon_lower)
+        hi = None if self.epsilon_upper is None else _round_up(self.epsilon_upper)
+        if self.epsilon_exact is not None:
+            lo = hi = float(self.epsilon_exact)
+        witness: dict[str, Any] | None = None
+        w = self.verdict_witness
+        if w is not None and self.verdict is Verdict.VIOLATED:
+            witness = {"pair": [_jsonable(w.a), _jsonable(w.b)],
+                       "event": [_jsonable(o) for o in w.violation_event[:20]],
+                       "event_size": len(w.violation_event),
+                       "delta_lower_bound": float(w.violation_margin)}
+        elif self.epsilon_witness is not None:
+            a, b, ev = self.epsilon_witness
+            witness = {"pair": [_jsonable(a), _jsonable(b)],
+                       "event": [_jsonable(o) for o in ev[:20]], "event_size": len(ev)}
+        return {
+            "mechanism": self.mechanism,
+            "source": self.source,
+            "claimed_epsilon": float(self.claim.epsilon),
+            "claimed_epsilon_exact": str(self.claim.epsilon),
+            "claimed_delta": float(self.claim.delta),
+            "claimed_delta_exact": str(self.claim.delta),
+            "epsilon_lower": lo,
+            "epsilon_upper": ("inf" if self.epsilon_infinite else hi),
+            "epsilon_exact": None if self.epsilon_exact is None else str(self.epsilon_exact),
+            "verdict": self.verdict.value,
+            "witness": witness,
+            "relation": self.relation,
+            "universe": self.universe,
+            "pairs": self.pairs,
+            "precision_bits": self.precision,
+            "undecided_width": None if self.undecided_width is None
+            else float(self.undecided_width),
+        }
+
+
+def _jsonable(x: Any) -> Any:
+    if isinstance(x, tuple):
+        return [_jsonable(v) for v in x]
+    if isinstance(x, (int, str, bool)) or x is None:
+        return x
+    if isinstance(x, Fraction):
+        return str(x)
+    return str(x)
+
+
+def _round_down(x: Fraction) -> float:
+    f = float(x)
+    return math.nextafter(f, -math.inf) if Fraction(f) > x else f
+
+
+def _round_up(x: Fraction) -> float:
+    f = float(x)
+    return math.nextafter(f, math.inf) if Fraction(f) < x else f
+
+
+def epsilon_text(report: AuditReport) -> str:
+    """Human-readable worst-case epsilon: exact form when known, else an enclosure."""
+    if report.epsilon_infinite:
+        return "inf"
+    if report.epsilon_exact is not None:
+        exact = report.epsilon_exact
+        return f"{float(exact):.6g}" + (f" = {exact}" if exact.exact is None else "")
+    hi = "inf" if report.epsilon_upper is None else f"{_round_up(report.epsilon_upper):.6g}"
+    return f"[{_round_down(report.epsilon_lower):.6g}, {hi}]"
+
+
+class _Cache:
+    def __init__(self, mechanism: Mechanism[Any], max_paths: int) -> None:
+        self.mechanism = mechanism
+        self.max_paths = max_paths
+        self.store: dict[tuple[Dataset, int], Distribution[Any]] = {}
+
+    def get(self, data: Dataset, prec: int) -> Distribution[Any]:
+        key = (data, prec)
+        dist = self.store.get(key)
+        if dist is None:
+            dist = self.mechanism.distribution(data, precision=prec, max_paths=self.max_paths)
+            self.store[key] = dist
+        return dist
+
+
+def _decide(cache: _Cache, a: Dataset, b: Dataset, claim: PrivacyClaim, precision: int,
+            max_precision: int) -> PairReport:
+    prec = precision
+    t_claim = exp(claim.epsilon)
+    while True:
+        p, q = cache.get(a, prec), cache.get(b, prec)
+        if p.components or q.components:
+            hs, margin, event = _tails.hockey_stick(p, q, t_claim, prec)
+            eps = _tails.epsilon_at_delta(p, q, claim.delta, prec)
+        else:
+            hs, margin, event = _pair.hockey_stick(p, q, t_claim, prec)
+            eps = _pair.epsilon_at_delta(p, q, claim.delta, prec)
+        box = prob_as_interval(hs)
+        if box.hi <= claim.delta:
+            verdict = Verdict.HOLDS
+        elif margin > claim.delta:
+            verdict = Verdict.VIOLATED
+        else:
+            verdict = Verdict.UNDECIDED
+        eps_settled = eps.t_exact is not None or eps.infinite or (
+            eps.t_hi is not None and eps.t_hi - eps.t_lo <= Fraction(1, 2**40) * eps.t_hi)
+        if (verdict is not Verdict.UNDECIDED and eps_settled) or prec >= max_precision:
+            return PairReport(a, b, verdict, box, event, margin, eps, prec)
+        prec *= 2
+
+
+def audit_pair(mechanism: Mechanism[Any], a: Iterable[Hashable], b: Iterable[Hashable], *,
+               claim: PrivacyClaim | None = None, precision: int = DEFAULT_PRECISION,
+               max_precision: int = 1024, max_paths: int = MAX_PATHS) -> PairReport:
+    """Exact loss of the ordered pair (a, b); raises NotNeighboring unless they are neighbors."""
+    da, db = as_dataset(a), as_dataset(b)
+    check_neighbors(mechanism.relation, da, db)
+    return _decide(_Cache(mechanism, max_paths), da, db, claim or mechanism.claim, precision,
+                   max_precision)
+
+
+def audit(mechanism: Mechanism[Any], universe: Universe, *, claim: PrivacyClaim | None = None,
+          precision: int = DEFAULT_PRECISION, max_precision: int = 1024,
+          max_paths: int = MAX_PATHS, pair_limit: int = 2_000_000,
+          distance: int = 1) -> AuditReport:
+    """Audit ``claim`` (default: the mechanism's own) over every neighboring pair of ``universe``.
+
+    ``distance`` > 1 audits pairs at substitution distance exactly k (group
+    privacy); then ``claim`` should be the group-privacy claim.
+    """
+    if precision < 32:
+        raise InvalidArgument(f"precision={precision} must be >= 32")
+    if max_precision < precision:
+        raise InvalidArgument(f"max_precision={max_precision} must be >= precision={precision}")
+    stated = claim or mechanism.claim
+    cache = _Cache(mechanism, max_paths)
+    if distance == 1:
+        pairs: Iterable[tuple[Dataset, Dataset]] = universe.pairs(
+            mechanism.relation, order_invariant=mechanism.order_invariant, limit=pair_limit)
+    else:
+        pairs = universe.pairs_at_distance(distance, limit=pair_limit)
+    count = 0
+    worst: PairReport | None = None
+    violation: PairReport | None = None
+    undecided: PairReport | None = None
+    lower, upper, exact = Fraction(1), Fraction(1), Fraction(1)
+    upper_unbounded = infinite = False
+    all_exact = True
+    for a, b in pairs:
+        count += 1
+        rep = _decide(cache, a, b, stated, precision, max_precision)
+        if rep.verdict is Verdict.VIOLATED and violation is None:
+            violation = rep
+        if rep.verdict is Verdict.UNDECIDED and (
+                undecided is None or rep.delta_at_claim.width > undecided.delta_at_claim.width):
+            undecided = rep
+        e = rep.epsilon
+        if e.infinite:
+            if not infinite:
+                worst = rep
+            infinite = True
+        if e.t_exact is None:
+            all_exact = False
+        if e.t_lo > lower:
+            lower = e.t_lo
+            if not infinite:
+                worst = rep
+        if e.t_hi is None:
+            upper_unbounded = True
+        elif e.t_hi > upper:
+            upper = e.t_hi
+        if e.t_exact is not None and e.t_exact > exact:
+            exact = e.t_exact
+        if worst is None:
+            worst = rep
+    if count == 0:
+        raise InvalidArgument(f"universe {universe} has no neighboring pairs under "
+                              f"{mechanism.relation}")
+    verdict = (Verdict.VIOLATED if violation else
+               Verdict.UNDECIDED if undecided else Verdict.HOLDS)
+    eps_exact: Real | None = None
+    if all_exact and not infinite:
+        eps_exact = log(rational(exact))
+        lower = upper = exact
+    eps_box_lo = log(rational(lower)).enclose(precision).lo
+    eps_box_hi: Fraction | None = None
+    if not upper_unbounded and not infinite:
+        eps_box_hi = log(rational(upper)).enclose(precision).hi
+    witness = None
+    if worst is not None:
+        witness = (worst.a, worst.b, worst.epsilon.event)
+    sizes = ",".join(str(s) for s in universe.sizes)
+    uni_text = (f"{len(universe.elements)} elements, sizes {sizes}"
+                + (f", public prefix {universe.public!r}" if universe.public else ""))
+    return AuditReport(
+        mechanism=mechanism.name, source=mechanism.source, claim=stated,
+        relation=str(mechanism.relation), universe=uni_text, pairs=count, verdict=verdict,
+        epsilon_exact=eps_exact, epsilon_lower=max(eps_box_lo, Fraction(0)),
+        epsilon_upper=eps_box_hi, epsilon_infinite=infinite, epsilon_witness=witness,
+        verdict_witness=violation or undecided,
+        undecided_width=None if undecided is None else undecided.delta_at_claim.width,
+        precision=max_precision if undecided else precision)

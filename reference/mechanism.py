@@ -1,0 +1,56 @@
+"""A mechanism: one probabilistic program plus its claimed guarantee, source and relation."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+import numpy as np
+
+from .data import Dataset, as_dataset
+from .neighbors import NeighborRelation, Substitution
+from .privacy import PrivacyClaim
+from .program import MAX_PATHS, Distribution, Program, distribution, sample
+from .reals import DEFAULT_PRECISION
+
+__all__ = ["Mechanism"]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Mechanism(Generic[T]):
+    """A randomized algorithm on datasets, written once as a probabilistic program.
+
+    ``program(data)`` is the single definition; :meth:`distribution` and
+    :meth:`sample` are both derived from it.  ``claim`` is the guarantee the
+    cited ``source`` (e.g. ``004 Proposition A.1``) states for neighbors under
+    ``relation``.  ``order_invariant`` declares that the output law does not
+    depend on the order of entries (enables symmetry reduction in audits).
+    """
+
+    name: str
+    program: Callable[[Dataset], Program[T]]
+    claim: PrivacyClaim
+    source: str
+    relation: NeighborRelation = Substitution()
+    order_invariant: bool = False
+    description: str = ""
+
+    def distribution(self, data: Any, *, precision: int = DEFAULT_PRECISION,
+                     max_paths: int = MAX_PATHS) -> Distribution[T]:
+        """The exact output distribution on ``data`` (see reference.program.distribution)."""
+        return distribution(self.program, as_dataset(data), precision=precision,
+                            max_paths=max_paths)
+
+    def sample(self, data: Any, rng: np.random.Generator) -> T:
+        """One exact draw of the output on ``data``."""
+        return sample(self.program, as_dataset(data), rng=rng)
+
+    def sampler(self) -> Callable[[list[Hashable], np.random.Generator], T]:
+        """A ``(data, rng) -> outcome`` callable, the black-box target form."""
+        def run(data: list[Hashable], rng: np.random.Generator) -> T:
+            return self.sample(data, rng)
+        run.__name__ = self.name
+        return run

@@ -1,0 +1,264 @@
+"""Neighbor relations and finite universes of datasets.
+
+Relations (the papers' notions of "differ in one entry"):
+
+* :class:`Substitution`: equal length, differ in exactly one position
+  (000/004 Definition 2.1; also papers 002 and 003);
+* :class:`AddRemove`: one is the other with one entry inserted (paper 001);
+* :class:`PublicPrivate`: substitution restricted to positions >= ``public_size``,
+  the public prefix staying fixed (paper 003);
+* :class:`LabelSubstitution`: labeled examples differing in one label only
+  (label privacy, used by the label-flip mechanism).
+
+A :class:`Universe` is every dataset of the given sizes over a finite list of
+examples; it enumerates ordered neighboring pairs, optionally up to
+reordering for mechanisms that declare themselves order-invariant.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Hashable, Iterator
+from dataclasses import dataclass
+from typing import Literal
+
+from ._validate import check_int
+from .data import Dataset
+from .errors import InvalidArgument, NotNeighboring, TooLargeToEnumerate
+
+__all__ = [
+    "AddRemove",
+    "LabelSubstitution",
+    "NeighborRelation",
+    "PublicPrivate",
+    "Substitution",
+    "Universe",
+    "check_neighbors",
+]
+
+MAX_PAIRS = 2_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class Substitution:
+    """Neighbors: same length, exactly one position differs (000/004 Definition 2.1)."""
+
+    kind: Literal["substitution"] = "substitution"
+
+    def are_neighbors(self, a: Dataset, b: Dataset) -> bool:
+        """True when a and b differ in exactly one position."""
+        return len(a) == len(b) and sum(x != y for x, y in zip(a, b, strict=True)) == 1
+
+    def distance(self, a: Dataset, b: Dataset) -> int:
+        """Hamming distance (number of positions that differ); requires equal lengths."""
+        if len(a) != len(b):
+            raise NotNeighboring(f"substitution distance needs equal sizes, got {len(a)} "
+                                 f"and {len(b)}")
+        return sum(x != y for x, y in zip(a, b, strict=True))
+
+    def neighbors(self, data: Dataset, elements: tuple[Hashable, ...]) -> Iterator[Dataset]:
+        """Every dataset obtained by replacing one entry with a different element."""
+        for i, old in enumerate(data):
+            for e in elements:
+                if e != old:
+                    yield (*data[:i], e, *data[i + 1:])
+
+    def __str__(self) -> str:
+        return "substitution of one entry"
+
+
+@dataclass(frozen=True, slots=True)
+class AddRemove:
+    """Neighbors: one dataset is the other with one entry inserted (paper 001)."""
+
+    kind: Literal["add/remove"] = "add/remove"
+
+    def are_neighbors(self, a: Dataset, b: Dataset) -> bool:
+        """True when one of a, b is the other with exactly one entry added."""
+        short, long_ = (a, b) if len(a) < len(b) else (b, a)
+        if len(long_) != len(short) + 1:
+            return False
+        return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
+
+    def neighbors(self, data: Dataset, elements: tuple[Hashable, ...]) -> Iterator[Dataset]:
+        """Every dataset with one entry removed or one element inserted."""
+        seen: set[Dataset] = set()
+        for i in range(len(data)):
+            d = data[:i] + data[i + 1:]
+            if d not in seen:
+                seen.add(d)
+                yield d
+        for i in range(len(data) + 1):
+            for e in elements:
+                d = (*data[:i], e, *data[i:])
+                if d not in seen:
+                    seen.add(d)
+                    yield d
+
+    def __str__(self) -> str:
+        return "add/remove of one entry"
+
+
+@dataclass(frozen=True, slots=True)
+class PublicPrivate:
+    """Substitution restricted to the private part; the first ``public_size`` entries are fixed."""
+
+    public_size: int
+    kind: Literal["public/private"] = "public/private"
+
+    def __post_init__(self) -> None:
+        check_int(self.public_size, "public_size", minimum=0)
+
+    def are_neighbors(self, a: Dataset, b: Dataset) -> bool:
+        """True when the public prefixes agree and exactly one private entry differs."""
+        k = self.public_size
+        return (len(a) == len(b) and len(a) >= k and a[:k] == b[:k]
+                and Substitution().are_neighbors(a[k:], b[k:]))
+
+    def neighbors(self, data: Dataset, elements: tuple[Hashable, ...]) -> Iterator[Dataset]:
+        """Every dataset with one private entry replaced."""
+        k = self.public_size
+        for rest in Substitution().neighbors(data[k:], elements):
+            yield data[:k] + rest
+
+    def __str__(self) -> str:
+        return f"substitution in the private part (first {self.public_size} entries public)"
+
+
+@dataclass(frozen=True, slots=True)
+class LabelSubstitution:
+    """Labeled datasets that differ in exactly one label, all points equal (label privacy)."""
+
+    kind: Literal["label substitution"] = "label substitution"
+
+    def are_neighbors(self, a: Dataset, b: Dataset) -> bool:
+        """True when the points agree everywhere and exactly one label differs."""
+        if len(a) != len(b):
+            return False
+        diffs = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+        return (len(diffs) == 1 and isinstance(diffs[0][0], tuple)
+                and isinstance(diffs[0][1], tuple) and diffs[0][0][0] == diffs[0][1][0])
+
+    def neighbors(self, data: Dataset, elements: tuple[Hashable, ...]) -> Iterator[Dataset]:
+        """Every dataset with one example's label replaced by another label from ``elements``."""
+        for d in Substitution().neighbors(data, elements):
+            if self.are_neighbors(data, d):
+                yield d
+
+    def __str__(self) -> str:
+        return "substitution of one label"
+
+
+NeighborRelation = Substitution | AddRemove | PublicPrivate | LabelSubstitution
+
+
+def check_neighbors(relation: NeighborRelation, a: Dataset, b: Dataset) -> None:
+    """Raise NotNeighboring (naming the relation) unless a and b are neighbors."""
+    if not relation.are_neighbors(a, b):
+        raise NotNeighboring(f"datasets {a!r} and {b!r} are not neighbors under {relation}")
+
+
+@dataclass(frozen=True, slots=True)
+class Universe:
+    """All datasets with sizes in ``sizes`` over the finite list ``elements``.
+
+    With ``public`` set (for PublicPrivate), every dataset starts with that
+    fixed public prefix followed by a private part of each size in ``sizes``.
+    """
+
+    elements: tuple[Hashable, ...]
+    sizes: tuple[int, ...]
+    public: tuple[Hashable, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.elements:
+            raise InvalidArgument("elements=() must hold at least one example")
+        if len(set(self.elements)) != len(self.elements):
+            raise InvalidArgument(f"elements={self.elements!r} contains duplicates")
+        if not self.sizes:
+            raise InvalidArgument("sizes=() must hold at least one dataset size")
+        for s in self.sizes:
+            check_int(s, "sizes[i]", minimum=0)
+
+    def count(self) -> int:
+        """Number of datasets in the universe."""
+        return sum(len(self.elements) ** s for s in self.sizes)
+
+    def datasets(self, *, order_invariant: bool = False) -> Iterator[Dataset]:
+        """Every dataset (one per multiset of private entries when ``order_invariant``)."""
+        for s in self.sizes:
+            gen = (itertools.combinations_with_replacement(self.elements, s) if order_invariant
+                   else itertools.product(self.elements, repeat=s))
+            for rest in gen:
+                yield self.public + tuple(rest)
+
+    def _canonical(self, d: Dataset) -> Dataset:
+        index = {e: i for i, e in enumerate(self.elements)}
+        k = len(self.public)
+        return d[:k] + tuple(sorted(d[k:], key=lambda e: index[e]))
+
+    def pairs(self, relation: NeighborRelation, *, order_invariant: bool = False,
+              limit: int = MAX_PAIRS) -> Iterator[tuple[Dataset, Dataset]]:
+        """Every ordered neighboring pair (a, b), both directions.
+
+        With ``order_invariant`` (the mechanism's output law ignores entry order),
+        pairs are reduced to one representative per pair of multisets.  Raises
+        TooLargeToEnumerate, naming ``limit``, before yielding more than ``limit`` pairs.
+        """
+        estimate = self._pair_estimate(relation, order_invariant)
+        if estimate > limit:
+            raise TooLargeToEnumerate(
+                f"universe has about {estimate} neighboring pairs, more than limit={limit}; "
+                "shrink elements or sizes, or raise limit")
+        emitted = 0
+        seen: set[tuple[Dataset, Dataset]] = set()
+        elements = self.elements
+        for a in self.datasets(order_invariant=order_invariant):
+            if isinstance(relation, PublicPrivate) and relation.public_size != len(self.public):
+                raise InvalidArgument(
+                    f"relation public_size={relation.public_size} must equal the universe's "
+                    f"public prefix length {len(self.public)}")
+            for b in relation.neighbors(a, elements):
+                if isinstance(relation, AddRemove) and not self._size_ok(b):
+                    continue
+                if order_invariant:
+                    b = self._canonical(b)
+                    if (a, b) in seen:
+                        continue
+                    seen.add((a, b))
+                emitted += 1
+                if emitted > limit:
+                    raise TooLargeToEnumerate(f"more than limit={limit} neighboring pairs")
+                yield a, b
+
+    def _size_ok(self, d: Dataset) -> bool:
+        return len(d) - len(self.public) in self.sizes
+
+    def _pair_estimate(self, relation: NeighborRelation, order_invariant: bool) -> int:
+        m = len(self.elements)
+        total = sum(m**s * max(s, 1) * m for s in self.sizes)
+        if order_invariant:
+            total = sum(math.comb(m + s - 1, s) * max(s, 1) * m for s in self.sizes)
+        return total
+
+    def pairs_at_distance(self, k: int, *, limit: int = MAX_PAIRS
+                          ) -> Iterator[tuple[Dataset, Dataset]]:
+        """Ordered pairs of equal-size datasets at substitution (Hamming) distance exactly k."""
+        check_int(k, "k", minimum=1)
+        emitted = 0
+        for s in self.sizes:
+            if s < k:
+                continue
+            for a in itertools.product(self.elements, repeat=s):
+                for positions in itertools.combinations(range(s), k):
+                    choices = [[e for e in self.elements if e != a[i]] for i in positions]
+                    for repl in itertools.product(*choices):
+                        b = list(a)
+                        for i, e in zip(positions, repl, strict=True):
+                            b[i] = e
+                        emitted += 1
+                        if emitted > limit:
+                            raise TooLargeToEnumerate(
+                                f"more than limit={limit} pairs at distance {k}")
+                        yield self.public + a, self.public + tuple(b)

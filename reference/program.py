@@ -1,0 +1,427 @@
+"""Probabilistic programs: one definition, two interpreters.
+
+A mechanism is written once, as a generator function that *yields* its random
+choices and *returns* its outcome::
+
+    def randomized_response(bit: int, keep: Fraction) -> Program[int]:
+        kept = yield from bernoulli(keep)
+        return bit if kept else 1 - bit
+
+Two interpreters derive everything else from that single definition:
+
+* :func:`distribution` enumerates every choice (replaying the generator along
+  each path), multiplies the exact probabilities, and merges equal outcomes;
+* :func:`sample` runs it once, drawing each choice with exact integer
+  randomness from a seeded ``numpy.random.Generator``.
+
+Sub-programs invoked with :func:`call` are interpreted compositionally: the
+exact interpreter computes (and memoizes) the sub-program's distribution, then
+branches over its merged outcomes rather than its internal paths.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Iterator, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Generic, TypeVar, cast
+
+import numpy as np
+
+from . import _sampling
+from .errors import InvalidArgument, TooLargeToEnumerate, UnsupportedProgram
+from .reals import (
+    DEFAULT_PRECISION,
+    Interval,
+    Prob,
+    Real,
+    prob_add,
+    prob_mul,
+    rational,
+)
+
+__all__ = [
+    "MAX_PATHS",
+    "Affine",
+    "Bernoulli",
+    "Call",
+    "Categorical",
+    "Choice",
+    "Distribution",
+    "InfiniteChoice",
+    "Program",
+    "Uniform",
+    "bernoulli",
+    "call",
+    "categorical",
+    "distribution",
+    "sample",
+    "uniform",
+]
+
+T = TypeVar("T")
+U = TypeVar("U")
+
+MAX_PATHS = 2_000_000
+"""Default limit on enumerated execution paths before TooLargeToEnumerate is raised."""
+
+
+class Choice:
+    """Base of the random choices a program may yield.
+
+    A finite choice implements :meth:`branches` (its exact support) and
+    :meth:`draw` (an exact sampler using integer randomness).
+    """
+
+    __slots__ = ()
+
+    def branches(self, prec: int) -> list[tuple[Any, Prob]]:
+        """Every value with its exact probability (or enclosure at ``prec`` bits)."""
+        raise UnsupportedProgram(f"{type(self).__name__} has no finite support")
+
+    def draw(self, rng: np.random.Generator) -> Any:
+        """One exact draw."""
+        raise UnsupportedProgram(f"{type(self).__name__} cannot be sampled")
+
+
+class InfiniteChoice(Choice):
+    """An integer-valued choice with infinite support (e.g. discrete Laplace noise).
+
+    The exact interpreter does not enumerate it: it sends an :class:`Affine`
+    placeholder, and the program may only add or subtract integers, negate it,
+    and return it (``return count + noise``).  The path then contributes a
+    shifted copy of the noise law to the output, with its tails kept in closed
+    form.  Any other use raises UnsupportedProgram rather than truncating.
+    """
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Affine:
+    """Placeholder for ``sign * noise + offset`` during exact interpretation."""
+
+    noise: InfiniteChoice
+    sign: int = 1
+    offset: int = 0
+
+    def __add__(self, other: int) -> Affine:
+        if isinstance(other, bool) or not isinstance(other, int):
+            return NotImplemented
+        return Affine(self.noise, self.sign, self.offset + other)
+
+    __radd__ = __add__
+
+    def __sub__(self, other: int) -> Affine:
+        if isinstance(other, bool) or not isinstance(other, int):
+            return NotImplemented
+        return Affine(self.noise, self.sign, self.offset - other)
+
+    def __rsub__(self, other: int) -> Affine:
+        if isinstance(other, bool) or not isinstance(other, int):
+            return NotImplemented
+        return Affine(self.noise, -self.sign, other - self.offset)
+
+    def __neg__(self) -> Affine:
+        return Affine(self.noise, -self.sign, -self.offset)
+
+    def __bool__(self) -> bool:
+        raise UnsupportedProgram(
+            "a program branched on infinite-support noise; its exact distribution is only "
+            "available when the noise is returned as an affine integer expression")
+
+    def __index__(self) -> int:
+        raise UnsupportedProgram("infinite-support noise cannot be converted to int exactly")
+
+
+@dataclass(frozen=True, slots=True)
+class Uniform(Choice):
+    """A uniformly random integer in [0, n)."""
+
+    n: int
+
+    def branches(self, prec: int) -> list[tuple[Any, Prob]]:
+        """n values, each with probability exactly 1/n."""
+        p = Fraction(1, self.n)
+        return [(i, p) for i in range(self.n)]
+
+    def draw(self, rng: np.random.Generator) -> Any:
+        """Exactly uniform by rejection on raw bits."""
+        return _sampling.uniform_int(rng, self.n)
+
+
+@dataclass(frozen=True, slots=True)
+class Bernoulli(Choice):
+    """True with probability p (an exact real in [0, 1])."""
+
+    p: Real
+
+    def branches(self, prec: int) -> list[tuple[Any, Prob]]:
+        """True with p, False with 1 - p (exact, or enclosed at ``prec`` bits)."""
+        pair = (self.p, rational(1) - self.p)
+        return [(True, _weight_share(pair, 0, prec)), (False, _weight_share(pair, 1, prec))]
+
+    def draw(self, rng: np.random.Generator) -> Any:
+        """Exact: integer comparison for rational p, lazy refinement otherwise."""
+        if self.p.exact is not None:
+            return _sampling.bernoulli(rng, self.p.exact)
+        return _sampling.categorical_real(rng, (self.p, rational(1) - self.p)) == 0
+
+
+@dataclass(frozen=True, slots=True)
+class Categorical(Choice):
+    """Index i with probability weights[i] / sum(weights); weights are exact non-negative reals."""
+
+    weights: tuple[Real, ...]
+
+    def branches(self, prec: int) -> list[tuple[Any, Prob]]:
+        """Each index with positive weight, with its exact share (or enclosure)."""
+        return [(i, _weight_share(self.weights, i, prec)) for i in range(len(self.weights))
+                if self.weights[i].exact != 0]
+
+    def draw(self, rng: np.random.Generator) -> Any:
+        """Exact: integer arithmetic for rational weights, lazy refinement otherwise."""
+        return _sampling.categorical_real(rng, self.weights)
+
+
+@dataclass(frozen=True, slots=True)
+class Call(Choice):
+    """Run a sub-program; interpreted compositionally (and memoized) by :func:`distribution`."""
+
+    program: Callable[..., Generator[Choice, Any, Any]]
+    args: tuple[Any, ...]
+
+
+Program = Generator[Choice, Any, T]
+"""A probabilistic program returning T."""
+
+
+def uniform(n: int) -> Program[int]:
+    """Yield a uniform integer in [0, n); n must be >= 1."""
+    if n < 1:
+        raise InvalidArgument(f"n={n} must be >= 1")
+    value = yield Uniform(n)
+    return cast(int, value)
+
+
+def bernoulli(p: Real | Fraction) -> Program[bool]:
+    """Yield a coin that is True with probability p, an exact number in [0, 1]."""
+    real = p if isinstance(p, Real) else rational(p)
+    if real.exact is not None and not 0 <= real.exact <= 1:
+        raise InvalidArgument(f"p={real.exact} must lie in [0, 1]")
+    value = yield Bernoulli(real)
+    return cast(bool, value)
+
+
+def categorical(weights: tuple[Real | Fraction | int, ...]) -> Program[int]:
+    """Yield an index drawn proportionally to non-negative exact weights (not all zero)."""
+    reals = tuple(w if isinstance(w, Real) else rational(w) for w in weights)
+    if not reals:
+        raise InvalidArgument("weights=() must be non-empty")
+    for i, w in enumerate(reals):
+        if w.exact is not None and w.exact < 0:
+            raise InvalidArgument(f"weights[{i}]={w.exact} must be >= 0")
+    if all(w.exact == 0 for w in reals):
+        raise InvalidArgument("weights must not all be 0")
+    value = yield Categorical(reals)
+    return cast(int, value)
+
+
+def call(program: Callable[..., Program[T]], *args: Any) -> Program[T]:
+    """Run ``program(*args)`` as a sub-program (memoized by the exact interpreter)."""
+    value = yield Call(program, args)
+    return cast(T, value)
+
+
+# --------------------------------------------------------------- distributions
+
+
+@dataclass(frozen=True, slots=True)
+class Distribution(Generic[T]):
+    """A finite distribution: outcome -> probability (exact Fraction or enclosing Interval).
+
+    Guarantee: when ``is_exact``, the probabilities are exact and sum to exactly
+    1; otherwise each is an interval containing the true probability.  Outcomes
+    with probability exactly 0 are omitted.
+    """
+
+    _items: tuple[tuple[T, Prob], ...]
+    components: tuple[tuple[Affine, Prob], ...] = ()
+    """Infinite-support parts: (sign * noise + offset, probability of that path)."""
+
+    @staticmethod
+    def from_mapping(probs: Mapping[T, Prob],
+                     components: tuple[tuple[Affine, Prob], ...] = ()) -> Distribution[T]:
+        """Build from a mapping, dropping exact zeros, in insertion order."""
+        return Distribution(tuple((o, p) for o, p in probs.items() if not (
+            isinstance(p, Fraction) and p == 0)), components)
+
+    @property
+    def is_finite(self) -> bool:
+        """True when the distribution has finite support (no infinite-noise components)."""
+        return not self.components
+
+    def items(self) -> tuple[tuple[T, Prob], ...]:
+        """(outcome, probability) pairs in enumeration order."""
+        return self._items
+
+    def support(self) -> tuple[T, ...]:
+        """Outcomes with non-zero (or not provably zero) probability."""
+        return tuple(o for o, _ in self._items)
+
+    def as_dict(self) -> dict[T, Prob]:
+        """A fresh dict outcome -> probability."""
+        return dict(self._items)
+
+    def prob(self, outcome: T) -> Prob:
+        """Probability of one outcome (0 when absent)."""
+        for o, p in self._items:
+            if o == outcome:
+                return p
+        return Fraction(0)
+
+    @property
+    def is_exact(self) -> bool:
+        """True when every probability is an exact rational."""
+        return all(isinstance(p, Fraction) for _, p in self._items)
+
+    def total(self) -> Prob:
+        """Sum of all probabilities, including the mass of infinite-support parts."""
+        acc: Prob = Fraction(0)
+        for _, p in self._items:
+            acc = prob_add(acc, p)
+        for _, p in self.components:
+            acc = prob_add(acc, p)
+        return acc
+
+    def map(self, f: Callable[[T], U]) -> Distribution[U]:
+        """The push-forward distribution of f (equal images are merged); finite only."""
+        if self.components:
+            raise UnsupportedProgram("cannot map a distribution with infinite-support parts")
+        merged: dict[U, Prob] = {}
+        for o, p in self._items:
+            key = f(o)
+            merged[key] = prob_add(merged[key], p) if key in merged else p
+        return Distribution.from_mapping(merged)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __iter__(self) -> Iterator[tuple[T, Prob]]:
+        return iter(self._items)
+
+
+def _branches(choice: Choice, prec: int, memo: dict[Any, Distribution[Any]],
+              budget: list[int]) -> list[tuple[Any, Prob]]:
+    if isinstance(choice, Call):
+        key: Any = (choice.program, choice.args)
+        try:
+            hash(key)
+        except TypeError:
+            key = None
+        if key is not None and key in memo:
+            return list(memo[key].items())
+        sub = _enumerate(choice.program, choice.args, prec, memo, budget)
+        if sub.components:
+            raise UnsupportedProgram(
+                "a sub-program returned infinite-support noise; only the top-level "
+                "program may return affine noise")
+        if key is not None:
+            memo[key] = sub
+        return list(sub.items())
+    return choice.branches(prec)
+
+
+def _weight_share(weights: tuple[Real, ...], i: int, prec: int) -> Prob:
+    exact = [w.exact for w in weights]
+    if all(e is not None for e in exact):
+        total = sum((e for e in exact if e is not None), Fraction(0))
+        wi = exact[i]
+        assert wi is not None
+        return wi / total
+    boxes = [w.enclose(prec + 8) for w in weights]
+    mine = boxes[i]
+    others_lo = sum((b.lo for j, b in enumerate(boxes) if j != i), Fraction(0))
+    others_hi = sum((b.hi for j, b in enumerate(boxes) if j != i), Fraction(0))
+    # w/(w+o) is increasing in w and decreasing in o
+    lo = mine.lo / (mine.lo + others_hi) if mine.lo + others_hi > 0 else Fraction(0)
+    hi = mine.hi / (mine.hi + others_lo) if mine.hi + others_lo > 0 else Fraction(1)
+    return Interval(lo, hi).rounded(prec)
+
+
+def _enumerate(program: Callable[..., Program[T]], args: tuple[Any, ...], prec: int,
+               memo: dict[Any, Distribution[Any]], budget: list[int]) -> Distribution[T]:
+    merged: dict[T, Prob] = {}
+    components: dict[Affine, Prob] = {}
+    stack: list[tuple[tuple[Any, ...], Prob]] = [((), Fraction(1))]
+    while stack:
+        prefix, prob = stack.pop()
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise TooLargeToEnumerate(
+                f"exact enumeration exceeded max_paths={budget[1]} execution paths; "
+                "use a smaller input or raise max_paths")
+        gen = program(*args)
+        try:
+            choice = next(gen)
+            for value in prefix:
+                choice = gen.send(value)
+        except StopIteration as stop:
+            outcome = cast(T, stop.value)
+            if isinstance(outcome, Affine):
+                components[outcome] = (prob_add(components[outcome], prob)
+                                       if outcome in components else prob)
+                continue
+            try:
+                merged[outcome] = prob_add(merged[outcome], prob) if outcome in merged else prob
+            except TypeError:
+                raise UnsupportedProgram(
+                    f"outcome {outcome!r} is not hashable; programs must return hashable "
+                    "values (tuples, ints, frozensets, ...)") from None
+            continue
+        if not isinstance(choice, Choice):
+            raise UnsupportedProgram(f"program yielded {choice!r}, which is not a Choice")
+        gen.close()
+        if isinstance(choice, InfiniteChoice):
+            if any(isinstance(v, Affine) for v in prefix):
+                raise UnsupportedProgram("a program may use at most one infinite-support choice")
+            stack.append(((*prefix, Affine(choice)), prob))
+            continue
+        for value, p in reversed(_branches(choice, prec, memo, budget)):
+            if isinstance(p, Fraction) and p == 0:
+                continue
+            stack.append(((*prefix, value), prob_mul(prob, p, prec)))
+    return Distribution.from_mapping(merged, tuple(components.items()))
+
+
+def distribution(program: Callable[..., Program[T]], *args: Any,
+                 precision: int = DEFAULT_PRECISION,
+                 max_paths: int = MAX_PATHS) -> Distribution[T]:
+    """The exact output distribution of ``program(*args)``.
+
+    Probabilities are exact Fractions when every choice has rational
+    probabilities, and rigorous Interval enclosures (at ``precision`` bits)
+    otherwise.  Raises TooLargeToEnumerate after ``max_paths`` paths.
+    """
+    if precision < 16:
+        raise InvalidArgument(f"precision={precision} must be >= 16")
+    return _enumerate(program, args, precision, {}, [max_paths, max_paths])
+
+
+def sample(program: Callable[..., Program[T]], *args: Any, rng: np.random.Generator) -> T:
+    """Run ``program(*args)`` once, drawing each choice exactly from ``rng``'s raw bits."""
+    gen = program(*args)
+    try:
+        choice = next(gen)
+        while True:
+            choice = gen.send(_draw(choice, rng))
+    except StopIteration as stop:
+        return cast(T, stop.value)
+
+
+def _draw(choice: Choice, rng: np.random.Generator) -> Any:
+    if isinstance(choice, Call):
+        return sample(choice.program, *choice.args, rng=rng)
+    return choice.draw(rng)
+
+
