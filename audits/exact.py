@@ -222,7 +222,9 @@ def audit(mechanism: Mechanism[Any], universe: Universe, *, claim: PrivacyClaim 
         pairs: Iterable[tuple[Dataset, Dataset]] = universe.pairs(
             mechanism.relation, order_invariant=mechanism.order_invariant, limit=pair_limit)
     else:
-        pairs = universe.pairs_at_distance(distance, limit=pair_limit)
+        pairs = universe.pairs_at_distance(mechanism.relation, distance,
+                                           order_invariant=mechanism.order_invariant,
+                                           limit=pair_limit)
     count = 0
     worst: PairReport | None = None
     violation: PairReport | None = None

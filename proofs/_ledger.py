@@ -85,7 +85,7 @@ class Check:
 _PAPERS = ("000", "001", "002", "003", "004", "folklore")
 _NUMBER = re.compile(
     r"^(Theorem|Lemma|Claim|Observation|Corollary|Proposition|Remark|Fact|Definition)"
-    r" [A-Z]?[0-9]+(\.[0-9]+)*( \([a-z0-9 ]+\))?$"
+    r" (?:[A-Z]\.)?[0-9]+(?:\.[0-9]+)*( \([a-z0-9 ]+\))?$"
 )
 
 

@@ -46,6 +46,15 @@ def run_check(check: Check) -> CheckOutcome:
     return CheckOutcome(check, result)
 
 
-def run_entry(entry: Entry) -> EntryReport:
-    """Run every check of ``entry``."""
-    return EntryReport(entry, tuple(run_check(c) for c in entry.checks))
+def run_entry(entry: Entry, memo: dict[int, CheckOutcome] | None = None) -> EntryReport:
+    """Run every check of ``entry``; ``memo`` reuses outcomes of checks shared between entries."""
+    outcomes = []
+    for c in entry.checks:
+        if memo is not None and id(c) in memo:
+            outcomes.append(memo[id(c)])
+            continue
+        outcome = run_check(c)
+        if memo is not None:
+            memo[id(c)] = outcome
+        outcomes.append(outcome)
+    return EntryReport(entry, tuple(outcomes))

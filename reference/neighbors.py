@@ -242,23 +242,33 @@ class Universe:
             total = sum(math.comb(m + s - 1, s) * max(s, 1) * m for s in self.sizes)
         return total
 
-    def pairs_at_distance(self, k: int, *, limit: int = MAX_PAIRS
+    def pairs_at_distance(self, relation: NeighborRelation, k: int, *,
+                          order_invariant: bool = False, limit: int = MAX_PAIRS
                           ) -> Iterator[tuple[Dataset, Dataset]]:
-        """Ordered pairs of equal-size datasets at substitution (Hamming) distance exactly k."""
+        """Ordered pairs (a, b) at distance exactly k in the relation's neighbor graph.
+
+        Distance is the least number of neighbor steps from a to b (group
+        privacy).  With ``order_invariant``, b is reduced to its multiset.
+        """
         check_int(k, "k", minimum=1)
         emitted = 0
-        for s in self.sizes:
-            if s < k:
-                continue
-            for a in itertools.product(self.elements, repeat=s):
-                for positions in itertools.combinations(range(s), k):
-                    choices = [[e for e in self.elements if e != a[i]] for i in positions]
-                    for repl in itertools.product(*choices):
-                        b = list(a)
-                        for i, e in zip(positions, repl, strict=True):
-                            b[i] = e
-                        emitted += 1
-                        if emitted > limit:
-                            raise TooLargeToEnumerate(
-                                f"more than limit={limit} pairs at distance {k}")
-                        yield self.public + a, self.public + tuple(b)
+        for a in self.datasets(order_invariant=order_invariant):
+            seen = {a}
+            frontier = {a}
+            for _ in range(k):
+                nxt: set[Dataset] = set()
+                for d in frontier:
+                    for b in relation.neighbors(d, self.elements):
+                        if isinstance(relation, AddRemove) and not self._size_ok(b):
+                            continue
+                        if order_invariant:
+                            b = self._canonical(b)
+                        if b not in seen:
+                            seen.add(b)
+                            nxt.add(b)
+                frontier = nxt
+            for b in sorted(frontier, key=repr):
+                emitted += 1
+                if emitted > limit:
+                    raise TooLargeToEnumerate(f"more than limit={limit} pairs at distance {k}")
+                yield a, b

@@ -1,7 +1,134 @@
-"""Ledger entries (filled in by the module's owner)."""
+"""Ledger: 004 Proposition A.1 (the exponential mechanism; also 000 Proposition A.1)."""
 
 from __future__ import annotations
 
-from .._ledger import Entry
+from fractions import Fraction
 
-ENTRIES: tuple[Entry, ...] = ()
+from hypothesis import strategies as st
+
+from reference._concept_strategies import concept_classes
+from reference.concepts import ConceptClass, thresholds_on
+from reference.data import Dataset
+from reference.exponential import agreements, exponential_learner, exponential_learner_rational
+from reference.neighbors import Substitution, Universe
+from reference.reals import Order, compare, exp, log, rational
+
+from .._common import audit_result, combine, property_result
+from .._ledger import Check, CheckResult, Entry, Kind, Status
+
+__all__ = ["ENTRIES", "utility_tail_violation"]
+
+
+def _labeled_universe(C: ConceptClass, size: int) -> Universe:
+    return Universe(tuple((x, y) for x in C.domain for y in (0, 1)), (size,))
+
+
+def check_privacy_thresholds() -> CheckResult:
+    """Exact audits: papers' form (eps = 1) and rational base (eps = 2 ln 3/2) over THRESH on 4 points."""
+    C = thresholds_on(4)
+    uni = _labeled_universe(C, 2)
+    return combine([
+        audit_result(exponential_learner(tuple(C), epsilon=1), uni)[0],
+        audit_result(exponential_learner_rational(tuple(C), base="3/2"), uni)[0],
+        audit_result(exponential_learner_rational(tuple(C), base=3), _labeled_universe(C, 1))[0],
+    ])
+
+
+@st.composite
+def _privacy_cases(draw: st.DrawFn) -> tuple[ConceptClass, Dataset, Dataset, Fraction]:
+    C = draw(concept_classes(max_points=4))
+    elements = tuple((x, y) for x in C.domain for y in (0, 1))
+    size = draw(st.integers(1, 3))
+    a = tuple(draw(st.lists(st.sampled_from(elements), min_size=size, max_size=size)))
+    i = draw(st.integers(0, size - 1))
+    new = draw(st.sampled_from([e for e in elements if e != a[i]]))
+    b = (*a[:i], new, *a[i + 1:])
+    base = draw(st.fractions(min_value=Fraction(11, 10), max_value=4, max_denominator=12))
+    return C, a, b, base
+
+
+def _privacy_violation(case: tuple[ConceptClass, Dataset, Dataset, Fraction]) -> str | None:
+    from audits.exact import Verdict as AV
+    from audits.exact import audit_pair
+    C, a, b, base = case
+    mech = exponential_learner_rational(tuple(C), base=base)
+    assert Substitution().are_neighbors(a, b)
+    rep = audit_pair(mech, a, b)
+    if rep.verdict is not AV.HOLDS:
+        return f"class {C!r}, base {base}: pair {a!r} -> {b!r}: {rep.verdict.value}"
+    return None
+
+
+def check_privacy_generated() -> CheckResult:
+    """Exact audit of generated (class, neighboring pair, rational base) cases."""
+    return property_result(_privacy_cases(), _privacy_violation, examples=60,
+                           what="exponential mechanism privacy on generated classes")
+
+
+@st.composite
+def _utility_cases(draw: st.DrawFn) -> tuple[ConceptClass, Dataset, Fraction, Fraction]:
+    C = draw(concept_classes(max_points=4))
+    elements = tuple((x, y) for x in C.domain for y in (0, 1))
+    data = tuple(draw(st.lists(st.sampled_from(elements), min_size=1, max_size=5)))
+    base = draw(st.fractions(min_value=Fraction(11, 10), max_value=4, max_denominator=12))
+    gap = draw(st.fractions(min_value=Fraction(1, 20), max_value=1, max_denominator=20))
+    return C, data, base, gap
+
+
+def utility_tail_violation(case: tuple[ConceptClass, Dataset, Fraction, Fraction],
+                           *, factor: int = 1) -> str | None:
+    """None when Pr[error_S(h) > ê + gap] <= factor·|H|·exp(-eps·gap·m/2) exactly (004 Prop A.1 (ii))."""
+    C, data, base, gap = case
+    hs = tuple(C)
+    mech = exponential_learner_rational(hs, base=base)
+    dist = mech.distribution(data)
+    m = len(data)
+    errors = {h: Fraction(m - agreements(h, data), m) for h in hs}
+    best = min(errors.values())
+    tail = Fraction(0)
+    for h, p in dist.items():
+        assert isinstance(p, Fraction)
+        if errors[h] > best + gap:
+            tail += p
+    # eps = 2 ln(base): |H| exp(-eps gap m / 2) = |H| base^(-gap m)
+    bound = exp(log(rational(base)) * (-gap * m)) * (factor * len(hs))
+    order, _ = compare(tail, bound)
+    if order is Order.GREATER:
+        return f"class {C!r}, S={data!r}, base {base}, gap {gap}: tail {tail} > {bound}"
+    if order is Order.UNDECIDED:
+        return f"undecided comparison tail {tail} vs {bound}"
+    return None
+
+
+def check_utility_generated() -> CheckResult:
+    """Exact tail probability vs |H| exp(-eps·Δ·m/2) on generated cases."""
+    return property_result(_utility_cases(), utility_tail_violation, examples=80,
+                           what="exponential mechanism utility tail")
+
+
+_STATEMENT = (
+    "The exponential mechanism over a finite class H, choosing h with probability "
+    "proportional to exp(eps·q(S,h)/2) where q counts agreements with the labeled sample S "
+    "of size m, is (i) eps-differentially private under substitution, and (ii) for every "
+    "gap > 0, outputs h with error_S(h) > min_f error_S(f) + gap with probability at most "
+    "|H|·exp(-eps·gap·m/2).")
+
+_CHECKS: tuple[Check, ...] = (
+    Check("privacy: exact audit over THRESH on 4 points", check_privacy_thresholds),
+    Check("privacy: exact audits of generated classes and pairs", check_privacy_generated),
+    Check("utility tail: exact probability vs bound on generated cases",
+          check_utility_generated),
+)
+
+ENTRIES: tuple[Entry, ...] = (
+    Entry(paper="004", number="Proposition A.1", statement=_STATEMENT,
+          kind=Kind.PROPOSITION, status=Status.CHECKED, checks=_CHECKS,
+          also=("000 Proposition A.1",), subjects=("reference.exponential",),
+          notes="McSherry-Talwar 2007.  Privacy audited exactly (rational base: exact "
+                "probabilities; eps = 1: interval enclosures refined until decided)."),
+    Entry(paper="000", number="Proposition A.1", statement=_STATEMENT,
+          kind=Kind.PROPOSITION, status=Status.CHECKED, checks=_CHECKS,
+          also=("004 Proposition A.1",), subjects=("reference.exponential",),
+          notes="Identical to 004 Proposition A.1 (000 Algorithm 5)."),
+)
+

@@ -1,0 +1,11 @@
+"""Built-in audit rows contributed by other reference modules (kept apart to avoid import cycles)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .builtin import BuiltinAudit
+
+__all__ = ["EXTRA"]
+
+EXTRA: tuple[Callable[[bool], list[BuiltinAudit]], ...] = ()
