@@ -35,8 +35,9 @@ __all__ = [
     "xor_class",
 ]
 
-DEFAULT_WORK_LIMIT: Final = 2**25
-"""Default cap on elementary steps of :func:`vc_dimension` and :func:`littlestone_dimension`."""
+DEFAULT_WORK_LIMIT: Final = 2**24
+"""Default cap on the work of :func:`vc_dimension` (candidate sets tested) and
+:func:`littlestone_dimension` ((version space, point) pairs examined)."""
 
 _MAX_DEPTH: Final = 400
 
@@ -143,15 +144,16 @@ def vc_dimension(C: ConceptClass, *, limit: int = DEFAULT_WORK_LIMIT) -> int:
     its k-subsets are shattered, and no set larger than log2|C| is tried; the
     search stops at the first size with no shattered set.  VC(C) = 0 iff
     |C| = 1.  Raises TooLargeToEnumerate (naming ``C`` and ``limit``) once more
-    than ``limit`` (candidate set, concept) pairs would be examined.
+    than ``limit`` candidate sets would be tested.
     """
     C = _check_class(C)
     limit = check_int(limit, "limit", minimum=1)
-    masks = C.masks
+    cols = _columns(C)
+    full = (1 << len(C)) - 1
     n = len(C.domain)
-    k_max = min(n, len(masks).bit_length() - 1)   # 2^k <= |C| is necessary
+    k_max = min(n, len(C).bit_length() - 1)         # 2^k <= |C| is necessary
     level: set[int] = {0}                           # the empty set is shattered (C non-empty)
-    work = 0
+    tested = 0
     d = 0
     for k in range(1, k_max + 1):
         next_level: set[int] = set()
@@ -160,17 +162,49 @@ def vc_dimension(C: ConceptClass, *, limit: int = DEFAULT_WORK_LIMIT) -> int:
                 t = s | (1 << p)
                 if not _all_subsets_in(t, p, level):
                     continue
-                work += len(masks)
-                if work > limit:
+                tested += 1
+                if tested > limit:
                     raise TooLargeToEnumerate(
-                        f"vc_dimension(C={C.name}) would examine more than limit={limit} "
-                        "(candidate set, concept) pairs; pass a larger limit=")
-                if len({m & t for m in masks}) == 1 << k:
+                        f"vc_dimension(C={C.name}) would test more than limit={limit} "
+                        "candidate sets; pass a larger limit=")
+                if _shattered(cols, full, p, s):
                     next_level.add(t)
         if not next_level:
             break
         level, d = next_level, k
     return d
+
+
+def _columns(C: ConceptClass) -> list[int]:
+    """cols[x]: bitmask over concept indices of the concepts labelling point x with 1."""
+    cols = [0] * len(C.domain)
+    for idx, m in enumerate(C.masks):
+        while m:
+            low = m & -m
+            cols[low.bit_length() - 1] |= 1 << idx
+            m ^= low
+    return cols
+
+
+def _shattered(cols: list[int], full: int, p: int, s: int) -> bool:
+    """Whether {p} ∪ s is shattered: every cell of the partition of C by its labels is non-empty."""
+    cells = [full]
+    rest = s
+    point = p
+    while True:
+        col = cols[point]
+        split: list[int] = []
+        for cell in cells:
+            ones = cell & col
+            if not ones or ones == cell:            # some pattern is not realised
+                return False
+            split += (ones, cell ^ ones)
+        cells = split
+        if not rest:
+            return True
+        low = rest & -rest
+        point = low.bit_length() - 1
+        rest ^= low
 
 
 def _all_subsets_in(t: int, skip: int, level: set[int]) -> bool:
@@ -220,12 +254,7 @@ def littlestone_dimension(C: ConceptClass, *, limit: int = DEFAULT_WORK_LIMIT) -
     """
     C = _check_class(C)
     limit = check_int(limit, "limit", minimum=1)
-    # ones[x]: bitmask over concept indices of concepts labelling point x with 1
-    ones = [0] * len(C.domain)
-    for idx, m in enumerate(C.masks):
-        for x in range(len(ones)):
-            if (m >> x) & 1:
-                ones[x] |= 1 << idx
+    ones = _columns(C)
     memo: dict[int, int] = {}
     work = [0]
 
