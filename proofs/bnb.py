@@ -18,8 +18,9 @@ Guarantees of :func:`prove_nonnegative` (and :func:`prove_positive`):
   the remaining box with the smallest lower bound.
 
 The search is deterministic: best-first on the enclosure's lower bound
-(ties by creation order), bisecting the widest side (lowest index on ties) at
-its exact rational midpoint.  Witness candidates are the vertices of the input
+(ties by creation order), bisecting the widest side relative to the input
+box's side (so units do not matter; lowest index on ties) at its exact
+rational midpoint.  Witness candidates are the vertices of the input
 box (when it has at most :data:`MAX_VERTEX_DIM` dimensions) and the midpoint
 of every box that is split.
 
@@ -44,11 +45,12 @@ from ._ledger import Verdict
 
 __all__ = [
     "MAX_VERTEX_DIM",
-    "Box",
     "BnbResult",
+    "Box",
     "Enclosure",
     "enclose_series",
     "interval_pow",
+    "mean_value_form",
     "power_series_tail",
     "prove_nonnegative",
     "prove_positive",
@@ -134,8 +136,8 @@ def _point(xs: tuple[Fraction, ...]) -> tuple[Interval, ...]:
     return tuple(Interval.point(x) for x in xs)
 
 
-def _split(box: Box) -> tuple[Box, Box]:
-    k = max(range(len(box)), key=lambda i: (box[i][1] - box[i][0], -i))
+def _split(box: Box, scale: tuple[Fraction, ...]) -> tuple[Box, Box]:
+    k = max(range(len(box)), key=lambda i: ((box[i][1] - box[i][0]) / scale[i], -i))
     lo, hi = box[k]
     mid = (lo + hi) / 2
     left = (*box[:k], (lo, mid), *box[k + 1:])
@@ -184,6 +186,7 @@ def _prove(f: Enclosure, box: Sequence[tuple[Fraction | int, Fraction | int]], s
         found = try_witness(vertices)
         if found is not None:
             return found
+    scale = tuple(hi - lo if hi > lo else Fraction(1) for lo, hi in exact_box)
     counter = itertools.count()
     heap: list[tuple[Fraction, int, Box, Interval]] = [(root.lo, next(counter), exact_box, root)]
     lower: Fraction | None = None  # min over decided leaves of enclosure.lo
@@ -196,7 +199,7 @@ def _prove(f: Enclosure, box: Sequence[tuple[Fraction | int, Fraction | int]], s
         if boxes + 2 > max_boxes or all(lo == hi for lo, hi in cur):
             return BnbResult(Verdict.UNDECIDED, strict, boxes, points, worst_box=cur,
                              worst_enclosure=enc)
-        for child in _split(cur):
+        for child in _split(cur, scale):
             boxes += 1
             child_enc = enclose(_intervals(child))
             if decided(child_enc):
@@ -229,6 +232,38 @@ def prove_positive(f: Enclosure, box: Sequence[tuple[Fraction | int, Fraction | 
     (used e.g. for 004 Observation 3.2).
     """
     return _prove(f, box, True, max_boxes, prec)
+
+
+def mean_value_form(f: Enclosure,
+                    gradient: Callable[[tuple[Interval, ...]], tuple[Interval, ...]]) -> Enclosure:
+    """The mean-value interval extension of f, intersected with f's own enclosure.
+
+    Conditions: the real function is continuously differentiable on every box
+    it is applied to, and ``gradient(xs)`` encloses its gradient over the box
+    ``xs``.  Then for x in the box, f(x) = f(m) + ∇f(ξ)·(x - m) for some ξ in
+    the box (mean value theorem, m the exact midpoint), so f(x) lies in
+    f([m]) + Σ_i G_i·(X_i - m_i); both that and ``f(xs)`` are enclosures, hence
+    so is their intersection.  Useful where the natural extension suffers from
+    dependency (e.g. the subsampling bound of 004 Claim C.1).
+    """
+
+    def enclosure(xs: tuple[Interval, ...]) -> Interval:
+        mid = tuple(Interval.point((x.lo + x.hi) / 2) for x in xs)
+        grads = gradient(xs)
+        if len(grads) != len(xs):
+            raise InvalidArgument(f"gradient returned {len(grads)} components for "
+                                  f"{len(xs)} parameters")
+        acc = f(mid)
+        for g, x, m in zip(grads, xs, mid, strict=True):
+            acc = acc + g * (x - m)
+        natural = f(xs)
+        lo, hi = max(acc.lo, natural.lo), min(acc.hi, natural.hi)
+        if lo > hi:
+            raise InvalidArgument("the mean-value and natural enclosures are disjoint: "
+                                  "f or gradient is not a valid enclosure")
+        return Interval(lo, hi)
+
+    return enclosure
 
 
 # ------------------------------------------------------------------ series
@@ -290,7 +325,7 @@ def enclose_series(term: Callable[[int], Interval], L: int, tail: Interval, *, s
     to ``prec`` bits.  Origin: the series constants of 004 Claim C.3 (proof).
     """
     if isinstance(L, bool) or not isinstance(L, int) or isinstance(start, bool) \
-            or not isinstance(start, int) or L < start:
+            or not isinstance(start, int) or start > L:
         raise InvalidArgument(f"L={L!r} and start={start!r} must be ints with L >= start")
     total = Interval.point(0)
     for ell in range(start, L + 1):

@@ -283,8 +283,8 @@ def littlestone_dimension(C: ConceptClass, *, limit: int = DEFAULT_WORK_LIMIT) -
             if 1 + small.bit_count().bit_length() - 1 <= best:
                 break                               # later splits are no more balanced
             a = ldim(small, depth + 1)
-            if 1 + a > best:
-                best = max(best, 1 + min(a, ldim(large, depth + 1)))
+            if 1 + a > best:                        # min(0, Ldim(large)) = 0: no need to recurse
+                best = max(best, 1 + (0 if a == 0 else min(a, ldim(large, depth + 1))))
             if best == bound:
                 break
         memo[v] = best

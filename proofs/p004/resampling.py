@@ -11,6 +11,7 @@ from reference.resampling import resample_iid
 
 from .._common import audit_result, combine
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
+from .numeric import REPAIRED_CHAIN_CHECKS
 
 __all__ = ["ENTRIES", "check_resampling_audits"]
 
@@ -58,6 +59,7 @@ _STATEMENT = (
     "i.i.d. uniform draws from its size-n input, is (ln 244, 2467·delta)-DP under "
     "substitution.")
 _CHECKS = (
+    *REPAIRED_CHAIN_CHECKS,
     Check("exact audits of 𝓑 for n <= 4 at (ln 244, 2467·delta)", check_resampling_audits),
     Check("the audit refutes a false claim (eps = 0)", check_resampling_wrong_claim_fails),
 )

@@ -9,7 +9,7 @@ classes, all fixed at import:
 * structured classes: THRESH, intervals, rectangles, parities, point functions.
 
 The ``check_*`` functions take the family (and, for mutation tests, the VC
-routine) as arguments, so a test can feed them a deliberately wrong routine
+and C^⊕ routines) as arguments, so a test can feed them a deliberately wrong routine
 and watch them return VIOLATED with a witness.
 """
 
@@ -56,6 +56,7 @@ __all__ = [
 ]
 
 VC = Callable[[ConceptClass], int]
+Xor = Callable[[ConceptClass], ConceptClass]
 
 SEED = 4_2014
 """Seed of the random families (004 is the 2014 version)."""
@@ -163,13 +164,14 @@ def _as_int(pattern: tuple[int, ...]) -> int:
     return sum(v << i for i, v in enumerate(pattern))
 
 
-def check_xor_projection_identity(classes: Iterable[ConceptClass]) -> CheckResult:
+def check_xor_projection_identity(classes: Iterable[ConceptClass], *,
+                                  xor: Xor = xor_class) -> CheckResult:
     """Π_{C^⊕}(B) = Π_C(B) ⊕ Π_C(B) for every B ⊆ X (in domain order), the reversed domain,
     and B with a repeated point (004 Observation 3.2, first step of its proof)."""
     n_classes = n_sets = 0
     for C in classes:
         n_classes += 1
-        X = xor_class(C)
+        X = xor(C)
         pts = C.domain.points
         extra = [tuple(reversed(pts)), (pts[0], *pts)]
         for B in [*_subsets(pts, 0), *extra]:
@@ -186,14 +188,15 @@ def check_xor_projection_identity(classes: Iterable[ConceptClass]) -> CheckResul
                                       "sequences B")
 
 
-def check_xor_vc_bound(classes: Iterable[ConceptClass], *, vc: VC = vc_dimension) -> CheckResult:
+def check_xor_vc_bound(classes: Iterable[ConceptClass], *, vc: VC = vc_dimension,
+                       xor: Xor = xor_class) -> CheckResult:
     """VC(C^⊕) < 10·VC(C) whenever VC(C) >= 1, and VC(C^⊕) = 0 when VC(C) = 0."""
     worst = Fraction(0)
     worst_name = ""
     n_classes = 0
     for C in classes:
         n_classes += 1
-        v, w = vc(C), vc(xor_class(C))
+        v, w = vc(C), vc(xor(C))
         if (v >= 1 and not w < 10 * v) or (v == 0 and w != 0):
             return CheckResult(Verdict.VIOLATED, f"VC(C) = {v} but VC(C^⊕) = {w}",
                                witness=f"C = {_describe(C)}")
@@ -284,7 +287,8 @@ XOR_VC = Entry(
            "gives VC(C^⊕) < 10·VC(C) when VC(C) >= 1 (inventory E17); when VC(C) = 0 its bound "
            "divides by zero, but then |C| = 1 and VC(C^⊕) = 0.  Observed ratios stay far below "
            "10: at most 5/2 on the seeded family (THRESH 1 -> 2, intervals 2 -> 4).  The "
-           "numeric step (eℓ/v)^(2v) < 2^ℓ for ℓ >= 10v is a separate proof-step entry."),
+           "numeric step is the separate entry '004 Observation 3.2 / (eℓ/v)^(2v) < 2^ℓ for "
+           "ℓ >= 10v' (proofs/p004/numeric.py)."),
     subjects=("reference.vc.xor_class", "reference.vc.projection", "reference.vc.vc_dimension"),
 )
 

@@ -1,0 +1,112 @@
+"""Exact reals and intervals: containment, simplification, sound comparison."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from reference.errors import InvalidArgument
+from reference.reals import (
+    Interval,
+    Order,
+    compare,
+    exp,
+    interval_exp,
+    interval_log,
+    log,
+    prob_add,
+    prob_mul,
+    rational,
+    sqrt,
+)
+
+fracs = st.fractions(min_value=-50, max_value=50, max_denominator=1000)
+
+
+@st.composite
+def boxes(draw: st.DrawFn) -> tuple[Interval, Fraction]:
+    a, b, t = draw(fracs), draw(fracs), draw(st.fractions(0, 1, max_denominator=100))
+    lo, hi = min(a, b), max(a, b)
+    return Interval(lo, hi), lo + t * (hi - lo)
+
+
+@given(boxes(), boxes())
+def test_interval_arithmetic_contains_pointwise_results(x: tuple[Interval, Fraction],
+                                                        y: tuple[Interval, Fraction]) -> None:
+    """Every operation's result contains the exact result of its points."""
+    (bx, px), (by, py) = x, y
+    for box, value in ((bx + by, px + py), (bx - by, px - py), (bx * by, px * py)):
+        assert box.lo <= value <= box.hi
+    if not by.lo <= 0 <= by.hi:
+        q = bx / by
+        assert q.lo <= px / py <= q.hi
+
+
+@given(fracs, st.integers(8, 80))
+def test_outward_rounding_contains_and_bounds_size(x: Fraction, prec: int) -> None:
+    """rounded(prec) contains the original interval and has prec-bit endpoints."""
+    box = Interval.point(x / 7).rounded(prec)
+    assert box.lo <= x / 7 <= box.hi
+    for end in (box.lo, box.hi):
+        if end:
+            assert abs(end.numerator).bit_length() <= prec + 1
+            assert end.denominator & (end.denominator - 1) == 0  # dyadic
+
+
+def test_known_constants_are_enclosed() -> None:
+    """e and ln 2 are enclosed by intervals that contain their classical rational bounds."""
+    e_box = exp(1).enclose(64)
+    assert e_box.lo < Fraction(2718281828459045235, 10**18) + Fraction(1, 10**18)
+    assert e_box.lo > Fraction(2718281828459045234, 10**18)
+    assert e_box.hi < Fraction(2718281828459045236, 10**18)
+    ln2 = log(2).enclose(64)  # ln 2 = 0.69314718055994530941...
+    assert Fraction(6931471805599453093, 10**19) < ln2.lo
+    assert ln2.hi < Fraction(6931471805599453096, 10**19)
+    assert interval_exp(Interval(Fraction(0), Fraction(1))).hi >= e_box.lo
+    assert interval_log(Interval.point(Fraction(1))).lo <= 0 <= interval_log(
+        Interval.point(Fraction(1))).hi
+
+
+def test_simplifications_keep_rational_values_exact() -> None:
+    """exp(log r)·k-style expressions simplify to exact rationals."""
+    assert exp(log(3)).exact == 3
+    assert exp(log(3) * 2).exact == 9
+    assert exp(log(3) + log(Fraction(1, 2))).exact == Fraction(3, 2)
+    assert exp(-log(3)).exact == Fraction(1, 3)
+    assert exp(log(Fraction(3, 2)) * 2 * Fraction(-1, 2)).exact == Fraction(2, 3)
+    assert sqrt(Fraction(9, 4)).exact == Fraction(3, 2)
+    assert log(1).exact == 0
+    assert sqrt(2).exact is None
+
+
+def test_compare_is_three_valued_and_sound() -> None:
+    """Exact comparisons are decided; distinct irrationals separate; equal expressions do not."""
+    assert compare(exp(log(3)), 3)[0] is Order.EQUAL
+    assert compare(exp(1), Fraction(271828, 100000))[0] is Order.GREATER
+    assert compare(log(3), Fraction(11, 10))[0] is Order.LESS
+    order, width = compare(log(9), log(3) * 2, max_precision=256)
+    assert order is Order.UNDECIDED and width > 0
+    assert compare(sqrt(2) * sqrt(2), 2, max_precision=256)[0] is Order.UNDECIDED
+
+
+def test_domain_errors_name_the_value() -> None:
+    """log of a non-positive number and sqrt of a negative one are refused."""
+    with pytest.raises(InvalidArgument, match="must be > 0"):
+        log(0)
+    with pytest.raises(InvalidArgument, match="must be >= 0"):
+        sqrt(-1)
+    with pytest.raises(InvalidArgument, match="lo=2 must be <= hi=1"):
+        Interval(Fraction(2), Fraction(1))
+    with pytest.raises(ZeroDivisionError):
+        Interval(Fraction(1), Fraction(2)) / Interval(Fraction(-1), Fraction(1))
+
+
+def test_prob_helpers_stay_exact_for_fractions() -> None:
+    """Sums and products of exact probabilities stay Fractions; mixed ones become intervals."""
+    assert prob_add(Fraction(1, 3), Fraction(1, 6)) == Fraction(1, 2)
+    assert prob_mul(Fraction(1, 3), Fraction(3, 4)) == Fraction(1, 4)
+    mixed = prob_mul(Fraction(1, 2), rational(1).enclose())
+    assert isinstance(mixed, Interval)

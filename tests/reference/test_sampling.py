@@ -1,0 +1,55 @@
+"""Exact samplers: integer randomness only, correct laws."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from reference import _sampling
+from reference.reals import exp, rational
+
+from ..stats import FALSE_POSITIVE_RATE
+
+
+def test_uniform_int_covers_huge_ranges_exactly() -> None:
+    """Draws below n for n far beyond 64 bits; the top bit is set about half the time."""
+    rng = np.random.default_rng(7)
+    n = 3 * 2**200 + 1
+    draws = [_sampling.uniform_int(rng, n) for _ in range(2000)]
+    assert all(0 <= d < n for d in draws)
+    high = sum(d >= 2**201 for d in draws)
+    assert stats.binomtest(high, 2000, float(Fraction(2**200 + 1, n))).pvalue > FALSE_POSITIVE_RATE
+
+
+def test_bernoulli_uses_exact_rational_probability() -> None:
+    """A Bernoulli(1/3) coin agrees with 1/3 (binomial test, seeded)."""
+    rng = np.random.default_rng(11)
+    hits = sum(_sampling.bernoulli(rng, Fraction(1, 3)) for _ in range(6000))
+    assert stats.binomtest(hits, 6000, 1 / 3).pvalue > FALSE_POSITIVE_RATE
+
+
+def test_categorical_real_with_irrational_weights() -> None:
+    """Weights e^0, e^(1/2), e^1 are sampled by lazy refinement with the right law."""
+    rng = np.random.default_rng(5)
+    weights = (rational(1), exp(Fraction(1, 2)), exp(1))
+    counts = Counter(_sampling.categorical_real(rng, weights) for _ in range(6000))
+    total = sum(float(w) for w in weights)
+    expected = [6000 * float(w) / total for w in weights]
+    assert stats.chisquare([counts[i] for i in range(3)], expected).pvalue > FALSE_POSITIVE_RATE
+
+
+def test_zero_weight_category_is_never_drawn() -> None:
+    """A category with weight exactly 0 never appears."""
+    rng = np.random.default_rng(3)
+    weights = (rational(0), exp(1), rational(0))
+    assert {_sampling.categorical_real(rng, weights) for _ in range(200)} == {1}
+
+
+def test_uniform_int_rejects_empty_range() -> None:
+    """n must be >= 1."""
+    with pytest.raises(ValueError, match="n=0 must be >= 1"):
+        _sampling.uniform_int(np.random.default_rng(0), 0)
