@@ -51,7 +51,7 @@ def _table(p_dist: Distribution[Any], q_dist: Distribution[Any]
 
 
 def hockey_stick(p_dist: Distribution[Any], q_dist: Distribution[Any], t: Real,
-                 prec: int) -> tuple[Prob, Prob, tuple[Any, ...]]:
+                 prec: int) -> tuple[Prob, Fraction, tuple[Any, ...]]:
     """(enclosure of delta(t), proved lower bound attained by the witness event, witness event).
 
     Exact Fractions when P, Q and t are exact.  The witness event is
@@ -76,11 +76,11 @@ def hockey_stick(p_dist: Distribution[Any], q_dist: Distribution[Any], t: Real,
     event = []
     for o, p, q in rows:
         pb, qb = prob_as_interval(p), prob_as_interval(q)
-        gap = Interval(pb.lo - tbox.hi * qb.hi, pb.hi - tbox.lo * qb.lo)
-        lo_sum += max(gap.lo, Fraction(0))
-        hi_sum += max(gap.hi, Fraction(0))
-        if gap.lo > 0:
-            witness += gap.lo
+        gap_lo, gap_hi = pb.lo - tbox.hi * qb.hi, pb.hi - tbox.lo * qb.lo
+        lo_sum += max(gap_lo, Fraction(0))
+        hi_sum += max(gap_hi, Fraction(0))
+        if gap_lo > 0:
+            witness += gap_lo
             event.append(o)
     return Interval(lo_sum, hi_sum).rounded(prec), witness, tuple(event)
 

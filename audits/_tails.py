@@ -126,13 +126,13 @@ class _Base:
     exact: Fraction | None
     decay: Fraction | None
 
-    def root(self, d: int, prec: int) -> Interval:
-        """An enclosure of u = q^{1/d}."""
+    def power(self, e: int, d: int, prec: int) -> Interval:
+        """An enclosure of q^{e/d}; one exp evaluation, so huge exponents cost nothing extra."""
         if self.exact is not None:
             assert d == 1
-            return Interval.point(self.exact)
+            return Interval.point(self.exact**e)
         assert self.decay is not None
-        return interval_exp(Interval.point(-self.decay / d), prec)
+        return interval_exp(Interval.point(-self.decay * e / d), prec)
 
 
 def _padd(poly: Poly, e: int, c: Prob) -> None:
@@ -186,17 +186,11 @@ def _exact_coeffs(poly: Poly) -> dict[int, Fraction] | None:
     return out
 
 
-def _ipow(x: Interval, e: int, prec: int) -> Interval:
-    """x**e for an interval x > 0 (monotone in x), rounded outward."""
-    if e >= 0:
-        return Interval(x.lo**e, x.hi**e).rounded(prec)
-    return Interval(x.hi**e, x.lo**e).rounded(prec)
-
-
-def _ieval(poly: Mapping[int, Prob], x: Interval, prec: int) -> Interval:
+def _ieval(poly: Mapping[int, Prob], base: _Base, d: int, prec: int) -> Interval:
+    """An enclosure of Σ_e c_e·q^{e/d}."""
     total = Interval.point(0)
     for e, c in poly.items():
-        total = (total + prob_as_interval(c) * _ipow(x, e, prec + 8)).rounded(prec + 8)
+        total = (total + prob_as_interval(c) * base.power(e, d, prec + 8)).rounded(prec + 8)
     return total
 
 
@@ -251,13 +245,12 @@ def _exp_gap(pp: Poly, qq: Poly, base: _Base, t: Real, prec: int) -> tuple[int |
     p = prec
     while True:
         if sym is not None:
-            u = base.root(sym[1], p + 16)
-            box = (_ieval(sym[0], u, p + 8) / (1 + _ipow(u, sym[1], p + 8))).rounded(p)
+            g, d = sym
+            box = (_ieval(g, base, d, p + 8) / (1 + base.power(1, 1, p + 8))).rounded(p)
         else:
-            x = base.root(1, p + 16)
-            den = 1 + x
-            box = (_ieval(pp, x, p + 8) / den
-                   - t.enclose(p + 16) * (_ieval(qq, x, p + 8) / den)).rounded(p)
+            den = 1 + base.power(1, 1, p + 16)
+            box = (_ieval(pp, base, 1, p + 8) / den
+                   - t.enclose(p + 16) * (_ieval(qq, base, 1, p + 8) / den)).rounded(p)
         if box.lo > 0 or box.hi < 0:
             return (1 if box.lo > 0 else -1), box
         if p >= MAX_PRECISION:
@@ -281,14 +274,13 @@ def _exp_masses(rows: list[tuple[Any, Poly, Poly]], base: _Base, prec: int) -> l
                 out.append((label, sum((v * a**e for e, v in ep.items()), Fraction(0)) / (1 + a),
                             sum((v * a**e for e, v in eq.items()), Fraction(0)) / (1 + a)))
                 continue
-            x = Interval.point(a)
-            out.append((label, (_ieval(pp, x, prec) / (1 + a)).rounded(prec),
-                        (_ieval(qq, x, prec) / (1 + a)).rounded(prec)))
+            out.append((label, (_ieval(pp, base, 1, prec) / (1 + a)).rounded(prec),
+                        (_ieval(qq, base, 1, prec) / (1 + a)).rounded(prec)))
         return out
-    x = base.root(1, prec + 16)
+    den = 1 + base.power(1, 1, prec + 16)
     for label, pp, qq in rows:
-        out.append((label, (_ieval(pp, x, prec + 8) / (1 + x)).rounded(prec),
-                    (_ieval(qq, x, prec + 8) / (1 + x)).rounded(prec)))
+        out.append((label, (_ieval(pp, base, 1, prec + 8) / den).rounded(prec),
+                    (_ieval(qq, base, 1, prec + 8) / den).rounded(prec)))
     return out
 
 

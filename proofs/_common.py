@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
-from audits.exact import AuditReport, Verdict as AuditVerdict, audit, epsilon_text
+from audits.exact import AuditReport, audit, epsilon_text
+from audits.exact import Verdict as AuditVerdict
 from reference.mechanism import Mechanism
 from reference.neighbors import Universe
 from reference.privacy import PrivacyClaim

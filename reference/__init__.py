@@ -16,7 +16,16 @@ from .errors import (
 from .mechanism import Mechanism
 from .neighbors import AddRemove, LabelSubstitution, PublicPrivate, Substitution, Universe
 from .privacy import PrivacyClaim, compose_claims, group_privacy, parse_epsilon
-from .program import Distribution, Program, bernoulli, call, categorical, distribution, sample, uniform
+from .program import (
+    Distribution,
+    Program,
+    bernoulli,
+    call,
+    categorical,
+    distribution,
+    sample,
+    uniform,
+)
 from .reals import Interval, Order, Real, compare, exp, log, rational, sqrt
 
 try:
@@ -44,8 +53,8 @@ __all__ = [
     "Real",
     "Substitution",
     "TooLargeToEnumerate",
-    "UnknownLabel",
     "Universe",
+    "UnknownLabel",
     "UnsupportedProgram",
     "__version__",
     "as_dataset",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
 from mpmath import iv
 
@@ -42,9 +43,9 @@ def apply(fn_name: str, lo: Fraction, hi: Fraction, prec: int) -> tuple[Fraction
         saved = iv.prec
         iv.prec = prec
         try:
-            fn: Callable[[object], object] = getattr(iv, fn_name)
-            result = fn(_to_iv(lo, hi))
-            raw = result._mpi_  # (lower raw mpf, upper raw mpf), exact binary floats
+            fn: Callable[[object], Any] = getattr(iv, fn_name)
+            result: Any = fn(_to_iv(lo, hi))  # mpmath is untyped; only _mpi_ is read below
+            raw = result._mpi_  # (lower, upper) raw mpf tuples: exact binary floats
             return _raw_to_fraction(raw[0]), _raw_to_fraction(raw[1])
         finally:
             iv.prec = saved

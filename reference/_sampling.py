@@ -15,6 +15,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from . import _kernels
 from .reals import DEFAULT_PRECISION, Interval, Real
 
 __all__ = ["bernoulli", "categorical_exact", "categorical_real", "random_bits", "uniform_int"]
@@ -56,14 +57,7 @@ def categorical_exact(rng: np.random.Generator, weights: Sequence[Fraction]) -> 
     for w in weights:
         den = den * w.denominator // _gcd(den, w.denominator)
     ints = [int(w * den) for w in weights]
-    total = sum(ints)
-    u = uniform_int(rng, total)
-    acc = 0
-    for i, w in enumerate(ints):
-        acc += w
-        if u < acc:
-            return i
-    raise AssertionError("unreachable: u < total")
+    return _kernels.bucket(ints, uniform_int(rng, sum(ints)))
 
 
 def _gcd(a: int, b: int) -> int:

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
+from typing import Any, TypeVar
 
 from ._validate import check_delta
 from .data import Dataset
@@ -20,8 +21,10 @@ from .program import Program, bernoulli, call
 
 __all__ = ["compose", "leak"]
 
+T = TypeVar("T", bound=Hashable)
 
-def compose(*mechanisms: Mechanism[object], name: str | None = None) -> Mechanism[tuple[object, ...]]:
+
+def compose(*mechanisms: Mechanism[Any], name: str | None = None) -> Mechanism[tuple[Any, ...]]:
     """Release (M_1(D), ..., M_k(D)) with independent coins; claim (Σ epsilon_i, Σ delta_i)."""
     if not mechanisms:
         raise InvalidArgument("mechanisms=() must hold at least one mechanism")
@@ -31,8 +34,8 @@ def compose(*mechanisms: Mechanism[object], name: str | None = None) -> Mechanis
             raise InvalidArgument(f"mechanism {m.name!r} uses relation {m.relation}, "
                                   f"not {relation}; composition needs one relation")
 
-    def program(data: Dataset) -> Program[tuple[object, ...]]:
-        outs = []
+    def program(data: Dataset) -> Program[tuple[Any, ...]]:
+        outs: list[Any] = []
         for m in mechanisms:
             outs.append((yield from call(m.program, data)))
         return tuple(outs)
@@ -43,7 +46,7 @@ def compose(*mechanisms: Mechanism[object], name: str | None = None) -> Mechanis
                      order_invariant=all(m.order_invariant for m in mechanisms))
 
 
-def leak(inner: Mechanism[object], delta: object) -> Mechanism[Hashable]:
+def leak(inner: Mechanism[T], delta: object) -> Mechanism[T | tuple[str, Dataset]]:
     """With probability delta output ("leak", data), else inner(data): (epsilon, delta + delta_inner)-DP."""
     d = check_delta(delta)
     if d == 0:
@@ -51,7 +54,7 @@ def leak(inner: Mechanism[object], delta: object) -> Mechanism[Hashable]:
     claim = PrivacyClaim(inner.claim.epsilon, inner.claim.delta + d)
     check_delta(claim.delta, "delta + inner delta")
 
-    def program(data: Dataset) -> Program[Hashable]:
+    def program(data: Dataset) -> Program[T | tuple[str, Dataset]]:
         if (yield from bernoulli(d)):
             return ("leak", data)
         return (yield from call(inner.program, data))

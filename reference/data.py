@@ -12,8 +12,8 @@ from collections.abc import Hashable, Iterable
 from enum import Enum
 from typing import Final, TypeAlias
 
-from .errors import UnknownLabel
 from ._validate import check_nonempty
+from .errors import UnknownLabel
 
 __all__ = [
     "BOTTOM",
@@ -69,7 +69,8 @@ def point_of(example: Hashable) -> Hashable:
     """x for a (partially) labeled example (x, y); the example itself otherwise."""
     if isinstance(example, tuple) and len(example) == 2 and (
             example[1] is BOTTOM or example[1] in (0, 1)):
-        return example[0]
+        x: Hashable = example[0]
+        return x
     return example
 
 

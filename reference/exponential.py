@@ -26,14 +26,14 @@ from .reals import Real, exp, log
 
 __all__ = [
     "agreements",
-    "exponential_mechanism",
-    "exponential_mechanism_rational",
     "exponential_learner",
     "exponential_learner_rational",
+    "exponential_mechanism",
+    "exponential_mechanism_rational",
     "exponential_weights",
 ]
 
-O = TypeVar("O", bound=Hashable)
+OutT = TypeVar("OutT", bound=Hashable)
 
 
 def agreements(h: Callable[[Hashable], int], data: Dataset) -> int:
@@ -60,9 +60,9 @@ def exponential_weights(scores: Sequence[int], *, epsilon: Real, sensitivity: in
     return tuple(exp(epsilon * Fraction(q - top, 2 * sensitivity)) for q in scores)
 
 
-def _select(outputs: tuple[O, ...], score: Callable[[Dataset, O], int], epsilon: Real,
-            sensitivity: int) -> Callable[[Dataset], Program[O]]:
-    def program(data: Dataset) -> Program[O]:
+def _select(outputs: tuple[OutT, ...], score: Callable[[Dataset, OutT], int], epsilon: Real,
+            sensitivity: int) -> Callable[[Dataset], Program[OutT]]:
+    def program(data: Dataset) -> Program[OutT]:
         weights = exponential_weights([score(data, o) for o in outputs],
                                       epsilon=epsilon, sensitivity=sensitivity)
         index = yield from categorical(weights)
@@ -70,9 +70,9 @@ def _select(outputs: tuple[O, ...], score: Callable[[Dataset, O], int], epsilon:
     return program
 
 
-def exponential_mechanism(outputs: Sequence[O], score: Callable[[Dataset, O], int], *,
+def exponential_mechanism(outputs: Sequence[OutT], score: Callable[[Dataset, OutT], int], *,
                           epsilon: object, sensitivity: int = 1, name: str = "exponential",
-                          source: str = "004 Proposition A.1") -> Mechanism[O]:
+                          source: str = "004 Proposition A.1") -> Mechanism[OutT]:
     """Select o with probability ∝ exp(epsilon·score(D, o)/(2·sensitivity)).
 
     Precondition (caller-checked): ``score`` has the stated sensitivity under
@@ -88,10 +88,10 @@ def exponential_mechanism(outputs: Sequence[O], score: Callable[[Dataset, O], in
                      description=f"exponential mechanism over {len(outs)} outputs, eps={eps}")
 
 
-def exponential_mechanism_rational(outputs: Sequence[O], score: Callable[[Dataset, O], int], *,
+def exponential_mechanism_rational(outputs: Sequence[OutT], score: Callable[[Dataset, OutT], int], *,
                                    base: object, sensitivity: int = 1,
                                    name: str = "exponential (rational base)",
-                                   source: str = "004 Proposition A.1") -> Mechanism[O]:
+                                   source: str = "004 Proposition A.1") -> Mechanism[OutT]:
     """The exponential mechanism with rational base r = e^{epsilon/2} > 1: weights r^{score/sensitivity}.
 
     Exactly the papers' mechanism at epsilon = 2 ln r, with every probability
@@ -104,8 +104,8 @@ def exponential_mechanism_rational(outputs: Sequence[O], score: Callable[[Datase
                                  name=name, source=source)
 
 
-def exponential_learner(hypotheses: Sequence[O], *, epsilon: object,
-                        name: str = "exponential mechanism (learner)") -> Mechanism[O]:
+def exponential_learner(hypotheses: Sequence[OutT], *, epsilon: object,
+                        name: str = "exponential mechanism (learner)") -> Mechanism[OutT]:
     """004 Algorithm 3 / 000 Algorithm 5: choose h ∈ H with probability ∝ exp(epsilon·q(S,h)/2).
 
     Input: a labeled (or partially labeled) sample S; q counts agreements.
@@ -115,9 +115,9 @@ def exponential_learner(hypotheses: Sequence[O], *, epsilon: object,
     return exponential_mechanism(hypotheses, _agreement_score, epsilon=epsilon, name=name)
 
 
-def exponential_learner_rational(hypotheses: Sequence[O], *, base: object,
+def exponential_learner_rational(hypotheses: Sequence[OutT], *, base: object,
                                  name: str = "exponential mechanism (learner, rational base)"
-                                 ) -> Mechanism[O]:
+                                 ) -> Mechanism[OutT]:
     """004 Algorithm 3 with e^{epsilon/2} = base rational: exact probabilities, (2 ln base)-DP."""
     return exponential_mechanism_rational(hypotheses, _agreement_score, base=base, name=name)
 

@@ -9,7 +9,7 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 
 from .data import Dataset, as_dataset
-from .neighbors import NeighborRelation, Substitution
+from .neighbors import SUBSTITUTION, NeighborRelation
 from .privacy import PrivacyClaim
 from .program import MAX_PATHS, Distribution, Program, distribution, sample
 from .reals import DEFAULT_PRECISION
@@ -34,7 +34,7 @@ class Mechanism(Generic[T]):
     program: Callable[[Dataset], Program[T]]
     claim: PrivacyClaim
     source: str
-    relation: NeighborRelation = Substitution()
+    relation: NeighborRelation = SUBSTITUTION
     order_invariant: bool = False
     description: str = ""
 

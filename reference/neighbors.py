@@ -28,6 +28,7 @@ from .data import Dataset
 from .errors import InvalidArgument, NotNeighboring, TooLargeToEnumerate
 
 __all__ = [
+    "SUBSTITUTION",
     "AddRemove",
     "LabelSubstitution",
     "NeighborRelation",
@@ -152,6 +153,9 @@ class LabelSubstitution:
 
 NeighborRelation = Substitution | AddRemove | PublicPrivate | LabelSubstitution
 
+SUBSTITUTION: NeighborRelation = Substitution()
+"""The default relation (000/004 Definition 2.1); a shared immutable instance."""
+
 
 def check_neighbors(relation: NeighborRelation, a: Dataset, b: Dataset) -> None:
     """Raise NotNeighboring (naming the relation) unless a and b are neighbors."""
@@ -237,10 +241,9 @@ class Universe:
 
     def _pair_estimate(self, relation: NeighborRelation, order_invariant: bool) -> int:
         m = len(self.elements)
-        total = sum(m**s * max(s, 1) * m for s in self.sizes)
         if order_invariant:
-            total = sum(math.comb(m + s - 1, s) * max(s, 1) * m for s in self.sizes)
-        return total
+            return sum(math.comb(m + s - 1, s) * max(s, 1) * m for s in self.sizes)
+        return sum(int(m**s) * max(s, 1) * m for s in self.sizes)
 
     def pairs_at_distance(self, relation: NeighborRelation, k: int, *,
                           order_invariant: bool = False, limit: int = MAX_PAIRS

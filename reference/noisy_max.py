@@ -26,12 +26,12 @@ from .reals import log
 
 __all__ = ["report_noisy_max"]
 
-O = TypeVar("O", bound=Hashable)
+OutT = TypeVar("OutT", bound=Hashable)
 
 
-def report_noisy_max(outputs: Sequence[O], score: Callable[[Dataset, O], int], *,
+def report_noisy_max(outputs: Sequence[OutT], score: Callable[[Dataset, OutT], int], *,
                      decay: object, sensitivity: int = 1,
-                     name: str = "report-noisy-max") -> Mechanism[O]:
+                     name: str = "report-noisy-max") -> Mechanism[OutT]:
     """Report-noisy-max (exponential noise) = permute-and-flip with acceptance decay^{q_max - q_r}.
 
     Precondition (caller-checked): ``score`` has the stated sensitivity.
@@ -45,7 +45,7 @@ def report_noisy_max(outputs: Sequence[O], score: Callable[[Dataset, O], int], *
     if not outs:
         raise InvalidArgument("outputs=() must hold at least one candidate")
 
-    def program(data: Dataset) -> Program[O]:
+    def program(data: Dataset) -> Program[OutT]:
         scores = [score(data, o) for o in outs]
         top = max(scores)
         remaining = list(range(len(outs)))

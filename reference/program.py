@@ -21,6 +21,7 @@ branches over its merged outcomes rather than its internal paths.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Generator, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -28,7 +29,7 @@ from typing import Any, Generic, TypeVar, cast
 
 import numpy as np
 
-from . import _sampling
+from . import _kernels, _sampling
 from .errors import InvalidArgument, TooLargeToEnumerate, UnsupportedProgram
 from .reals import (
     DEFAULT_PRECISION,
@@ -335,10 +336,9 @@ def _branches(choice: Choice, prec: int, memo: dict[Any, Distribution[Any]],
 def _weight_share(weights: tuple[Real, ...], i: int, prec: int) -> Prob:
     exact = [w.exact for w in weights]
     if all(e is not None for e in exact):
-        total = sum((e for e in exact if e is not None), Fraction(0))
-        wi = exact[i]
-        assert wi is not None
-        return wi / total
+        fracs = [e for e in exact if e is not None]
+        den = math.lcm(*(f.denominator for f in fracs))
+        return _kernels.normalized([int(f * den) for f in fracs])[i]
     boxes = [w.enclose(prec + 8) for w in weights]
     mine = boxes[i]
     others_lo = sum((b.lo for j, b in enumerate(boxes) if j != i), Fraction(0))

@@ -52,7 +52,9 @@ def randomized_response(keep: object) -> Mechanism[int]:
         data = nonempty_dataset(data)
         if len(data) != 1 or data[0] not in (0, 1):
             raise InvalidArgument(f"data={data!r} must be a single bit (0,) or (1,)")
-        return (yield from flip_bit(int(data[0]), p))  # type: ignore[arg-type]
+        bit = data[0]
+        assert isinstance(bit, int)
+        return (yield from flip_bit(bit, p))
 
     return Mechanism("randomized response", program, PrivacyClaim(rr_epsilon(p)),
                      "folklore randomized response", Substitution(),

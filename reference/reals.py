@@ -20,9 +20,9 @@ import math
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
-from typing import Final, Union
+from typing import Final
 
-from . import _mp
+from . import _kernels, _mp
 from .errors import InvalidArgument
 
 __all__ = [
@@ -57,13 +57,9 @@ def _floor_dyadic(x: Fraction, prec: int) -> Fraction:
     """Largest number <= x with at most ``prec`` significant bits (exact when x already is)."""
     if x == 0:
         return x
-    num, den = x.numerator, x.denominator
-    shift = prec - (abs(num).bit_length() - den.bit_length())
-    if shift <= 0 and den == 1 and abs(num).bit_length() <= prec:
-        return x
-    scaled = (num << shift) // den if shift >= 0 else num // (den << -shift)
+    scaled, shift = _kernels.dyadic_floor(x.numerator, x.denominator, prec)
     result = Fraction(scaled, 1) * (Fraction(2) ** -shift)
-    return result if result <= x else x  # never above x (defensive; floor division guarantees it)
+    return result if result <= x else x
 
 
 def _ceil_dyadic(x: Fraction, prec: int) -> Fraction:
@@ -153,7 +149,7 @@ def _as_interval(x: Interval | Fraction | int) -> Interval:
     return x if isinstance(x, Interval) else Interval.point(Fraction(x))
 
 
-Prob = Union[Fraction, Interval]
+Prob = Fraction | Interval
 """A probability: exact rational, or a rigorous enclosure."""
 
 

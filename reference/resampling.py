@@ -20,6 +20,8 @@ from .reals import Order, compare, log
 
 __all__ = ["RESAMPLING_DELTA_FACTOR", "RESAMPLING_RATIO", "resample_iid", "resampling_claim"]
 
+T = TypeVar("T")
+
 RESAMPLING_RATIO = Fraction(244)
 """e^epsilon of 004 Claim C.3 / 000 Claim 4.5."""
 
@@ -38,12 +40,11 @@ def resampling_claim(inner: PrivacyClaim) -> PrivacyClaim:
     return PrivacyClaim(log(RESAMPLING_RATIO), delta)
 
 
-def resample_iid(inner: Mechanism[object], *, claim: PrivacyClaim | None = None
-                 ) -> Mechanism[object]:
+def resample_iid(inner: Mechanism[T], *, claim: PrivacyClaim | None = None) -> Mechanism[T]:
     """004 Algorithm 5 (𝓑): run ``inner`` on n i.i.d. uniform draws from the n input entries."""
     stated = claim if claim is not None else resampling_claim(inner.claim)
 
-    def program(data: Dataset) -> Program[object]:
+    def program(data: Dataset) -> Program[T]:
         data = nonempty_dataset(data)
         n = len(data)
         picked = []

@@ -22,7 +22,7 @@ from ._concept_strategies import concept_classes, domains, point_subsets
 from ._validate import check_int
 from .data import BOTTOM, Dataset
 from .errors import InvalidArgument
-from .neighbors import AddRemove, NeighborRelation, PublicPrivate, Substitution
+from .neighbors import SUBSTITUTION, AddRemove, NeighborRelation, PublicPrivate
 from .privacy import PrivacyClaim
 from .program import Distribution
 from .reals import Real, log, rational
@@ -93,7 +93,7 @@ def _pairs(draw: st.DrawFn, relation: NeighborRelation, els: tuple[Hashable, ...
     return a, (*a[:i], new, *a[i + 1:])
 
 
-def neighboring_pairs(relation: NeighborRelation = Substitution(),
+def neighboring_pairs(relation: NeighborRelation = SUBSTITUTION,
                       elements: Sequence[Hashable] = (0, 1), *, min_size: int = 1,
                       max_size: int = 4) -> st.SearchStrategy[tuple[Dataset, Dataset]]:
     """Ordered pairs (a, b) of neighbors under ``relation`` over ``elements``.

@@ -84,7 +84,7 @@ def subsample(inner: Mechanism[T], n: int, t: int, *, shuffle: bool | None = Non
             while pool:
                 j = yield from uniform(len(pool))
                 order.append(pool.pop(j))
-            picked = order  # type: ignore[assignment]
+            picked = order
         return (yield from call(inner.program, tuple(picked)))
 
     return Mechanism(f"subsample {n} of {t} -> {inner.name}", program, stated,

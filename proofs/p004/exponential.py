@@ -76,7 +76,7 @@ def _utility_cases(draw: st.DrawFn) -> tuple[ConceptClass, Dataset, Fraction, Fr
 
 
 def utility_tail_violation(case: tuple[ConceptClass, Dataset, Fraction, Fraction],
-                           *, factor: int = 1) -> str | None:
+                           *, factor: Fraction = Fraction(1)) -> str | None:
     """None when Pr[error_S(h) > ê + gap] <= factor·|H|·exp(-eps·gap·m/2) exactly (004 Prop A.1 (ii))."""
     C, data, base, gap = case
     hs = tuple(C)

@@ -45,8 +45,8 @@ from ..bnb import (
 __all__ = [
     "ENTRIES",
     "PREC",
-    "TERMS",
     "REPAIRED_CHAIN_CHECKS",
+    "TERMS",
     "check_chain_delta",
     "check_chain_printed_delta",
     "check_chain_ratio",
@@ -237,10 +237,8 @@ def check_factorial_bound(ell_max: int = 200, base: Fraction | None = None) -> C
     runs it rigorously for small ℓ.  004 Claim C.3 (proof).
     """
     for ell in range(1, ell_max + 1):
-        if base is None:
-            power = interval_exp(Interval.point(ell), PREC)
-        else:
-            power = Interval.point(base**ell)
+        power = (interval_exp(Interval.point(ell), PREC) if base is None
+                 else Interval.point(base**ell))
         lhs = power * math.factorial(ell)
         if lhs.lo < ell**ell:
             verdict = Verdict.VIOLATED if lhs.hi < ell**ell else Verdict.UNDECIDED

@@ -8,7 +8,13 @@ import pytest
 from hypothesis import given
 
 from reference.data import BOTTOM, as_dataset, label_of, labeled, nonempty_dataset, point_of
-from reference.errors import EmptyDataset, InvalidArgument, NotNeighboring, TooLargeToEnumerate, UnknownLabel
+from reference.errors import (
+    EmptyDataset,
+    InvalidArgument,
+    NotNeighboring,
+    TooLargeToEnumerate,
+    UnknownLabel,
+)
 from reference.neighbors import (
     AddRemove,
     LabelSubstitution,

@@ -1,0 +1,114 @@
+"""The exact auditor: hand-computed divergences, exact epsilons, sound verdicts, bad input."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from audits._pair import epsilon_at_delta, hockey_stick, profile_breakpoints
+from audits.exact import Verdict, audit, audit_pair
+from reference.composition import leak
+from reference.errors import InvalidArgument, NotNeighboring
+from reference.exponential import exponential_mechanism
+from reference.neighbors import Universe
+from reference.privacy import PrivacyClaim
+from reference.program import Distribution
+from reference.randomized_response import randomized_response
+from reference.reals import exp, log, rational
+from reference.strategies import distributions
+
+
+def dist(**probs: Fraction) -> Distribution[str]:
+    """A Distribution from keyword probabilities."""
+    return Distribution.from_mapping(dict(probs))
+
+
+P = dist(a=Fraction(1, 2), b=Fraction(1, 3), c=Fraction(1, 6))
+Q = dist(a=Fraction(1, 4), b=Fraction(1, 4), c=Fraction(1, 2))
+
+
+def test_hockey_stick_by_hand() -> None:
+    """delta(t=1) = TV = 1/4 + 1/12 = 1/3; delta(t=3/2) = 1/2 - 3/8 = 1/8; delta(2) = 0."""
+    assert hockey_stick(P, Q, rational(1), 64)[0] == Fraction(1, 3)
+    value, witness, event = hockey_stick(P, Q, rational(Fraction(3, 2)), 64)
+    assert value == witness == Fraction(1, 8) and event == ("a",)
+    assert hockey_stick(P, Q, rational(2), 64)[0] == 0
+
+
+def test_epsilon_at_delta_solves_the_piecewise_linear_curve() -> None:
+    """max ratio 2 at delta 0; at delta = 1/8 the curve P(a) - t·Q(a) = 1/8 gives t = 3/2."""
+    assert epsilon_at_delta(P, Q, Fraction(0), 64).t_exact == 2
+    assert epsilon_at_delta(P, Q, Fraction(1, 8), 64).t_exact == Fraction(3, 2)
+    assert epsilon_at_delta(P, Q, Fraction(1, 2), 64).t_exact == 1  # eps = 0 once delta >= TV
+    assert profile_breakpoints(P, Q) == ((Fraction(4, 3), Fraction(1, 6)), (Fraction(2), 0))
+
+
+def test_disjoint_support_is_infinite_unless_delta_covers_it() -> None:
+    """P puts 1/10 where Q puts nothing: eps = ∞ for delta < 1/10, finite from 1/10 on."""
+    p = dist(x=Fraction(9, 10), z=Fraction(1, 10))
+    q = dist(x=Fraction(1))
+    assert epsilon_at_delta(p, q, Fraction(1, 20), 64).infinite
+    assert epsilon_at_delta(p, q, Fraction(1, 10), 64).t_exact == 1
+
+
+@given(distributions(), distributions(), st.fractions(0, 1, max_denominator=50))
+def test_solved_epsilon_meets_delta_exactly(p: Distribution[object], q: Distribution[object],
+                                            delta: Fraction) -> None:
+    """At the solved t, delta(t) <= delta, and just below t (when t > 1) delta(t) > delta."""
+    eps = epsilon_at_delta(p, q, delta, 64)
+    if eps.infinite:
+        assert hockey_stick(p, q, rational(10**9), 64)[0] > delta
+        return
+    assert eps.t_exact is not None
+    assert hockey_stick(p, q, rational(eps.t_exact), 64)[0] <= delta
+    if eps.t_exact > 1:
+        below = eps.t_exact * (1 - Fraction(1, 10**6))
+        assert hockey_stick(p, q, rational(below), 64)[0] > delta
+
+
+def test_tight_randomized_response_is_decided() -> None:
+    """RR with keep 3/4 at exactly ln 3: HOLDS, decided exactly, eps_lower = eps_upper."""
+    report = audit(randomized_response("3/4"), Universe((0, 1), (1,)))
+    assert report.verdict is Verdict.HOLDS
+    assert report.epsilon_exact is not None and exp(report.epsilon_exact).exact == 3
+    record = report.to_json()
+    assert record["epsilon_lower"] == record["epsilon_upper"]
+
+
+def test_violation_has_a_witness_pair_and_event() -> None:
+    """Claiming ln 2 for RR(3/4) is VIOLATED with a proved margin."""
+    report = audit(randomized_response("3/4"), Universe((0, 1), (1,)),
+                   claim=PrivacyClaim.of("ln(2)"))
+    assert report.verdict is Verdict.VIOLATED
+    w = report.verdict_witness
+    assert w is not None and w.violation_margin > 0 and len(w.violation_event) == 1
+
+
+def test_irrational_claims_are_decided_by_refinement() -> None:
+    """eps = 1 exponential mechanism: interval probabilities, still decided HOLDS; eps = 1/2 refuted."""
+    def score(data: tuple[object, ...], o: object) -> int:
+        return -abs(int(o) - sum(int(x) for x in data))  # type: ignore[call-overload]
+    mech = exponential_mechanism((0, 1, 2), score, epsilon=1)
+    uni = Universe((0, 1), (2,))
+    assert audit(mech, uni).verdict is Verdict.HOLDS
+    assert audit(mech, uni, claim=PrivacyClaim.of("1/2")).verdict is Verdict.VIOLATED
+
+
+def test_delta_claims_use_the_hockey_stick() -> None:
+    """leak(RR, 1/10): (ln 3, 1/10) holds; (ln 3, 1/20) does not."""
+    mech = leak(randomized_response("3/4"), "1/10")
+    uni = Universe((0, 1), (1,))
+    assert audit(mech, uni).verdict is Verdict.HOLDS
+    report = audit(mech, uni, claim=PrivacyClaim(log(3), Fraction(1, 20)))
+    assert report.verdict is Verdict.VIOLATED
+
+
+def test_audit_pair_refuses_non_neighbors() -> None:
+    """Non-neighboring inputs get a typed error, not an answer."""
+    with pytest.raises(NotNeighboring, match="not neighbors"):
+        audit_pair(randomized_response("3/4"), (0,), (0,))
+    with pytest.raises(InvalidArgument, match="precision=8"):
+        audit(randomized_response("3/4"), Universe((0, 1), (1,)), precision=8)

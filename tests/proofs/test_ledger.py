@@ -1,0 +1,122 @@
+"""The ledger: structure rules, every entry's checks, the manifest, and checks that can fail."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from proofs import Check, CheckResult, Entry, Kind, Status, Verdict
+from proofs._runner import run_entry
+from proofs.manifest import MANIFEST, pending
+from proofs.registry import all_entries
+from reference.errors import InvalidArgument
+
+ENTRIES = all_entries()
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e.id for e in ENTRIES])
+def test_every_entry_agrees_with_its_status(entry: Entry) -> None:
+    """Run every check of every entry; each must return the verdict its status expects."""
+    report = run_entry(entry)
+    bad = [(o.check.name, o.result.verdict, o.result.evidence) for o in report.outcomes
+           if not o.agrees]
+    assert not bad, bad
+
+
+def test_ids_are_unique_and_in_the_manifest() -> None:
+    """Every ledger number is a numbered result of its paper (no invented ids)."""
+    ids = [e.id for e in ENTRIES]
+    assert len(ids) == len(set(ids))
+    for e in ENTRIES:
+        if e.paper != "folklore":
+            assert e.number in MANIFEST[e.paper], e.id
+
+
+def test_pending_results_are_reported() -> None:
+    """The manifest minus the ledger is the work left for later issues (never negative)."""
+    missing = pending()
+    covered = {(e.paper, e.number) for e in ENTRIES}
+    for paper, numbers in missing.items():
+        assert not any((paper, n) in covered for n in numbers)
+
+
+def _holds() -> CheckResult:
+    return CheckResult(Verdict.HOLDS, "ok")
+
+
+def test_entry_rules_are_enforced() -> None:
+    """Statuses need their evidence fields; numbers must look printed."""
+    holds = Check("h", _holds)
+    with pytest.raises(InvalidArgument, match="PROVED needs parameter_range"):
+        Entry("004", "Claim C.3", "s", Kind.CLAIM, Status.PROVED, (holds,))
+    with pytest.raises(InvalidArgument, match="REFUTED needs counterexample"):
+        Entry("004", "Claim C.3", "s", Kind.CLAIM, Status.REFUTED, (holds,))
+    with pytest.raises(InvalidArgument, match="needs a counterexample check"):
+        Entry("004", "Claim C.3", "s", Kind.CLAIM, Status.REFUTED, (holds,),
+              counterexample="x", corrected="y")
+    with pytest.raises(InvalidArgument, match="AUDITED needs confidence"):
+        Entry("004", "Claim C.3", "s", Kind.CLAIM, Status.AUDITED, (holds,))
+    with pytest.raises(InvalidArgument, match="NOT_CHECKABLE needs reason"):
+        Entry("004", "Claim C.3", "s", Kind.CLAIM, Status.NOT_CHECKABLE, ())
+    with pytest.raises(InvalidArgument, match="not a printed result number"):
+        Entry("004", "Lemma four", "s", Kind.LEMMA, Status.CHECKED, (holds,))
+    with pytest.raises(InvalidArgument, match="paper='005'"):
+        Entry("005", "Lemma 1.1", "s", Kind.LEMMA, Status.CHECKED, (holds,))
+    ok = Entry("004", "Claim C.3", "s", Kind.CLAIM, Status.AUDITED, (holds,),
+               confidence=Fraction(95, 100))
+    assert ok.id == "004 Claim C.3"
+
+
+def test_a_crashing_check_contradicts_its_status() -> None:
+    """A check that raises is reported as UNDECIDED, which contradicts any status."""
+    def boom() -> CheckResult:
+        raise RuntimeError("boom")
+    entry = Entry("004", "Claim C.1", "s", Kind.CLAIM, Status.CHECKED, (Check("b", boom),))
+    report = run_entry(entry)
+    assert not report.consistent
+    assert "boom" in report.outcomes[0].result.evidence
+
+
+def test_prop_a1_check_fails_when_the_half_is_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mutation: weights exp(eps·q) instead of exp(eps·q/2) make 004 Proposition A.1's audit fail."""
+    import reference.exponential as em
+    from proofs.p004 import exponential as entry_module
+    from reference.reals import exp
+
+    def no_half(scores: object, *, epsilon: object, sensitivity: int = 1) -> tuple[object, ...]:
+        top = max(scores)  # type: ignore[call-overload]
+        return tuple(exp(epsilon * (q - top)) for q in scores)  # type: ignore[operator,attr-defined]
+
+    monkeypatch.setattr(em, "exponential_weights", no_half)
+    result = entry_module.check_privacy_thresholds()
+    assert result.verdict is Verdict.VIOLATED
+
+
+def test_utility_tail_check_detects_a_too_strong_bound() -> None:
+    """Mutation: the bound |H|·exp(-eps·gap·m/2) divided by 20 is violated on a small case."""
+    from proofs.p004.exponential import utility_tail_violation
+    from reference.concepts import thresholds_on
+    case = (thresholds_on(4), ((0, 1), (3, 0), (1, 1), (2, 0)), Fraction(2), Fraction(1, 4))
+    assert utility_tail_violation(case) is None
+    assert utility_tail_violation(case, factor=Fraction(1, 20)) is not None
+
+
+def test_subsampling_check_fails_on_a_wrong_claim(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mutation: claiming a tenth of the amplified epsilon makes the C.1 audit fail.
+
+    (Half would not: the claim is loose, e.g. RR(3/4) subsampled 1 of 6 has
+    exact loss ln(4/3) = 0.29 against the claimed 1.)
+    """
+    import reference.subsampling as sub
+    from proofs.p004 import subsampling as entry_module
+    real = sub.subsampling_claim
+
+    def too_good(inner: object, n: int, t: int) -> object:
+        c = real(inner, n, t)  # type: ignore[arg-type]
+        return type(c)(c.epsilon * Fraction(1, 10), c.delta)
+
+    monkeypatch.setattr(entry_module, "subsample",
+                        lambda inner, n, t: sub.subsample(inner, n, t,
+                                                          claim=too_good(inner.claim, n, t)))
+    assert entry_module.check_subsampling_audits().verdict is Verdict.VIOLATED
