@@ -132,6 +132,8 @@ def epsilon_at_delta(p_dist: Distribution[Any], q_dist: Distribution[Any], delta
         if t is None:
             return PairEpsilon(Fraction(1), None, None, True, event)
         return PairEpsilon(t, t, t, False, event)
+    if delta == 0:
+        return _max_ratio_enclosure(rows)
     # interval probabilities: bracket the midpoint solution with rigorous hockey-stick bounds
     mid_rows = [(o, _mid(p), _mid(q)) for o, p, q in rows]
     t0, event = _solve_exact(mid_rows, delta)
@@ -153,6 +155,28 @@ def epsilon_at_delta(p_dist: Distribution[Any], q_dist: Distribution[Any], delta
             hi = t
             break
     return PairEpsilon(lo, hi, None, False, event)
+
+
+def _max_ratio_enclosure(rows: list[tuple[Any, Prob, Prob]]) -> PairEpsilon:
+    """e^epsilon at delta = 0 is max_o P(o)/Q(o): enclose each ratio, take the max of each end."""
+    t_lo, t_hi = Fraction(1), Fraction(1)
+    best: Any = None
+    for o, p, q in rows:
+        pb, qb = prob_as_interval(p), prob_as_interval(q)
+        if pb.hi == 0:
+            continue
+        if qb.hi == 0:  # Q(o) is exactly 0 while P(o) may be positive
+            if pb.lo > 0:
+                return PairEpsilon(Fraction(1), None, None, True, (o,))
+            return PairEpsilon(t_lo, None, None, False, (o,))
+        lo = pb.lo / qb.hi
+        hi = pb.hi / qb.lo if qb.lo > 0 else None
+        if hi is None:
+            return PairEpsilon(max(t_lo, lo), None, None, False, (o,))
+        if lo > t_lo:
+            t_lo, best = lo, o
+        t_hi = max(t_hi, hi)
+    return PairEpsilon(t_lo, t_hi, None, False, () if best is None else (best,))
 
 
 def profile_breakpoints(p_dist: Distribution[Any], q_dist: Distribution[Any]

@@ -14,7 +14,13 @@ from typing import Any
 
 from reference.composition import compose, leak
 from reference.data import Dataset
-from reference.exponential import exponential_mechanism, exponential_mechanism_rational
+from reference.concepts import thresholds_on
+from reference.exponential import (
+    exponential_learner,
+    exponential_learner_rational,
+    exponential_mechanism,
+    exponential_mechanism_rational,
+)
 from reference.mechanism import Mechanism
 from reference.neighbors import Universe
 from reference.noisy_max import report_noisy_max
@@ -57,7 +63,14 @@ def builtin_audits(*, deep: bool = False,
                                           name="exponential (count, base 3/2)")
     flip = label_flip("3/4")
     labeled_uni = Universe(((0, 0), (0, 1), (1, 0), (1, 1)), (2,))
+    thresh = tuple(thresholds_on(4 if not deep else 8))
+    points = (0, 1, 2, 3) if not deep else (0, 2, 5, 7)
+    learner_uni = Universe(tuple((x, y) for x in points for y in (0, 1)), (2,) if not deep else (3,))
     audits = [
+        BuiltinAudit(exponential_learner(thresh, epsilon=1,
+                                         name="exponential learner, THRESH (eps=1)"), learner_uni),
+        BuiltinAudit(exponential_learner_rational(
+            thresh, base="3/2", name="exponential learner, THRESH (base 3/2)"), learner_uni),
         BuiltinAudit(rr, Universe((0, 1), (1,))),
         BuiltinAudit(flip, labeled_uni),
         BuiltinAudit(flip, labeled_uni, distance=2, claim=group_privacy(flip.claim, 2),

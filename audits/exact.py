@@ -148,8 +148,13 @@ def epsilon_text(report: AuditReport) -> str:
     if report.epsilon_exact is not None:
         exact = report.epsilon_exact
         return f"{float(exact):.6g}" + (f" = {exact}" if exact.exact is None else "")
-    hi = "inf" if report.epsilon_upper is None else f"{_round_up(report.epsilon_upper):.6g}"
-    return f"[{_round_down(report.epsilon_lower):.6g}, {hi}]"
+    if report.epsilon_upper is None:
+        return f"[{_round_down(report.epsilon_lower):.6g}, inf]"
+    width = report.epsilon_upper - report.epsilon_lower
+    if width < Fraction(1, 10**9):
+        mid = float((report.epsilon_upper + report.epsilon_lower) / 2)
+        return f"{mid:.6g} (± {float(width):.0e})"
+    return f"[{_round_down(report.epsilon_lower):.6g}, {_round_up(report.epsilon_upper):.6g}]"
 
 
 class _Cache:

@@ -10,7 +10,7 @@ import numpy as np
 
 from .data import Dataset, as_dataset
 from .neighbors import SUBSTITUTION, NeighborRelation
-from .privacy import PrivacyClaim
+from .privacy import PrivacyClaim, group_privacy
 from .program import MAX_PATHS, Distribution, Program, distribution, sample
 from .reals import DEFAULT_PRECISION
 
@@ -37,6 +37,10 @@ class Mechanism(Generic[T]):
     relation: NeighborRelation = SUBSTITUTION
     order_invariant: bool = False
     description: str = ""
+
+    def privacy_map(self, distance: int) -> PrivacyClaim:
+        """The guarantee for inputs at ``distance`` neighbor steps (group privacy; 1 gives ``claim``)."""
+        return group_privacy(self.claim, distance)
 
     def distribution(self, data: Any, *, precision: int = DEFAULT_PRECISION,
                      max_paths: int = MAX_PATHS) -> Distribution[T]:

@@ -63,3 +63,16 @@ def test_errors_are_clear_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixtu
         main(["audit", "--bogus"])
     assert exc.value.code == 2
     assert main([]) == 2
+
+
+def test_builtin_sources_cite_manifest_results() -> None:
+    """Every built-in audit citing paper 000/004 names a numbered result of that paper."""
+    from audits.builtin import builtin_audits
+    from audits.extra_builtin import EXTRA
+    from proofs.manifest import MANIFEST
+
+    for item in builtin_audits(extra=EXTRA):
+        source = item.mechanism.source
+        paper = source[:3]
+        if paper in MANIFEST and MANIFEST[paper]:
+            assert source[4:] in MANIFEST[paper], source

@@ -112,3 +112,24 @@ def test_audit_pair_refuses_non_neighbors() -> None:
         audit_pair(randomized_response("3/4"), (0,), (0,))
     with pytest.raises(InvalidArgument, match="precision=8"):
         audit(randomized_response("3/4"), Universe((0, 1), (1,)), precision=8)
+
+
+@given(distributions(), distributions())
+def test_interval_path_encloses_the_exact_epsilon(p: Distribution[object],
+                                                  q: Distribution[object]) -> None:
+    """With probabilities given as (widened) intervals, the delta = 0 enclosure contains the exact t."""
+    from reference.reals import Interval
+    eps = Fraction(1, 10**6)
+
+    def widen(d: Distribution[object]) -> Distribution[object]:
+        return Distribution.from_mapping({o: Interval(max(Fraction(0), pr - eps * pr), pr + eps * pr)
+                                          for o, pr in d.items() if isinstance(pr, Fraction)})
+
+    exact = epsilon_at_delta(p, q, Fraction(0), 64)
+    boxed = epsilon_at_delta(widen(p), widen(q), Fraction(0), 64)
+    if exact.infinite:
+        assert boxed.infinite or boxed.t_hi is None
+        return
+    assert exact.t_exact is not None
+    assert boxed.t_lo <= exact.t_exact
+    assert boxed.t_hi is not None and exact.t_exact <= boxed.t_hi

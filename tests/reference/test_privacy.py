@@ -63,3 +63,11 @@ def test_composition_adds_parameters() -> None:
     assert exp(c.epsilon).exact == 6 and c.delta == Fraction(3, 10)
     with pytest.raises(InvalidArgument, match=r"claims=\(\)"):
         compose_claims()
+
+
+def test_privacy_map_is_group_privacy() -> None:
+    """Mechanism.privacy_map(k) is the group-privacy claim; k = 1 is the claim itself."""
+    from reference.randomized_response import randomized_response
+    mech = randomized_response("3/4")
+    assert mech.privacy_map(1) == mech.claim
+    assert exp(mech.privacy_map(2).epsilon).exact == 9
