@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from reference.composition import compose, leak
-from reference.data import Dataset
 from reference.concepts import thresholds_on
+from reference.data import Dataset
 from reference.exponential import (
     exponential_learner,
     exponential_learner_rational,

@@ -74,5 +74,5 @@ def test_builtin_sources_cite_manifest_results() -> None:
     for item in builtin_audits(extra=EXTRA):
         source = item.mechanism.source
         paper = source[:3]
-        if paper in MANIFEST and MANIFEST[paper]:
+        if MANIFEST.get(paper):
             assert source[4:] in MANIFEST[paper], source
