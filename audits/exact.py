@@ -15,6 +15,7 @@ Undecided pairs are recomputed at doubled precision up to ``max_precision``.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
@@ -32,7 +33,15 @@ from reference.reals import DEFAULT_PRECISION, Interval, Real, exp, log, prob_as
 
 from . import _pair, _tails
 
-__all__ = ["AuditReport", "PairReport", "Verdict", "audit", "audit_pair", "epsilon_text"]
+__all__ = [
+    "AuditReport",
+    "PairReport",
+    "Verdict",
+    "audit",
+    "audit_pair",
+    "epsilon_text",
+    "verify_order_invariance",
+]
 
 
 class Verdict(Enum):
@@ -172,6 +181,40 @@ class _Cache:
         return dist
 
 
+def _same_law(p: Distribution[Any], q: Distribution[Any]) -> bool:
+    if p.components or q.components:
+        return p.components == q.components and p.as_dict() == q.as_dict()
+    return p.as_dict() == q.as_dict()
+
+
+def _reorderings(data: Dataset, public: int) -> list[Dataset]:
+    head, rest = data[:public], data[public:]
+    distinct = set(itertools.permutations(rest)) if len(rest) <= 4 else {
+        (rest[1], rest[0], *rest[2:]), (*rest[1:], rest[0])}
+    return [head + tuple(r) for r in distinct if tuple(r) != rest]
+
+
+def verify_order_invariance(mechanism: Mechanism[Any], universe: Universe, *,
+                            precision: int = DEFAULT_PRECISION,
+                            max_paths: int = MAX_PATHS) -> None:
+    """Check a mechanism's ``order_invariant`` declaration on the universe; raise if it is false.
+
+    For every dataset with at most 4 private entries all distinct reorderings
+    are compared; for longer ones a transposition and a cycle (which generate
+    every permutation).  Exact laws are compared exactly, enclosures by equality
+    of their endpoints (the same computation on reordered input).
+    """
+    cache = _Cache(mechanism, max_paths)
+    for data in universe.datasets(order_invariant=True):
+        base = cache.get(data, precision)
+        for other in _reorderings(data, len(universe.public)):
+            if not _same_law(base, cache.get(other, precision)):
+                raise InvalidArgument(
+                    f"mechanism {mechanism.name!r} declares order_invariant=True, but its output "
+                    f"law differs on {data!r} and {other!r}; audit it with "
+                    "order_invariant=False")
+
+
 def _decide(cache: _Cache, a: Dataset, b: Dataset, claim: PrivacyClaim, precision: int,
             max_precision: int) -> PairReport:
     prec = precision
@@ -222,6 +265,8 @@ def audit(mechanism: Mechanism[Any], universe: Universe, *, claim: PrivacyClaim 
     if max_precision < precision:
         raise InvalidArgument(f"max_precision={max_precision} must be >= precision={precision}")
     stated = claim or mechanism.claim
+    if mechanism.order_invariant:
+        verify_order_invariance(mechanism, universe, precision=precision, max_paths=max_paths)
     cache = _Cache(mechanism, max_paths)
     if distance == 1:
         pairs: Iterable[tuple[Dataset, Dataset]] = universe.pairs(

@@ -185,6 +185,12 @@ class Universe:
         for s in self.sizes:
             check_int(s, "sizes[i]", minimum=0)
 
+    def neighbors_of(self, data: Dataset, relation: NeighborRelation) -> Iterator[Dataset]:
+        """Every neighbor of ``data`` under ``relation`` whose size is in the universe."""
+        for b in relation.neighbors(data, self.elements):
+            if len(b) - len(self.public) in self.sizes:
+                yield b
+
     def count(self) -> int:
         """Number of datasets in the universe."""
         return sum(len(self.elements) ** s for s in self.sizes)

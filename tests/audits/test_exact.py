@@ -133,3 +133,25 @@ def test_interval_path_encloses_the_exact_epsilon(p: Distribution[object],
     assert exact.t_exact is not None
     assert boxed.t_lo <= exact.t_exact
     assert boxed.t_hi is not None and exact.t_exact <= boxed.t_hi
+
+
+def test_false_order_invariance_declaration_is_caught() -> None:
+    """A mechanism that reports its first entry but claims order invariance is refused."""
+    from reference.mechanism import Mechanism
+    from reference.program import Program
+
+    def first(data: tuple[object, ...]) -> Program[object]:
+        yield from ()
+        return data[0]
+
+    liar = Mechanism("first entry", first, PrivacyClaim.of(0), "test", order_invariant=True)
+    with pytest.raises(InvalidArgument, match="declares order_invariant=True"):
+        audit(liar, Universe((0, 1), (2,)))
+
+
+def test_universe_lists_neighbors_of_a_dataset() -> None:
+    """neighbors_of enumerates the relation's neighbors within the universe's sizes."""
+    from reference.neighbors import AddRemove, Substitution
+    uni = Universe((0, 1, 2), (2,))
+    assert sorted(uni.neighbors_of((0, 0), Substitution())) == [(0, 1), (0, 2), (1, 0), (2, 0)]
+    assert list(Universe((0, 1), (1,)).neighbors_of((0,), AddRemove())) == []
