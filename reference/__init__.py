@@ -2,6 +2,18 @@
 
 from importlib.metadata import PackageNotFoundError, version
 
+from .concepts import (
+    Concept,
+    ConceptClass,
+    Domain,
+    explicit,
+    intervals,
+    parities,
+    point_functions,
+    rectangles,
+    thresholds,
+    thresholds_on,
+)
 from .data import BOTTOM, Dataset, as_dataset, labeled, unlabeled
 from .errors import (
     EmptyDataset,
@@ -27,6 +39,14 @@ from .program import (
     uniform,
 )
 from .reals import Interval, Order, Real, compare, exp, log, rational, sqrt
+from .vc import (
+    canonical_representatives,
+    littlestone_dimension,
+    projection,
+    sauer_shelah_bound,
+    vc_dimension,
+    xor_class,
+)
 
 try:
     __version__ = version("privref")
@@ -36,8 +56,11 @@ except PackageNotFoundError:  # running from a source tree without installation
 __all__ = [
     "BOTTOM",
     "AddRemove",
+    "Concept",
+    "ConceptClass",
     "Dataset",
     "Distribution",
+    "Domain",
     "EmptyDataset",
     "InexactNumber",
     "Interval",
@@ -60,18 +83,31 @@ __all__ = [
     "as_dataset",
     "bernoulli",
     "call",
+    "canonical_representatives",
     "categorical",
     "compare",
     "compose_claims",
     "distribution",
     "exp",
+    "explicit",
     "group_privacy",
+    "intervals",
     "labeled",
+    "littlestone_dimension",
     "log",
+    "parities",
     "parse_epsilon",
+    "point_functions",
+    "projection",
     "rational",
+    "rectangles",
     "sample",
+    "sauer_shelah_bound",
     "sqrt",
+    "thresholds",
+    "thresholds_on",
     "uniform",
     "unlabeled",
+    "vc_dimension",
+    "xor_class",
 ]
