@@ -21,7 +21,7 @@ from typing import Any
 from reference.program import Distribution
 from reference.reals import Interval, Prob, Real, prob_as_interval
 
-__all__ = ["PairEpsilon", "epsilon_at_delta", "hockey_stick", "profile_breakpoints"]
+__all__ = ["PairEpsilon", "epsilon_at_delta", "hockey_stick", "profile_breakpoints", "solve_exact"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,13 +85,15 @@ def hockey_stick(p_dist: Distribution[Any], q_dist: Distribution[Any], t: Real,
     return Interval(lo_sum, hi_sum).rounded(prec), witness, tuple(event)
 
 
-def _mid(p: Prob) -> Fraction:
-    return p if isinstance(p, Fraction) else (p.lo + p.hi) / 2
+def solve_exact(rows: list[tuple[Any, Fraction, Fraction]], delta: Fraction
+                ) -> tuple[Fraction | None, tuple[Any, ...]]:
+    """Smallest t >= 1 with Σ_o max(0, p_o - t·q_o) <= delta, exactly; None when no t works.
 
-
-def _solve_exact(rows: list[tuple[Any, Fraction, Fraction]], delta: Fraction
-                 ) -> tuple[Fraction | None, tuple[Any, ...]]:
-    """Smallest t >= 1 with Σ max(0, p - t q) <= delta; None when infinite."""
+    Rows are (outcome, p, q) with non-negative rationals.  The divergence is
+    piecewise linear and decreasing in t with breakpoints p/q, so t is found
+    by sweeping the ratios in decreasing order; the event returned holds the
+    outcomes whose ratio is >= t (plus those with q = 0).
+    """
     m_inf = sum((p for _, p, q in rows if q == 0 and p > 0), Fraction(0))
     inf_event = tuple(o for o, p, q in rows if q == 0 and p > 0)
     if m_inf > delta:
@@ -128,33 +130,20 @@ def epsilon_at_delta(p_dist: Distribution[Any], q_dist: Distribution[Any], delta
     if all(isinstance(p, Fraction) and isinstance(q, Fraction) for _, p, q in rows):
         exact_rows = [(o, p, q) for o, p, q in rows
                       if isinstance(p, Fraction) and isinstance(q, Fraction)]
-        t, event = _solve_exact(exact_rows, delta)
+        t, event = solve_exact(exact_rows, delta)
         if t is None:
             return PairEpsilon(Fraction(1), None, None, True, event)
         return PairEpsilon(t, t, t, False, event)
     if delta == 0:
         return _max_ratio_enclosure(rows)
-    # interval probabilities: bracket the midpoint solution with rigorous hockey-stick bounds
-    mid_rows = [(o, _mid(p), _mid(q)) for o, p, q in rows]
-    t0, event = _solve_exact(mid_rows, delta)
-    if t0 is None:
-        proved_inf = sum((prob_as_interval(p).lo for _, p, q in rows
-                          if isinstance(q, Fraction) and q == 0), Fraction(0)) > delta
-        return PairEpsilon(Fraction(1), None, None, proved_inf, event)
-    from reference.reals import rational
-    lo = Fraction(1)
-    hi: Fraction | None = None
-    for eta in (Fraction(1, 2**40), Fraction(1, 2**20), Fraction(1, 2**8), Fraction(1, 4)):
-        t = t0 * (1 - eta)
-        if t > 1 and prob_as_interval(hockey_stick(p_dist, q_dist, rational(t), prec)[0]).lo > delta:
-            lo = t
-            break
-    for eta in (Fraction(1, 2**40), Fraction(1, 2**20), Fraction(1, 2**8), Fraction(1, 4), Fraction(1)):
-        t = t0 * (1 + eta)
-        if prob_as_interval(hockey_stick(p_dist, q_dist, rational(t), prec)[0]).hi <= delta:
-            hi = t
-            break
-    return PairEpsilon(lo, hi, None, False, event)
+    # Interval probabilities: the divergence of the rows (p.lo, q.hi) is pointwise below the
+    # true one and that of (p.hi, q.lo) above it, so their exact solutions bracket t.
+    boxes = [(o, prob_as_interval(p), prob_as_interval(q)) for o, p, q in rows]
+    t_lo, event = solve_exact([(o, p.lo, q.hi) for o, p, q in boxes], delta)
+    if t_lo is None:
+        return PairEpsilon(Fraction(1), None, None, True, event)
+    t_hi, _ = solve_exact([(o, p.hi, q.lo) for o, p, q in boxes], delta)
+    return PairEpsilon(t_lo, t_hi, None, False, event)
 
 
 def _max_ratio_enclosure(rows: list[tuple[Any, Prob, Prob]]) -> PairEpsilon:

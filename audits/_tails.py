@@ -53,7 +53,7 @@ from reference.reals import (
 )
 
 from . import _pair
-from ._pair import PairEpsilon, _solve_exact
+from ._pair import PairEpsilon, solve_exact
 
 __all__ = ["MAX_WINDOW", "IntegerTail", "epsilon_at_delta", "hockey_stick"]
 
@@ -386,15 +386,15 @@ def _as_triple(r: tuple[Prob, Prob, tuple[Any, ...]]) -> tuple[Prob, Fraction, t
 def _solve(rows: list[Row], delta: Fraction, prec: int) -> PairEpsilon:
     exact = [(o, a, b) for o, a, b in rows if isinstance(a, Fraction) and isinstance(b, Fraction)]
     if len(exact) == len(rows):
-        t, event = _solve_exact(exact, delta)
+        t, event = solve_exact(exact, delta)
         if t is None:
             return PairEpsilon(Fraction(1), None, None, True, event)
         return PairEpsilon(t, t, t, False, event)
     boxes = [(o, prob_as_interval(a), prob_as_interval(b)) for o, a, b in rows]
-    t_lo, event = _solve_exact([(o, a.lo, b.hi) for o, a, b in boxes], delta)
+    t_lo, event = solve_exact([(o, a.lo, b.hi) for o, a, b in boxes], delta)
     if t_lo is None:
         return PairEpsilon(Fraction(1), None, None, True, event)
-    t_hi, _ = _solve_exact([(o, a.hi, b.lo) for o, a, b in boxes], delta)
+    t_hi, _ = solve_exact([(o, a.hi, b.lo) for o, a, b in boxes], delta)
     if t_hi is None:
         return PairEpsilon(Interval.point(t_lo).rounded(prec).lo, None, None, False, event)
     box = Interval(t_lo, t_hi).rounded(prec)

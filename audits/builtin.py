@@ -21,6 +21,11 @@ from reference.exponential import (
     exponential_mechanism,
     exponential_mechanism_rational,
 )
+from reference.geometric import (
+    discrete_gaussian_mechanism,
+    discrete_laplace_mechanism,
+    geometric_mechanism,
+)
 from reference.mechanism import Mechanism
 from reference.neighbors import Universe
 from reference.noisy_max import report_noisy_max
@@ -83,6 +88,9 @@ def builtin_audits(*, deep: bool = False,
         BuiltinAudit(resample_iid(em_q), Universe((0, 1), (3 if deep else 2,))),
         BuiltinAudit(compose(em_q, report_noisy_max(counts, count_score, decay="1/2")), bits),
         BuiltinAudit(leak(em_q, "1/50"), bits),
+        BuiltinAudit(geometric_mechanism("1/2"), bits),
+        BuiltinAudit(discrete_laplace_mechanism(2), bits),
+        BuiltinAudit(discrete_gaussian_mechanism(4, delta="1/1000000"), bits),
     ]
     for more in extra:
         audits.extend(more(deep))

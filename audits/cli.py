@@ -45,7 +45,9 @@ def _cmd_audit(args: argparse.Namespace) -> int:
         record["mechanism"] = item.label or report.mechanism
         record["distance"] = item.distance
         rows.append(record)
-        table.append((record["mechanism"], report.source, str(report.claim.epsilon),
+        eps = report.claim.epsilon
+        claimed = f"{float(eps):.6g}" + ("" if eps.exact is not None else f" = {eps}")
+        table.append((record["mechanism"], report.source, claimed,
                       str(report.claim.delta), epsilon_text(report), report.verdict.value))
         if report.verdict is Verdict.VIOLATED:
             worst = max(worst, 1)

@@ -83,7 +83,7 @@ def discrete_laplace_mechanism(scale: object, sensitivity: int = 1, *,
     """query(D) + Z with Z discrete Laplace of scale t, P(z) ∝ e^{-|z|/t}.
 
     Guarantee: (Δ/t)-DP under substitution (the geometric mechanism with
-    α = e^{-1/t}; Ghosh et al. 2009; CKS20 Section 2), tight; epsilon is rational.
+    α = e^{-1/t}; Ghosh et al. 2009), tight; epsilon is rational.
     """
     noise = DiscreteLaplace(to_fraction(scale, "scale"))
     q, invariant = _query(query, sensitivity)

@@ -201,6 +201,19 @@ def test_gaussian_against_a_finite_output() -> None:
     assert back.t_lo <= inverse.hi and inverse.lo <= back.t_hi
 
 
+def test_gaussian_bounded_ratio_is_not_called_infinite() -> None:
+    """Mixtures with the same extreme offsets have a bounded ratio: never reported infinite."""
+    law = DiscreteGaussian(Fraction(1))
+    p = _shifted(law, (0, Fraction(1, 2)), (2, Fraction(1, 2)))
+    q = _shifted(law, (0, Fraction(1, 3)), (2, Fraction(2, 3)))
+    result = _tails.epsilon_at_delta(p, q, Fraction(0), 96)
+    assert not result.infinite
+    # sup P/Q = 3/2, approached (not attained) on the left tail: a sound lower bound below it
+    assert Fraction(149, 100) < result.t_lo <= Fraction(3, 2)
+    shifted = _tails.epsilon_at_delta(_shifted(law, (3, Fraction(1))), q, Fraction(0), 96)
+    assert shifted.infinite and shifted.event == (_tails.IntegerTail(True, 3),)
+
+
 def test_gaussian_tail_rows_account_for_outside_mass() -> None:
     """The hockey-stick enclosure at t = 1 (total variation) contains the 50-digit value."""
     law = DiscreteGaussian(Fraction(3))
