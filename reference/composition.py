@@ -42,7 +42,7 @@ def compose(*mechanisms: Mechanism[Any], name: str | None = None) -> Mechanism[t
 
     return Mechanism(name or " + ".join(m.name for m in mechanisms), program,
                      compose_claims(*(m.claim for m in mechanisms)),
-                     "folklore basic composition", relation,
+                     "folklore (basic composition)", relation,
                      order_invariant=all(m.order_invariant for m in mechanisms))
 
 
@@ -60,7 +60,7 @@ def leak(inner: Mechanism[T], delta: object) -> Mechanism[T | tuple[str, Dataset
         return (yield from call(inner.program, data))
 
     return Mechanism(f"leak({d}) -> {inner.name}", program, claim,
-                     "folklore delta-leak", inner.relation, order_invariant=False,
+                     "folklore (delta leak)", inner.relation, order_invariant=False,
                      description=f"release the data with probability {d}")
 
 

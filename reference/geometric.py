@@ -72,7 +72,7 @@ def geometric_mechanism(alpha: object, sensitivity: int = 1, *, query: Query | N
     q, invariant = _query(query, sensitivity)
     eps = log(1 / noise.alpha) * sensitivity
     return Mechanism("geometric", _additive(noise, q), PrivacyClaim(eps),
-                     "Ghosh, Roughgarden, Sundararajan 2009 (geometric mechanism)",
+                     "Ghosh-Roughgarden-Sundararajan 2009",
                      order_invariant=invariant,
                      description=f"count + two-sided geometric noise, alpha={noise.alpha}, "
                                  f"sensitivity={sensitivity}")
@@ -89,8 +89,7 @@ def discrete_laplace_mechanism(scale: object, sensitivity: int = 1, *,
     q, invariant = _query(query, sensitivity)
     return Mechanism("discrete Laplace", _additive(noise, q),
                      PrivacyClaim(rational(Fraction(sensitivity) / noise.scale)),
-                     "Ghosh, Roughgarden, Sundararajan 2009; Canonne, Kamath, Steinke 2020 "
-                     "(discrete Laplace)", order_invariant=invariant,
+                     "Canonne-Kamath-Steinke 2020 (discrete Laplace)", order_invariant=invariant,
                      description=f"count + discrete Laplace noise, scale={noise.scale}, "
                                  f"sensitivity={sensitivity}")
 
@@ -122,7 +121,7 @@ def discrete_gaussian_mechanism(sigma2: object, sensitivity: int = 1, *,
     q, invariant = _query(query, sensitivity)
     claim = discrete_gaussian_claim(noise.sigma2, sensitivity, check_delta(delta))
     return Mechanism("discrete Gaussian", _additive(noise, q), claim,
-                     "CKS20 Theorem 4 + Bun-Steinke 2016 Proposition 1.3",
+                     "CKS20 Theorem 4 + Bun-Steinke Proposition 1.3",
                      order_invariant=invariant,
                      description=f"count + discrete Gaussian noise, sigma2={noise.sigma2}, "
                                  f"sensitivity={sensitivity}")

@@ -57,6 +57,6 @@ def report_noisy_max(outputs: Sequence[OutT], score: Callable[[Dataset, OutT], i
 
     eps = log(1 / rho) * (2 * sensitivity)
     return Mechanism(name, program, PrivacyClaim(eps),
-                     "McKenna-Sheldon 2020 Theorem 1 (report-noisy-max, exponential noise)",
+                     "McKenna-Sheldon 2020 Theorem 1",
                      order_invariant=True,
                      description=f"permute-and-flip over {len(outs)} outputs, decay {rho}")

@@ -57,7 +57,7 @@ def randomized_response(keep: object) -> Mechanism[int]:
         return (yield from flip_bit(bit, p))
 
     return Mechanism("randomized response", program, PrivacyClaim(rr_epsilon(p)),
-                     "folklore randomized response", Substitution(),
+                     "folklore (Warner 1965)", Substitution(),
                      description=f"keep the bit with probability {p}")
 
 
@@ -80,5 +80,5 @@ def label_flip(keep: object) -> Mechanism[tuple[tuple[object, int], ...]]:
         return tuple(out)
 
     return Mechanism("label flip", program, PrivacyClaim(rr_epsilon(p)),
-                     "folklore randomized response on labels", LabelSubstitution(),
+                     "folklore (randomized response)", LabelSubstitution(),
                      description=f"keep each label with probability {p}")
