@@ -93,7 +93,12 @@ class AuditReport:
     notes: tuple[str, ...] = field(default=())
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON record of ``privref audit --json`` (floats for display, rounded outward)."""
+        """The JSON record of ``privref audit --json``.
+
+        Floats are rounded outward from the exact enclosure (equal when the
+        value is known exactly).  ``epsilon_upper`` is null when the loss is
+        unbounded or proved infinite (``epsilon_infinite``).
+        """
         lo = _round_down(self.epsilon_lower)
         hi = None if self.epsilon_upper is None else _round_up(self.epsilon_upper)
         if self.epsilon_exact is not None:
@@ -117,7 +122,8 @@ class AuditReport:
             "claimed_delta": float(self.claim.delta),
             "claimed_delta_exact": str(self.claim.delta),
             "epsilon_lower": lo,
-            "epsilon_upper": ("inf" if self.epsilon_infinite else hi),
+            "epsilon_upper": None if self.epsilon_infinite else hi,
+            "epsilon_infinite": self.epsilon_infinite,
             "epsilon_exact": None if self.epsilon_exact is None else str(self.epsilon_exact),
             "verdict": self.verdict.value,
             "witness": witness,
