@@ -122,6 +122,14 @@ def _cmd_lemmas(args: argparse.Namespace) -> int:
     if args.json:
         _write_json(args.json, {"privref_version": _version(), "entries": records})
         print(f"wrote {args.json}")
+    if args.markdown:
+        from proofs.report import ledger_markdown
+        target = Path(args.markdown)
+        if not target.parent.exists():
+            raise PrivrefError(f"--markdown {args.markdown}: directory {target.parent} "
+                               "does not exist")
+        target.write_text(ledger_markdown(), encoding="utf-8")
+        print(f"wrote {args.markdown}")
     return 1 if failures else 0
 
 
@@ -147,6 +155,7 @@ def _parser() -> argparse.ArgumentParser:
                     "exits non-zero when a result contradicts its recorded status.")
     lemmas.add_argument("--check", action="store_true", help="run every check")
     lemmas.add_argument("--json", metavar="PATH", help="also write the ledger as JSON")
+    lemmas.add_argument("--markdown", metavar="PATH", help="also write the ledger as Markdown")
     lemmas.add_argument("--id", metavar="TEXT", action="append",
                         help="only entries whose id contains TEXT (repeatable)")
     lemmas.add_argument("-v", "--verbose", action="store_true", help="print statements")

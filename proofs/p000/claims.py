@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .._ledger import Entry
-from ..p004 import resampling, subsampling
+from ..p004 import resampling, subsampling, vc
 
 __all__ = ["ENTRIES"]
 
@@ -15,6 +15,10 @@ def _counterpart(entry: Entry, number: str, note: str) -> Entry:
 
 
 ENTRIES: tuple[Entry, ...] = (
+    _counterpart(vc.SAUER, "Theorem B.2",
+                 "Same as 004 Theorem B.2; 000 prints Π_C(B) without |·| (typo)."),
+    _counterpart(vc.XOR_VC, "Observation 3.2",
+                 "Same statement and proof as 004 Observation 3.2 (000 proves it inline)."),
     _counterpart(subsampling.ENTRIES[0], "Claim 4.3",
                  "Same statement and constants as 004 Claim C.1; no proof in either version."),
     _counterpart(resampling.ENTRIES[0], "Claim 4.5",

@@ -120,3 +120,13 @@ def test_subsampling_check_fails_on_a_wrong_claim(monkeypatch: pytest.MonkeyPatc
                         lambda inner, n, t: sub.subsample(inner, n, t,
                                                           claim=too_good(inner.claim, n, t)))
     assert entry_module.check_subsampling_audits().verdict is Verdict.VIOLATED
+
+
+def test_docs_ledger_is_current() -> None:
+    """docs/ledger.md equals what `privref lemmas --markdown` generates now."""
+    from pathlib import Path
+
+    from proofs.report import ledger_markdown
+    doc = Path(__file__).resolve().parents[2] / "docs" / "ledger.md"
+    assert doc.read_text(encoding="utf-8") == ledger_markdown(), (
+        "regenerate with: privref lemmas --markdown docs/ledger.md")
