@@ -14,8 +14,8 @@ from typing import Any
 
 from reference.composition import compose, leak
 from reference.concepts import thresholds_on
-from reference.data import Dataset
 from reference.exponential import (
+    count_score,
     exponential_learner,
     exponential_learner_rational,
     exponential_mechanism,
@@ -46,12 +46,6 @@ class BuiltinAudit:
     distance: int = 1
     claim: PrivacyClaim | None = None
     label: str | None = None
-
-
-def count_score(data: Dataset, output: object) -> int:
-    """-|output - Σ data|: a sensitivity-1 score for releasing a count (0/1 data)."""
-    assert isinstance(output, int)
-    return -abs(output - sum(int(x) for x in data))  # type: ignore[call-overload]
 
 
 def builtin_audits(*, deep: bool = False,

@@ -19,7 +19,6 @@ import itertools
 import math
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
-from enum import Enum
 from fractions import Fraction
 from typing import Any
 
@@ -30,6 +29,7 @@ from reference.neighbors import Universe, check_neighbors
 from reference.privacy import PrivacyClaim
 from reference.program import MAX_PATHS, Distribution
 from reference.reals import DEFAULT_PRECISION, Interval, Real, exp, log, prob_as_interval, rational
+from reference.verdict import Verdict
 
 from . import _pair, _tails
 
@@ -42,14 +42,6 @@ __all__ = [
     "epsilon_text",
     "verify_order_invariance",
 ]
-
-
-class Verdict(Enum):
-    """Sound three-valued verdict on a privacy claim."""
-
-    HOLDS = "HOLDS"
-    VIOLATED = "VIOLATED"
-    UNDECIDED = "UNDECIDED"
 
 
 @dataclass(frozen=True, slots=True)

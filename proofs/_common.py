@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
 from audits.exact import AuditReport, audit, epsilon_text
-from audits.exact import Verdict as AuditVerdict
 from reference.mechanism import Mechanism
 from reference.neighbors import Universe
 from reference.privacy import PrivacyClaim
@@ -25,10 +24,9 @@ def audit_result(mechanism: Mechanism[Any], universe: Universe, *,
                                                                                  AuditReport]:
     """Exact audit of ``claim`` (default: the mechanism's) as a CheckResult."""
     report = audit(mechanism, universe, claim=claim, distance=distance)
-    verdict = {AuditVerdict.HOLDS: Verdict.HOLDS, AuditVerdict.VIOLATED: Verdict.VIOLATED,
-               AuditVerdict.UNDECIDED: Verdict.UNDECIDED}[report.verdict]
+    verdict = report.verdict
     witness = None
-    if report.verdict_witness is not None and report.verdict is AuditVerdict.VIOLATED:
+    if report.verdict_witness is not None and report.verdict is Verdict.VIOLATED:
         w = report.verdict_witness
         witness = f"pair {w.a!r} -> {w.b!r}, event {w.violation_event!r}"
     evidence = (f"{mechanism.name}: claim {report.claim}, exact worst-case eps "

@@ -27,6 +27,7 @@ from enum import Enum
 from fractions import Fraction
 
 from reference.errors import InvalidArgument
+from reference.verdict import Verdict
 
 __all__ = ["Check", "CheckResult", "Entry", "Kind", "Status", "Verdict"]
 
@@ -53,14 +54,6 @@ class Kind(Enum):
     REMARK = "remark"
     PROOF_STEP = "proof step"
     FOLKLORE = "folklore"
-
-
-class Verdict(Enum):
-    """Outcome of one check against the statement it exercises."""
-
-    HOLDS = "HOLDS"
-    VIOLATED = "VIOLATED"
-    UNDECIDED = "UNDECIDED"
 
 
 @dataclass(frozen=True, slots=True)

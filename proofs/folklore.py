@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from reference.composition import compose, leak
-from reference.exponential import exponential_mechanism_rational
+from reference.exponential import count_score, exponential_mechanism_rational
 from reference.neighbors import Universe
 from reference.privacy import group_privacy
 from reference.randomized_response import label_flip, randomized_response
@@ -15,16 +15,12 @@ from ._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
 __all__ = ["ENTRIES"]
 
 
-def _count(data: tuple[object, ...], o: object) -> int:
-    assert isinstance(o, int)
-    return -abs(o - sum(int(x) for x in data))  # type: ignore[call-overload]
-
 
 def check_group_privacy_audits() -> CheckResult:
     """Exact audits at distance k = 2, 3 against (k·eps, delta·Σ_{j<k} e^{j·eps})."""
     flip = label_flip("3/4")
     labeled = Universe(((0, 0), (0, 1), (1, 0), (1, 1)), (2, 3))
-    em = exponential_mechanism_rational((0, 1, 2, 3), _count, base="3/2")
+    em = exponential_mechanism_rational((0, 1, 2, 3), count_score, base="3/2")
     leaky = leak(em, "1/50")
     bits = Universe((0, 1), (3,))
     results = []
@@ -54,7 +50,7 @@ def check_composition_audits() -> CheckResult:
     """Exact audits of compositions against (Σ eps_i, Σ delta_i)."""
     rr = randomized_response("3/4")
     rr2 = randomized_response("2/3")
-    em = exponential_mechanism_rational((0, 1, 2), _count, base="3/2")
+    em = exponential_mechanism_rational((0, 1, 2), count_score, base="3/2")
     return combine([
         audit_result(compose(rr, rr2), Universe((0, 1), (1,)))[0],
         audit_result(compose(rr, leak(rr2, "1/10")), Universe((0, 1), (1,)))[0],

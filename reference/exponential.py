@@ -26,6 +26,7 @@ from .reals import Real, exp, log
 
 __all__ = [
     "agreements",
+    "count_score",
     "exponential_learner",
     "exponential_learner_rational",
     "exponential_mechanism",
@@ -47,6 +48,18 @@ def agreements(h: Callable[[Hashable], int], data: Dataset) -> int:
         if y is not BOTTOM and h(point_of(example)) == y:
             count += 1
     return count
+
+
+def count_score(data: Dataset, output: object) -> int:
+    """-|output - (number of ones in data)|: releasing a count of 0/1 entries, sensitivity 1."""
+    if isinstance(output, bool) or not isinstance(output, int):
+        raise InvalidArgument(f"output={output!r} must be an int count")
+    ones = 0
+    for x in data:
+        if x not in (0, 1):
+            raise InvalidArgument(f"entry {x!r} must be 0 or 1 for a count")
+        ones += x == 1
+    return -abs(output - ones)
 
 
 def exponential_weights(scores: Sequence[int], *, epsilon: Real, sensitivity: int = 1

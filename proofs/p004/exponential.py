@@ -14,7 +14,7 @@ from reference.neighbors import Substitution, Universe
 from reference.reals import Order, compare, exp, log, rational
 
 from .._common import audit_result, combine, property_result
-from .._ledger import Check, CheckResult, Entry, Kind, Status
+from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
 
 __all__ = ["ENTRIES", "utility_tail_violation"]
 
@@ -48,13 +48,12 @@ def _privacy_cases(draw: st.DrawFn) -> tuple[ConceptClass, Dataset, Dataset, Fra
 
 
 def _privacy_violation(case: tuple[ConceptClass, Dataset, Dataset, Fraction]) -> str | None:
-    from audits.exact import Verdict as AV
     from audits.exact import audit_pair
     C, a, b, base = case
     mech = exponential_learner_rational(tuple(C), base=base)
     assert Substitution().are_neighbors(a, b)
     rep = audit_pair(mech, a, b)
-    if rep.verdict is not AV.HOLDS:
+    if rep.verdict is not Verdict.HOLDS:
         return f"class {C!r}, base {base}: pair {a!r} -> {b!r}: {rep.verdict.value}"
     return None
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from reference.composition import leak
-from reference.exponential import exponential_mechanism, exponential_mechanism_rational
+from reference.exponential import count_score, exponential_mechanism, exponential_mechanism_rational
 from reference.neighbors import Universe
 from reference.privacy import PrivacyClaim
 from reference.reals import Order, compare, log
@@ -16,10 +16,6 @@ from .numeric import REPAIRED_CHAIN_CHECKS
 __all__ = ["ENTRIES", "check_resampling_audits"]
 
 
-def _count(data: tuple[object, ...], o: object) -> int:
-    assert isinstance(o, int)
-    return -abs(o - sum(int(x) for x in data))  # type: ignore[call-overload]
-
 
 def check_resampling_audits() -> CheckResult:
     """Exact audits of 𝓑 (n = 1..4) with eps <= 1 inner mechanisms, pure and delta-leaking.
@@ -31,11 +27,11 @@ def check_resampling_audits() -> CheckResult:
     results: list[CheckResult] = []
     for n in (1, 2, 3, 4):
         outs = tuple(range(n + 1))
-        em1 = exponential_mechanism(outs, _count, epsilon=1)
+        em1 = exponential_mechanism(outs, count_score, epsilon=1)
         res, report = audit_result(resample_iid(em1), Universe((0, 1), (n,)))
         results.append(res)
         if n <= 3:
-            leaky = leak(exponential_mechanism_rational(outs, _count, base="3/2"), "1/5000")
+            leaky = leak(exponential_mechanism_rational(outs, count_score, base="3/2"), "1/5000")
             results.append(audit_result(resample_iid(leaky), Universe((0, 1), (n,)))[0])
         if report.epsilon_upper is not None:
             order, _ = compare(report.epsilon_upper, log(244))
@@ -46,7 +42,7 @@ def check_resampling_audits() -> CheckResult:
 
 def check_resampling_wrong_claim_fails() -> CheckResult:
     """Sanity: the audit can fail — claiming (0, 0) for 𝓑 must be VIOLATED."""
-    em1 = exponential_mechanism((0, 1, 2), _count, epsilon=1)
+    em1 = exponential_mechanism((0, 1, 2), count_score, epsilon=1)
     res, _ = audit_result(resample_iid(em1, claim=PrivacyClaim.of(0)), Universe((0, 1), (2,)))
     if res.verdict is Verdict.VIOLATED:
         return CheckResult(Verdict.HOLDS, "claiming eps = 0 is refuted, as it must be: "

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from reference.composition import leak
-from reference.exponential import exponential_mechanism_rational
+from reference.exponential import count_score, exponential_mechanism_rational
 from reference.neighbors import Universe
 from reference.randomized_response import randomized_response
 from reference.subsampling import subsample
@@ -13,10 +13,6 @@ from .._ledger import Check, CheckResult, Entry, Kind, Status
 
 __all__ = ["ENTRIES", "check_subsampling_audits"]
 
-
-def _count(data: tuple[object, ...], o: object) -> int:
-    assert isinstance(o, int)
-    return -abs(o - sum(int(x) for x in data))  # type: ignore[call-overload]
 
 
 def check_subsampling_audits() -> CheckResult:
@@ -29,7 +25,7 @@ def check_subsampling_audits() -> CheckResult:
     """
     rr3 = randomized_response("3/4")
     rr2 = randomized_response("2/3")
-    em = exponential_mechanism_rational((0, 1, 2), _count, base="5/4")  # e^eps* = 25/16
+    em = exponential_mechanism_rational((0, 1, 2), count_score, base="5/4")  # e^eps* = 25/16
     results = [
         audit_result(subsample(rr3, 1, 6), Universe((0, 1), (6,)))[0],
         audit_result(subsample(rr2, 1, 5), Universe((0, 1), (5,)))[0],

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from audits.builtin import count_score
 from audits.exact import Verdict, audit
 from reference.composition import compose, leak
 from reference.errors import InvalidArgument, UnknownLabel
 from reference.exponential import (
+    count_score,
     exponential_learner,
     exponential_learner_rational,
     exponential_mechanism,
