@@ -52,6 +52,8 @@ def _cmd_audit(args: argparse.Namespace) -> int:
         if report.verdict is Verdict.VIOLATED:
             worst = max(worst, 1)
     elapsed = time.perf_counter() - start
+    if not table:
+        raise PrivrefError(f"--only {args.only}: no built-in mechanism matches")
     headers = ("mechanism", "source", "claimed eps", "claimed delta", "exact worst-case eps",
                "verdict")
     widths = [max(len(h), *(len(r[i]) for r in table)) if table else len(h)

@@ -76,3 +76,9 @@ def test_builtin_sources_cite_manifest_results() -> None:
         paper = source[:3]
         if MANIFEST.get(paper):
             assert source[4:] in MANIFEST[paper], source
+
+
+def test_audit_only_without_match_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """--only that matches nothing is refused rather than printing an empty table."""
+    assert main(["audit", "--only", "no such mechanism"]) == 2
+    assert "no built-in mechanism matches" in capsys.readouterr().err
