@@ -52,7 +52,8 @@ def _resolve(dotted: str) -> ModuleType | Callable[..., Any]:
         module, _, attr = dotted.rpartition(".")
         target = getattr(importlib.import_module(module), attr)
         if not callable(target):
-            raise InvalidArgument(f"ledger subject {dotted!r} is neither a module nor a function")
+            raise InvalidArgument(
+                f"ledger subject {dotted!r} is neither a module nor a function") from None
         return target
 
 
