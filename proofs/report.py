@@ -50,7 +50,7 @@ def _resolve(dotted: str) -> ModuleType | Callable[..., Any]:
         return importlib.import_module(dotted)
     except ModuleNotFoundError:
         module, _, attr = dotted.rpartition(".")
-        target = getattr(importlib.import_module(module), attr)
+        target: object = getattr(importlib.import_module(module), attr)
         if not callable(target):
             raise InvalidArgument(
                 f"ledger subject {dotted!r} is neither a module nor a function") from None
