@@ -52,7 +52,7 @@ def builtin_audits(*, deep: bool = False,
                    extra: tuple[Callable[[bool], list[BuiltinAudit]], ...] = ()
                    ) -> list[BuiltinAudit]:
     """The default audit suite (larger universes when ``deep``)."""
-    n = 3 if deep else 2
+    n = 4 if deep else 2
     bits = Universe((0, 1), tuple(range(1, n + 1)))
     counts = tuple(range(n + 1))
     rr = randomized_response("3/4")
@@ -79,7 +79,7 @@ def builtin_audits(*, deep: bool = False,
         BuiltinAudit(report_noisy_max(counts, count_score, decay="1/2"), bits),
         BuiltinAudit(subsample(rr, 1, 6), Universe((0, 1), (6,))),
         BuiltinAudit(subsample(leak(rr, "1/20"), 1, 8), Universe((0, 1), (8,))),
-        BuiltinAudit(resample_iid(em_q), Universe((0, 1), (3 if deep else 2,))),
+        BuiltinAudit(resample_iid(em_q), Universe((0, 1), (4 if deep else 2,))),
         BuiltinAudit(compose(em_q, report_noisy_max(counts, count_score, decay="1/2")), bits),
         BuiltinAudit(leak(em_q, "1/50"), bits),
         BuiltinAudit(geometric_mechanism("1/2"), bits),
