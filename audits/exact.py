@@ -101,7 +101,7 @@ class AuditReport:
             witness = {"pair": [_jsonable(w.a), _jsonable(w.b)],
                        "event": [_jsonable(o) for o in w.violation_event[:20]],
                        "event_size": len(w.violation_event),
-                       "delta_lower_bound": float(w.violation_margin)}
+                       "delta_lower_bound": _round_down(w.violation_margin)}
         elif self.epsilon_witness is not None:
             a, b, ev = self.epsilon_witness
             witness = {"pair": [_jsonable(a), _jsonable(b)],
