@@ -101,7 +101,6 @@ def solve_exact(rows: list[tuple[Any, Fraction, Fraction]], delta: Fraction
     finite = sorted(((p / q, p, q, o) for o, p, q in rows if p > 0 and q > 0),
                     key=lambda r: r[0], reverse=True)
     sp, sq = m_inf, Fraction(0)
-    chosen: list[Any] = list(inf_event)
     k = 0
     t: Fraction | None = None
     while k < len(finite):
@@ -112,14 +111,11 @@ def solve_exact(rows: list[tuple[Any, Fraction, Fraction]], delta: Fraction
         while k < len(finite) and finite[k][0] == r:
             sp += finite[k][1]
             sq += finite[k][2]
-            chosen.append(finite[k][3])
             k += 1
     if t is None:
         t = (sp - delta) / sq if sq > 0 and sp > delta else Fraction(1)
-        chosen = [o for o in chosen]
     t = max(t, Fraction(1))
-    event = tuple(o for o in chosen if o in inf_event or any(
-        f[3] == o and f[0] >= t for f in finite))
+    event = inf_event + tuple(f[3] for f in finite[:k] if f[0] >= t)
     return t, event
 
 

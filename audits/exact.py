@@ -236,7 +236,7 @@ def _decide(cache: _Cache, a: Dataset, b: Dataset, claim: PrivacyClaim, precisio
             eps.t_hi is not None and eps.t_hi - eps.t_lo <= Fraction(1, 2**40) * eps.t_hi)
         if (verdict is not Verdict.UNDECIDED and eps_settled) or prec >= max_precision:
             return PairReport(a, b, verdict, box, event, margin, eps, prec)
-        prec *= 2
+        prec = min(2 * prec, max_precision)
 
 
 def audit_pair(mechanism: Mechanism[Any], a: Iterable[Hashable], b: Iterable[Hashable], *,

@@ -554,7 +554,7 @@ def _git(*args: str) -> str | None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true",
-                        help="small sizes and a 10 s cap (about a minute in all)")
+                        help="small sizes and a 10 s cap (about 30 s in all)")
     parser.add_argument("--out", type=Path, default=None,
                         help="write the JSON record here (default: docs/benchmarks.json for a "
                              "full run, none for --quick)")

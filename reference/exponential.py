@@ -21,7 +21,7 @@ from .data import BOTTOM, Dataset, label_of, point_of
 from .errors import InvalidArgument
 from .mechanism import Mechanism
 from .privacy import PrivacyClaim, parse_epsilon
-from .program import Program, categorical
+from .program import Categorical, Program, categorical_choice, choose, deterministic
 from .reals import Real, exp, log
 
 __all__ = [
@@ -73,12 +73,19 @@ def exponential_weights(scores: Sequence[int], *, epsilon: Real, sensitivity: in
     return tuple(exp(epsilon * Fraction(q - top, 2 * sensitivity)) for q in scores)
 
 
+def _selection(outputs: tuple[OutT, ...], score: Callable[[Dataset, OutT], int], epsilon: Real,
+               sensitivity: int, data: Dataset) -> Categorical:
+    weights = exponential_weights([score(data, o) for o in outputs],
+                                  epsilon=epsilon, sensitivity=sensitivity)
+    return categorical_choice(weights)
+
+
 def _select(outputs: tuple[OutT, ...], score: Callable[[Dataset, OutT], int], epsilon: Real,
             sensitivity: int) -> Callable[[Dataset], Program[OutT]]:
     def program(data: Dataset) -> Program[OutT]:
-        weights = exponential_weights([score(data, o) for o in outputs],
-                                      epsilon=epsilon, sensitivity=sensitivity)
-        index = yield from categorical(weights)
+        # scores and weights are computed once per exact interpretation, not once per path
+        choice = yield from deterministic(_selection, outputs, score, epsilon, sensitivity, data)
+        index = yield from choose(choice)
         return outputs[index]
     return program
 

@@ -55,6 +55,9 @@ __all__ = [
     "bernoulli",
     "call",
     "categorical",
+    "categorical_choice",
+    "choose",
+    "deterministic",
     "distribution",
     "sample",
     "uniform",
@@ -159,8 +162,8 @@ class Bernoulli(Choice):
 
     def branches(self, prec: int) -> list[tuple[Any, Prob]]:
         """True with p, False with 1 - p (exact, or enclosed at ``prec`` bits)."""
-        pair = (self.p, rational(1) - self.p)
-        return [(True, _weight_share(pair, 0, prec)), (False, _weight_share(pair, 1, prec))]
+        shares = _weight_shares((self.p, rational(1) - self.p), prec)
+        return [(True, shares[0]), (False, shares[1])]
 
     def draw(self, rng: np.random.Generator) -> Any:
         """Exact: integer comparison for rational p, lazy refinement otherwise."""
@@ -176,9 +179,9 @@ class Categorical(Choice):
     weights: tuple[Real, ...]
 
     def branches(self, prec: int) -> list[tuple[Any, Prob]]:
-        """Each index with positive weight, with its exact share (or enclosure)."""
-        return [(i, _weight_share(self.weights, i, prec)) for i in range(len(self.weights))
-                if self.weights[i].exact != 0]
+        """Each index with positive weight, with its exact share (or enclosure); O(len(weights))."""
+        shares = _weight_shares(self.weights, prec)
+        return [(i, shares[i]) for i in range(len(self.weights)) if self.weights[i].exact != 0]
 
     def draw(self, rng: np.random.Generator) -> Any:
         """Exact: integer arithmetic for rational weights, lazy refinement otherwise."""
@@ -216,6 +219,40 @@ def bernoulli(p: Real | Fraction) -> Program[bool]:
 
 def categorical(weights: tuple[Real | Fraction | int, ...]) -> Program[int]:
     """Yield an index drawn proportionally to non-negative exact weights (not all zero)."""
+    return (yield from choose(categorical_choice(weights)))
+
+
+def call(program: Callable[..., Program[T]], *args: Any) -> Program[T]:
+    """Run ``program(*args)`` as a sub-program (memoized by the exact interpreter)."""
+    value = yield Call(program, args)
+    return cast(T, value)
+
+
+def _pure(fn: Callable[..., T], args: tuple[Any, ...]) -> Program[T]:
+    return fn(*args)
+    yield  # pragma: no cover - makes this a generator function with no choices
+
+
+def deterministic(fn: Callable[..., T], *args: Any) -> Program[T]:
+    """Compute ``fn(*args)`` once per exact interpretation (memoized), not once per replayed path.
+
+    The exact interpreter re-runs a program from the start for every path, so
+    heavy deterministic work (scores, weights, hypothesis sets) should go
+    through this helper.  ``fn`` and ``args`` must be hashable for the memo to
+    apply, and the result must be hashable.  Sampling simply calls ``fn``.
+    """
+    value = yield Call(_pure, (fn, args))
+    return cast(T, value)
+
+
+def choose(choice: Categorical) -> Program[int]:
+    """Yield an already-built (and validated) Categorical choice; see :func:`categorical`."""
+    value = yield choice
+    return cast(int, value)
+
+
+def categorical_choice(weights: tuple[Real | Fraction | int, ...]) -> Categorical:
+    """Validate non-negative exact weights (not all zero) and build the Categorical choice."""
     reals = tuple(w if isinstance(w, Real) else rational(w) for w in weights)
     if not reals:
         raise InvalidArgument("weights=() must be non-empty")
@@ -224,14 +261,7 @@ def categorical(weights: tuple[Real | Fraction | int, ...]) -> Program[int]:
             raise InvalidArgument(f"weights[{i}]={w.exact} must be >= 0")
     if all(w.exact == 0 for w in reals):
         raise InvalidArgument("weights must not all be 0")
-    value = yield Categorical(reals)
-    return cast(int, value)
-
-
-def call(program: Callable[..., Program[T]], *args: Any) -> Program[T]:
-    """Run ``program(*args)`` as a sub-program (memoized by the exact interpreter)."""
-    value = yield Call(program, args)
-    return cast(T, value)
+    return Categorical(reals)
 
 
 # --------------------------------------------------------------- distributions
@@ -333,20 +363,24 @@ def _branches(choice: Choice, prec: int, memo: dict[Any, Distribution[Any]],
     return choice.branches(prec)
 
 
-def _weight_share(weights: tuple[Real, ...], i: int, prec: int) -> Prob:
+def _weight_shares(weights: tuple[Real, ...], prec: int) -> list[Prob]:
+    """w_i / Σ w for every i: exact for rational weights, else enclosures (one pass)."""
     exact = [w.exact for w in weights]
     if all(e is not None for e in exact):
         fracs = [e for e in exact if e is not None]
         den = math.lcm(*(f.denominator for f in fracs))
-        return _kernels.normalized([int(f * den) for f in fracs])[i]
+        return list(_kernels.normalized([int(f * den) for f in fracs]))
     boxes = [w.enclose(prec + 8) for w in weights]
-    mine = boxes[i]
-    others_lo = sum((b.lo for j, b in enumerate(boxes) if j != i), Fraction(0))
-    others_hi = sum((b.hi for j, b in enumerate(boxes) if j != i), Fraction(0))
-    # w/(w+o) is increasing in w and decreasing in o
-    lo = mine.lo / (mine.lo + others_hi) if mine.lo + others_hi > 0 else Fraction(0)
-    hi = mine.hi / (mine.hi + others_lo) if mine.hi + others_lo > 0 else Fraction(1)
-    return Interval(lo, hi).rounded(prec)
+    total_lo = sum((b.lo for b in boxes), Fraction(0))
+    total_hi = sum((b.hi for b in boxes), Fraction(0))
+    shares: list[Prob] = []
+    for mine in boxes:
+        others_lo, others_hi = total_lo - mine.lo, total_hi - mine.hi
+        # w/(w+o) is increasing in w and decreasing in o
+        lo = mine.lo / (mine.lo + others_hi) if mine.lo + others_hi > 0 else Fraction(0)
+        hi = mine.hi / (mine.hi + others_lo) if mine.hi + others_lo > 0 else Fraction(1)
+        shares.append(Interval(lo, hi).rounded(prec))
+    return shares
 
 
 def _enumerate(program: Callable[..., Program[T]], args: tuple[Any, ...], prec: int,
