@@ -399,6 +399,7 @@ def _enumerate(program: Callable[..., Program[T]], args: tuple[Any, ...], prec: 
         try:
             choice = next(gen)
             for value in prefix:
+                _check_replay(choice, value)
                 choice = gen.send(value)
         except StopIteration as stop:
             outcome = cast(T, stop.value)
@@ -426,6 +427,20 @@ def _enumerate(program: Callable[..., Program[T]], args: tuple[Any, ...], prec: 
                 continue
             stack.append(((*prefix, value), prob_mul(prob, p, prec)))
     return Distribution.from_mapping(merged, tuple(components.items()))
+
+
+def _check_replay(choice: object, value: object) -> None:
+    """Refuse a program whose choices change on replay (hidden randomness or state)."""
+    ok = (isinstance(choice, Uniform) and isinstance(value, int) and 0 <= value < choice.n) or (
+        isinstance(choice, Bernoulli) and isinstance(value, bool)) or (
+        isinstance(choice, Categorical) and isinstance(value, int)
+        and 0 <= value < len(choice.weights)) or isinstance(choice, Call) or (
+        isinstance(choice, InfiniteChoice) and isinstance(value, Affine))
+    if not ok:
+        raise UnsupportedProgram(
+            f"the program yielded {choice!r} where it earlier yielded a choice with value "
+            f"{value!r}: it is not deterministic given its choices; take every random decision "
+            "from a yielded choice (no global RNG, no hidden state)")
 
 
 def distribution(program: Callable[..., Program[T]], *args: Any,

@@ -136,3 +136,18 @@ def test_distribution_map_merges_images() -> None:
     d = distribution(coin_sum, 2).map(lambda k: k % 2)
     assert d.as_dict() == {0: Fraction(1, 2), 1: Fraction(1, 2)}
     assert isinstance(d, Distribution)
+
+
+def test_hidden_randomness_is_detected() -> None:
+    """A program whose choices depend on hidden state is refused, not silently mis-enumerated."""
+    calls = {"n": 0}
+
+    def sneaky() -> Program[int]:
+        calls["n"] += 1
+        n = 2 if calls["n"] == 1 else 1  # hidden state changes the choice on replay
+        a = yield from uniform(n)
+        b = yield from uniform(n)
+        return a + b
+
+    with pytest.raises(UnsupportedProgram, match="not deterministic given its choices"):
+        distribution(sneaky)
