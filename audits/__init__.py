@@ -1,5 +1,24 @@
 """privref auditors: the exact auditor (and, later, the black-box auditor)."""
 
-from .exact import AuditReport, PairReport, Verdict, audit, audit_pair, epsilon_text
+from .exact import (
+    AuditReport,
+    PairReport,
+    Verdict,
+    audit,
+    audit_pair,
+    epsilon_text,
+    verify_order_invariance,
+)
+from .profile import PrivacyProfile, privacy_profile
 
-__all__ = ["AuditReport", "PairReport", "Verdict", "audit", "audit_pair", "epsilon_text"]
+__all__ = [
+    "AuditReport",
+    "PairReport",
+    "PrivacyProfile",
+    "Verdict",
+    "audit",
+    "audit_pair",
+    "epsilon_text",
+    "privacy_profile",
+    "verify_order_invariance",
+]

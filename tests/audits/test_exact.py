@@ -155,3 +155,28 @@ def test_universe_lists_neighbors_of_a_dataset() -> None:
     uni = Universe((0, 1, 2), (2,))
     assert sorted(uni.neighbors_of((0, 0), Substitution())) == [(0, 1), (0, 2), (1, 0), (2, 0)]
     assert list(Universe((0, 1), (1,)).neighbors_of((0,), AddRemove())) == []
+
+
+def test_privacy_profile_of_randomized_response() -> None:
+    """RR(3/4) on (1,) vs (0,): one breakpoint at ln 3 with delta 0; delta(0) = TV = 1/2."""
+    from audits import privacy_profile
+    prof = privacy_profile(randomized_response("3/4"), (1,), (0,), epsilons=(0, "ln(2)", "ln(3)"))
+    assert prof.breakpoints is not None and len(prof.breakpoints) == 1
+    eps, delta = prof.breakpoints[0]
+    assert exp(eps).exact == 3 and delta == 0
+    assert prof.mass_without_q == 0
+    values = [box for _, box in prof.points]
+    assert values[0].lo == values[0].hi == Fraction(1, 2)
+    assert values[1].lo == values[1].hi == Fraction(3, 4) - 2 * Fraction(1, 4)
+    assert values[2].hi == 0
+
+
+def test_privacy_profile_of_infinite_support_noise() -> None:
+    """Geometric(1/2): delta(ln 2) = 0 exactly; delta(0) encloses the total variation 1/3."""
+    from audits import privacy_profile
+    from reference.geometric import geometric_mechanism
+    prof = privacy_profile(geometric_mechanism("1/2"), (0,), (1,), epsilons=(0, "ln(2)"))
+    assert prof.breakpoints is None
+    tv, at_eps = prof.points[0][1], prof.points[1][1]
+    assert tv.lo <= Fraction(1, 3) <= tv.hi
+    assert at_eps.hi == 0
