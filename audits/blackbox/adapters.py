@@ -1,0 +1,371 @@
+"""Third-party black-box targets: OpenDP measurements and diffprivlib mechanisms, audited by name.
+
+A *third-party target* is a registered use of a mechanism from another DP
+library, wrapped in privref's black-box target convention: a callable
+``fn(data: list, rng: numpy.random.Generator) -> outcome`` and, where the
+library can draw many outcomes at once, a vectorized form
+``fn(data, rng, size) -> size outcomes`` (see audits.blackbox.target).  Each
+registry entry states, next to the callables:
+
+* the **claim** the library makes for this use, read from the library itself
+  (an OpenDP measurement's privacy map ``meas.map(d_in)``; a diffprivlib
+  mechanism's ``epsilon``/``delta`` attributes), converted exactly
+  (``Fraction(float)`` is the float's exact binary value);
+* the neighbor **relation** the claim is stated for and recommended
+  neighboring **pairs**, each with its exact privacy loss;
+* the **true epsilon**: the exact supremum of the privacy loss over all
+  neighbors under the relation, of the mechanism's law in exact arithmetic
+  (closed forms: Laplace of scale b on a query of sensitivity Δ has
+  eps = Δ/b), so that an auditor's verdict can be judged;
+* whether the use is **correct** or a **deliberately misconfigured** one
+  (``misconfiguration`` says how), in which case the true epsilon exceeds the
+  claim.
+
+Names look like ``opendp:count-laplace``; the part after the colon always
+contains a hyphen, so a registry name is never a valid ``module:function``
+spec and the two kinds of target names cannot collide (:func:`is_third_party_name`).
+
+Randomness: diffprivlib mechanisms are driven by ``rng`` itself (their
+``random_state`` is a ``numpy.random.RandomState`` wrapping ``rng``'s bit
+generator), so runs are reproducible from the seed.  OpenDP cannot be seeded:
+its samplers draw every bit from a thread-local CTR-DRBG seeded by the
+operating system (``opendp::traits::samplers::fill_bytes``), so OpenDP
+adapters ignore ``rng``, carry ``uses_own_randomness = True``, and their
+results are not bit-reproducible (they remain statistically valid: every draw
+is independent).
+
+The libraries are optional (extras ``privref[opendp]`` and
+``privref[diffprivlib]``) and imported only when a target of theirs is built;
+when one is missing or broken, :class:`MissingDependency` names the extra.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from fractions import Fraction
+from types import ModuleType
+from typing import ClassVar, Final, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from reference._validate import check_int
+from reference.errors import InvalidArgument, PrivrefError
+from reference.neighbors import NeighborRelation, check_neighbors
+from reference.privacy import PrivacyClaim
+from reference.reals import Order, Real, compare
+
+__all__ = [
+    "LIBRARIES",
+    "AdapterDefinition",
+    "Implementation",
+    "Library",
+    "MissingDependency",
+    "Outcomes",
+    "Pair",
+    "ScalarSampler",
+    "ThirdPartyTarget",
+    "VectorSampler",
+    "is_third_party_name",
+    "require",
+    "third_party_target",
+    "third_party_target_names",
+    "third_party_targets",
+]
+
+Library = Literal["opendp", "diffprivlib"]
+LIBRARIES: Final[tuple[Library, ...]] = ("opendp", "diffprivlib")
+
+_MODULE: Final[dict[Library, str]] = {"opendp": "opendp.prelude", "diffprivlib": "diffprivlib.mechanisms"}
+_OWN_RANDOMNESS: Final[dict[Library, bool]] = {"opendp": True, "diffprivlib": False}
+"""Whether a library's samplers ignore ``rng`` (OpenDP has no seeding API; diffprivlib takes random_state)."""
+
+Pair = tuple[tuple[Hashable, ...], tuple[Hashable, ...]]
+"""A neighboring pair of datasets (the shape used by audits.blackbox.search)."""
+
+Outcomes = npt.NDArray[np.int64] | npt.NDArray[np.float64] | list[Hashable]
+"""What a vectorized form returns: a 1-D int64/float64 array for numbers, else a list."""
+
+ScalarFn = Callable[[list[Hashable], np.random.Generator], Hashable]
+VectorFn = Callable[[list[Hashable], np.random.Generator, int], Outcomes]
+
+
+class MissingDependency(PrivrefError):
+    """A third-party target's library is not installed, or is installed but cannot be imported.
+
+    The message names the target, the library, the import error and the pip
+    extra that installs compatible versions (``pip install 'privref[opendp]'``).
+    """
+
+
+def require(library: Library, target: str) -> ModuleType:
+    """Import ``library``'s entry module (opendp.prelude, diffprivlib.mechanisms) for ``target``.
+
+    Raises MissingDependency when it is absent (``ModuleNotFoundError`` for
+    the library itself) or present but failing to import (any other
+    ImportError, e.g. diffprivlib 0.6.6 with scikit-learn >= 1.9).
+    """
+    module = _MODULE[library]
+    extra = f"pip install 'privref[{library}]'"
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and module.startswith(exc.name):
+            raise MissingDependency(
+                f"target {target!r} needs the {library} library, which is not installed "
+                f"({exc}); install it with {extra}") from exc
+        raise MissingDependency(
+            f"target {target!r}: {library} is installed but cannot be imported "
+            f"(ModuleNotFoundError: {exc}); reinstall it with {extra}") from exc
+    except ImportError as exc:
+        raise MissingDependency(
+            f"target {target!r}: {library} is installed but cannot be imported "
+            f"({type(exc).__name__}: {exc}); {extra} pins versions known to work") from exc
+
+
+@dataclass(frozen=True, slots=True)
+class Implementation:
+    """The library-dependent half of a target, built once per process after importing the library.
+
+    ``claim`` is read from the library object (``claim_source`` says how);
+    ``one`` draws one outcome, ``many`` (optional) draws ``size`` at once.
+    """
+
+    claim: PrivacyClaim
+    claim_source: str
+    one: ScalarFn
+    many: VectorFn | None
+
+
+@dataclass(frozen=True, slots=True)
+class AdapterDefinition:
+    """The library-independent half of a target: what it is and what is true of it.
+
+    ``documented_claim`` is the claim this module documents for the use; the
+    tests check that the library's own claim (``Implementation.claim``)
+    equals it, so a library upgrade that changes its accounting is noticed.
+    ``pair_epsilons[i]`` is the exact privacy loss (max over outcomes of
+    |ln P[M(a)=o]/P[M(b)=o]|) on ``pairs[i]``; ``true_epsilon`` is its
+    supremum over all neighbors under ``relation``, attained by some pair
+    when ``true_epsilon_attained``.  ``misconfiguration`` is None for a
+    correct use, else a sentence saying what is wrong.
+    """
+
+    name: str
+    library: Library
+    description: str
+    relation: NeighborRelation
+    pairs: tuple[Pair, ...]
+    pair_epsilons: tuple[Real, ...]
+    true_epsilon: Real
+    true_epsilon_attained: bool
+    documented_claim: PrivacyClaim
+    misconfiguration: str | None
+    reference: str
+    outcome_type: type
+    vectorized: bool
+    build: Callable[[ModuleType], Implementation]
+
+    def __post_init__(self) -> None:
+        prefix, sep, rest = self.name.partition(":")
+        if prefix != self.library or not sep or "-" not in rest:
+            raise InvalidArgument(f"name={self.name!r} must look like '{self.library}:some-name' "
+                                  "(with a hyphen, so that it is never a module:function spec)")
+        if not self.pairs or len(self.pairs) != len(self.pair_epsilons):
+            raise InvalidArgument(f"{self.name}: pairs and pair_epsilons must be non-empty and of "
+                                  f"equal length, got {len(self.pairs)} and {len(self.pair_epsilons)}")
+        for a, b in self.pairs:
+            check_neighbors(self.relation, a, b)
+        for eps in self.pair_epsilons:
+            if compare(eps, self.true_epsilon)[0] not in (Order.LESS, Order.EQUAL):
+                raise InvalidArgument(f"{self.name}: pair epsilon {eps} must be <= true_epsilon="
+                                      f"{self.true_epsilon}")
+
+
+@dataclass(frozen=True, slots=True)
+class ScalarSampler:
+    """The ``(data, rng) -> outcome`` form of a registered target.
+
+    Holds only the target's name, so it pickles (worker processes rebuild the
+    library objects, which are often unpicklable, on first use).
+    ``uses_own_randomness`` is True when the library cannot be driven by
+    ``rng`` (OpenDP): the loader's hidden-randomness probe is then expected
+    to see different outcomes for identical seeds.
+    """
+
+    target: str
+    uses_own_randomness: bool
+    privref_vectorized: ClassVar[bool] = False
+
+    def __call__(self, data: list[Hashable], rng: np.random.Generator) -> Hashable:
+        """One outcome on ``data`` (see the target's description for the accepted entries)."""
+        return _implementation(self.target).one(list(data), rng)
+
+
+@dataclass(frozen=True, slots=True)
+class VectorSampler:
+    """The ``(data, rng, size) -> size outcomes`` form of a registered target (see ScalarSampler)."""
+
+    target: str
+    uses_own_randomness: bool
+    privref_vectorized: ClassVar[bool] = True
+
+    def __call__(self, data: list[Hashable], rng: np.random.Generator, size: int) -> Outcomes:
+        """``size`` independent outcomes on ``data``: an int64/float64 array for numbers, else a list."""
+        size = check_int(int(size) if isinstance(size, np.integer) else size, "size", minimum=0)
+        many = _implementation(self.target).many
+        if many is None:  # pragma: no cover - VectorSampler is only made for vectorized targets
+            raise InvalidArgument(f"target {self.target!r} has no vectorized form")
+        return many(list(data), rng, size)
+
+
+@dataclass(frozen=True, slots=True)
+class ThirdPartyTarget:
+    """A registered third-party target, built (its library imported and its claim read).
+
+    See :class:`AdapterDefinition` for the meaning of the fields it shares.
+    ``claim`` is the library's own claim for this use; for a correct use
+    ``true_epsilon <= claim.epsilon``, for a misconfigured one
+    ``true_epsilon > claim.epsilon`` (both checked by the tests).
+    ``sample`` is the scalar form; ``sample_many`` the vectorized form or
+    None; :attr:`function` is the one an auditor should call.
+    """
+
+    name: str
+    library: Library
+    library_version: str
+    description: str
+    claim: PrivacyClaim
+    claim_source: str
+    documented_claim: PrivacyClaim
+    relation: NeighborRelation
+    pairs: tuple[Pair, ...]
+    pair_epsilons: tuple[Real, ...]
+    true_epsilon: Real
+    true_epsilon_attained: bool
+    misconfiguration: str | None
+    reference: str
+    outcome_type: type
+    uses_own_randomness: bool
+    sample: ScalarSampler
+    sample_many: VectorSampler | None
+
+    @property
+    def correct(self) -> bool:
+        """True for a correct use of the library, False for a deliberately misconfigured one."""
+        return self.misconfiguration is None
+
+    @property
+    def function(self) -> ScalarSampler | VectorSampler:
+        """The fastest form: the vectorized one when the library allows it, else the scalar one."""
+        return self.sample_many if self.sample_many is not None else self.sample
+
+    @property
+    def json_pairs(self) -> tuple[tuple[list[Hashable], list[Hashable]], ...]:
+        """The recommended pairs as lists, the form of ``--pair JSON JSON``."""
+        return tuple((list(a), list(b)) for a, b in self.pairs)
+
+
+def _definitions() -> dict[str, AdapterDefinition]:
+    # imported here: the library modules import this one for the types
+    from .adapters_diffprivlib import DEFINITIONS as DIFFPRIVLIB
+    from .adapters_opendp import DEFINITIONS as OPENDP
+
+    return {d.name: d for d in (*OPENDP, *DIFFPRIVLIB)}
+
+
+_BUILT: dict[str, Implementation] = {}
+
+
+def _definition(name: str) -> AdapterDefinition:
+    definitions = _definitions()
+    if name not in definitions:
+        raise InvalidArgument(f"target={name!r} is not a registered third-party target; known: "
+                              + ", ".join(sorted(definitions)))
+    return definitions[name]
+
+
+def _implementation(name: str) -> Implementation:
+    built = _BUILT.get(name)
+    if built is None:
+        definition = _definition(name)
+        built = definition.build(require(definition.library, name))
+        if built.claim.delta != definition.documented_claim.delta:
+            raise InvalidArgument(f"{name}: the library claims delta={built.claim.delta}, "
+                                  f"documented delta={definition.documented_claim.delta}")
+        if (built.many is None) == definition.vectorized:
+            raise InvalidArgument(f"{name}: vectorized={definition.vectorized} disagrees with "
+                                  "its implementation")
+        _BUILT[name] = built
+    return built
+
+
+def third_party_target_names(library: Library | None = None) -> tuple[str, ...]:
+    """The registered names (sorted), optionally of one library; imports no library."""
+    return tuple(sorted(n for n, d in _definitions().items() if library in (None, d.library)))
+
+
+def is_third_party_name(spec: str) -> bool:
+    """True when ``spec`` is a registered third-party target name such as ``opendp:count-laplace``."""
+    return spec in _definitions()
+
+
+def third_party_target(name: str) -> ThirdPartyTarget:
+    """Build the registered target ``name`` (see the module docstring).
+
+    Raises InvalidArgument for an unknown name (listing the known ones) and
+    MissingDependency when its library is absent or cannot be imported.
+    """
+    definition = _definition(name)
+    require(definition.library, name)  # every call, so a library removed later is still reported
+    impl = _implementation(name)
+    own = _OWN_RANDOMNESS[definition.library]
+    return ThirdPartyTarget(
+        name=name,
+        library=definition.library,
+        library_version=importlib.metadata.version(definition.library),
+        description=definition.description,
+        claim=impl.claim,
+        claim_source=impl.claim_source,
+        documented_claim=definition.documented_claim,
+        relation=definition.relation,
+        pairs=definition.pairs,
+        pair_epsilons=definition.pair_epsilons,
+        true_epsilon=definition.true_epsilon,
+        true_epsilon_attained=definition.true_epsilon_attained,
+        misconfiguration=definition.misconfiguration,
+        reference=definition.reference,
+        outcome_type=definition.outcome_type,
+        uses_own_randomness=own,
+        sample=ScalarSampler(name, own),
+        sample_many=VectorSampler(name, own) if definition.vectorized else None,
+    )
+
+
+def third_party_targets(library: Library | None = None) -> tuple[ThirdPartyTarget, ...]:
+    """Every registered target (optionally of one library), built, in name order.
+
+    Raises MissingDependency when a needed library is absent or broken.
+    """
+    return tuple(third_party_target(n) for n in third_party_target_names(library))
+
+
+def exact_float(value: object, what: str) -> Fraction:
+    """The exact rational value of a library's float (or int) claim; refuses NaN, inf and non-numbers.
+
+    ``Fraction(float)`` is exact: the float *is* the library's claim, so no
+    rounding happens here.
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InvalidArgument(f"{what}={value!r} must be a number")
+    if isinstance(value, float) and not np.isfinite(value):
+        raise InvalidArgument(f"{what}={value!r} must be finite")
+    return Fraction(value)
+
+
+def claim_of(epsilon: object, delta: object, what: str) -> PrivacyClaim:
+    """A PrivacyClaim from a library's float epsilon and delta (exactly; see :func:`exact_float`)."""
+    return PrivacyClaim.of(exact_float(epsilon, f"{what} epsilon"), exact_float(delta, f"{what} delta"))
