@@ -1,5 +1,6 @@
 """privref auditors: the exact auditor (and, later, the black-box auditor)."""
 
+from .blackbox.api import assert_private
 from .exact import (
     AuditReport,
     PairReport,
@@ -16,6 +17,7 @@ __all__ = [
     "PairReport",
     "PrivacyProfile",
     "Verdict",
+    "assert_private",
     "audit",
     "audit_pair",
     "epsilon_text",

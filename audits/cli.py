@@ -13,6 +13,8 @@ from typing import Any
 import reference
 from reference.errors import PrivrefError
 
+from .blackbox import cli as blackbox_cli
+
 __all__ = ["main"]
 
 
@@ -151,6 +153,14 @@ def _parser() -> argparse.ArgumentParser:
     audit.add_argument("--only", metavar="NAME", action="append",
                        help="audit only mechanisms whose name contains NAME (repeatable)")
     audit.set_defaults(func=_cmd_audit)
+    audit_kinds = audit.add_subparsers(dest="audit_kind", metavar="KIND")
+    blackbox = audit_kinds.add_parser(
+        "blackbox", help="Monte Carlo lower bound on the privacy loss of any callable",
+        description="Sample TARGET on neighboring inputs and report a lower bound on its privacy "
+                    "loss that holds at the stated confidence (VIOLATION when it exceeds the "
+                    "claim); see docs/blackbox.md.")
+    blackbox_cli.configure_parser(blackbox)
+    blackbox.set_defaults(func=blackbox_cli.run)
     lemmas = sub.add_parser(
         "lemmas", help="print the lemma ledger (and run its checks with --check)",
         description="Print every ledger entry with its status; --check runs every check and "

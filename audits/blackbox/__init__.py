@@ -1,6 +1,41 @@
 """The black-box auditor: Monte Carlo lower bounds on the privacy loss of any callable.
 
-Work in progress (issue 3).  The public names are re-exported here as they land.
+Work in progress (issue 3): targets, sampling, search, reports, the CLI, the Python API,
+the statistics and third-party adapters have landed; the HTML report, the zoo verdict
+table and the validation benchmarks are still to come (see docs/blackbox.md).
 """
 
-__all__: list[str] = []
+from .api import assert_private, neighboring_pairs
+from .report import BlackboxReport, BlackboxVerdict, PairResult
+from .runner import AuditConfig, CheckpointError, run_audit, sample_pair
+from .search import SearchSpace, candidate_pairs
+from .target import (
+    OutcomeError,
+    Target,
+    TargetCallError,
+    TargetError,
+    TargetLoadError,
+    load_target,
+    target_from_callable,
+)
+
+__all__ = [
+    "AuditConfig",
+    "BlackboxReport",
+    "BlackboxVerdict",
+    "CheckpointError",
+    "OutcomeError",
+    "PairResult",
+    "SearchSpace",
+    "Target",
+    "TargetCallError",
+    "TargetError",
+    "TargetLoadError",
+    "assert_private",
+    "candidate_pairs",
+    "load_target",
+    "neighboring_pairs",
+    "run_audit",
+    "sample_pair",
+    "target_from_callable",
+]

@@ -1,0 +1,220 @@
+"""The pair estimator: a lower confidence bound on epsilon from samples of M(a) and M(b).
+
+Method (see docs/blackbox-statistics.md):
+
+1. Split each side positionally: the first ``selection_fraction`` of the
+   samples is the selection split, the rest the held-out split (the samples
+   are i.i.d., so any split fixed in advance is as good as a random one).
+2. On the selection split only, :func:`audits.blackbox.events.select_events`
+   picks m <= ``max_events`` distinct (event F, direction) candidates; the
+   direction says which input is P (the numerator).
+3. On the held-out split, each candidate gets Clopper–Pearson bounds
+   p_lo <= P(F) and q_hi >= Q(F), each at level alpha/(2m).  By the union
+   bound, with probability >= 1 - alpha all 2m bounds hold simultaneously.
+4. For an (epsilon, delta)-DP mechanism, P(F) <= e^epsilon Q(F) + delta for
+   every event, so on that good event every candidate satisfies
+   (p_lo - delta)/q_hi <= e^epsilon(delta), the smallest epsilon the pair
+   satisfies at the claimed delta.  The reported bound is
+   ln max_F (p_lo - delta)/q_hi, rounded down, and 0.0 when the maximum is <= 1.
+
+Guarantee: P(epsilon_lower_bound > epsilon_pair(delta)) <= alpha, where
+epsilon_pair(delta) is the pair's exact epsilon at the claimed delta in the
+direction(s) considered, and P(violation) <= alpha when the pair satisfies
+the claim.  Exact rationals carry the bound until the final float, which is
+rounded down; ``violation`` is decided by :func:`reference.reals.compare`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from numpy.typing import NDArray
+
+from reference._validate import check_delta, check_int, to_fraction
+from reference.errors import InvalidArgument
+from reference.privacy import parse_epsilon
+from reference.reals import Interval, Order, Real, compare, exp, interval_log, rational
+
+from .events import Candidate, select_events
+from .stats import check_alpha, cp_lower, cp_upper
+
+__all__ = [
+    "PairEstimate",
+    "PairFinding",
+    "bound_ratio",
+    "epsilon_from_ratio",
+    "estimate_pair",
+    "estimate_pair_detailed",
+]
+
+Samples = Sequence[Any] | NDArray[Any]
+
+
+@dataclass(frozen=True, slots=True)
+class PairEstimate:
+    """The black-box finding for one pair (a, b), valid with probability >= 1 - alpha.
+
+    * ``epsilon_lower_bound``: >= 0, rounded down; exactly 0.0 with no evidence.
+    * ``delta_at_claimed_epsilon``: (lower, upper) bounds on P(F) - e^epsilon Q(F)
+      for the reported event F and direction; the lower end is also a lower
+      bound on the pair's delta(epsilon) and holds jointly with the epsilon
+      bound; the upper end holds (on its own) with probability >= 1 - alpha
+      and bounds this event only, not the mechanism's delta.  None only when
+      no event was available.
+    * ``event``: the event, with the direction: ``(P = M(a), Q = M(b))``.
+    * ``direction``: "a→b" (P = M(a), Q = M(b)) or "b→a".
+    * ``counts``: held-out hits and sizes per side, and the selection sizes.
+    * ``alpha``: the failure probability spent on this pair.
+    * ``violation``: the bound proves epsilon(delta) > claimed epsilon.
+    """
+
+    epsilon_lower_bound: float
+    delta_at_claimed_epsilon: tuple[float, float] | None
+    event: str
+    direction: str
+    counts: dict[str, int]
+    alpha: float
+    violation: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PairFinding:
+    """:class:`PairEstimate` plus the exact internals: the chosen candidate and its bound ratio.
+
+    ``ratio`` = (p_lo - delta)/q_hi for ``candidate`` (0 with no evidence), an
+    exact Fraction, from the held-out bounds ``p_lower`` <= P(F) and
+    ``q_upper`` >= Q(F) at level ``alpha_side`` each.
+    """
+
+    estimate: PairEstimate
+    candidate: Candidate | None
+    ratio: Fraction
+    alpha_side: Fraction
+    p_lower: Fraction = Fraction(0)
+    q_upper: Fraction = Fraction(1)
+
+
+def bound_ratio(hits_p: int, n_p: int, hits_q: int, n_q: int, *, delta: Fraction,
+                alpha_side: Fraction) -> Fraction:
+    """(p_lo - delta)/q_hi with one-sided Clopper–Pearson bounds at ``alpha_side`` each; 0 if p_lo <= delta.
+
+    With probability >= 1 - 2·alpha_side this is <= (P(F) - delta)/Q(F) <= e^epsilon(delta).
+    """
+    p_lo = cp_lower(hits_p, n_p, alpha_side)
+    q_hi = cp_upper(hits_q, n_q, alpha_side)
+    return (p_lo - delta) / q_hi if p_lo > delta else Fraction(0)
+
+
+def epsilon_from_ratio(ratio: Fraction) -> float:
+    """ln ratio rounded down to a float, and exactly 0.0 when ratio <= 1 (no evidence)."""
+    if ratio <= 1:
+        return 0.0
+    lo = interval_log(Interval.point(ratio)).lo
+    if lo <= 0:
+        return 0.0
+    f = float(lo)
+    return math.nextafter(f, -math.inf) if Fraction(f) > lo else f
+
+
+def _round(x: Fraction, up: bool) -> float:
+    f = float(x)
+    if up and Fraction(f) < x:
+        return math.nextafter(f, math.inf)
+    if not up and Fraction(f) > x:
+        return math.nextafter(f, -math.inf)
+    return f
+
+
+def _fraction(value: object, name: str) -> Fraction:
+    frac = to_fraction(value, name)
+    if not 0 < frac < 1:
+        raise InvalidArgument(f"{name}={frac} must lie in (0, 1)")
+    return frac
+
+
+def _label(candidate: Candidate) -> str:
+    p, q = ("a", "b") if candidate.direction == "a→b" else ("b", "a")
+    return f"{candidate.event.describe()}  (P = M({p}), Q = M({q}))"
+
+
+def _delta_interval(c: Candidate, hits: dict[str, int], sizes: dict[str, int], t: Real,
+                    alpha_side: Fraction) -> tuple[float, float]:
+    p, q = ("a", "b") if c.direction == "a→b" else ("b", "a")
+    box = t.enclose(128)
+    lower = cp_lower(hits[p], sizes[p], alpha_side) - box.hi * cp_upper(hits[q], sizes[q], alpha_side)
+    upper = cp_upper(hits[p], sizes[p], alpha_side) - box.lo * cp_lower(hits[q], sizes[q], alpha_side)
+    return (_round(min(max(lower, Fraction(0)), Fraction(1)), up=False),
+            _round(min(max(upper, Fraction(0)), Fraction(1)), up=True))
+
+
+def estimate_pair(samples_a: Samples, samples_b: Samples, *, epsilon: object, delta: object,
+                  alpha: object, selection_fraction: object = Fraction(1, 2), max_events: int = 1,
+                  max_cuts: int = 64) -> PairEstimate:
+    """Lower-bound the pair's epsilon at ``delta`` from i.i.d. samples of M(a) and M(b).
+
+    ``epsilon`` (the claim; an exact number or Real such as ln 3) only
+    decides ``violation`` and the delta interval; ``delta`` is exact in
+    [0, 1); ``alpha`` in (0, 1) is the failure probability (a float is taken
+    at its exact binary value).  ``max_events`` (>= 1) caps the number of
+    events bounded on the held-out split, ``max_cuts`` the cut points per
+    threshold family.  See the module docstring for the guarantee.
+    """
+    return estimate_pair_detailed(samples_a, samples_b, epsilon=epsilon, delta=delta, alpha=alpha,
+                                  selection_fraction=selection_fraction, max_events=max_events,
+                                  max_cuts=max_cuts).estimate
+
+
+def estimate_pair_detailed(samples_a: Samples, samples_b: Samples, *, epsilon: object,
+                           delta: object, alpha: object, selection_fraction: object = Fraction(1, 2),
+                           max_events: int = 1, max_cuts: int = 64) -> PairFinding:
+    """:func:`estimate_pair` with its exact internals (for validation and reports)."""
+    eps = parse_epsilon(epsilon)
+    d = check_delta(delta)
+    a = check_alpha(alpha)
+    frac = _fraction(selection_fraction, "selection_fraction")
+    check_int(max_events, "max_events", minimum=1)
+    check_int(max_cuts, "max_cuts", minimum=1)
+    sizes_all = {"a": len(samples_a), "b": len(samples_b)}
+    sel = {}
+    for side, n in sizes_all.items():
+        s = math.floor(n * frac)
+        if s < 1 or n - s < 1:
+            raise InvalidArgument(
+                f"samples_{side} has {n} outcomes; with selection_fraction={frac} both the "
+                "selection and the held-out split need at least one")
+        sel[side] = s
+    held = {side: sizes_all[side] - sel[side] for side in sizes_all}
+    alpha_side_guess = a / (2 * max_events)
+    chosen = select_events(samples_a[: sel["a"]], samples_b[: sel["b"]], held_a=held["a"],
+                           held_b=held["b"], delta=d, alpha_side=alpha_side_guess,
+                           count=max_events, max_cuts=max_cuts)
+    counts = {"hits_a": 0, "held_out_a": held["a"], "hits_b": 0, "held_out_b": held["b"],
+              "selection_a": sel["a"], "selection_b": sel["b"]}
+    if not chosen:
+        return PairFinding(PairEstimate(0.0, None, "no event (no outcome readable)", "a→b", counts,
+                                        float(a), False), None, Fraction(0), a / 2)
+    alpha_side = a / (2 * len(chosen))  # fixed by the selection split alone
+    held_a, held_b = samples_a[sel["a"]:], samples_b[sel["b"]:]
+    best: tuple[Fraction, Candidate, dict[str, int]] | None = None
+    for c in chosen:
+        hits = {"a": c.event.count(held_a), "b": c.event.count(held_b)}
+        p, q = ("a", "b") if c.direction == "a→b" else ("b", "a")
+        ratio = bound_ratio(hits[p], held[p], hits[q], held[q], delta=d, alpha_side=alpha_side)
+        if best is None or ratio > best[0]:
+            best = (ratio, c, hits)
+    assert best is not None
+    ratio, c, hits = best
+    violation = ratio > 0 and compare(rational(ratio), exp(eps))[0] is Order.GREATER
+    counts["hits_a"], counts["hits_b"] = hits["a"], hits["b"]
+    estimate = PairEstimate(
+        epsilon_lower_bound=epsilon_from_ratio(ratio),
+        delta_at_claimed_epsilon=_delta_interval(c, hits, held, exp(eps), alpha_side),
+        event=_label(c), direction=c.direction, counts=counts, alpha=float(a),
+        violation=violation)
+    p, q = ("a", "b") if c.direction == "a→b" else ("b", "a")
+    return PairFinding(estimate, c, ratio, alpha_side, cp_lower(hits[p], held[p], alpha_side),
+                       cp_upper(hits[q], held[q], alpha_side))

@@ -1,0 +1,206 @@
+"""The black-box audit report: an immutable record, its JSON form and a terminal summary.
+
+JSON fields (documented in docs/blackbox.md): ``claimed_epsilon``,
+``claimed_delta``, ``epsilon_lower_bound`` (a float rounded down by the
+estimator; 0.0 when there is no evidence), ``verdict`` (``VIOLATION`` or
+``NO_VIOLATION_FOUND``; null when the run did not complete), ``confidence``,
+``samples`` (per side, per confirmed pair), ``seed``, ``pair``, ``event``,
+``direction``, ``counts``, ``delta_at_claimed_epsilon``, ``privref_version``,
+``target``, ``target_package``, ``target_package_version``, ``warnings``,
+``notes``, ``pairs`` (one record per pair and stage), ``elapsed_seconds``,
+``status`` and ``error``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Protocol
+
+import reference
+from reference.errors import PrivrefError
+from reference.reals import Real
+
+__all__ = ["BlackboxReport", "BlackboxVerdict", "EstimateLike", "PairResult", "write_json"]
+
+
+class BlackboxVerdict(Enum):
+    """VIOLATION: the lower bound exceeds the claim at the stated confidence."""
+
+    VIOLATION = "VIOLATION"
+    NO_VIOLATION_FOUND = "NO_VIOLATION_FOUND"
+
+
+class EstimateLike(Protocol):
+    """The fields of ``audits.blackbox.estimate.PairEstimate`` the report reads."""
+
+    @property
+    def epsilon_lower_bound(self) -> float: ...
+    @property
+    def delta_at_claimed_epsilon(self) -> tuple[float, float] | None: ...
+    @property
+    def event(self) -> str: ...
+    @property
+    def direction(self) -> str: ...
+    @property
+    def counts(self) -> Mapping[str, int]: ...
+    @property
+    def alpha(self) -> float: ...
+    @property
+    def violation(self) -> bool: ...
+
+
+def _jsonable(value: object) -> object:
+    if isinstance(value, tuple | list):
+        return [_jsonable(v) for v in value]
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return repr(value)
+
+
+@dataclass(frozen=True, slots=True)
+class PairResult:
+    """One pair's estimate in one stage (``screening`` or ``confirmation``).
+
+    ``alpha`` is the failure probability this stage allotted to the pair
+    (for screening it only ranks pairs and carries no guarantee).
+    """
+
+    index: int
+    stage: str
+    pair: tuple[tuple[Hashable, ...], tuple[Hashable, ...]]
+    samples: int
+    alpha: Fraction
+    estimate: EstimateLike
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON record of this pair (lists for datasets, floats for bounds)."""
+        e = self.estimate
+        return {
+            "index": self.index, "stage": self.stage,
+            "pair": [_jsonable(self.pair[0]), _jsonable(self.pair[1])],
+            "samples": self.samples, "alpha": float(self.alpha), "alpha_exact": str(self.alpha),
+            "epsilon_lower_bound": e.epsilon_lower_bound, "event": e.event,
+            "direction": e.direction, "counts": dict(e.counts),
+            "delta_at_claimed_epsilon": (None if e.delta_at_claimed_epsilon is None
+                                         else list(e.delta_at_claimed_epsilon)),
+            "violation": e.violation,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class BlackboxReport:
+    """The outcome of a black-box audit (complete or partial).
+
+    Guarantee (when ``status == "complete"``): with probability at least
+    ``confidence`` over the sampling, the true privacy loss of the target at
+    ``claimed_delta`` on the ``witness`` pair is at least
+    ``epsilon_lower_bound`` (see audits.blackbox.runner for the correction
+    over pairs).  ``verdict`` is VIOLATION exactly when a confirmed pair's
+    bound exceeds the claim.  NO_VIOLATION_FOUND is no proof of privacy.
+    """
+
+    target: str
+    target_package: str | None
+    target_package_version: str | None
+    vectorized: bool
+    claimed_epsilon: Real
+    claimed_delta: Fraction
+    confidence: Fraction
+    samples: int
+    seed: int
+    status: str
+    verdict: BlackboxVerdict | None
+    epsilon_lower_bound: float
+    witness: PairResult | None
+    pairs: tuple[PairResult, ...]
+    candidates: int
+    search: Mapping[str, object] | None
+    screening_samples: int | None
+    workers: int
+    warnings: tuple[str, ...]
+    notes: tuple[str, ...]
+    elapsed_seconds: float
+    error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON report (see the module docstring for the fields)."""
+        w = self.witness
+        e = None if w is None else w.estimate
+        return {
+            "privref_version": reference.__version__,
+            "target": self.target,
+            "target_package": self.target_package,
+            "target_package_version": self.target_package_version,
+            "vectorized": self.vectorized,
+            "claimed_epsilon": float(self.claimed_epsilon),
+            "claimed_epsilon_exact": str(self.claimed_epsilon),
+            "claimed_delta": float(self.claimed_delta),
+            "claimed_delta_exact": str(self.claimed_delta),
+            "status": self.status,
+            "verdict": None if self.verdict is None else self.verdict.value,
+            "epsilon_lower_bound": self.epsilon_lower_bound,
+            "confidence": float(self.confidence),
+            "confidence_exact": str(self.confidence),
+            "samples": self.samples,
+            "seed": self.seed,
+            "pair": None if w is None else [_jsonable(w.pair[0]), _jsonable(w.pair[1])],
+            "event": None if e is None else e.event,
+            "direction": None if e is None else e.direction,
+            "counts": None if e is None else dict(e.counts),
+            "delta_at_claimed_epsilon": (None if e is None or e.delta_at_claimed_epsilon is None
+                                         else list(e.delta_at_claimed_epsilon)),
+            "candidates_tried": self.candidates,
+            "search": None if self.search is None else dict(self.search),
+            "screening_samples": self.screening_samples,
+            "workers": self.workers,
+            "warnings": list(self.warnings),
+            "notes": list(self.notes),
+            "pairs": [p.to_json() for p in self.pairs],
+            "elapsed_seconds": round(self.elapsed_seconds, 3),
+            "error": self.error,
+        }
+
+    def summary(self) -> str:
+        """A short human-readable summary for the terminal."""
+        lines = [f"black-box audit of {self.target}"
+                 + (f" ({self.target_package} {self.target_package_version})"
+                    if self.target_package_version else "")]
+        eps = self.claimed_epsilon
+        claim = f"{float(eps):.6g}" + ("" if eps.exact is not None else f" = {eps}")
+        lines.append(f"  claim            ({claim}, {self.claimed_delta})-DP")
+        if self.status != "complete":
+            lines.append(f"  status           {self.status.upper()}: {self.error}")
+        w = self.witness
+        if w is not None:
+            lines.append(f"  eps lower bound  {self.epsilon_lower_bound:.6g} at confidence "
+                         f"{float(self.confidence):.6g}")
+            lines.append(f"  witness pair     {_jsonable(w.pair[0])} vs {_jsonable(w.pair[1])} "
+                         f"({w.estimate.direction})")
+            lines.append(f"  event            {w.estimate.event}")
+            lines.append(f"  counts           {dict(w.estimate.counts)}")
+            if w.estimate.delta_at_claimed_epsilon is not None:
+                lo, hi = w.estimate.delta_at_claimed_epsilon
+                lines.append(f"  delta at claim   [{lo:.3g}, {hi:.3g}]")
+        confirmed = sum(p.stage == "confirmation" for p in self.pairs)
+        lines.append(f"  samples          {self.samples} per side on {confirmed} confirmed of "
+                     f"{self.candidates} candidate pairs; seed {self.seed}; "
+                     f"{self.elapsed_seconds:.1f}s on {self.workers} worker(s)")
+        lines.extend(f"  warning          {m}" for m in self.warnings)
+        lines.extend(f"  note             {m}" for m in self.notes)
+        if self.verdict is not None:
+            lines.append(f"  verdict          {self.verdict.value}")
+        return "\n".join(lines)
+
+
+def write_json(path: str | Path, payload: Mapping[str, Any], flag: str = "--json") -> None:
+    """Write ``payload`` as indented JSON; PrivrefError (naming ``flag``) if the directory is missing."""
+    target = Path(path)
+    if not target.parent.exists():
+        raise PrivrefError(f"{flag} {path}: directory {target.parent} does not exist")
+    target.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+

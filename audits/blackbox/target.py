@@ -1,0 +1,408 @@
+"""Black-box targets: loading ``module:function`` or ``file.py:function``, calling it, checking outcomes.
+
+A target is any callable ``fn(data, rng) -> outcome`` where ``data`` is the
+dataset as a Python list and ``rng`` a :class:`numpy.random.Generator`.  An
+optional vectorized form ``fn(data, rng, size)`` returns ``size`` outcomes
+(a sequence, or a numpy array whose rows are the outcomes).
+
+Vectorized rule (documented in docs/blackbox.md): a target is vectorized
+when its attribute ``privref_vectorized`` is ``True``; when that attribute is
+absent, when the third positional parameter of its signature is named
+``size``.  ``privref_vectorized = False`` forces the scalar form.
+
+Outcomes are numbers (int, float, numpy scalars), other hashable values
+("labels": str, bool, None, enums, ...), or tuples of these.  Every draw of
+one audit must have the same *kind* (number, label, or tuple of a fixed arity
+with a fixed kind per position); the first draw that breaks this raises
+:class:`OutcomeError` naming it.  NaN is refused (it is not equal to itself,
+so no event can be counted on it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.metadata
+import importlib.util
+import inspect
+import math
+import os
+import sys
+import traceback
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+
+from reference.errors import PrivrefError
+from reference.mechanism import Mechanism
+
+__all__ = [
+    "Batch",
+    "OutcomeError",
+    "Target",
+    "TargetCallError",
+    "TargetError",
+    "TargetLoadError",
+    "draw",
+    "load_target",
+    "make_batch",
+    "outcome_kind",
+    "probe_randomness",
+    "target_from_callable",
+]
+
+Outcomes = np.ndarray | list[Hashable]
+
+
+class TargetError(PrivrefError):
+    """The black-box target cannot be loaded, raised, or returned unusable outcomes."""
+
+
+class TargetLoadError(TargetError):
+    """The target cannot be imported, has no such attribute, or is not callable."""
+
+
+class TargetCallError(TargetError):
+    """The target raised; the message names the target, the input and the exception."""
+
+
+class OutcomeError(TargetError):
+    """An outcome is unsupported (unhashable, NaN) or inconsistent with earlier draws."""
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A loaded black-box target.
+
+    ``spec`` is the ``module:function`` or ``file.py:function`` string it was
+    loaded from (so worker processes can re-load it), or ``None`` for an
+    in-process callable.  ``package``/``package_version`` describe the
+    distribution that provides the target's top-level package (None when
+    unknown, e.g. for a file target).
+    """
+
+    name: str
+    function: Callable[..., object]
+    vectorized: bool
+    spec: str | None = None
+    package: str | None = None
+    package_version: str | None = None
+
+
+def _vectorized(fn: Callable[..., object], name: str) -> bool:
+    flag = getattr(fn, "privref_vectorized", None)
+    if flag is not None:
+        if not isinstance(flag, bool):
+            raise TargetLoadError(f"target {name}: privref_vectorized={flag!r} must be True or False")
+        return flag
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):  # builtins without a signature: scalar form
+        return False
+    positional = [p for p in sig.parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    variadic = any(p.kind is p.VAR_POSITIONAL for p in sig.parameters.values())
+    if len(positional) < 2 and not variadic:
+        raise TargetLoadError(f"target {name} must accept (data, rng); its signature is {sig}")
+    return len(positional) >= 3 and positional[2].name == "size"
+
+
+def _package_version(module_name: str) -> tuple[str | None, str | None]:
+    top = module_name.split(".")[0]
+    try:
+        dists = importlib.metadata.packages_distributions().get(top, [])
+    except Exception:  # pragma: no cover - broken metadata in the environment
+        dists = []
+    for dist in [*dists, top]:
+        try:
+            return dist, importlib.metadata.version(dist)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return top, None
+
+
+def target_from_callable(fn: object, name: str | None = None) -> Target:
+    """Wrap an in-process callable or a :class:`reference.mechanism.Mechanism` as a Target.
+
+    A Mechanism is audited through its exact sampler (``Mechanism.sampler()``).
+    Raises TargetLoadError when ``fn`` is not callable.
+    """
+    if isinstance(fn, Mechanism):
+        sampler = fn.sampler()
+        return Target(name or fn.name, sampler, False, None, "privref", _package_version("reference")[1])
+    label = name or getattr(fn, "__qualname__", None) or repr(fn)
+    if not callable(fn):
+        raise TargetLoadError(f"target {label} is a {type(fn).__name__}, not callable")
+    module = getattr(fn, "__module__", None)
+    package, version = _package_version(module) if isinstance(module, str) else (None, None)
+    return Target(label, fn, _vectorized(fn, label), None, package, version)
+
+
+def _file_module(path: Path, spec: str) -> ModuleType:
+    resolved = path.resolve()
+    if not resolved.is_file():
+        raise TargetLoadError(f"cannot import target {spec!r}: file {path} does not exist")
+    digest = hashlib.sha1(str(resolved).encode()).hexdigest()[:12]
+    name = f"_privref_target_{resolved.stem}_{digest}"
+    if name in sys.modules:
+        return sys.modules[name]
+    module_spec = importlib.util.spec_from_file_location(name, resolved)
+    if module_spec is None or module_spec.loader is None:
+        raise TargetLoadError(f"cannot import target {spec!r}: {path} is not a Python file")
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules[name] = module
+    try:
+        module_spec.loader.exec_module(module)
+    except Exception as exc:
+        del sys.modules[name]
+        raise TargetLoadError(f"cannot import target {spec!r}: {type(exc).__name__}: {exc}") from exc
+    return module
+
+
+def _import(module_name: str, spec: str) -> ModuleType:
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        # console scripts do not put the working directory on sys.path; retry with it
+        cwd = os.getcwd()
+        if exc.name == module_name.split(".")[0] and cwd not in sys.path:
+            sys.path.insert(0, cwd)
+            return _import(module_name, spec)
+        raise TargetLoadError(f"cannot import target {spec!r}: {type(exc).__name__}: {exc}") from exc
+    except Exception as exc:
+        raise TargetLoadError(f"cannot import target {spec!r}: {type(exc).__name__}: {exc}") from exc
+
+
+def _third_party(spec: str) -> Target:
+    """A registered third-party target (``opendp:count-laplace``; see audits.blackbox.adapters)."""
+    from . import adapters  # imports no third-party library until a target is built
+
+    if not adapters.is_third_party_name(spec):
+        raise TargetLoadError(f"target={spec!r} is neither 'module:function' (the function name "
+                              "contains '-') nor a registered third-party target; known: "
+                              + ", ".join(adapters.third_party_target_names()))
+    built = adapters.third_party_target(spec)
+    return Target(spec, built.function, _vectorized(built.function, spec), spec,
+                  str(built.library), built.library_version)
+
+
+def load_target(spec: str) -> Target:
+    """Load ``package.module:function`` or ``path/to/file.py:function`` (attribute may be dotted).
+
+    A name whose function part contains ``-`` (``opendp:count-laplace``) is a
+    registered third-party target (audits.blackbox.adapters); its library's
+    errors (MissingDependency) propagate.
+
+    Raises TargetLoadError (naming ``spec``) when the module cannot be
+    imported (with the import error), the attribute is missing, or it is not
+    callable.  An attribute holding a Mechanism is audited through its sampler.
+    """
+    module_part, sep, attr = spec.rpartition(":")
+    if not sep or not module_part or not attr:
+        raise TargetLoadError(f"target={spec!r} must look like 'package.module:function' or "
+                              "'path/to/file.py:function'")
+    if "-" in attr and "/" not in module_part and not module_part.endswith(".py"):
+        return _third_party(spec)
+    is_file = module_part.endswith(".py") or "/" in module_part or os.sep in module_part
+    module = _file_module(Path(module_part), spec) if is_file else _import(module_part, spec)
+    obj: object = module
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise TargetLoadError(f"target {spec!r}: {module_part} has no attribute {attr!r}")
+        obj = getattr(obj, part)
+    if isinstance(obj, Mechanism):
+        base = target_from_callable(obj, spec)
+        return Target(spec, base.function, False, spec, base.package, base.package_version)
+    if not callable(obj):
+        raise TargetLoadError(f"target {spec!r} is a {type(obj).__name__}, not callable")
+    package, version = (None, None) if is_file else _package_version(module_part)
+    return Target(spec, obj, _vectorized(obj, spec), spec, package, version)
+
+
+# ---------------------------------------------------------------------------- outcomes
+
+def _scalar_kind(o: object) -> str:
+    if isinstance(o, bool | np.bool_):
+        return "label"
+    if isinstance(o, int | float | np.integer | np.floating):
+        return "number"
+    return "label"
+
+
+def outcome_kind(o: object) -> str:
+    """The kind of an outcome: ``number``, ``label``, or ``tuple(k1, k2, ...)``."""
+    if isinstance(o, tuple):
+        return "tuple(" + ", ".join(_scalar_kind(x) for x in o) + ")"
+    return _scalar_kind(o)
+
+
+def _normalize(o: object) -> Hashable:
+    """numpy scalars become Python scalars, so equal outcomes hash and print alike."""
+    if isinstance(o, np.bool_):
+        return bool(o)
+    if isinstance(o, np.integer):
+        return int(o)
+    if isinstance(o, np.floating):
+        return float(o)
+    if isinstance(o, tuple):
+        return tuple(_normalize(x) for x in o)
+    assert isinstance(o, Hashable)
+    return o
+
+
+def _has_nan(o: object) -> bool:
+    if isinstance(o, float):
+        return math.isnan(o)
+    if isinstance(o, tuple):
+        return any(_has_nan(x) for x in o)
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """Outcomes of one chunk, all of one ``kind``.
+
+    ``values`` is a 1-D numpy array (int64 or float64) for numbers, else a
+    list of hashable outcomes (tuples, labels).  ``first`` is the first
+    outcome (for messages).
+    """
+
+    kind: str
+    values: Outcomes
+    first: Hashable
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+
+def _describe(o: object) -> str:
+    text = repr(o)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _check_hashable(o: object, name: str, data: Sequence[object]) -> None:
+    try:
+        hash(o)
+    except TypeError:
+        raise OutcomeError(
+            f"target {name} returned {_describe(o)} ({type(o).__name__}) on data={list(data)!r}; "
+            "outcomes must be hashable: a number, a label, or a tuple of these") from None
+
+
+def make_batch(raw: Sequence[object] | np.ndarray, name: str, data: Sequence[object]) -> Batch:
+    """Check and pack raw outcomes (see the module docstring for the rules)."""
+    if isinstance(raw, np.ndarray) and raw.ndim == 1 and raw.dtype.kind in "iuf":
+        if raw.dtype.kind == "f" and bool(np.isnan(raw).any()):
+            i = int(np.flatnonzero(np.isnan(raw))[0])
+            raise OutcomeError(f"target {name} returned NaN (draw #{i}) on data={list(data)!r}; "
+                               "NaN outcomes cannot be counted")
+        arr = raw.astype(np.float64 if raw.dtype.kind == "f" else np.int64)
+        return Batch("number", arr, _normalize(raw[0]) if len(raw) else 0)
+    if isinstance(raw, np.ndarray) and raw.ndim == 2:
+        rows: list[object] = [tuple(r) for r in raw.tolist()]
+        return make_batch(rows, name, data)
+    items = raw.tolist() if isinstance(raw, np.ndarray) else list(raw)
+    values = [_normalize(o) if isinstance(o, np.generic | tuple) else o for o in items]
+    if not values:
+        return Batch("number", np.zeros(0, dtype=np.int64), 0)
+    first = values[0]
+    _check_hashable(first, name, data)
+    kind = outcome_kind(first)
+    for i, o in enumerate(values):
+        _check_hashable(o, name, data)
+        k = outcome_kind(o)
+        if k != kind:
+            raise OutcomeError(
+                f"target {name} returned inconsistent outcomes on data={list(data)!r}: draw #{i} "
+                f"is {_describe(o)} ({k}) but draw #0 was {_describe(first)} ({kind})")
+        if _has_nan(o):
+            raise OutcomeError(f"target {name} returned NaN in {_describe(o)} (draw #{i}) on "
+                               f"data={list(data)!r}; NaN outcomes cannot be counted")
+    assert isinstance(first, Hashable)
+    if kind == "number":
+        try:
+            arr = np.asarray(values, dtype=np.float64 if any(isinstance(v, float) for v in values)
+                             else np.int64)
+        except OverflowError:
+            return Batch(kind, [v for v in values if isinstance(v, Hashable)], first)
+        return Batch(kind, arr, first)
+    return Batch(kind, [v for v in values if isinstance(v, Hashable)], first)
+
+
+def _call_failed(target: Target, data: Sequence[object], exc: BaseException) -> TargetCallError:
+    frames = traceback.format_exception(type(exc), exc, exc.__traceback__)
+    where = ""
+    for line in reversed(frames):
+        if line.lstrip().startswith("File "):
+            where = " (at " + line.strip().splitlines()[0] + ")"
+            break
+    return TargetCallError(f"target {target.name} raised on data={list(data)!r}: "
+                           f"{type(exc).__name__}: {exc}{where}")
+
+
+def draw(target: Target, data: Sequence[object], rng: np.random.Generator, size: int) -> Batch:
+    """``size`` outcomes of the target on ``data``, checked (see module docstring).
+
+    Each scalar call gets a fresh copy of ``data``, so a target that mutates
+    its input cannot affect later draws.  Raises TargetCallError when the
+    target raises, OutcomeError on a bad or inconsistent outcome.
+    """
+    try:
+        if target.vectorized:
+            raw = target.function(list(data), rng, size)
+            if not isinstance(raw, np.ndarray | Sequence) or isinstance(raw, str | bytes):
+                raise OutcomeError(f"target {target.name} is vectorized but returned "
+                                   f"{_describe(raw)} for size={size}; it must return a sequence "
+                                   "or numpy array of size outcomes")
+            if len(raw) != size:
+                raise OutcomeError(f"target {target.name} returned {len(raw)} outcomes for "
+                                   f"size={size} on data={list(data)!r}")
+            return make_batch(raw, target.name, data)
+        return make_batch([target.function(list(data), rng) for _ in range(size)], target.name, data)
+    except TargetError:
+        raise
+    except Exception as exc:
+        raise _call_failed(target, data, exc) from None
+
+
+def _same(a: Batch, b: Batch) -> bool:
+    if isinstance(a.values, np.ndarray) and isinstance(b.values, np.ndarray):
+        return bool(np.array_equal(a.values, b.values))
+    return list(a.values) == list(b.values)
+
+
+def probe_randomness(target: Target, data: Sequence[object], *, seed: int,
+                     draws: int = 8) -> tuple[list[str], list[str]]:
+    """Check that the target's randomness comes from ``rng``; return (warnings, notes).
+
+    Draws ``draws`` outcomes twice with generators seeded identically and
+    once with another seed.  Identical seeds giving different outcomes means
+    hidden randomness (a global RNG, ``random``, os.urandom, ...): a warning,
+    because results are then not reproducible from the seed.  Outcomes that
+    never vary across seeds are noted as deterministic.  Raises like :func:`draw`.
+    """
+    ss = np.random.SeedSequence(seed, spawn_key=(2**31 - 1,))
+    s1, s2 = ss.spawn(2)
+    first = draw(target, data, np.random.Generator(np.random.PCG64(s1)), draws)
+    again = draw(target, data, np.random.Generator(np.random.PCG64(s1)), draws)
+    other = draw(target, data, np.random.Generator(np.random.PCG64(s2)), draws)
+    warnings: list[str] = []
+    notes: list[str] = []
+    if not _same(first, again) and getattr(target.function, "uses_own_randomness", False) is True:
+        notes.append(f"target {target.name} declares uses_own_randomness: its draws do not come "
+                     "from `rng`, so results are not reproducible from --seed")
+    elif not _same(first, again):
+        warnings.append(
+            f"hidden randomness: target {target.name} gave different outcomes for two generators "
+            "seeded identically, so it draws randomness outside `rng` (numpy.random.*, the random "
+            "module, os.urandom, ...); results are not reproducible from --seed. The runner reseeds "
+            "the global `random` and `numpy.random` states per chunk so that chunks stay "
+            "independent, but other sources are not controlled")
+    values = [*list(first.values), *list(other.values)]
+    if all(v == values[0] for v in values):
+        notes.append(f"deterministic: target {target.name} returned {_describe(values[0])} in all "
+                     f"{2 * draws} probe draws on data={list(data)!r}")
+    return warnings, notes

@@ -1,0 +1,65 @@
+"""The pytest-friendly assertion and the re-exported hypothesis strategy."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given
+
+from audits.blackbox import api
+from audits.blackbox.api import assert_private, neighboring_pairs
+from audits.blackbox.report import BlackboxVerdict
+from audits.blackbox.search import SearchSpace
+from reference import strategies
+from reference.data import Dataset
+from reference.errors import InexactNumber, InvalidArgument
+from reference.randomized_response import randomized_response
+
+
+def my_rr(data: list[int], rng: np.random.Generator) -> int:
+    """A third-party style randomized response, keep probability 3/4: ln(3)-DP."""
+    return data[0] if rng.random() < 0.75 else 1 - data[0]
+
+
+def test_correct_claim_passes_and_returns_the_report() -> None:
+    report = assert_private(my_rr, epsilon="ln(3)", pairs=[([0], [1])], samples=4000)
+    assert report.verdict is BlackboxVerdict.NO_VIOLATION_FOUND
+    assert report.seed == 0 and report.samples == 4000 and report.workers == 1
+
+
+def test_wrong_claim_fails_with_the_witness() -> None:
+    with pytest.raises(AssertionError) as info:
+        assert_private(my_rr, epsilon=Fraction(1, 2), pairs=[([0], [1])], samples=4000, seed=3)
+    message = str(info.value)
+    assert "my_rr is not (1/2, 0)-DP: epsilon >= " in message
+    assert "witness pair: [0] vs [1]" in message or "witness pair: [1] vs [0]" in message
+    assert "event:" in message and "counts:" in message and "seed 3" in message
+
+
+def test_builtin_mechanism_with_search() -> None:
+    """A Mechanism is audited through its exact sampler; pairs default to a search."""
+    report = assert_private(randomized_response("3/4"), epsilon="ln(3)", samples=2000,
+                            search=SearchSpace(sizes=(1,), hypothesis_examples=2))
+    assert report.verdict is BlackboxVerdict.NO_VIOLATION_FOUND and report.candidates == 1
+
+
+def test_floats_are_refused_where_exactness_matters() -> None:
+    with pytest.raises(InexactNumber, match=r"confidence=0\.95 is a float"):
+        assert_private(my_rr, epsilon=1, confidence=0.95, pairs=[([0], [1])])
+    with pytest.raises(InexactNumber, match=r"epsilon=1\.1 is a float"):
+        assert_private(my_rr, epsilon=1.1, pairs=[([0], [1])])
+    with pytest.raises(InvalidArgument, match="must be a pair"):
+        assert_private(my_rr, epsilon=1, pairs=[([0], [1], [2])])  # type: ignore[list-item]
+
+
+def test_strategy_is_reexported() -> None:
+    assert neighboring_pairs is strategies.neighboring_pairs
+    assert set(api.__all__) == {"assert_private", "neighboring_pairs"}
+
+
+@given(neighboring_pairs(elements=(0, 1), min_size=1, max_size=1))
+def test_strategy_drives_explicit_pairs(pair: tuple[Dataset, Dataset]) -> None:
+    """Pairs drawn by the strategy are valid explicit pairs (tiny N: plumbing only)."""
+    assert_private(my_rr, epsilon=5, pairs=[pair], samples=64)
