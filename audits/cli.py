@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from collections.abc import Sequence
@@ -14,19 +13,13 @@ import reference
 from reference.errors import PrivrefError
 
 from .blackbox import cli as blackbox_cli
+from .blackbox.report import write_json
 
 __all__ = ["main"]
 
 
 def _version() -> str:
     return reference.__version__
-
-
-def _write_json(path: str, payload: dict[str, Any]) -> None:
-    target = Path(path)
-    if target.parent and not target.parent.exists():
-        raise PrivrefError(f"--json {path}: directory {target.parent} does not exist")
-    target.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 def _cmd_audit(args: argparse.Namespace) -> int:
@@ -67,7 +60,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     print(f"\n{len(table)} audits in {elapsed:.1f}s (privref {_version()}"
           f"{', deep' if args.deep else ''}); exact worst case over every neighboring pair")
     if args.json:
-        _write_json(args.json, {"privref_version": _version(), "deep": args.deep,
+        write_json(args.json, {"privref_version": _version(), "deep": args.deep,
                                 "results": rows})
         print(f"wrote {args.json}")
     return worst
@@ -124,7 +117,7 @@ def _cmd_lemmas(args: argparse.Namespace) -> int:
         print("all checks agree with their recorded status" if failures == 0
               else f"{failures} entries contradict their recorded status")
     if args.json:
-        _write_json(args.json, {"privref_version": _version(), "entries": records})
+        write_json(args.json, {"privref_version": _version(), "entries": records})
         print(f"wrote {args.json}")
     if args.markdown:
         from proofs.report import ledger_markdown
