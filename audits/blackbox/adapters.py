@@ -151,7 +151,11 @@ class AdapterDefinition:
     |ln P[M(a)=o]/P[M(b)=o]|) on ``pairs[i]``; ``true_epsilon`` is its
     supremum over all neighbors under ``relation``, attained by some pair
     when ``true_epsilon_attained``.  ``misconfiguration`` is None for a
-    correct use, else a sentence saying what is wrong.
+    correct use, else a sentence saying what is wrong.  ``float_leak`` is
+    None when the implementation is private as implemented, else a sentence
+    saying how its floating-point outputs leak (the use is then correct in
+    real arithmetic, ``true_epsilon`` is that of the real-arithmetic law, and
+    the implementation itself is not ``claim``-DP).
     """
 
     name: str
@@ -168,6 +172,7 @@ class AdapterDefinition:
     outcome_type: type
     vectorized: bool
     build: Callable[[ModuleType], Implementation]
+    float_leak: str | None = None
 
     def __post_init__(self) -> None:
         prefix, sep, rest = self.name.partition(":")
@@ -252,11 +257,17 @@ class ThirdPartyTarget:
     uses_own_randomness: bool
     sample: ScalarSampler
     sample_many: VectorSampler | None
+    float_leak: str | None = None
 
     @property
     def correct(self) -> bool:
         """True for a correct use of the library, False for a deliberately misconfigured one."""
         return self.misconfiguration is None
+
+    @property
+    def private_as_implemented(self) -> bool:
+        """Correct, and no known floating-point leak: the implementation itself meets its claim."""
+        return self.correct and self.float_leak is None
 
     @property
     def function(self) -> ScalarSampler | VectorSampler:
@@ -342,6 +353,7 @@ def third_party_target(name: str) -> ThirdPartyTarget:
         uses_own_randomness=own,
         sample=ScalarSampler(name, own),
         sample_many=VectorSampler(name, own) if definition.vectorized else None,
+        float_leak=definition.float_leak,
     )
 
 

@@ -153,7 +153,7 @@ def _delta_interval(c: Candidate, hits: dict[str, int], sizes: dict[str, int], t
 
 def estimate_pair(samples_a: Samples, samples_b: Samples, *, epsilon: object, delta: object,
                   alpha: object, selection_fraction: object = Fraction(1, 2), max_events: int = 1,
-                  max_cuts: int = 64) -> PairEstimate:
+                  max_cuts: int = 64, float_events: bool = True) -> PairEstimate:
     """Lower-bound the pair's epsilon at ``delta`` from i.i.d. samples of M(a) and M(b).
 
     ``epsilon`` (the claim; an exact number or Real such as ln 3) only
@@ -161,16 +161,19 @@ def estimate_pair(samples_a: Samples, samples_b: Samples, *, epsilon: object, de
     [0, 1); ``alpha`` in (0, 1) is the failure probability (a float is taken
     at its exact binary value).  ``max_events`` (>= 1) caps the number of
     events bounded on the held-out split, ``max_cuts`` the cut points per
-    threshold family.  See the module docstring for the guarantee.
+    threshold family.  ``float_events=False`` leaves out the events that
+    read the bits of float outputs (an audit of the algorithm as if it ran in
+    real arithmetic).  See the module docstring for the guarantee.
     """
     return estimate_pair_detailed(samples_a, samples_b, epsilon=epsilon, delta=delta, alpha=alpha,
                                   selection_fraction=selection_fraction, max_events=max_events,
-                                  max_cuts=max_cuts).estimate
+                                  max_cuts=max_cuts, float_events=float_events).estimate
 
 
 def estimate_pair_detailed(samples_a: Samples, samples_b: Samples, *, epsilon: object,
                            delta: object, alpha: object, selection_fraction: object = Fraction(1, 2),
-                           max_events: int = 1, max_cuts: int = 64) -> PairFinding:
+                           max_events: int = 1, max_cuts: int = 64,
+                           float_events: bool = True) -> PairFinding:
     """:func:`estimate_pair` with its exact internals (for validation and reports)."""
     eps = parse_epsilon(epsilon)
     d = check_delta(delta)
@@ -191,7 +194,7 @@ def estimate_pair_detailed(samples_a: Samples, samples_b: Samples, *, epsilon: o
     alpha_side_guess = a / (2 * max_events)
     chosen = select_events(samples_a[: sel["a"]], samples_b[: sel["b"]], held_a=held["a"],
                            held_b=held["b"], delta=d, alpha_side=alpha_side_guess,
-                           count=max_events, max_cuts=max_cuts)
+                           count=max_events, max_cuts=max_cuts, float_events=float_events)
     counts = {"hits_a": 0, "held_out_a": held["a"], "hits_b": 0, "held_out_b": held["b"],
               "selection_a": sel["a"], "selection_b": sel["b"]}
     if not chosen:

@@ -51,13 +51,24 @@ from numpy.typing import NDArray
 
 from reference.errors import InvalidArgument
 
+from .features import (
+    ATOM_NAN,
+    ATOM_NEG_INF,
+    ATOM_POS_INF,
+    coarse_symbols,
+    describe_float_pattern,
+    float_pattern,
+)
+
 __all__ = [
     "MAX_PREFIXES",
     "NAN",
     "Band",
     "BinUnion",
     "Candidate",
+    "CoarseSet",
     "Event",
+    "FloatPattern",
     "Layout",
     "OutcomeSet",
     "Score",
@@ -107,9 +118,32 @@ def canonical(outcome: object) -> Hashable:
 
 
 def _keys(samples: Sequence[Any] | NDArray[Any]) -> list[Hashable]:
-    if isinstance(samples, np.ndarray) and samples.dtype.kind in "iub":
+    """The canonical key of every outcome (fast paths for numpy arrays; same keys as :func:`canonical`)."""
+    if isinstance(samples, np.ndarray) and samples.dtype.kind in "iub" and samples.ndim in (1, 2):
         return [tuple(r) for r in samples.tolist()] if samples.ndim == 2 else list(samples.tolist())
+    if isinstance(samples, np.ndarray) and samples.dtype.kind == "f" and samples.ndim in (1, 2):
+        values = samples.astype(np.float64)
+        nan_rows = np.isnan(values) if values.ndim == 1 else np.isnan(values).any(axis=1)
+        keys: list[Hashable] = ([tuple(r) for r in values.tolist()] if values.ndim == 2
+                                else list(values.tolist()))
+        for i in np.flatnonzero(nan_rows).tolist():
+            keys[i] = canonical(values[i])
+        return keys
     return [canonical(x) for x in samples]
+
+
+def _distinct_at_most(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | NDArray[Any],
+                      limit: int) -> bool:
+    """Whether the pooled outcomes take at most ``limit`` distinct canonical values."""
+    parts = (sel_a, sel_b)
+    if all(isinstance(p, np.ndarray) and p.dtype.kind in "iuf" and p.ndim == 2 for p in parts):
+        rows = np.concatenate([np.asarray(p, dtype=np.float64) for p in parts])
+        rows = np.where(np.isnan(rows), math.nan, rows) + 0.0  # one NaN payload; -0.0 + 0.0 is 0.0
+        view = np.ascontiguousarray(rows).view(np.dtype((np.void, 8 * rows.shape[1]))).ravel()
+        return len(np.unique(view)) <= limit
+    if all(isinstance(p, np.ndarray) and p.dtype.kind in "iuf" and p.ndim == 1 for p in parts):
+        return len(np.unique(np.concatenate([np.asarray(p, np.float64) for p in parts]))) <= limit
+    return len(set(_keys(sel_a)) | set(_keys(sel_b))) <= limit
 
 
 def _is_number(x: object) -> bool:
@@ -134,6 +168,39 @@ def _vectors(samples: Sequence[Any] | NDArray[Any], dim: int) -> FloatArray:
         if isinstance(x, (tuple, list, np.ndarray)) and len(x) == dim:
             out[i] = [float(v) if _is_number(v) else math.nan for v in x]
     return out
+
+
+def _vectors_with_atoms(samples: Sequence[Any] | NDArray[Any], dim: int
+                        ) -> tuple[FloatArray, BoolArray]:
+    """Outcomes as rows of ``dim`` floats (NaN for non-numeric entries) and which rows have length ``dim``."""
+    if isinstance(samples, np.ndarray) and samples.ndim == 2 and samples.dtype.kind in "iuf":
+        ok = np.full(len(samples), samples.shape[1] == dim)
+        return _vectors(samples, dim), ok
+    ok = np.fromiter((isinstance(x, (tuple, list, np.ndarray)) and len(x) == dim for x in samples),
+                     dtype=np.bool_, count=len(samples))
+    return _vectors(samples, dim), ok
+
+
+@dataclass(frozen=True, slots=True)
+class _Raw:
+    """Real values of outputs (or of one coordinate) and which of them are numbers (NaN included)."""
+
+    values: FloatArray
+    readable: BoolArray
+
+
+def _readable(samples: Sequence[Any] | NDArray[Any], coord: int | None, dim: int) -> _Raw:
+    if coord is None:
+        if isinstance(samples, np.ndarray) and samples.ndim == 1 and samples.dtype.kind in "iuf":
+            return _Raw(samples.astype(np.float64), np.ones(len(samples), dtype=np.bool_))
+        flags = np.fromiter((_is_number(x) for x in samples), dtype=np.bool_, count=len(samples))
+        return _Raw(_scalars(samples), flags)
+    values, ok = _vectors_with_atoms(samples, dim)
+    if isinstance(samples, np.ndarray) and samples.ndim == 2 and samples.dtype.kind in "iuf":
+        return _Raw(values[:, coord], ok)
+    flags = np.fromiter((bool(ok[i]) and _is_number(x[coord]) for i, x in enumerate(samples)),
+                        dtype=np.bool_, count=len(samples))
+    return _Raw(values[:, coord], flags)
 
 
 def _fmt(x: float) -> str:
@@ -275,12 +342,116 @@ class BinUnion(_Numeric):
 
 
 @dataclass(frozen=True, slots=True)
+class FloatPattern(_Numeric):
+    """{float_pattern(x) in keys}: a union of IEEE-754 classes (sign, binade, trailing zero bits).
+
+    See :mod:`audits.blackbox.features`; non-numbers are outside, while NaN,
+    zero and ±inf have their own keys.
+    """
+
+    keys: frozenset[int] = frozenset()
+
+    def describe(self) -> str:
+        shown = [describe_float_pattern(k) for k in sorted(self.keys)[:6]]
+        more = f" ∪ … ({len(self.keys)} classes)" if len(self.keys) > 6 else ""
+        return f"{_name(self.coord)} as a double in " + " ∪ ".join(shown) + more
+
+    def mask(self, samples: Sequence[Any] | NDArray[Any]) -> BoolArray:
+        """Pattern lookup; outputs that are not numbers are outside."""
+        raw = _readable(samples, self.coord, self.dim)
+        keys = float_pattern(raw.values)
+        inside = np.isin(keys, np.fromiter(self.keys, dtype=np.int64, count=len(self.keys)))
+        return np.asarray(inside & raw.readable)
+
+
+def _symbol_text(symbol: int, edges: tuple[float, ...]) -> str:
+    if symbol == ATOM_NEG_INF:
+        return "-inf"
+    if symbol == ATOM_POS_INF:
+        return "inf"
+    if symbol == ATOM_NAN:
+        return "nan"
+    lo = "-inf" if symbol == 0 else _fmt(edges[symbol - 1])
+    hi = "inf" if symbol == len(edges) else _fmt(edges[symbol])
+    return f"({lo}, {hi}]" if hi != "inf" else f"({lo}, inf)"
+
+
+@dataclass(frozen=True, slots=True)
+class CoarseSet(Event):
+    """{coarse(x) in keys} for vector outputs read coordinate-wise as a bin or an atom (-inf, inf, nan).
+
+    ``edges[i]`` are coordinate i's bin edges (learned on the selection split);
+    a key is one symbol per coordinate (see
+    :func:`audits.blackbox.features.coarse_symbols`).  Outputs of another
+    length are outside.
+    """
+
+    dim: int
+    edges: tuple[tuple[float, ...], ...]
+    keys: frozenset[tuple[int, ...]]
+
+    def describe(self) -> str:
+        def one(key: tuple[int, ...]) -> str:
+            return "(" + ", ".join(_symbol_text(s, self.edges[i]) for i, s in enumerate(key)) + ")"
+
+        shown = [one(k) for k in sorted(self.keys)[:4]]
+        more = f", … ({len(self.keys)} patterns)" if len(self.keys) > 4 else ""
+        return "output coordinate-wise in {" + ", ".join(shown) + more + "}"
+
+    def symbols(self, samples: Sequence[Any] | NDArray[Any]) -> tuple[IntArray, BoolArray]:
+        """The symbol matrix of the outputs and which rows have the right length."""
+        v, ok = _vectors_with_atoms(samples, self.dim)
+        cols = [coarse_symbols(v[:, i], np.asarray(self.edges[i], dtype=np.float64))
+                for i in range(self.dim)]
+        return np.column_stack(cols) if cols else np.zeros((len(v), 0), np.int64), ok
+
+    def codes(self, samples: Sequence[Any] | NDArray[Any]) -> tuple[list[Hashable], BoolArray]:
+        """One hashable code per output (an int when the patterns fit in 63 bits, else a tuple)."""
+        sym, ok = self.symbols(samples)
+        radix = max((len(e) for e in self.edges), default=0) + 4  # bins, then 3 atoms
+        if radix ** self.dim < 2**62:
+            weights = radix ** np.arange(self.dim, dtype=np.int64)
+            return list(((sym - ATOM_NAN) @ weights).tolist()), ok
+        return [tuple(r) for r in sym.tolist()], ok
+
+    def code(self, key: tuple[int, ...]) -> Hashable:
+        """The code of one pattern, as :meth:`codes` computes it."""
+        radix = max((len(e) for e in self.edges), default=0) + 4
+        if radix ** self.dim < 2**62:
+            return int(sum((s - ATOM_NAN) * radix ** i for i, s in enumerate(key)))
+        return key
+
+    def decode(self, code: Hashable) -> tuple[int, ...]:
+        """The pattern of a code from :meth:`codes`."""
+        if isinstance(code, tuple):
+            return tuple(int(v) for v in code)
+        radix = max((len(e) for e in self.edges), default=0) + 4
+        rest, out = int(cast(int, code)), []
+        for _ in range(self.dim):
+            rest, digit = divmod(rest, radix)
+            out.append(digit + ATOM_NAN)
+        return tuple(out)
+
+    def mask(self, samples: Sequence[Any] | NDArray[Any]) -> BoolArray:
+        """Pattern lookup; outputs of another length (or not vectors) are outside."""
+        codes, ok = self.codes(samples)
+        inside_codes = {self.code(k) for k in self.keys}
+        inside = np.fromiter((c in inside_codes for c in codes), dtype=np.bool_, count=len(codes))
+        return np.asarray(inside & ok)
+
+
+@dataclass(frozen=True, slots=True)
 class Score:
     """A real-valued score of vector outputs learned on the selection split.
 
-    ``kind`` is "naive-Bayes" (sum over coordinates of a per-bin log ratio;
-    ``edges[i]`` are the bin edges of coordinate i, ``table[i]`` the log
-    ratios) or "logistic" (``weights`` · standardized x + intercept).
+    ``kind`` is "naive-Bayes" (sum over coordinates of a per-symbol log
+    ratio; ``edges[i]`` are the bin edges of coordinate i and ``table[i]``
+    the log ratios of its bins followed by its atoms -inf, +inf and nan) or
+    "logistic" (``weights`` · standardized x + intercept, where a
+    non-finite entry counts as the center and the ``atoms`` terms (coordinate,
+    atom symbol, weight) add a weight when an entry is that atom).  Atoms are
+    as in :func:`audits.blackbox.features.coarse_symbols`; non-numeric
+    entries read as nan.
     """
 
     kind: Literal["naive-Bayes", "logistic"]
@@ -291,27 +462,45 @@ class Score:
     center: tuple[float, ...] = ()
     scale: tuple[float, ...] = ()
     intercept: float = 0.0
+    atoms: tuple[tuple[int, int, float], ...] = ()
 
     def __call__(self, x: FloatArray) -> FloatArray:
-        """Scores of rows of x (NaN rows score NaN)."""
+        """Scores of rows of x (rows of ``dim`` floats; every row gets a finite score)."""
         if self.kind == "logistic":
-            z = (x - np.asarray(self.center)) / np.asarray(self.scale)
-            return np.asarray(z @ np.asarray(self.weights) + self.intercept, dtype=np.float64)
+            finite = np.isfinite(x)
+            z = np.where(finite, (x - np.asarray(self.center)) / np.asarray(self.scale), 0.0)
+            total = np.asarray(z @ np.asarray(self.weights) + self.intercept, dtype=np.float64)
+            for coord, atom, weight in self.atoms:
+                total = total + weight * (_atom_of(x[:, coord]) == atom)
+            return total
         total = np.zeros(len(x))
         for i in range(self.dim):
-            col = x[:, i]
-            idx = np.searchsorted(np.asarray(self.edges[i]), col, side="left")
-            total += np.asarray(self.table[i])[idx]
-            total[np.isnan(col)] = math.nan
+            sym = _table_index(x[:, i], self.edges[i])
+            total += np.asarray(self.table[i])[sym]
         return total
 
     def describe(self) -> str:
         """Short description of the learned score."""
         if self.kind == "logistic":
             terms = " ".join(f"{w:+.3g}·z[{i}]" for i, w in enumerate(self.weights))
-            return f"logistic score ({terms} {self.intercept:+.3g}, z = standardized output)"
+            atoms = "".join(f" {w:+.3g}·[x[{c}] = {_symbol_text(a, ())}]" for c, a, w in self.atoms)
+            return f"logistic score ({terms}{atoms} {self.intercept:+.3g}, z = standardized output)"
         bins = max((len(e) + 1 for e in self.edges), default=0)
-        return f"naive-Bayes log-ratio score (≤ {bins} quantile bins per coordinate)"
+        return f"naive-Bayes log-ratio score (≤ {bins} quantile bins per coordinate, atoms apart)"
+
+
+def _atom_of(col: FloatArray) -> IntArray:
+    """The atom symbol of each entry (0 for finite entries)."""
+    out = np.where(col == -math.inf, ATOM_NEG_INF, 0)
+    out = np.where(col == math.inf, ATOM_POS_INF, out)
+    return np.asarray(np.where(np.isnan(col), ATOM_NAN, out), dtype=np.int64)
+
+
+def _table_index(col: FloatArray, edges: tuple[float, ...]) -> IntArray:
+    """Index into a naive-Bayes table: the bin for finite entries, then -inf, +inf, nan after them."""
+    sym = coarse_symbols(col, np.asarray(edges, dtype=np.float64))
+    n = len(edges) + 1
+    return np.asarray(np.where(sym >= 0, sym, n - 1 - sym), dtype=np.int64)  # -1, -2, -3 -> n, n+1, n+2
 
 
 @dataclass(frozen=True, slots=True)
@@ -326,9 +515,10 @@ class ScoreThreshold(Event):
         return f"{self.score.describe()} {'>' if self.above else '<='} {self.cut!r}"
 
     def mask(self, samples: Sequence[Any] | NDArray[Any]) -> BoolArray:
-        """Comparison of the score with the cut; unreadable outputs are outside."""
-        s = self.score(_vectors(samples, self.score.dim))
-        return np.asarray(s > self.cut if self.above else s <= self.cut)
+        """Comparison of the score with the cut; outputs of another length are outside."""
+        values, ok = _vectors_with_atoms(samples, self.score.dim)
+        s = self.score(values)
+        return np.asarray((s > self.cut if self.above else s <= self.cut) & ok)
 
 
 # ----------------------------------------------------------------- layout
@@ -336,20 +526,35 @@ class ScoreThreshold(Event):
 
 @dataclass(frozen=True, slots=True)
 class Layout:
-    """How outcomes are read, decided on the selection split: scalar, vector or other.
+    """How outcomes are read, decided on the selection split: scalar, vector, mixed or other.
 
-    ``discrete`` enables the ranked-outcome family (always for "other"; for
-    numbers when distinct values repeat: at most max(64, half the sample)).
+    "vector": tuples/arrays of one length with numeric entries; "mixed":
+    tuples of one length whose entries are numbers or other values (None,
+    strings, …), the non-numbers read as the atom nan.  ``discrete`` enables
+    the ranked-outcome family (always for "other" and "mixed"; for numbers when
+    distinct values repeat: at most max(64, half the sample)).
     """
 
-    kind: Literal["scalar", "vector", "other"]
+    kind: Literal["scalar", "vector", "mixed", "other"]
     dim: int
     discrete: bool
 
 
+def _row_kind(x: object) -> tuple[str, int]:
+    if _is_number(x):
+        return "scalar", 1
+    if isinstance(x, (tuple, list, np.ndarray)) and len(x) > 0:
+        numeric = [_is_number(v) or isinstance(v, (bool, np.bool_)) for v in x]
+        if all(numeric):
+            return "vector", len(x)
+        if all(isinstance(v, Hashable) for v in x):
+            return ("mixed" if any(numeric) else "atoms"), len(x)
+    return "other", 0
+
+
 def detect_layout(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | NDArray[Any]
                   ) -> Layout:
-    """The layout of the pooled selection split (numbers, numeric tuples of one length, or other)."""
+    """The layout of the pooled selection split (numbers, tuples of one length, or other)."""
     kinds: set[str] = set()
     dims: set[int] = set()
     for part in (sel_a, sel_b):
@@ -359,24 +564,22 @@ def detect_layout(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | ND
                 dims.add(part.shape[1])
             continue
         for x in part:
-            if _is_number(x):
-                kinds.add("scalar")
-            elif isinstance(x, (tuple, list, np.ndarray)) and len(x) > 0 and all(
-                    _is_number(v) or isinstance(v, (bool, np.bool_)) for v in x):
-                kinds.add("vector")
-                dims.add(len(x))
-            else:
-                kinds.add("other")
+            k, d = _row_kind(x)
+            kinds.add(k)
+            if k == "other":
                 break
-    kind: Literal["scalar", "vector", "other"] = "other"
+            if k != "scalar":
+                dims.add(d)
+    kind: Literal["scalar", "vector", "mixed", "other"] = "other"
     if kinds == {"scalar"}:
         kind = "scalar"
     elif kinds == {"vector"} and len(dims) == 1:
         kind = "vector"
-    dim = dims.pop() if kind == "vector" else 1
+    elif kinds <= {"vector", "mixed", "atoms"} and kinds & {"vector", "mixed"} and len(dims) == 1:
+        kind = "mixed"
+    dim = dims.pop() if kind in ("vector", "mixed") else 1
     pooled = len(sel_a) + len(sel_b)
-    distinct = len(set(_keys(sel_a)) | set(_keys(sel_b))) if pooled else 0
-    discrete = kind == "other" or distinct <= max(64, pooled // 2)
+    discrete = kind in ("other", "mixed") or _distinct_at_most(sel_a, sel_b, max(64, pooled // 2))
     return Layout(kind, dim, discrete)
 
 
@@ -515,22 +718,35 @@ def _naive_bayes(va: FloatArray, vb: FloatArray, bins: int) -> Score:
     edges, table = [], []
     for i in range(va.shape[1]):
         cuts = _cuts(np.concatenate([va[:, i], vb[:, i]]), bins - 1)
-        ia = np.searchsorted(cuts, va[:, i], side="left")
-        ib = np.searchsorted(cuts, vb[:, i], side="left")
-        ca = np.bincount(ia, minlength=len(cuts) + 1) + 1
-        cb = np.bincount(ib, minlength=len(cuts) + 1) + 1
+        e = tuple(float(v) for v in cuts)
+        size = len(cuts) + 4  # bins, then the atoms -inf, +inf, nan
+        ca = np.bincount(_table_index(va[:, i], e), minlength=size) + 1
+        cb = np.bincount(_table_index(vb[:, i], e), minlength=size) + 1
         ratio = np.log(ca / ca.sum()) - np.log(cb / cb.sum())
-        edges.append(tuple(float(v) for v in cuts))
-        table.append(tuple(float(v) for v in ratio[: len(cuts) + 1]))
+        edges.append(e)
+        table.append(tuple(float(v) for v in ratio))
     return Score("naive-Bayes", va.shape[1], edges=tuple(edges), table=tuple(table))
 
 
 def _logistic(va: FloatArray, vb: FloatArray, iterations: int = 25) -> Score | None:
     x = np.concatenate([va, vb])
     y = np.concatenate([np.ones(len(va)), np.zeros(len(vb))])
-    center, scale = x.mean(axis=0), x.std(axis=0)
+    finite = np.isfinite(x)
+    counts = finite.sum(axis=0)
+    center = np.where(counts > 0, np.where(finite, x, 0.0).sum(axis=0) / np.maximum(counts, 1), 0.0)
+    spread = np.where(finite, x - center, 0.0)
+    scale = np.sqrt((spread ** 2).sum(axis=0) / np.maximum(counts, 1))
     scale = np.where(scale > 0, scale, 1.0)
-    z = np.column_stack([(x - center) / scale, np.ones(len(x))])
+    columns = [np.where(finite, (x - center) / scale, 0.0)]
+    atoms: list[tuple[int, int]] = []
+    for i in range(x.shape[1]):
+        sym = _atom_of(x[:, i])
+        for atom in (ATOM_NEG_INF, ATOM_POS_INF, ATOM_NAN):
+            flag = sym == atom
+            if flag.any() and not flag.all():
+                atoms.append((i, atom))
+                columns.append(flag[:, None].astype(np.float64))
+    z = np.column_stack([*columns, np.ones(len(x))])
     w = np.zeros(z.shape[1])
     ridge = 1e-3 * np.eye(z.shape[1])
     for _ in range(iterations):
@@ -543,9 +759,11 @@ def _logistic(va: FloatArray, vb: FloatArray, iterations: int = 25) -> Score | N
             return None
     if not np.all(np.isfinite(w)):
         return None
-    return Score("logistic", va.shape[1], weights=tuple(float(v) for v in w[:-1]),
+    dim = va.shape[1]
+    return Score("logistic", dim, weights=tuple(float(v) for v in w[:dim]),
                  center=tuple(float(v) for v in center), scale=tuple(float(v) for v in scale),
-                 intercept=float(w[-1]))
+                 intercept=float(w[-1]),
+                 atoms=tuple((c, a, float(w[dim + k])) for k, (c, a) in enumerate(atoms)))
 
 
 def _score_pools(score: Score, h: _Halves, max_cuts: int) -> list[_Pool]:
@@ -564,10 +782,43 @@ def _score_pools(score: Score, h: _Halves, max_cuts: int) -> list[_Pool]:
 Split = Sequence[Any] | NDArray[Any]
 
 
+def _float_pattern_pools(h: _Halves, coord: int | None, dim: int) -> list[_Pool]:
+    """Unions of IEEE-754 classes ranked by likelihood ratio on the fit part (only for non-integer floats)."""
+    fit = np.concatenate([h.fit_a, h.fit_b])
+    finite = fit[np.isfinite(fit)]
+    if len(finite) == 0 or np.all(finite == np.round(finite)):
+        return []
+
+    def keys(x: FloatArray) -> list[Hashable]:
+        return list(float_pattern(x).tolist())
+
+    return _ranked(keys(h.fit_a), keys(h.fit_b), keys(h.test_a), keys(h.test_b),
+                   lambda s: FloatPattern(coord, dim, frozenset(cast(int, k) for k in s)))
+
+
+def _coarse_pools(fit_a: FloatArray, fit_b: FloatArray, test_a: FloatArray, test_b: FloatArray,
+                  bins: int) -> list[_Pool]:
+    """Unions of coordinate-wise patterns (bin or atom per coordinate) ranked by likelihood ratio."""
+    dim = fit_a.shape[1]
+    edges = tuple(tuple(float(v) for v in _cuts(np.concatenate([fit_a[:, i], fit_b[:, i]]), bins - 1))
+                  for i in range(dim))
+    probe = CoarseSet(dim, edges, frozenset())
+    return _ranked(probe.codes(fit_a)[0], probe.codes(fit_b)[0], probe.codes(test_a)[0],
+                   probe.codes(test_b)[0],
+                   lambda s: CoarseSet(dim, edges, frozenset(probe.decode(c) for c in s)))
+
+
+LEARNER_MAX_ROWS: Final = 50_000
+"""The logistic score learns on at most this many rows per side of the fit part (its cost is linear)."""
+
+COARSE_MAX_DIM: Final = 32
+"""Coordinate-wise pattern and float-pattern families are built for vectors of at most this length."""
+
+
 def _pools(sel_a: Split, sel_b: Split, cut_a: int, cut_b: int, layout: Layout,
-           max_cuts: int) -> list[_Pool]:
+           max_cuts: int, float_events: bool) -> list[_Pool]:
     """Every family's candidates.  Fixed-form families (thresholds, intervals) count on the whole
-    selection split; learned ones (ranked outcomes, bins, scores) learn on its first part
+    selection split; learned ones (ranked outcomes, bins, patterns, scores) learn on its first part
     (``[:cut]``) and count on the rest, so their counts carry no fitting bias."""
     split = cut_a > 0 and cut_b > 0
     fit_a, fit_b = (sel_a[:cut_a], sel_b[:cut_b]) if split else (sel_a, sel_b)
@@ -585,7 +836,10 @@ def _pools(sel_a: Split, sel_b: Split, cut_a: int, cut_b: int, layout: Layout,
         xa, xb = _scalars(sel_a), _scalars(sel_b)
         pools += _threshold_pools(_Halves(xa, xb, xa, xb), None, 1, max_cuts, True)
         pools += _binned_pools(halves(xa, xb), None, 1, max_cuts)
-    elif layout.kind == "vector":
+        if float_events and not layout.discrete:
+            ra, rb = _readable(sel_a, None, 1), _readable(sel_b, None, 1)
+            pools += _float_pattern_pools(halves(ra.values, rb.values), None, 1)
+    elif layout.kind in ("vector", "mixed"):
         dim = layout.dim
         va, vb = _vectors(sel_a, dim), _vectors(sel_b, dim)
         per_coord = max(8, max_cuts // 4) if dim > 1 else max_cuts
@@ -594,14 +848,19 @@ def _pools(sel_a: Split, sel_b: Split, cut_a: int, cut_b: int, layout: Layout,
             pools += _threshold_pools(_Halves(ca, cb, ca, cb), i, dim, per_coord, True)
             if dim == 1:
                 pools += _binned_pools(halves(ca, cb), i, dim, max_cuts)
+            if float_events and not layout.discrete and dim <= COARSE_MAX_DIM:
+                pools += _float_pattern_pools(halves(ca, cb), i, dim)
         fa, fb = (va[:cut_a], vb[:cut_b]) if split else (va, vb)
-        ok_a, ok_b = fa[~np.isnan(fa).any(axis=1)], fb[~np.isnan(fb).any(axis=1)]
-        if len(ok_a) and len(ok_b):
-            learned: list[Score | None] = [_naive_bayes(ok_a, ok_b, 16), _logistic(ok_a, ok_b)]
-            for score in learned:
-                if score is not None:
-                    sa, sb = score(va), score(vb)
-                    pools += _score_pools(score, halves(sa, sb), max_cuts)
+        if dim > 1 and dim <= COARSE_MAX_DIM:
+            ta, tb = (va[cut_a:], vb[cut_b:]) if split else (va, vb)
+            for bins in (2, 4):
+                pools += _coarse_pools(fa, fb, ta, tb, bins)
+        cap = LEARNER_MAX_ROWS
+        learned: list[Score | None] = [_naive_bayes(fa, fb, 16), _logistic(fa[:cap], fb[:cap])]
+        for score in learned:
+            if score is not None:
+                sa, sb = score(va), score(vb)
+                pools += _score_pools(score, halves(sa, sb), max_cuts)
     return pools
 
 
@@ -638,7 +897,8 @@ def plug_in_score(hits_p: IntArray, size_p: int, held_p: int, hits_q: IntArray, 
 
 def select_events(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | NDArray[Any], *,
                   held_a: int, held_b: int, delta: Fraction, alpha_side: Fraction,
-                  count: int = 1, max_cuts: int = 64, pessimism: float = 1.0) -> list[Candidate]:
+                  count: int = 1, max_cuts: int = 64, pessimism: float = 1.0,
+                  float_events: bool = True) -> list[Candidate]:
     """The ``count`` best distinct (event, direction) candidates, chosen from the selection split only.
 
     ``held_a``/``held_b`` are the held-out sizes and ``alpha_side`` the level
@@ -647,7 +907,9 @@ def select_events(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | ND
     Candidates are ranked by :func:`plug_in_score` with ``z_selection =
     pessimism·z``, ties (e.g. all -inf) broken by the score without the
     selection step and then by the smoothed empirical log ratio, so a caller
-    always gets an event when any outcome was seen.
+    always gets an event when any outcome was seen.  ``float_events=False``
+    leaves out the IEEE-754 pattern family (audit the algorithm as if in real
+    arithmetic; see :mod:`audits.blackbox.features`).
     """
     if count < 1:
         raise InvalidArgument(f"count={count} must be >= 1")
@@ -657,7 +919,7 @@ def select_events(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | ND
     cut_a, cut_b = (len(sel_a) + 1) // 2, (len(sel_b) + 1) // 2
     if cut_a == len(sel_a) or cut_b == len(sel_b):  # too few to split: learned families count in-sample
         cut_a, cut_b = 0, 0
-    pools = _pools(sel_a, sel_b, cut_a, cut_b, layout, max_cuts)
+    pools = _pools(sel_a, sel_b, cut_a, cut_b, layout, max_cuts, float_events)
     z = NormalDist().inv_cdf(1 - float(alpha_side))
     d = float(delta)
     held = {"a→b": (held_a, held_b), "b→a": (held_b, held_a)}

@@ -19,7 +19,10 @@ from audits.blackbox.events import (
     NAN,
     Band,
     BinUnion,
+    CoarseSet,
+    FloatPattern,
     OutcomeSet,
+    ScoreThreshold,
     Threshold,
     canonical,
     detect_layout,
@@ -99,6 +102,8 @@ def test_layouts() -> None:
     assert detect_layout([(1.0, 2.0)], [(0, 1)]) .kind == "vector"
     assert detect_layout(np.zeros((3, 2)), np.ones((2, 2))).dim == 2
     assert detect_layout([(1, 2)], [(1, 2, 3)]).kind == "other"
+    mixed = detect_layout([(None, 2.5), (1.0, None)], [(None, None), (0.5, 1.5)])
+    assert (mixed.kind, mixed.dim, mixed.discrete) == ("mixed", 2, True)
     assert detect_layout(["a", "b"], ["a"]).kind == "other"
     assert detect_layout([True, False], [True]).kind == "other"
     floats = np.random.default_rng(0).normal(size=200)
@@ -174,3 +179,50 @@ def test_selection_does_not_depend_on_the_hash_seed() -> None:
                               env=env, check=True, cwd=Path(__file__).resolve().parents[3])
         outputs.add(done.stdout)
     assert len(outputs) == 1
+
+
+def test_structural_events_read_bits_and_patterns() -> None:
+    """Float patterns: non-numbers outside, NaN its own class; patterns: bins and atoms per coordinate."""
+    from audits.blackbox.features import float_pattern
+    keys = frozenset(int(k) for k in float_pattern(np.array([0.375, math.nan])).tolist())
+    event = FloatPattern(None, 1, keys)
+    assert event.mask([0.375, 0.75, math.nan, "x", None, 0.375 + 2**-50]).tolist() == [
+        True, False, True, False, False, False]
+    assert event.describe().startswith("output as a double in ")
+    pattern = CoarseSet(2, ((0.0,), (0.0,)), frozenset({(-1, 1), (0, -3)}))
+    rows = [(-math.inf, 2.0), (-1.0, None), (-1.0, math.nan), (-math.inf, -2.0), (1.0,), "x"]
+    assert pattern.mask(rows).tolist() == [True, True, True, False, False, False]
+    assert pattern.mask(np.array([[-math.inf, 2.0], [3.0, 3.0]])).tolist() == [True, False]
+    assert pattern.describe() == "output coordinate-wise in {(-inf, (0, inf)), ((-inf, 0], nan)}"
+
+
+def test_selection_sees_the_floating_point_laplace_leak_only_with_float_events() -> None:
+    """count + float Laplace (Mironov 2012): an IEEE-754 pattern event separates 0 from 1; without
+    float events the best event is an ordinary interval whose ratio stays near e^1."""
+    rng = np.random.default_rng(11)
+    a, b = rng.laplace(0.0, 1.0, 4000), 1.0 + rng.laplace(0.0, 1.0, 4000)
+    best = select_events(a, b, held_a=4000, held_b=4000, delta=Fraction(0),
+                         alpha_side=Fraction(1, 40))[0]
+    assert isinstance(best.event, FloatPattern) and best.direction == "a→b"
+    fresh_a, fresh_b = rng.laplace(0.0, 1.0, 4000), 1.0 + rng.laplace(0.0, 1.0, 4000)
+    assert best.event.count(fresh_a) > 20 * max(1, best.event.count(fresh_b))
+    plain = select_events(a, b, held_a=4000, held_b=4000, delta=Fraction(0),
+                          alpha_side=Fraction(1, 40), float_events=False)[0]
+    assert not isinstance(plain.event, FloatPattern)
+
+
+def test_selection_finds_atom_patterns_in_sparse_outputs() -> None:
+    """Outputs with -inf where a query was not answered: the pattern of answered positions leaks."""
+    rng = np.random.default_rng(5)
+
+    def draw(p: float, n: int) -> np.ndarray:
+        answered = rng.random((n, 6)) < p
+        return np.where(answered, rng.normal(size=(n, 6)), -math.inf)
+
+    a, b = draw(0.3, 3000), draw(0.6, 3000)
+    best = select_events(a, b, held_a=3000, held_b=3000, delta=Fraction(0),
+                         alpha_side=Fraction(1, 40), float_events=False)[0]
+    # e.g. no answer: 0.7^6 = 0.118 vs 0.4^6 = 0.004; all answered: 0.3^6 vs 0.6^6 (ratio 64)
+    assert isinstance(best.event, (CoarseSet, ScoreThreshold))  # atoms read apart from values
+    p, q = (draw(0.3, 3000), draw(0.6, 3000))[:: 1 if best.direction == "a→b" else -1]
+    assert best.event.count(p) > 8 * max(1, best.event.count(q))

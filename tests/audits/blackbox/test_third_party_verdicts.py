@@ -1,7 +1,10 @@
 """End to end: the black-box auditor on every registered OpenDP and diffprivlib target.
 
 Each correct use must give NO_VIOLATION_FOUND with a tight bound, each deliberately
-misconfigured use must give VIOLATION (issue 3, item 6).  diffprivlib draws are seeded
+misconfigured use must give VIOLATION (issue 3, item 6).  A correct use with a known
+floating-point leak (``float_leak``) must give VIOLATION through an IEEE-754 pattern
+event, and NO_VIOLATION_FOUND with a tight bound in the real-arithmetic view
+(``float_events=False``).  diffprivlib draws are seeded
 from ``rng`` (fixed seed: deterministic).  OpenDP cannot be seeded, so its audits run
 at confidence 1 - 10^-6: a false alarm on a correct use then has probability at most
 10^-6 per run.  The tightness floor (0.7 of the best listed pair's exact loss) is a
@@ -13,10 +16,12 @@ of 1/2, far beyond what sampling noise can hide at this budget.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 
 import pytest
 
 from audits.blackbox.adapters import ThirdPartyTarget, third_party_targets
+from audits.blackbox.estimate import estimate_pair
 from audits.blackbox.report import BlackboxVerdict
 from audits.blackbox.runner import AuditConfig, run_audit
 from audits.blackbox.target import load_target
@@ -36,6 +41,13 @@ def test_verdict_and_tightness(t: ThirdPartyTarget) -> None:
     if not t.correct:
         assert report.verdict is BlackboxVerdict.VIOLATION, report.summary()
         return
+    if t.float_leak is not None:
+        # not private as implemented: the IEEE-754 pattern events must see the leak ...
+        assert report.verdict is BlackboxVerdict.VIOLATION, report.summary()
+        assert report.witness is not None and "as a double in" in report.witness.estimate.event
+        # ... and the real-arithmetic view must find the algorithm correct and tight
+        report = run_audit(load_target(t.name), config, pairs,
+                           estimator=partial(estimate_pair, float_events=False))
     assert report.verdict is BlackboxVerdict.NO_VIOLATION_FOUND, report.summary()
     best = max(t.pair_epsilons, key=lambda e: float(e))
     order, _ = compare(best * Fraction(7, 10), Fraction(report.epsilon_lower_bound))
