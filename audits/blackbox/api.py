@@ -50,7 +50,7 @@ def assert_private(mechanism: object, *, epsilon: object, delta: object = 0,
                    pairs: Sequence[tuple[Sequence[Hashable], Sequence[Hashable]]] | None = None,
                    samples: int = 20_000, confidence: object = Fraction(95, 100), seed: int = 0,
                    workers: int = 1, search: SearchSpace | None = None,
-                   estimator: Estimator | None = None) -> BlackboxReport:
+                   estimator: Estimator | None = None, float_events: bool = True) -> BlackboxReport:
     """Assert that no black-box evidence contradicts ``(epsilon, delta)``-DP; return the report.
 
     ``mechanism`` is a ``(data, rng)`` (or vectorized ``(data, rng, size)``)
@@ -60,7 +60,9 @@ def assert_private(mechanism: object, *, epsilon: object, delta: object = 0,
     ``confidence`` are exact numbers (floats are refused).  ``pairs`` are
     neighboring datasets; without them a neighbor search runs over
     ``search`` (default: substitution over {0, 1}, sizes 1 to 3).  The seed
-    defaults to 0 so test suites are deterministic.
+    defaults to 0 so test suites are deterministic.  ``float_events=False``
+    leaves out the events that read the bits of float outputs (an audit of
+    the algorithm as if it ran in real arithmetic).
 
     Raises AssertionError when the lower bound exceeds the claim at the
     stated confidence; the message shows the witness pair, the event, the
@@ -76,7 +78,7 @@ def assert_private(mechanism: object, *, epsilon: object, delta: object = 0,
         search = SearchSpace(relation="add-remove" if add_remove else "substitution")
     target = target_from_callable(mechanism)
     config = AuditConfig(epsilon=claim_eps, delta=claim_delta, confidence=conf, samples=samples,
-                         seed=seed, workers=workers, search=search)
+                         seed=seed, workers=workers, search=search, float_events=float_events)
     report = run_audit(target, config, _pairs(pairs), estimator=estimator)
     if report.verdict is BlackboxVerdict.VIOLATION:
         w = report.witness

@@ -22,6 +22,7 @@ from reference.errors import InvalidArgument, PrivrefError
 from reference.privacy import parse_epsilon
 from reference.reals import Real
 
+from .html import write_html
 from .report import BlackboxReport, BlackboxVerdict, write_json
 from .runner import AuditConfig, run_audit
 from .search import RELATIONS, Pair, SearchSpace
@@ -52,6 +53,12 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                         help="master seed (default: a fresh random seed, shown in the report)")
     parser.add_argument("--json", metavar="PATH",
                         help="write the JSON report (also the partial report on errors)")
+    parser.add_argument("--html", metavar="PATH",
+                        help="write a self-contained HTML report with plots (also the partial "
+                             "report on errors)")
+    parser.add_argument("--no-float-events", action="store_true",
+                        help="leave out the events that read the bits of float outputs: audit the "
+                             "algorithm as if in real arithmetic (default: included)")
     parser.add_argument("--workers", default=None, metavar="W",
                         help="worker processes (default: all cores)")
     parser.add_argument("--checkpoint", metavar="FILE",
@@ -152,7 +159,8 @@ def parse_config(args: argparse.Namespace) -> tuple[AuditConfig, list[Pair] | No
         samples=_int(args.samples, "--samples", 2), seed=seed, workers=workers,
         checkpoint=None if args.checkpoint is None else Path(args.checkpoint),
         progress=not args.quiet and sys.stderr.isatty(), screening_samples=screening,
-        confirm=_int(args.confirm, "--confirm", 1), search=space)
+        confirm=_int(args.confirm, "--confirm", 1), search=space,
+        float_events=not args.no_float_events)
     return config, pairs
 
 
@@ -160,23 +168,32 @@ def run(args: argparse.Namespace) -> int:
     """Run ``privref audit blackbox``: 0 for NO_VIOLATION_FOUND, 1 for VIOLATION.
 
     Raises PrivrefError (one-line message naming the flag or the target) on
-    bad input or a misbehaving target; with ``--json`` the partial report is
-    written first.
+    bad input or a misbehaving target; with ``--json`` / ``--html`` the
+    partial report is written first.
     """
     config, pairs = parse_config(args)
-    if args.json and not Path(args.json).parent.exists():
-        raise InvalidArgument(f"--json {args.json}: directory {Path(args.json).parent} does not exist")
+    html = getattr(args, "html", None)
+    for flag, path in (("--json", args.json), ("--html", html)):
+        if path and not Path(path).parent.exists():
+            raise InvalidArgument(f"{flag} {path}: directory {Path(path).parent} does not exist")
     target = load_target(args.target)
 
     def save_partial(report: BlackboxReport) -> None:
         if args.json:
             write_json(args.json, report.to_json())
             print(f"partial report ({report.status}) written to {args.json}", file=sys.stderr)
+        if html:
+            write_html(html, report)
+            print(f"partial report ({report.status}) written to {html}", file=sys.stderr)
 
-    report = run_audit(target, config, pairs, on_partial=save_partial)
+    report = run_audit(target, config, pairs, on_partial=save_partial,
+                       keep_witness_samples=bool(html))
     print(report.summary())
     if args.json:
         write_json(args.json, report.to_json())
         print(f"wrote {args.json}")
+    if html:
+        write_html(html, report)
+        print(f"wrote {html}")
     return 1 if report.verdict is BlackboxVerdict.VIOLATION else 0
 

@@ -8,24 +8,28 @@ estimator; 0.0 when there is no evidence), ``verdict`` (``VIOLATION`` or
 ``direction``, ``counts``, ``delta_at_claimed_epsilon``, ``privref_version``,
 ``target``, ``target_package``, ``target_package_version``, ``warnings``,
 ``notes``, ``pairs`` (one record per pair and stage), ``elapsed_seconds``,
-``status`` and ``error``.
+``status``, ``error`` and ``float_events`` (False for the real-arithmetic
+view, without the IEEE-754 pattern events).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Hashable, Mapping
-from dataclasses import dataclass
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Protocol
 
+from numpy.typing import NDArray
+
 import reference
 from reference.errors import PrivrefError
 from reference.reals import Real
 
-__all__ = ["BlackboxReport", "BlackboxVerdict", "EstimateLike", "PairResult", "write_json"]
+__all__ = ["BlackboxReport", "BlackboxVerdict", "EstimateLike", "PairResult", "WitnessSamples",
+           "write_json"]
 
 
 class BlackboxVerdict(Enum):
@@ -92,6 +96,20 @@ class PairResult:
         }
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class WitnessSamples:
+    """The confirmation samples of the witness pair, exactly as the estimator received them.
+
+    ``a`` holds the draws of M(pair[0]) and ``b`` those of M(pair[1]), in
+    draw order: a 1-D numpy array for numbers, else a list of hashable
+    outcomes.  Kept only on request (``run_audit(..., keep_witness_samples=True)``);
+    never part of the JSON report.
+    """
+
+    a: Sequence[Hashable] | NDArray[Any]
+    b: Sequence[Hashable] | NDArray[Any]
+
+
 @dataclass(frozen=True, slots=True)
 class BlackboxReport:
     """The outcome of a black-box audit (complete or partial).
@@ -102,6 +120,10 @@ class BlackboxReport:
     ``epsilon_lower_bound`` (see audits.blackbox.runner for the correction
     over pairs).  ``verdict`` is VIOLATION exactly when a confirmed pair's
     bound exceeds the claim.  NO_VIOLATION_FOUND is no proof of privacy.
+
+    ``witness_samples`` (None unless requested from run_audit) are the
+    witness pair's confirmation samples, for the HTML report; they take no
+    part in equality, repr or the JSON report.
     """
 
     target: str
@@ -126,6 +148,8 @@ class BlackboxReport:
     notes: tuple[str, ...]
     elapsed_seconds: float
     error: str | None = None
+    float_events: bool = True
+    witness_samples: WitnessSamples | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON report (see the module docstring for the fields)."""
@@ -163,6 +187,7 @@ class BlackboxReport:
             "pairs": [p.to_json() for p in self.pairs],
             "elapsed_seconds": round(self.elapsed_seconds, 3),
             "error": self.error,
+            "float_events": self.float_events,
         }
 
     def summary(self) -> str:
@@ -190,6 +215,8 @@ class BlackboxReport:
         lines.append(f"  samples          {self.samples} per side on {confirmed} confirmed of "
                      f"{self.candidates} candidate pairs; seed {self.seed}; "
                      f"{self.elapsed_seconds:.1f}s on {self.workers} worker(s)")
+        if not self.float_events:
+            lines.append("  events           real-arithmetic view (no IEEE-754 pattern events)")
         lines.extend(f"  warning          {m}" for m in self.warnings)
         lines.extend(f"  note             {m}" for m in self.notes)
         if self.verdict is not None:

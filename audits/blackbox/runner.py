@@ -35,6 +35,7 @@ written for other parameters is refused (CheckpointError).
 from __future__ import annotations
 
 import base64
+import functools
 import io
 import json
 import math
@@ -58,7 +59,7 @@ from reference.errors import InvalidArgument, PrivrefError
 from reference.neighbors import AddRemove, Substitution
 from reference.reals import Real, rational
 
-from .report import BlackboxReport, BlackboxVerdict, EstimateLike, PairResult
+from .report import BlackboxReport, BlackboxVerdict, EstimateLike, PairResult, WitnessSamples
 from .search import Pair, SearchSpace, candidate_pairs
 from .target import Batch, OutcomeError, Target, TargetCallError, TargetError, draw, probe_randomness
 
@@ -79,6 +80,8 @@ class AuditConfig:
     ``samples`` is per side and per confirmed pair; ``screening_samples``
     defaults to ``min(samples, max(1000, samples // 10))``.  ``confirm`` is
     how many candidates are confirmed on fresh samples after screening.
+    ``float_events=False`` makes the default estimator leave out the IEEE-754
+    pattern events (the real-arithmetic view; audits.blackbox.features).
     """
 
     epsilon: Real
@@ -93,6 +96,7 @@ class AuditConfig:
     confirm: int = 3
     search: SearchSpace = field(default_factory=SearchSpace)
     chunk_size: int | None = None
+    float_events: bool = True
 
     def __post_init__(self) -> None:
         if not 0 < self.confidence < 1:
@@ -419,9 +423,9 @@ def sample_pair(target: Target, pair: Pair, *, samples: int, seed: int, workers:
 
 # ---------------------------------------------------------------------------- audit
 
-def _default_estimator() -> Estimator:
+def _default_estimator(float_events: bool = True) -> Estimator:
     from .estimate import estimate_pair
-    return estimate_pair
+    return estimate_pair if float_events else functools.partial(estimate_pair, float_events=False)
 
 
 def _check_kinds(batches: dict[tuple[int, int], Batch], pairs: dict[int, Pair], target: Target,
@@ -497,7 +501,8 @@ def _check_given(pairs: Sequence[Pair], warnings: list[str]) -> None:
 
 def run_audit(target: Target, config: AuditConfig, pairs: Sequence[Pair] | None = None, *,
               estimator: Estimator | None = None,
-              on_partial: Callable[[BlackboxReport], None] | None = None) -> BlackboxReport:
+              on_partial: Callable[[BlackboxReport], None] | None = None,
+              keep_witness_samples: bool = False) -> BlackboxReport:
     """Audit ``target`` against ``config``'s claim on ``pairs`` (searched when None).
 
     Guarantee: when the report is complete, with probability at least
@@ -507,12 +512,19 @@ def run_audit(target: Target, config: AuditConfig, pairs: Sequence[Pair] | None 
     the correction over pairs).  On a PrivrefError or Ctrl-C, ``on_partial``
     receives the partial report (status ``error`` or ``interrupted``) before
     the exception propagates; completed chunks are already in the checkpoint.
+
+    With ``keep_witness_samples``, the report's ``witness_samples`` holds the
+    witness pair's confirmation samples (the very arrays the estimator saw;
+    no extra sampling) for audits.blackbox.html; the other pairs' samples are
+    dropped on return, so memory stays that of one stage.  Nothing else in
+    the report changes.
     """
-    estimate_pair = estimator or _default_estimator()
+    estimate_pair = estimator or _default_estimator(config.float_events)
     start = time.perf_counter()
     warnings: list[str] = []
     notes: list[str] = []
     results: list[PairResult] = []
+    kept: dict[int, WitnessSamples] = {}  # confirmed pairs' samples, only when asked for
     if pairs is not None:
         if not pairs:
             raise InvalidArgument("pairs=[] must hold at least one pair")
@@ -542,7 +554,9 @@ def run_audit(target: Target, config: AuditConfig, pairs: Sequence[Pair] | None 
             search=None if pairs is not None else config.search.to_json(),
             screening_samples=None if len(candidates) <= config.confirm else config.screening,
             workers=config.workers, warnings=tuple(warnings), notes=tuple(notes),
-            elapsed_seconds=time.perf_counter() - start, error=error)
+            elapsed_seconds=time.perf_counter() - start, error=error,
+            float_events=config.float_events,
+            witness_samples=None if witness is None else kept.get(witness.index))
 
     try:
         if pairs is None:
@@ -572,6 +586,8 @@ def run_audit(target: Target, config: AuditConfig, pairs: Sequence[Pair] | None 
                 est = estimate_pair(batches[(i, 0)].values, batches[(i, 1)].values,
                                     epsilon=config.epsilon, delta=config.delta, alpha=share)
                 results.append(PairResult(i, "confirmation", pair, config.samples, share, est))
+                if keep_witness_samples:
+                    kept[i] = WitnessSamples(batches[(i, 0)].values, batches[(i, 1)].values)
     except PrivrefError as exc:
         if on_partial is not None:
             on_partial(report("error", str(exc)))

@@ -182,3 +182,29 @@ def test_epsilon_is_required(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         parse(["x.py:f"])
     assert "--epsilon" in capsys.readouterr().err
+
+
+FLOAT_LAPLACE = """
+import numpy as np
+
+def count_laplace(data, rng, size):
+    return float(len(data)) + rng.laplace(0.0, 1.0, size)
+"""
+
+
+def test_no_float_events_asks_the_real_arithmetic_question(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """count + float Laplace: flagged through its bits by default; ε = 1 in real arithmetic."""
+    path = tmp_path / "float_laplace.py"
+    path.write_text(textwrap.dedent(FLOAT_LAPLACE), encoding="utf-8")
+    base = [f"{path}:count_laplace", "--epsilon", "1", "--pair", "[]", "[0]", "--samples", "4000",
+            "--seed", "3", "--workers", "1"]
+    out = tmp_path / "bits.json"
+    assert _run([*base, "--json", str(out)]) == 1
+    bits = json.loads(out.read_text())
+    assert bits["float_events"] is True and "as a double in" in bits["event"]
+    out = tmp_path / "real.json"
+    assert _run([*base, "--no-float-events", "--json", str(out)]) == 0
+    real = json.loads(out.read_text())
+    assert real["float_events"] is False and real["verdict"] == "NO_VIOLATION_FOUND"
+    assert "real-arithmetic view" in capsys.readouterr().out
