@@ -15,6 +15,7 @@ import os
 import secrets
 import sys
 from collections.abc import Hashable
+from fractions import Fraction
 from pathlib import Path
 
 from reference._validate import check_delta, to_fraction
@@ -26,7 +27,7 @@ from .html import write_html
 from .report import BlackboxReport, BlackboxVerdict, write_json
 from .runner import AuditConfig, run_audit
 from .search import RELATIONS, Pair, SearchSpace
-from .target import load_target
+from .target import Target, load_target
 
 __all__ = ["configure_parser", "run"]
 
@@ -38,13 +39,18 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("target", metavar="TARGET",
                         help="'package.module:function' or 'path/to/file.py:function'; the "
                              "function takes (data, rng) or (data, rng, size)")
-    parser.add_argument("--epsilon", required=True, metavar="EPS",
-                        help="claimed epsilon, exact: '1', '1/2', '0.25', 'ln(3)', '2*ln(3/2)'")
-    parser.add_argument("--delta", default="0", metavar="DELTA",
-                        help="claimed delta, exact (default 0)")
+    parser.add_argument("--epsilon", default=None, metavar="EPS",
+                        help="claimed epsilon, exact: '1', '1/2', '0.25', 'ln(3)', '2*ln(3/2)' "
+                             "(required unless the target declares its claim: registered "
+                             "third-party targets and built-in mechanisms)")
+    parser.add_argument("--delta", default=None, metavar="DELTA",
+                        help="claimed delta, exact (default: the target's declared delta, else 0)")
     parser.add_argument("--pair", nargs=2, action="append", metavar=("JSON_A", "JSON_B"),
                         help="a neighboring pair as two JSON lists, e.g. --pair '[0]' '[1]' "
-                             "(repeatable; without it, pairs are searched)")
+                             "(repeatable; without it: the target's recommended pairs if it "
+                             "declares any, else a search)")
+    parser.add_argument("--search", action="store_true",
+                        help="search neighboring pairs even when the target recommends pairs")
     parser.add_argument("--samples", default=str(DEFAULT_SAMPLES), metavar="N",
                         help=f"samples per side of each confirmed pair (default {DEFAULT_SAMPLES})")
     parser.add_argument("--confidence", default="0.95", metavar="C",
@@ -123,11 +129,24 @@ def _epsilon(text: str) -> Real:
         raise _flag("--epsilon", exc) from None
 
 
-def parse_config(args: argparse.Namespace) -> tuple[AuditConfig, list[Pair] | None]:
-    """Validate the namespace into an AuditConfig and the given pairs (None: search)."""
-    epsilon = _epsilon(args.epsilon)
+def parse_config(args: argparse.Namespace, target: Target | None = None
+                 ) -> tuple[AuditConfig, list[Pair] | None]:
+    """Validate the namespace into an AuditConfig and the pairs (None: search).
+
+    An omitted ``--epsilon``/``--delta`` comes from ``target.claim`` and
+    omitted ``--pair``s from ``target.pairs`` (unless ``--search``); without
+    a declared claim ``--epsilon`` is required.
+    """
+    declared = None if target is None else target.claim
+    if args.epsilon is not None:
+        epsilon, default_delta = _epsilon(args.epsilon), Fraction(0)
+    elif declared is not None:
+        epsilon, default_delta = declared.epsilon, declared.delta
+    else:
+        name = "" if target is None else f" {target.name!r}"
+        raise InvalidArgument(f"--epsilon is required: the target{name} declares no privacy claim")
     try:
-        delta = check_delta(args.delta, "delta")
+        delta = default_delta if args.delta is None else check_delta(args.delta, "delta")
     except PrivrefError as exc:
         raise _flag("--delta", exc) from None
     try:
@@ -138,7 +157,11 @@ def parse_config(args: argparse.Namespace) -> tuple[AuditConfig, list[Pair] | No
         raise InvalidArgument(f"--confidence={args.confidence} must lie strictly between 0 and 1")
     pairs = None
     if args.pair:
+        if getattr(args, "search", False):
+            raise InvalidArgument("--search and --pair exclude each other: give pairs or search")
         pairs = [(_json_list(a, "--pair"), _json_list(b, "--pair")) for a, b in args.pair]
+    elif target is not None and target.pairs and not getattr(args, "search", False):
+        pairs = [(tuple(a), tuple(b)) for a, b in target.pairs]
     seed = secrets.randbits(32) if args.seed is None else _int(args.seed, "--seed", 0)
     workers = (os.cpu_count() or 1) if args.workers is None else _int(args.workers, "--workers", 1)
     if args.relation not in RELATIONS:
@@ -171,12 +194,19 @@ def run(args: argparse.Namespace) -> int:
     bad input or a misbehaving target; with ``--json`` / ``--html`` the
     partial report is written first.
     """
-    config, pairs = parse_config(args)
+    if args.epsilon is not None:
+        parse_config(args)  # every flag is checked before the target is imported
     html = getattr(args, "html", None)
     for flag, path in (("--json", args.json), ("--html", html)):
         if path and not Path(path).parent.exists():
             raise InvalidArgument(f"{flag} {path}: directory {Path(path).parent} does not exist")
     target = load_target(args.target)
+    config, pairs = parse_config(args, target)
+    if args.epsilon is None:
+        print(f"claim ({config.epsilon}, {config.delta}) declared by the target", file=sys.stderr)
+    if not args.pair and pairs is not None:
+        print(f"pairs: the target's {len(pairs)} recommended pair(s) (--search to search instead)",
+              file=sys.stderr)
 
     def save_partial(report: BlackboxReport) -> None:
         if args.json:

@@ -38,6 +38,7 @@ import numpy as np
 
 from reference.errors import PrivrefError
 from reference.mechanism import Mechanism
+from reference.privacy import PrivacyClaim
 
 __all__ = [
     "Batch",
@@ -81,7 +82,10 @@ class Target:
     loaded from (so worker processes can re-load it), or ``None`` for an
     in-process callable.  ``package``/``package_version`` describe the
     distribution that provides the target's top-level package (None when
-    unknown, e.g. for a file target).
+    unknown, e.g. for a file target).  ``claim`` and ``pairs`` are what the
+    target declares about itself, used by the CLI when ``--epsilon`` or
+    ``--pair`` is omitted: a registered third-party target declares its
+    library's claim and its recommended pairs, a built-in Mechanism its claim.
     """
 
     name: str
@@ -90,6 +94,8 @@ class Target:
     spec: str | None = None
     package: str | None = None
     package_version: str | None = None
+    claim: PrivacyClaim | None = None
+    pairs: tuple[tuple[tuple[Hashable, ...], tuple[Hashable, ...]], ...] | None = None
 
 
 def _vectorized(fn: Callable[..., object], name: str) -> bool:
@@ -132,7 +138,8 @@ def target_from_callable(fn: object, name: str | None = None) -> Target:
     """
     if isinstance(fn, Mechanism):
         sampler = fn.sampler()
-        return Target(name or fn.name, sampler, False, None, "privref", _package_version("reference")[1])
+        return Target(name or fn.name, sampler, False, None, "privref",
+                      _package_version("reference")[1], claim=fn.claim)
     label = name or getattr(fn, "__qualname__", None) or repr(fn)
     if not callable(fn):
         raise TargetLoadError(f"target {label} is a {type(fn).__name__}, not callable")
@@ -186,7 +193,8 @@ def _third_party(spec: str) -> Target:
                               + ", ".join(adapters.third_party_target_names()))
     built = adapters.third_party_target(spec)
     return Target(spec, built.function, _vectorized(built.function, spec), spec,
-                  str(built.library), built.library_version)
+                  str(built.library), built.library_version, claim=built.claim,
+                  pairs=tuple((tuple(a), tuple(b)) for a, b in built.pairs))
 
 
 def load_target(spec: str) -> Target:
@@ -215,7 +223,8 @@ def load_target(spec: str) -> Target:
         obj = getattr(obj, part)
     if isinstance(obj, Mechanism):
         base = target_from_callable(obj, spec)
-        return Target(spec, base.function, False, spec, base.package, base.package_version)
+        return Target(spec, base.function, False, spec, base.package, base.package_version,
+                      claim=base.claim)
     if not callable(obj):
         raise TargetLoadError(f"target {spec!r} is a {type(obj).__name__}, not callable")
     package, version = (None, None) if is_file else _package_version(module_part)

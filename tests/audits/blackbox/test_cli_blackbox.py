@@ -178,10 +178,26 @@ def test_bad_epsilon(target_file: Path, epsilon: str, message: str) -> None:
     assert message in str(info.value)
 
 
-def test_epsilon_is_required(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit):
-        parse(["x.py:f"])
-    assert "--epsilon" in capsys.readouterr().err
+def test_epsilon_is_required_unless_the_target_declares_a_claim(target_file: Path) -> None:
+    with pytest.raises(InvalidArgument, match=r"--epsilon is required: the target .* declares no "
+                                              r"privacy claim"):
+        _run([f"{target_file}:rr", "--pair", "[0]", "[1]", "--samples", "100", "--workers", "1"])
+
+
+def test_declared_claim_is_the_default(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A built-in Mechanism declares its claim (here ln 3, tight): no --epsilon needed."""
+    path = tmp_path / "declared_rr.py"
+    path.write_text("from reference.randomized_response import randomized_response\n"
+                    "RR = randomized_response('3/4')\n")
+    out = tmp_path / "r.json"
+    status = _run([f"{path}:RR", "--pair", "[0]", "[1]", "--samples", "3000", "--seed", "1",
+                   "--workers", "1", "--json", str(out)])
+    report = json.loads(out.read_text())
+    assert status == 0 and report["claimed_epsilon_exact"] == "log(3)"
+    assert report["claimed_delta"] == 0
+    assert "declared by the target" in capsys.readouterr().err
+    with pytest.raises(InvalidArgument, match="--search and --pair exclude each other"):
+        _run([f"{path}:RR", "--pair", "[0]", "[1]", "--search"])
 
 
 FLOAT_LAPLACE = """
@@ -208,3 +224,17 @@ def test_no_float_events_asks_the_real_arithmetic_question(tmp_path: Path,
     real = json.loads(out.read_text())
     assert real["float_events"] is False and real["verdict"] == "NO_VIOLATION_FOUND"
     assert "real-arithmetic view" in capsys.readouterr().out
+
+
+def test_registry_target_needs_no_claim_or_pairs(tmp_path: Path) -> None:
+    """``privref audit blackbox diffprivlib:count-geometric``: the library's claim, the listed pairs."""
+    out = tmp_path / "r.json"
+    status = _run(["diffprivlib:count-geometric", "--samples", "3000", "--seed", "2", "--workers", "1",
+                   "--json", str(out)])
+    report = json.loads(out.read_text())
+    assert status == 0 and report["claimed_epsilon_exact"] == "1" and report["search"] is None
+    assert [p["pair"] for p in report["pairs"]] == [[[0], []], [[0, 0, 0], [0, 0]]]
+    out = tmp_path / "s.json"
+    _run(["diffprivlib:count-geometric", "--search", "--relation", "add-remove", "--sizes", "[1]",
+          "--samples", "1000", "--seed", "2", "--workers", "1", "--json", str(out)])
+    assert json.loads(out.read_text())["search"]["relation"] == "add-remove"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import textwrap
 from collections.abc import Hashable
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +23,7 @@ from audits.blackbox.target import (
     target_from_callable,
 )
 from reference.errors import PrivrefError
+from reference.privacy import PrivacyClaim
 from reference.randomized_response import randomized_response
 
 RR = """
@@ -272,11 +274,14 @@ def test_registered_third_party_names_load(monkeypatch: pytest.MonkeyPatch) -> N
 
     from audits.blackbox import adapters
     name = adapters.third_party_target_names()[0]
-    built = SimpleNamespace(function=rr_vec_for_registry, library="lib", library_version="9.9")
+    claim = PrivacyClaim.of(Fraction(1, 2))
+    built = SimpleNamespace(function=rr_vec_for_registry, library="lib", library_version="9.9",
+                            claim=claim, pairs=(((0,), ()),))
     monkeypatch.setattr(adapters, "third_party_target", lambda n: built)
     t = load_target(name)
     assert (t.name, t.spec, t.package, t.package_version, t.vectorized) == (name, name, "lib",
                                                                             "9.9", True)
+    assert t.claim == claim and t.pairs == (((0,), ()),)  # declared, for the CLI's defaults
     with pytest.raises(TargetLoadError, match="nor a registered third-party target; known: "):
         load_target("diffprivlib:no-such-thing")
 
