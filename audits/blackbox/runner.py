@@ -402,7 +402,7 @@ def _merge(parts: list[Batch], target: Target, data: Sequence[Hashable]) -> Batc
                      parts[0].first)
     values: list[Hashable] = []
     for p in parts:
-        values.extend(p.values.tolist() if isinstance(p.values, np.ndarray) else p.values)
+        values.extend(p.outcomes())
     return Batch(kind, values, parts[0].first)
 
 

@@ -274,8 +274,10 @@ def _has_nan(o: object) -> bool:
 class Batch:
     """Outcomes of one chunk, all of one ``kind``.
 
-    ``values`` is a 1-D numpy array (int64 or float64) for numbers, else a
-    list of hashable outcomes (tuples, labels).  ``first`` is the first
+    ``values`` is a 1-D numpy array (int64 or float64) for numbers, a 2-D
+    one whose rows are the outcomes for numeric tuples returned as a 2-D
+    array by a vectorized target, else a list of hashable outcomes (tuples,
+    labels).  ``first`` is the first
     outcome (for messages).
     """
 
@@ -285,6 +287,13 @@ class Batch:
 
     def __len__(self) -> int:
         return len(self.values)
+
+    def outcomes(self) -> list[Hashable]:
+        """The outcomes as hashable Python values (rows of a 2-D array as tuples)."""
+        if isinstance(self.values, np.ndarray):
+            rows = self.values.tolist()
+            return [tuple(r) for r in rows] if self.values.ndim == 2 else list(rows)
+        return list(self.values)
 
 
 def _describe(o: object) -> str:
@@ -310,6 +319,14 @@ def make_batch(raw: Sequence[object] | np.ndarray, name: str, data: Sequence[obj
                                "NaN outcomes cannot be counted")
         arr = raw.astype(np.float64 if raw.dtype.kind == "f" else np.int64)
         return Batch("number", arr, _normalize(raw[0]) if len(raw) else 0)
+    if isinstance(raw, np.ndarray) and raw.ndim == 2 and raw.dtype.kind in "iuf" and raw.shape[1] > 0:
+        if raw.dtype.kind == "f" and bool(np.isnan(raw).any()):
+            i = int(np.flatnonzero(np.isnan(raw).any(axis=1))[0])
+            raise OutcomeError(f"target {name} returned NaN in draw #{i} on data={list(data)!r}; "
+                               "NaN outcomes cannot be counted")
+        arr = raw.astype(np.float64 if raw.dtype.kind == "f" else np.int64)
+        head = tuple(arr[0].tolist()) if len(arr) else ()
+        return Batch(outcome_kind(head), arr, head)  # rows are the tuple outcomes
     if isinstance(raw, np.ndarray) and raw.ndim == 2:
         rows: list[object] = [tuple(r) for r in raw.tolist()]
         return make_batch(rows, name, data)
@@ -380,7 +397,7 @@ def draw(target: Target, data: Sequence[object], rng: np.random.Generator, size:
 def _same(a: Batch, b: Batch) -> bool:
     if isinstance(a.values, np.ndarray) and isinstance(b.values, np.ndarray):
         return bool(np.array_equal(a.values, b.values))
-    return list(a.values) == list(b.values)
+    return a.outcomes() == b.outcomes()
 
 
 def probe_randomness(target: Target, data: Sequence[object], *, seed: int,
@@ -410,7 +427,7 @@ def probe_randomness(target: Target, data: Sequence[object], *, seed: int,
             "module, os.urandom, ...); results are not reproducible from --seed. The runner reseeds "
             "the global `random` and `numpy.random` states per chunk so that chunks stay "
             "independent, but other sources are not controlled")
-    values = [*list(first.values), *list(other.values)]
+    values = [*first.outcomes(), *other.outcomes()]
     if all(v == values[0] for v in values):
         notes.append(f"deterministic: target {target.name} returned {_describe(values[0])} in all "
                      f"{2 * draws} probe draws on data={list(data)!r}")

@@ -207,7 +207,16 @@ def test_vectorized_outputs_checked() -> None:
         return 0
     with pytest.raises(OutcomeError, match="returned 4 outcomes for size=5"):
         draw(target_from_callable(wrong_length, "w"), [0], rng(), 5)
-    assert draw(target_from_callable(matrix, "m"), [0], rng(), 3).values == [(0, 0)] * 3
+    batch = draw(target_from_callable(matrix, "m"), [0], rng(), 3)
+    assert batch.outcomes() == [(0, 0)] * 3 and batch.kind == "tuple(number, number)"
+    assert isinstance(batch.values, np.ndarray) and batch.values.shape == (3, 2)  # kept packed
+
+    def nan_row(data: list[int], rng: np.random.Generator, size: int) -> np.ndarray:
+        out = np.zeros((size, 2))
+        out[1, 1] = np.nan
+        return out
+    with pytest.raises(OutcomeError, match="returned NaN in draw #1"):
+        draw(target_from_callable(nan_row, "n"), [0], rng(), 3)
     with pytest.raises(OutcomeError, match="must return a sequence"):
         draw(target_from_callable(scalar, "s"), [0], rng(), 3)
 
