@@ -16,7 +16,16 @@ def all_entries() -> tuple[Entry, ...]:
     """Every ledger entry, in paper order; raises on a duplicate id."""
     from . import folklore, p000, p004
 
-    entries = (*p004.ENTRIES, *p000.ENTRIES, *folklore.ENTRIES)
+    from .manifest import MANIFEST
+
+    def order(e: Entry) -> tuple[int, int, int]:
+        papers = ("004", "000", "001", "002", "003", "folklore")
+        numbers = MANIFEST.get(e.paper, ())
+        rank = numbers.index(e.number) if e.number in numbers else len(numbers)
+        return papers.index(e.paper), rank, 0 if e.step is None else 1
+
+    collected = (*p004.ENTRIES, *p000.ENTRIES, *folklore.ENTRIES)
+    entries = tuple(sorted(collected, key=order))  # stable: steps keep their module order
     seen: set[str] = set()
     for e in entries:
         if e.id in seen:
