@@ -165,6 +165,14 @@ def _parser() -> argparse.ArgumentParser:
                         help="only entries whose id contains TEXT (repeatable)")
     lemmas.add_argument("-v", "--verbose", action="store_true", help="print statements")
     lemmas.set_defaults(func=_cmd_lemmas)
+    learn = sub.add_parser(
+        "learn", help="learning-curve experiment: labeled/unlabeled sample complexity vs d",
+        description="Run the private learners on thresholds, intervals and rectangles over "
+                    "X_d for growing d; write a JSON table and a PNG plot of the empirical "
+                    "labeled and unlabeled sample complexities (see docs/learning.md).")
+    from . import learning_cli
+    learning_cli.configure_parser(learn)
+    learn.set_defaults(func=learning_cli.run)
     return parser
 
 
