@@ -15,7 +15,6 @@ __all__ = ["all_entries", "entry_by_id"]
 def all_entries() -> tuple[Entry, ...]:
     """Every ledger entry, in paper order; raises on a duplicate id."""
     from . import folklore, p000, p004
-
     from .manifest import MANIFEST
 
     def order(e: Entry) -> tuple[int, int, int]:

@@ -1,0 +1,134 @@
+"""The utility chain entries: 004 Claim C.9 ... Corollary 4.6 and 000 Claim 4.11 ... Corollary 4.18."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from fractions import Fraction
+
+import pytest
+
+from proofs import Check, Entry, Status, Verdict
+from proofs._runner import run_entry
+from proofs.manifest import MANIFEST
+from proofs.p000 import utility as u000
+from proofs.p004 import utility as u
+from reference.reals import Interval
+
+F = Fraction
+ENTRIES = (*u.ENTRIES, *u000.ENTRIES)
+CASES = list({id(c): (e, c) for e in ENTRIES for c in e.checks}.values())
+BOX_LO = (F(1, 2**30), F(1), F(1))
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e.id for e in ENTRIES])
+def test_every_entry_agrees_with_its_status(entry: Entry) -> None:
+    report = run_entry(entry)
+    bad = [(o.check.name, o.result.verdict, o.result.evidence) for o in report.outcomes if not o.agrees]
+    assert not bad, bad
+    for o in report.outcomes:
+        if o.result.verdict is Verdict.VIOLATED:
+            assert o.result.witness
+
+
+@pytest.mark.parametrize(("entry", "check"), CASES, ids=[f"{e.id} :: {c.name}" for e, c in CASES])
+def test_checks_are_fast_and_deterministic(entry: Entry, check: Check) -> None:
+    start = time.perf_counter()
+    result = check.run()
+    assert time.perf_counter() - start < 5, check.name
+    assert check.run().verdict is result.verdict
+
+
+def test_ids_statuses_and_manifest() -> None:
+    by_id = {e.id: e for e in ENTRIES}
+    for e in ENTRIES:
+        assert e.number in MANIFEST[e.paper], e.id
+    refuted = {i for i, e in by_id.items() if e.status is Status.REFUTED}
+    assert refuted == {
+        "004 Lemma C.10 / error_μ(h_fin, h_N) <= α/2 by Theorem B.5",
+        "004 Lemma C.10 / Theorem B.5 applies to the pair (h_fin, h_N)",
+        "004 Theorem 4.2 / Claim C.1 turns the (1, 41δ) learner into an (ε, δ) learner",
+        "000 Lemma 4.12 / |S^3| >= (640/α)VC log(4480/(αβ))",
+        "000 Lemma 4.12 / Theorem B.5 applies to the pair (h_fin, h_N)",
+        "000 Theorem 4.14 / Claim 4.3 turns the (1, 41δ) learner into an (ε, δ) learner",
+    }
+    assert by_id["004 Claim C.9"].status is by_id["000 Claim 4.11"].status is Status.CHECKED
+    for main in ("004 Lemma C.10", "004 Theorem C.11", "004 Theorem 4.2", "004 Theorem 4.4",
+                 "004 Corollary 4.5", "004 Corollary 4.6", "000 Lemma 4.12", "000 Theorem 4.13",
+                 "000 Theorem 4.14", "000 Theorem 4.16", "000 Corollary 4.17", "000 Corollary 4.18"):
+        assert by_id[main].status is Status.NOT_CHECKABLE, main
+    proved = [e for e in ENTRIES if e.status is Status.PROVED]
+    assert len(proved) == 3 and all(e.parameter_range for e in proved)
+
+
+# ------------------------------------------------------------------ the sufficiency algebra
+
+
+@pytest.mark.parametrize("key", sorted(u.B5_USES))
+@pytest.mark.parametrize("reading", ["ln", "log2"])
+def test_scaled_gap_matches_the_formulas(key: str, reading: u.Reading) -> None:
+    """a·(have - need) from the simplified affine form equals the one from the paper's formulas."""
+    use = u.B5_USES[key]
+    g = u.scaled_gap(use, reading)
+    for alpha, beta, vc in [(F(1), F(1), F(1)), (F(1, 3), F(1, 7), F(5)), BOX_LO,
+                            (F(1, 2**20), F(1, 2**50), F(10**4))]:
+        direct = (u.have_enclosure(use, alpha, beta, vc, reading)
+                  - u.need_enclosure(use, alpha, beta, vc, reading)) * (alpha * use.a_scale)
+        simple = g(tuple(Interval.point(x) for x in (alpha, beta, vc)))
+        assert simple.lo <= direct.hi and direct.lo <= simple.hi, (key, alpha, beta, vc)
+
+
+def test_known_ratios() -> None:
+    """Inventory E21's minima, enclosed from the formulas directly."""
+    expected = {"000 C4.11": (F(10666, 10000), F(10667, 10000)),
+                "000 L4.12": (F(1650, 100), F(1651, 100)),
+                "000 L4.12 corrected": (F(8055, 1000), F(8056, 1000)),
+                "004 C.9 step": (F(10227, 10000), F(10228, 10000)),
+                "004 C.10": (F(2063, 1000), F(2064, 1000)),
+                "004 C.9 step, 10": (F(8468, 10000), F(8469, 10000))}
+    for key, (lo, hi) in expected.items():
+        use = u.B5_USES[key]
+        for reading in ("ln", "log2"):
+            r = u.have_enclosure(use, *BOX_LO, reading) / u.need_enclosure(use, *BOX_LO, reading)
+            assert lo <= r.lo and r.hi <= hi, (key, reading, r)
+
+
+# ------------------------------------------------------------------ mutations
+
+
+def test_broken_constants_are_caught() -> None:
+    # 004 uses 12 where 000 uses 10: with 10 the step fails, and 48 -> 40 breaks 000's claim.
+    assert u.check_sufficiency(u.B5_USES["004 C.9 step, 10"]).verdict is Verdict.VIOLATED
+    weak = replace(u.B5_USES["000 C4.11"], P=F(40))
+    res = u.check_sufficiency(weak)
+    assert res.verdict is Verdict.VIOLATED and res.witness
+    assert u.check_insufficient(u.B5_USES["004 C.9 step"]).verdict is Verdict.VIOLATED
+    # a ratio window that excludes the true minimum is refuted
+    assert u.check_min_ratio(u.B5_USES["004 C.10"], "ln", F(207, 100), F(208, 100), BOX_LO).verdict \
+        is Verdict.VIOLATED
+    # accumulation: 12 in 000 (10 → 12) and 13 in 004 exceed the budgets
+    assert u.check_accumulation("000", multiplier=12).verdict is Verdict.VIOLATED
+    assert u.check_accumulation("004", multiplier=13).verdict is Verdict.VIOLATED
+    assert u.check_accumulation("000", multiplier=9).verdict is Verdict.VIOLATED   # premise of B.5
+    # δ: the factor window, and the corrected δ′ audited exactly
+    assert u.check_delta_factor(F(287, 10), F(288, 10)).verdict is Verdict.VIOLATED
+    assert u.check_delta_step(6, F(164, 6000)).verdict is Verdict.HOLDS
+    assert u.check_delta_step(6, F(40, 6000)).verdict is Verdict.VIOLATED   # below the leak 41δ/6
+
+
+def test_counterexamples_need_their_hypotheses() -> None:
+    # E9: with μ(h_fin Δ h_N) <= α/2 the step's conclusion holds on the instance.
+    assert u.check_premise_gap(p=F(1, 20)).verdict is Verdict.HOLDS
+    # E10: with few domain points the improper pair no longer escapes.
+    assert u.check_improper_pair("004", domain=10**5).verdict is Verdict.HOLDS
+    # E12: the corrected 320/2240 bound is met where 640/4480 is not.
+    assert u000.check_e12_instance().verdict is Verdict.VIOLATED
+    assert u000.check_e12_instance(printed=(320, 2240)).verdict is Verdict.HOLDS
+    # corrected C.10 bookkeeping fails with a multiplier below 10
+    assert u.check_corrected_c10(F(1, 10), F(1, 10), F(9)).verdict is Verdict.VIOLATED
+
+
+def test_delta_counterexample_witness() -> None:
+    res = u.check_delta_step()
+    assert res.verdict is Verdict.VIOLATED
+    assert res.witness is not None and "leak" in res.witness
