@@ -1,0 +1,149 @@
+"""Ledger entries of GenericLearner and BLR (proofs.p004.generic, proofs.p000.generic), and mutations."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from fractions import Fraction
+
+import pytest
+
+from proofs import Check, Entry, Kind, Status, Verdict
+from proofs.p000 import generic as g000
+from proofs.p004 import generic as g
+from reference.concepts import Concept, thresholds_on
+from reference.data import Dataset
+from reference.exponential import agreements, exponential_weights
+from reference.learners.base import Learner, as_learner
+from reference.learners.generic import generic_learner, hypothesis_set, split_database
+from reference.learners.sanitizer import SanitizedDatabase, Sanitizer, blr_sanitizer
+from reference.mechanism import Mechanism
+from reference.privacy import PrivacyClaim
+from reference.program import Program, call, categorical_choice, choose
+from reference.reals import log
+from reference.vc import xor_class
+
+CASES = [(entry, check) for entry in g.ENTRIES for check in entry.checks]
+T3 = thresholds_on(3)
+EPS = log(Fraction(3, 2)) * 2          # the default audit instance: BLR with k = 1, n = 3, m = 1
+
+
+@pytest.mark.parametrize(("entry", "check"), CASES, ids=[f"{e.id} :: {c.name}" for e, c in CASES])
+def test_every_check_agrees_with_its_status(entry: Entry, check: Check) -> None:
+    start = time.perf_counter()
+    result = check.run()
+    elapsed = time.perf_counter() - start
+    assert result.verdict is check.expect, result.evidence
+    assert elapsed < 5, f"{check.name} took {elapsed:.2f}s"
+    if result.verdict is Verdict.VIOLATED:
+        assert result.witness
+
+
+def test_entries_ids_statuses_and_counterparts() -> None:
+    by_id = {e.id: e for e in g.ENTRIES}
+    assert by_id["004 Theorem 3.3"].status is Status.CHECKED
+    assert by_id["004 Theorem A.3"].status is Status.CHECKED
+    assert by_id["004 Lemma 3.4"].status is Status.NOT_CHECKABLE
+    steps = [e for e in g.ENTRIES if e.kind is Kind.PROOF_STEP]
+    assert len(steps) == 5 and all(e.number == "Theorem 3.3" and e.also == ("000 Theorem 3.3",)
+                                   for e in steps)
+    assert [e.status for e in steps].count(Status.REFUTED) == 1
+    assert {e.id for e in g000.ENTRIES} == {"000 Theorem 3.3", "000 Corollary 3.4", "000 Theorem A.3"}
+    for e in g000.ENTRIES:                         # counterparts share their 004 checks
+        twin = by_id[e.also[0]]
+        assert e.checks == twin.checks and e.status is twin.status
+
+
+# ------------------------------------------------------------- privacy mutations
+
+
+def _doubled_budget_sanitizer() -> Sanitizer:
+    """BLR run at 2ε that still claims ε."""
+    real = blr_sanitizer(xor_class(T3), k=1, epsilon=EPS * 2)
+    return Sanitizer(dataclasses.replace(real.mechanism, claim=PrivacyClaim(EPS)),
+                     real.queries, real.output_size)
+
+
+def test_a_sanitizer_with_a_doubled_budget_is_caught() -> None:
+    bad = _doubled_budget_sanitizer()
+    assert g.check_blr_privacy(bad).verdict is Verdict.VIOLATED
+    lrn = generic_learner(T3, m=1, epsilon=EPS, sanitizer=bad)
+    result = g.check_generic_privacy(lrn)
+    assert result.verdict is Verdict.VIOLATED and result.witness
+
+
+def _reads_s_in_the_sanitizer(m: int) -> Learner[Concept]:
+    """GenericLearner that sanitizes D and the points of S together (no longer parallel composition)."""
+    san = blr_sanitizer(xor_class(T3), k=1, epsilon=EPS)
+
+    def program(data: Dataset) -> Program[Concept]:
+        points, sample = split_database(T3, m, data)
+        everything = points + tuple(x for x, _ in sample)  # type: ignore[misc]
+        sanitized: SanitizedDatabase = yield from call(san.mechanism.program, everything)
+        hyps = hypothesis_set(T3, sanitized)
+        weights = exponential_weights([agreements(h, sample) for h in hyps], epsilon=EPS)
+        index = yield from choose(categorical_choice(weights))
+        return hyps[index]
+
+    return as_learner(Mechanism("leaky GenericLearner", program, PrivacyClaim(EPS), "mutation"),
+                      T3, proper=True)
+
+
+def test_a_learner_that_reads_s_in_the_sanitizer_is_caught() -> None:
+    result = g.check_generic_privacy(_reads_s_in_the_sanitizer(1))
+    assert result.verdict is Verdict.VIOLATED, result.evidence
+
+
+def test_an_improper_variant_is_caught() -> None:
+    """Outputting the complement x >= j of the chosen threshold leaves THRESH."""
+    real = generic_learner(T3, m=1, epsilon=EPS, sanitizer=blr_sanitizer(xor_class(T3), k=1, epsilon=EPS))
+    inner = real.mechanism.program
+    full = Concept(T3.domain, (1, 1, 1))
+
+    def program(data: Dataset) -> Program[Concept]:
+        h = yield from inner(data)
+        return h.xor(full)
+
+    lrn = as_learner(dataclasses.replace(real.mechanism, program=program), T3, proper=True)
+    assert g.check_generic_proper(lrn).verdict is Verdict.VIOLATED
+
+
+# -------------------------------------------------------- utility and accuracy mutations
+
+
+def test_a_sanitizer_that_ignores_its_input_fails_utility() -> None:
+    real = blr_sanitizer(xor_class(T3), k=3, epsilon=1)
+
+    def constant(data: Dataset) -> Program[SanitizedDatabase]:
+        return (0, 0, 0)
+        yield  # pragma: no cover
+
+    blind = Sanitizer(dataclasses.replace(real.mechanism, program=constant), real.queries, 3)
+    assert g.check_generic_utility(blind).verdict is Verdict.VIOLATED
+
+
+def test_accuracy_and_tail_checks_can_fail() -> None:
+    assert g.check_blr_accuracy(beta=Fraction(1, 30)).verdict is Verdict.VIOLATED   # true ≈ 0.0345
+    weak = blr_sanitizer(xor_class(T3), k=3, epsilon=log(Fraction(101, 100)) * 6)
+    assert g.check_blr_accuracy(weak).verdict is Verdict.VIOLATED
+    assert g.check_blr_tail(factor=Fraction(1, 20)).verdict is Verdict.VIOLATED
+
+
+# ------------------------------------------------------------- constant mutations
+
+
+def test_constant_checks_fail_on_wrong_constants() -> None:
+    assert g.check_constants_b6(factor=1200).verdict is Verdict.VIOLATED
+    assert g.check_constants_b6(inner=20).verdict is Verdict.VIOLATED
+    assert g.check_constants_em(divisor=5).verdict is Verdict.VIOLATED
+    assert g.check_error_bookkeeping(e1=Fraction(2, 5)).verdict is Verdict.VIOLATED
+    assert g.check_error_bookkeeping(chosen=Fraction(9, 10)).verdict is Verdict.VIOLATED
+    assert g.check_failure_bookkeeping((Fraction(2, 5),) * 3).verdict is Verdict.VIOLATED
+    assert g.check_corrected_m(constant=Fraction(7000)).verdict is Verdict.VIOLATED
+    # the refutation is a real computation: a constant above the ratio (≈ 2.5e6) is not exceeded
+    assert g.check_stated_m_covers_proof(constant=Fraction(10**7)).verdict is Verdict.HOLDS
+
+
+def test_labeled_part_check_fails_when_h_is_all_of_c(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(g, "hypothesis_set", lambda C, out: C.concepts)
+    assert g.check_thresholds_labeled_part().verdict is Verdict.VIOLATED
