@@ -42,8 +42,8 @@ from reference._validate import check_int, to_fraction
 from reference.concepts import Concept, ConceptClass, intervals, rectangles, thresholds
 from reference.data import labeled, unlabeled
 from reference.errors import InvalidArgument
-from reference.exponential import exponential_learner
-from reference.learners.base import Learner, as_learner
+from reference.learners.base import Learner
+from reference.learners.generic import generic_learner_blr, klnrs_learner
 
 from .blackbox.stats import cp_lower, cp_upper
 
@@ -79,14 +79,22 @@ class LearnerSpec:
 
 
 def _klnrs(concepts: ConceptClass, epsilon: Fraction, m: int, n: int) -> Learner[Any]:
-    mech = exponential_learner(tuple(concepts), epsilon=epsilon,
-                               name=f"KLNRS generic learner on {concepts.name}")
-    return as_learner(mech, concepts, proper=True)
+    return klnrs_learner(concepts, epsilon=epsilon)
+
+
+GENERIC_K: int = 2
+"""Size of the BLR-sanitized database in the experiment's GenericLearner (candidates C(2^d+1, 2))."""
+
+
+def _generic(concepts: ConceptClass, epsilon: Fraction, m: int, n: int) -> Learner[Any]:
+    return generic_learner_blr(concepts, m=m, k=GENERIC_K, epsilon=epsilon)
 
 
 LEARNERS: dict[str, LearnerSpec] = {
     "klnrs": LearnerSpec("KLNRS (exponential mechanism over C)", "004 Algorithm 3 with H = C",
                          "labeled", _klnrs),
+    "generic": LearnerSpec(f"GenericLearner with BLR (k = {GENERIC_K})", "004/000 Algorithm 1",
+                           "unlabeled-then-labeled", _generic),
 }
 """The registered learners, by short name (extended by :func:`register_learner`)."""
 

@@ -8,5 +8,36 @@ program.
 """
 
 from .base import Learner, as_learner
+from .generic import (
+    GENERIC_LEARNER_SOURCE,
+    generic_learner,
+    generic_learner_blr,
+    hypothesis_set,
+    klnrs_learner,
+    split_database,
+)
+from .sanitizer import (
+    DEFAULT_MAX_CANDIDATES,
+    SanitizedDatabase,
+    Sanitizer,
+    blr_sanitizer,
+    candidate_databases,
+    query_error,
+)
 
-__all__ = ["Learner", "as_learner"]
+__all__ = [
+    "DEFAULT_MAX_CANDIDATES",
+    "GENERIC_LEARNER_SOURCE",
+    "Learner",
+    "SanitizedDatabase",
+    "Sanitizer",
+    "as_learner",
+    "blr_sanitizer",
+    "candidate_databases",
+    "generic_learner",
+    "generic_learner_blr",
+    "hypothesis_set",
+    "klnrs_learner",
+    "query_error",
+    "split_database",
+]
