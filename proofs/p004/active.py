@@ -1,0 +1,1000 @@
+"""Ledger: 004 Section 5 and Appendix C.3–C.4 (private active learners).
+
+Entries: Remark 5.2, Theorem 5.5 (PSSL ⇒ TPAL), Claim 5.6 (SubSampling, with
+its proof steps), Theorem 5.7 (the final PAL) and Theorem C.12 (the TPAL lower
+bound, with its proof steps).  The 000 counterparts are in proofs/p000/active.py.
+
+Exact audits use :mod:`reference.learners.active` on tiny pools.  When e^ε is
+irrational (SubSampling's ε = n(3 + e^{2ε*})/t is rational), the audited claim
+is made *stronger* for HOLDS checks (e^ε rounded down to a rational, δ′ rounded
+down) and *weaker* for VIOLATED checks (rounded up), so each verdict is sound
+for the claim as stated.  Base learners: the rational-base exponential learner
+over THRESH on {0, 1}, a "noisy label" learner whose ε* = ln(p/(1−p)) is tight,
+and their δ-leaking versions (:func:`reference.composition.leak`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from functools import cache, partial
+from typing import Any, Final
+
+from audits.exact import audit, audit_pair, epsilon_text
+from reference.composition import leak
+from reference.concepts import Concept, thresholds_on
+from reference.data import BOTTOM, Dataset, label_of, labeled, point_of, unlabeled
+from reference.exponential import exponential_learner_rational
+from reference.learners.active import (
+    LabelOracle,
+    pssl_as_active,
+    subsampling_active_claim,
+    subsampling_learner,
+    subsampling_repaired_claim,
+)
+from reference.learners.base import Learner, as_learner
+from reference.learners.lower_bound import (
+    PRINTED_FAILURE_BOUND,
+    Version,
+    b_positions,
+    conditioned_product,
+    expected_b,
+    failure_bound,
+    hard_sample,
+    implied_label_lower_bound,
+    min_failure_all_hypotheses,
+    min_failure_thresholds,
+    swap_distribution,
+    swap_entries,
+    threshold_range,
+    wlog_sample_size,
+)
+from reference.mechanism import Mechanism
+from reference.neighbors import SUBSTITUTION, Universe
+from reference.privacy import PrivacyClaim
+from reference.program import Program, bernoulli, call, distribution, uniform
+from reference.randomized_response import flip_bit, rr_epsilon
+from reference.reals import Interval, Order, Real, compare, exp, interval_exp, log
+
+from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
+from ..bnb import BnbResult, mean_value_form, prove_nonnegative, prove_positive
+
+__all__ = [
+    "ENTRIES",
+    "check_b_concentration_000",
+    "check_b_concentration_004",
+    "check_delta_coefficient",
+    "check_failure_all_hypotheses",
+    "check_failure_formula",
+    "check_failure_thresholds",
+    "check_implied_bound_positive",
+    "check_repaired_large_eps",
+    "check_repaired_small_eps",
+    "check_subsampling_audits",
+    "check_swap",
+    "check_theorem55",
+    "noisy_label_learner",
+    "ratio_identity",
+]
+
+PREC: Final = 96
+_C2: Final = thresholds_on(2)
+_E3: Final = ((0, 0), (0, 1), (1, 0))
+_E2: Final = ((0, 0), (0, 1))
+_E2B: Final = ((0, 1), (1, 0))
+_ONE: Final = Fraction(1)
+
+
+def _d(x: Fraction | Real | int) -> str:
+    return f"{float(x):.6g}"
+
+
+def _from_bnb(res: BnbResult, what: str) -> CheckResult:
+    witness = None if res.witness is None else "(" + ", ".join(map(str, res.witness)) + ")"
+    return CheckResult(res.verdict, f"{what}: {res.summary()}", witness=witness)
+
+
+def _combine(results: list[CheckResult]) -> CheckResult:
+    verdicts = {r.verdict for r in results}
+    verdict = (Verdict.VIOLATED if Verdict.VIOLATED in verdicts else
+               Verdict.UNDECIDED if Verdict.UNDECIDED in verdicts else Verdict.HOLDS)
+    witness = next((r.witness for r in results if r.witness), None)
+    return CheckResult(verdict, "; ".join(r.evidence for r in results), witness)
+
+
+# ------------------------------------------------------------------ base learners
+
+
+def _em(base: str) -> Learner[Any]:
+    return as_learner(exponential_learner_rational(tuple(_C2), base=base), _C2, proper=True)
+
+
+def _leaky(learner: Learner[Any], delta: str) -> Learner[Any]:
+    return as_learner(leak(learner.mechanism, delta), _C2, proper=False)
+
+
+def noisy_label_learner(keep: str) -> Learner[Any]:
+    """A PSSL-shaped base with tight ε* = ln(p/(1−p)): the constant concept RR(y_0).
+
+    It outputs c ≡ b (c_0 or c_2 of THRESH on {0, 1}) where b is entry 0's
+    label kept with probability p (a fair coin when entry 0 is unlabeled).
+    ε*-DP under substitution: RR(y) vs RR(y′) or a fair coin differ by at most
+    p/(1−p) (p >= 1/2).
+    """
+    p = Fraction(keep)
+
+    def program(data: Dataset) -> Program[Concept]:
+        y = label_of(data[0])
+        if y is BOTTOM:
+            bit = int((yield from bernoulli(Fraction(1, 2))))
+        else:
+            assert isinstance(y, int)
+            bit = yield from flip_bit(y, p)
+        return _C2[0] if bit == 0 else _C2[2]
+
+    mech = Mechanism(f"noisy label (keep {p})", program, PrivacyClaim(rr_epsilon(p)),
+                     "privref test learner", description="constant concept = RR(first label)")
+    return as_learner(mech, _C2, proper=True)
+
+
+def _sound(claim: PrivacyClaim, *, stronger: bool) -> PrivacyClaim:
+    """A claim with rational e^ε: stronger (rounded down) or weaker (rounded up)."""
+    t = exp(claim.epsilon)
+    if t.exact is not None:
+        return claim
+    box = t.enclose(PREC)
+    return PrivacyClaim(log(box.lo if stronger else box.hi), claim.delta)
+
+
+def _rounded_delta(value: Real, *, down: bool) -> Fraction:
+    if value.exact is not None:
+        return value.exact
+    box = value.enclose(PREC)
+    return box.lo if down else box.hi
+
+
+# ------------------------------------------------------------------ Remark 5.2
+
+
+def check_index_queries() -> CheckResult:
+    """Illustration: a substitution neighbor gives x_0 = x_2 = p two labels; index queries stay defined."""
+    p, q = 5, 9
+    realizable = (labeled(p, 1), labeled(q, 0), labeled(p, 1))
+    neighbor = (labeled(p, 1), labeled(q, 0), labeled(p, 0))
+    if not SUBSTITUTION.are_neighbors(realizable, neighbor):
+        return CheckResult(Verdict.VIOLATED, "the two samples are not substitution neighbors")
+    oracle = LabelOracle(neighbor, budget=2)
+    answers = (oracle.answer(0), oracle.answer(2))
+    labels_of_p = {y for x, y in neighbor if x == p and isinstance(y, int)}
+    ok = answers == (1, 0) and labels_of_p == {0, 1} and oracle.transcript == (0, 2)
+    return CheckResult(Verdict.HOLDS if ok else Verdict.VIOLATED,
+                       f"{neighbor!r} is a neighbor of the realizable {realizable!r}; point {p} "
+                       f"carries labels {sorted(labels_of_p)}, so 'the label of {p}' is undefined, "
+                       f"while index queries 0 and 2 answer {answers} (transcript "
+                       f"{oracle.transcript})")
+
+
+# ------------------------------------------------------------------ Theorem 5.5
+
+
+@cache
+def check_theorem55(n: int = 3, ms: tuple[int, ...] = (0, 2, 3), *,
+                    transcript_shift: int = 0) -> CheckResult:
+    """PSSL as active learner: TPAL law = PSSL law × constant transcript; audits equal.
+
+    For every fully labeled sample S of the universe (3 examples, size n) and
+    every m: the TPAL's exact law is {(h, (0..m−1)): Pr[PSSL(D(S)) = h]}; the
+    TPAL audit at the base claim HOLDS and its exact worst-case e^ε equals the
+    PAL's and the maximum pair loss of the PSSL over the induced pairs
+    (D(S), D(S′)).  ``transcript_shift`` mutates the expected transcript (tests).
+    """
+    results: list[CheckResult] = []
+    universe = Universe(_E3, (n,))
+    for base in (_em("3/2"), _leaky(_em("3/2"), "1/10")):
+        for m in ms:
+            active = pssl_as_active(base, n, m)
+            expected_transcript = tuple(range(transcript_shift, m + transcript_shift))
+
+            def induced(s: Dataset, m: int = m) -> Dataset:
+                return tuple(e if i < m else unlabeled(point_of(e)) for i, e in enumerate(s))
+
+            for s in universe.datasets():
+                law = active.tpal().distribution(s).as_dict()
+                want = {(h, expected_transcript): pr
+                        for h, pr in base.distribution(induced(s)).items()}
+                if law != want:
+                    return CheckResult(Verdict.VIOLATED, f"{active.name}, m={m}: TPAL law on {s!r} "
+                                       "differs from PSSL law × constant transcript", witness=repr(s))
+            tpal = audit(active.tpal(), universe)
+            pal = audit(active.pal(), universe)
+            pssl_t = Fraction(1)
+            for a, b in universe.pairs(SUBSTITUTION):
+                da, db = induced(a), induced(b)
+                if da != db:
+                    rep = audit_pair(base.mechanism, da, db)
+                    assert rep.epsilon.t_exact is not None
+                    pssl_t = max(pssl_t, rep.epsilon.t_exact)
+            t_tpal = None if tpal.epsilon_exact is None else exp(tpal.epsilon_exact).exact
+            t_pal = None if pal.epsilon_exact is None else exp(pal.epsilon_exact).exact
+            same = t_tpal is not None and t_tpal == t_pal == pssl_t
+            ok = tpal.verdict is Verdict.HOLDS and pal.verdict is Verdict.HOLDS and same
+            results.append(CheckResult(
+                Verdict.HOLDS if ok else Verdict.VIOLATED,
+                f"{base.name}, n={n}, m={m}: TPAL {tpal.verdict.value} at {base.claim} over "
+                f"{tpal.pairs} pairs; worst e^eps TPAL = PAL = PSSL on induced pairs = {pssl_t}"
+                if ok else f"{base.name}, m={m}: TPAL {tpal.verdict.value}, e^eps TPAL {t_tpal}, "
+                f"PAL {t_pal}, PSSL {pssl_t}"))
+    return _combine(results)
+
+
+# ------------------------------------------------------------------ Claim 5.6 audits
+
+_IN_RANGE: Final = (  # (base, n, m, t, elements): eps <= ln 3
+    ("em 9/8", 1, 1, 5, _E3), ("leak em 9/8", 1, 1, 5, _E2B),
+    ("noisy 2/3", 1, 1, 7, _E2), ("leak noisy 2/3", 1, 1, 7, _E2),
+)
+_OUT_OF_RANGE: Final = (  # eps > ln 3: outside the printed proof
+    ("leak em 9/8", 1, 1, 3, _E3), ("leak em 9/8", 1, 1, 4, _E3),
+    ("leak noisy 2/3", 1, 1, 2, _E2), ("leak noisy 2/3", 1, 1, 4, _E2),
+    ("leak noisy 2/3", 1, 1, 6, _E2), ("leak noisy 2/3", 2, 1, 3, _E2B),
+    ("leak noisy 2/3", 2, 1, 5, _E2B), ("leak noisy 2/3", 2, 2, 4, _E2B),
+    ("noisy 2/3", 2, 1, 6, _E2B),
+)
+
+
+def _base(name: str) -> Learner[Any]:
+    table: dict[str, Callable[[], Learner[Any]]] = {
+        "em 9/8": lambda: _em("9/8"),
+        "leak em 9/8": lambda: _leaky(_em("9/8"), "1/1000"),
+        "noisy 2/3": lambda: noisy_label_learner("2/3"),
+        "leak noisy 2/3": lambda: _leaky(noisy_label_learner("2/3"), "1/1000"),
+        "leak noisy 4/5": lambda: _leaky(noisy_label_learner("4/5"), "1/1000"),
+    }
+    return table[name]()
+
+
+def _claim_for(form: str, inner: PrivacyClaim, n: int, t: int) -> PrivacyClaim:
+    match form:
+        case "printed":
+            return subsampling_active_claim(inner, n, t, proved_range_only=False)
+        case "repaired":
+            return subsampling_repaired_claim(inner, n, t)
+    raise ValueError(form)
+
+
+@cache
+def check_subsampling_audits(form: str = "printed", in_range: bool = True, *,
+                             t_factor: int = 1) -> CheckResult:
+    """Exact audits of SubSampling's PAL over every neighboring pair of tiny universes.
+
+    ``form`` is "printed" (004 Claim 5.6's (ε, (7+e^ε*)/(3+e^2ε*)·εδ)) or
+    "repaired" ((ε, (1+e^ε*)/(3+e^2ε*)·εδ)); ``in_range`` selects instances
+    with ε <= ln 3 (the printed proof's range) or ε > ln 3.  ``t_factor``
+    computes the claim for t·t_factor while running with t (a broken variant).
+    """
+    results = []
+    for name, n, m, t, elements in (_IN_RANGE if in_range else _OUT_OF_RANGE):
+        base = _base(name)
+        claim = _claim_for(form, base.claim, n, t * t_factor)
+        learner = subsampling_learner(base, n, m, t, claim=claim)
+        report = audit(learner.pal(), Universe(elements, (t,)), claim=_sound(claim, stronger=True))
+        w = report.verdict_witness
+        witness = (f"{name}, t={t}: pair {w.a!r} -> {w.b!r}"
+                   if w is not None and report.verdict is Verdict.VIOLATED else None)
+        results.append(CheckResult(
+            report.verdict, f"{name}, n={n}, m={m}, t={t}: eps={_d(claim.epsilon)}, "
+            f"delta'={claim.delta}: {report.verdict.value} over {report.pairs} pairs "
+            f"(worst eps at delta' {epsilon_text(report)})", witness))
+    return _combine(results)
+
+
+@cache
+def check_gap_region_pairs() -> CheckResult:
+    """ln 3 < ε < ε*: the one region no easy argument covers; audit_pair at t = 14..17.
+
+    Base: leak(noisy label keep 4/5, 1/1000), ε* = ln 4; n = m = 1; pairs: a
+    label flip of entry 0 of the all-(0,0) sample, both directions.
+    """
+    results = []
+    for t in (14, 15, 16, 17):
+        base = _base("leak noisy 4/5")
+        claim = subsampling_active_claim(base.claim, 1, t, proved_range_only=False)
+        pal = subsampling_learner(base, 1, 1, t, claim=claim).pal()
+        a: Dataset = ((0, 0),) * t
+        b: Dataset = ((0, 1),) + ((0, 0),) * (t - 1)
+        for x, y in ((a, b), (b, a)):
+            rep = audit_pair(pal, x, y, claim=_sound(claim, stronger=True))
+            results.append(CheckResult(rep.verdict, f"t={t} (eps={_d(claim.epsilon)} ∈ (ln 3, "
+                                       f"ln 4)): {rep.verdict.value}"))
+    return _combine(results)
+
+
+def check_tpal_not_claimed() -> CheckResult:
+    """Def 5.3 vs 5.4: SubSampling's PAL HOLDS at its claim while output+transcript is VIOLATED.
+
+    noisy label (keep 2/3, ε* = ln 2), n = m = 1, t = 11 (ε = 7/11 < ε*): the
+    transcript K = J reveals which entry was used, so the pair loss is ln 2.
+    """
+    learner = subsampling_learner(noisy_label_learner("2/3"), 1, 1, 11)
+    claim = learner.pal_claim
+    a: Dataset = ((0, 0),) * 11
+    b: Dataset = ((0, 1),) + ((0, 0),) * 10
+    pal = audit_pair(learner.pal(), a, b, claim=_sound(claim, stronger=True))
+    tpal = audit_pair(learner.tpal(claim), a, b, claim=_sound(claim, stronger=False))
+    ok = pal.verdict is Verdict.HOLDS and tpal.verdict is Verdict.VIOLATED
+    return CheckResult(Verdict.HOLDS if ok else Verdict.VIOLATED,
+                       f"claim {claim}: PAL {pal.verdict.value}, TPAL {tpal.verdict.value} "
+                       f"(TPAL pair e^eps = {tpal.epsilon.t_exact})")
+
+
+# ------------------------------------------------------------------ Claim 5.6 proof steps
+
+
+def _poly_mul(p: dict[tuple[int, int], Fraction], q: dict[tuple[int, int], Fraction]
+              ) -> dict[tuple[int, int], Fraction]:
+    out: dict[tuple[int, int], Fraction] = {}
+    for (a, b), x in p.items():
+        for (c, d), y in q.items():
+            out[(a + c, b + d)] = out.get((a + c, b + d), Fraction(0)) + x * y
+    return {k: v for k, v in out.items() if v}
+
+
+def _poly_add(*ps: dict[tuple[int, int], Fraction]) -> dict[tuple[int, int], Fraction]:
+    out: dict[tuple[int, int], Fraction] = {}
+    for p in ps:
+        for k, v in p.items():
+            out[k] = out.get(k, Fraction(0)) + v
+    return {k: v for k, v in out.items() if v}
+
+
+def _p(*terms: tuple[int | Fraction, int, int]) -> dict[tuple[int, int], Fraction]:
+    """Polynomial in (ε, u) from (coefficient, power of ε, power of u) terms."""
+    return _poly_add(*({(i, j): Fraction(c)} for c, i, j in terms))
+
+
+def ratio_identity(constant: int = 3, eps_max: Fraction = Fraction(3)) -> CheckResult:
+    """Exact: (1+ε)·B′ − A′ = ε·u·(c + u − ε(1−u)) and B′ − (1 + c·u²) = u(1−u)(c − ε).
+
+    With u = e^{−2ε*} ∈ (0, 1], q = ε/(c + e^{2ε*}) = εu/(cu+1), A = 1 + q(e^{2ε*}−1),
+    B = 1 − q(1 − e^{−2ε*}) and A′ = (cu+1)A = cu + 1 + ε(1−u), B′ = (cu+1)B =
+    cu + 1 − εu(1−u).  The factor c + u − ε(1−u) is bilinear, so its minimum on
+    [0, eps_max] × [0, 1] is at a corner; >= 0 there (and B′ >= 0) gives
+    e^ε·B′ >= (1+ε)·B′ >= A′, the ratio condition, for ε <= c.  Coefficients compared exactly.
+    """
+    c = constant
+    a_scaled = _p((c, 0, 1), (1, 0, 0), (1, 1, 0), (-1, 1, 1))
+    b_scaled = _p((c, 0, 1), (1, 0, 0), (-1, 1, 1), (1, 1, 2))
+    lhs = _poly_add(_poly_mul(_p((1, 0, 0), (1, 1, 0)), b_scaled),
+                    {k: -v for k, v in a_scaled.items()})
+    rhs = _poly_mul(_p((1, 1, 1)), _p((c, 0, 0), (1, 0, 1), (-1, 1, 0), (1, 1, 1)))
+    b_gap = _poly_add(b_scaled, {k: -v for k, v in _p((1, 0, 0), (c, 0, 2)).items()})
+    b_rhs = _poly_mul(_p((1, 0, 1), (-1, 0, 2)), _p((c, 0, 0), (-1, 1, 0)))
+    if lhs != rhs or b_gap != b_rhs:
+        return CheckResult(Verdict.VIOLATED, f"polynomial identity fails for c={c}")
+    corners = [(e, u) for e in (Fraction(0), eps_max) for u in (Fraction(0), _ONE)]
+    worst = min(c + u - e * (1 - u) for e, u in corners)
+    b_min = min(c - e for e in (Fraction(0), eps_max))
+    text = (f"identities hold (c={c}); min of c + u − ε(1−u) over ε ∈ [0, {eps_max}], "
+            f"u ∈ [0,1] is {worst}; min of c − ε is {b_min}")
+    if worst >= 0 and b_min >= 0:
+        return CheckResult(Verdict.HOLDS, f"{text}: (1+ε)B′ >= A′, so e^ε·B >= A")
+    return CheckResult(Verdict.VIOLATED, f"{text}: the (1+ε) route fails", witness=str(worst))
+
+
+def _ratio_gap(scale: Fraction) -> tuple[Callable[[tuple[Interval, ...]], Interval],
+                                         Callable[[tuple[Interval, ...]], tuple[Interval, ...]]]:
+    """g(ε, u) = e^{scale·ε}·B′ − A′ (see :func:`ratio_identity`) and its gradient."""
+
+    def g(xs: tuple[Interval, ...]) -> Interval:
+        eps, u = xs
+        b_scaled = 3 * u + 1 - eps * u * (1 - u)
+        return interval_exp(eps * scale, PREC) * b_scaled - (3 * u + 1 + eps * (1 - u))
+
+    def grad(xs: tuple[Interval, ...]) -> tuple[Interval, ...]:
+        eps, u = xs
+        e = interval_exp(eps * scale, PREC)
+        b_scaled = 3 * u + 1 - eps * u * (1 - u)
+        d_eps = e * scale * b_scaled - e * u * (1 - u) - (1 - u)
+        d_u = e * (3 - eps * (1 - 2 * u)) - (3 - eps)
+        return d_eps, d_u
+
+    return g, grad
+
+
+@cache
+def check_ratio_bnb(scale: Fraction = _ONE) -> CheckResult:
+    """b&b: e^{scale·ε}·B′ − A′ > 0 on ε ∈ [1/64, 4] × u ∈ [0, 1] and ε ∈ [4, 10] × u ∈ [0, 1/7].
+
+    (q = ε/(3 + e^{2ε*}) <= 1 holds on both boxes.)  ``scale`` < 1 is a broken variant.
+    """
+    g, grad = _ratio_gap(scale)
+    boxes = (((Fraction(1, 64), Fraction(4)), (Fraction(0), _ONE)),
+             ((Fraction(4), Fraction(10)), (Fraction(0), Fraction(1, 7))))
+    results = []
+    for box in boxes:
+        res = prove_positive(mean_value_form(g, grad), box, max_boxes=4096, prec=PREC)
+        results.append(_from_bnb(res, f"ε ∈ [{_d(box[0][0])}, {_d(box[0][1])}], u ∈ [0, "
+                                      f"{_d(box[1][1])}]"))
+    return _combine(results)
+
+
+def check_delta_coefficient(estar: Fraction, eps: Fraction, *, route: str) -> CheckResult:
+    """Is the δ-coefficient the printed derivation yields <= the claimed (7 + e^ε*)?
+
+    Eliminating P0 from P(D) <= A·P0 + q(1+e^ε*)δ and P(D′) >= B·P0 − 2qδ gives
+    q(1 + e^ε* + 2R)δ with R = A/B (``route`` "exact") or R = e^ε ("exp", the
+    bound used for the ratio).  HOLDS when 1 + e^ε* + 2R <= 7 + e^ε*, i.e. R <= 3.
+    """
+    w = interval_exp(Interval.point(2 * estar), PREC)
+    q = Interval.point(eps) / (3 + w)
+    ratio = ((1 + q * (w - 1)) / (1 - q * (1 - 1 / w)) if route == "exact"
+             else interval_exp(Interval.point(eps), PREC))
+    e_star = interval_exp(Interval.point(estar), PREC)
+    derived = (1 + e_star + 2 * ratio) * q
+    claimed = (7 + e_star) * q
+    text = (f"ε*={estar}, ε={eps}, R = {'A/B' if route == 'exact' else 'e^ε'} ≈ "
+            f"{_d(ratio.lo)}: derived {_d(derived.lo)} vs claimed {_d(claimed.lo)}")
+    if derived.hi <= claimed.lo:
+        return CheckResult(Verdict.HOLDS, text + ": derived <= claimed")
+    if derived.lo > claimed.hi:
+        return CheckResult(Verdict.VIOLATED, text + ": derived > claimed", witness=text)
+    return CheckResult(Verdict.UNDECIDED, text)
+
+
+def check_delta_below_ln3() -> CheckResult:
+    """b&b: with s = e^ε ∈ [1, 3]: (7 + e^ε*) − (1 + e^ε* + 2s) = 6 − 2s >= 0 (any ε*)."""
+    res = prove_nonnegative(lambda xs: 6 - 2 * xs[0], ((_ONE, Fraction(3)),), prec=PREC)
+    return _from_bnb(res, "6 − 2e^ε on e^ε ∈ [1, 3]")
+
+
+def _f_over_w(xs: tuple[Interval, ...]) -> Interval:
+    """u·f = (e^ε − 1 − ε) + u(e^ε − 1)(3 − ε), with f = w(e^ε−1−ε) + (e^ε−1)(3−ε), u = 1/w."""
+    eps, u = xs
+    e = interval_exp(eps, PREC)
+    return (e - 1 - eps) + u * (e - 1) * (3 - eps)
+
+
+def _f_over_w_grad(xs: tuple[Interval, ...]) -> tuple[Interval, ...]:
+    eps, u = xs
+    e = interval_exp(eps, PREC)
+    return (e - 1) + u * (e * (3 - eps) - (e - 1)), (e - 1) * (3 - eps)
+
+
+@cache
+def check_repaired_small_eps(eps_hi: Fraction = Fraction(3)) -> CheckResult:
+    """b&b: u·f(ε, w) >= 0 on ε ∈ [1/64, eps_hi] × u ∈ [0, 1] (every ε*); ε → 0 is analytic."""
+    res = prove_nonnegative(mean_value_form(_f_over_w, _f_over_w_grad),
+                            ((Fraction(1, 64), eps_hi), (Fraction(0), _ONE)),
+                            max_boxes=4096, prec=PREC)
+    return _from_bnb(res, f"u·f on ε ∈ [1/64, {_d(eps_hi)}], u ∈ [0, 1] (mean-value form)")
+
+
+@cache
+def check_repaired_large_eps(k: int = 2, eps_hi: Fraction = Fraction(20)) -> CheckResult:
+    """b&b: f(ε, e^{kε}) = e^{kε}(e^ε−1−ε) + (e^ε−1)(3−ε) > 0 on ε ∈ [3, eps_hi].
+
+    k = 2 is the case ε < ε* (w = e^{2ε*} > e^{2ε}, f increasing in w); k = 0
+    (w = 1, i.e. no case split) is a broken variant that fails for ε >= 4.
+    """
+    def h(xs: tuple[Interval, ...]) -> Interval:
+        eps = xs[0]
+        e = interval_exp(eps, PREC)
+        return interval_exp(eps * k, PREC) * (e - 1 - eps) + (e - 1) * (3 - eps)
+
+    res = prove_positive(h, ((Fraction(3), eps_hi),), max_boxes=2048, prec=PREC)
+    return _from_bnb(res, f"f(ε, e^({k}ε)) on ε ∈ [3, {_d(eps_hi)}]")
+
+
+# ------------------------------------------------------------------ Theorem 5.7
+
+
+def _c11_coefficient(extra: int) -> Interval:
+    """41·(extra + e)/(3 + e²): the δ′/(εδ) of Claim 5.6 on the (1, 41δ) learner (extra = 7 or 1)."""
+    e = interval_exp(Interval.point(1), PREC)
+    return (41 * (extra + e) / (3 + e * e)).rounded(PREC)
+
+
+def check_c11_coefficient(extra: int = 7, lo: Fraction = Fraction(3835, 100),
+                          hi: Fraction = Fraction(3836, 100)) -> CheckResult:
+    """41(7 + e)/(3 + e²) ∈ [38.35, 38.36] (inventory E13); 41(1 + e)/(3 + e²) ≈ 14.67."""
+    c = _c11_coefficient(extra)
+    ok = lo <= c.lo and c.hi <= hi
+    return CheckResult(Verdict.HOLDS if ok else Verdict.VIOLATED,
+                       f"41({extra}+e)/(3+e²) ∈ {c} ⊆ [{_d(lo)}, {_d(hi)}]: {ok}")
+
+
+def check_theorem57_delta(form: str) -> CheckResult:
+    """Exact pair audit: SubSampling of a (1, 41δ)-DP base at the theorem's t, against a δ′.
+
+    Base leak(noisy label keep 2/3, 41/1000): ε* = ln 2 <= 1, so (1, 41δ)-DP
+    with δ = 1/1000.  n = m = 1, t = 11: ε = (3 + e²)/11 (t = (n/ε)(3 + e^{2·1})).
+    ``form`` "stated": claim (ε, δ) (expect VIOLATED: leaking the one labeled
+    entry has probability 41δ/11 > δ); "printed": (ε, 41(7+e)/(3+e²)·εδ);
+    "repaired": (ε, 41(1+e)/(3+e²)·εδ) (both expect HOLDS).
+    """
+    delta = Fraction(1, 1000)
+    base = _leaky(noisy_label_learner("2/3"), "41/1000")
+    eps = (exp(2) + 3) * Fraction(1, 11)
+    match form:
+        case "stated":
+            claim = PrivacyClaim(eps, delta)
+        case "printed" | "repaired":
+            extra = 7 if form == "printed" else 1
+            value = (exp(1) + extra) * 41 / (exp(2) + 3) * eps * delta
+            claim = PrivacyClaim(eps, _rounded_delta(value, down=True))
+        case _:
+            raise ValueError(form)
+    pal = subsampling_learner(base, 1, 1, 11, claim=claim).pal()
+    a: Dataset = ((0, 0),) * 11
+    b: Dataset = ((1, 1),) + ((0, 0),) * 10
+    stronger = form != "stated"
+    rep = audit_pair(pal, b, a, claim=_sound(claim, stronger=stronger))
+    return CheckResult(rep.verdict, f"claim (eps={_d(eps)}, delta'={_d(claim.delta)}): pair "
+                       f"{rep.verdict.value}, hockey-stick at e^eps ∈ {rep.delta_at_claim}",
+                       witness=f"{b!r} -> {a!r}" if rep.verdict is Verdict.VIOLATED else None)
+
+
+def check_source_routes() -> CheckResult:
+    """Constants of the two ε-free routes: C.11 (1, 41δ) → 38.35εδ; Thm 4.2 at ε = 1 → 26.83εδ."""
+    e = interval_exp(Interval.point(1), PREC)
+    c1 = (4 * 41 / (3 + e)).rounded(PREC)  # Claim C.1 at eps = 1 on the (1, 41δ) learner
+    via_42 = (c1 * (7 + e) / (3 + e * e)).rounded(PREC)
+    via_c11 = _c11_coefficient(7)
+    ok = (Fraction(2867, 100) <= c1.lo and c1.hi <= Fraction(2869, 100)
+          and Fraction(2682, 100) <= via_42.lo and via_42.hi <= Fraction(2683, 100)
+          and via_42.hi < via_c11.lo)
+    return CheckResult(Verdict.HOLDS if ok else Verdict.VIOLATED,
+                       f"Thm 4.2 at ε=1 is (1, 4·41/(3+e)·δ) with 4·41/(3+e) ∈ {c1}; then Claim 5.6 "
+                       f"gives {via_42}·εδ; via C.11 directly {via_c11}·εδ")
+
+
+# ------------------------------------------------------------------ Theorem C.12
+
+
+def algebra_identity(b_coef: Fraction, total: Fraction, square: Fraction) -> CheckResult:
+    """Exact polynomial identity (1 − β)(1 − b_coef·β) = 1 − total·β + square·β² (all β)."""
+    product = (Fraction(1), -(1 + b_coef), b_coef)
+    stated = (Fraction(1), -total, square)
+    text = (f"(1−β)(1−{b_coef}β) = 1 − {1 + b_coef}β + {b_coef}β²; stated "
+            f"1 − {total}β + {square}β²")
+    if product == stated and square >= 0:
+        return CheckResult(Verdict.HOLDS, f"{text}: equal coefficients; square term >= 0, so "
+                           f"the product >= 1 − {total}β")
+    return CheckResult(Verdict.VIOLATED, text + ": differ")
+
+
+_SWAP_CASES: Final = (  # (d, n, alpha, version)
+    (1, 5, Fraction(1, 8), "000"), (2, 4, Fraction(1, 16), "000"), (2, 3, Fraction(1, 8), "000"),
+    (2, 4, Fraction(1, 8), "004"), (1, 5, Fraction(1, 8), "004"),
+)
+
+
+def _first_b_swap(d: int, n: int, thresholds: tuple[int, ...]
+                  ) -> Program[tuple[Dataset, int] | None]:
+    """Broken variant: x* = the *first* entry in B (not uniform among them)."""
+    sample: Dataset = yield from call(hard_sample, d, n, thresholds)
+    inside = b_positions(sample, thresholds)
+    if not inside:
+        return None
+    hat = yield from uniform(n)
+    return swap_entries(sample, inside[0], hat), inside[0]
+
+
+@cache
+def check_swap(version: Version = "000", *, first_in_b: bool = False) -> CheckResult:
+    """Exact: law of (S′, position of x̂) = 𝒫|_{b>=1} × Unif[n] on tiny (d, n)."""
+    results = []
+    for d, n, alpha, v in _SWAP_CASES:
+        if v != version:
+            continue
+        thresholds = threshold_range(d, alpha, version=v, n=n)
+        if first_in_b:
+            law = distribution(_first_b_swap, d, n, thresholds)
+            kept = {o: p for o, p in law.items() if o is not None}
+            total = sum((p for p in kept.values() if isinstance(p, Fraction)), Fraction(0))
+            swapped = {o: p / total for o, p in kept.items() if isinstance(p, Fraction)}
+        else:
+            swapped = swap_distribution(d, n, thresholds)
+        want = conditioned_product(d, n, thresholds)
+        same = swapped == want
+        results.append(CheckResult(Verdict.HOLDS if same else Verdict.VIOLATED,
+                                   f"d={d}, n={n}, α={alpha}, B={thresholds}: "
+                                   f"{len(want)} outcomes, laws {'equal' if same else 'differ'}"))
+    return _combine(results)
+
+
+def check_failure_thresholds(d: int, alpha: Fraction, bound: Fraction = PRINTED_FAILURE_BOUND,
+                             version: Version = "000", n: int | None = None) -> CheckResult:
+    """min over threshold hypotheses of the never-query-B failure probability, vs ``bound``."""
+    thresholds = threshold_range(d, alpha, version=version, n=n)
+    best, s = min_failure_thresholds(d, alpha, thresholds)
+    text = (f"d={d}, α={alpha}, |B|={len(thresholds)}: h = c_{s} fails w.p. {best} "
+            f"(exact) vs bound {bound}")
+    if best >= bound:
+        return CheckResult(Verdict.HOLDS, text)
+    return CheckResult(Verdict.VIOLATED, text, witness=f"d={d}, α={alpha}, h=c_{s}: {best}")
+
+
+def check_failure_all_hypotheses(d: int, alpha: Fraction,
+                                 bound: Fraction = PRINTED_FAILURE_BOUND) -> CheckResult:
+    """Exhaustive over all 2^(2^d) hypotheses (improper learners too), vs ``bound``."""
+    thresholds = threshold_range(d, alpha)
+    best = min_failure_all_hypotheses(d, alpha, thresholds)
+    text = f"d={d}, α={alpha}: min over all {2 ** 2 ** d} hypotheses = {best} vs {bound}"
+    return CheckResult(Verdict.HOLDS if best >= bound else Verdict.VIOLATED, text,
+                       witness=None if best >= bound else text)
+
+
+def check_failure_formula() -> CheckResult:
+    """1 − min(|B|, 2⌊α2^d⌋+1)/|B| equals the exact minimum (exhaustive d <= 3; thresholds d <= 6)."""
+    results = []
+    for d in range(1, 7):
+        for alpha in (Fraction(1, 8), Fraction(1, 16), Fraction(3, 32)):
+            try:
+                thresholds = threshold_range(d, alpha)
+            except ValueError:
+                continue
+            formula = failure_bound(d, alpha, thresholds)
+            best = (min_failure_all_hypotheses(d, alpha, thresholds) if d <= 3
+                    else min_failure_thresholds(d, alpha, thresholds)[0])
+            results.append(CheckResult(Verdict.HOLDS if best == formula else Verdict.VIOLATED,
+                                       f"d={d}, α={alpha}: {formula}"))
+    return _combine(results)
+
+
+def check_b_concentration_004(alpha: Fraction, d: int) -> CheckResult:
+    """004's B = {0..8αn} at n = ⌈WLOG size⌉: does Pr[7αn <= b <= 9αn] >= 1 − β (β = 1/4) hold?
+
+    Markov's inequality Pr[b >= 7αn] <= E[b]/(7αn), or b = n > 9αn surely when
+    X_d ⊆ B, gives an exact upper bound on the probability of the event.
+    """
+    beta = Fraction(1, 4)
+    size = wlog_sample_size(alpha, beta).enclose(PREC).hi
+    n = int(size) + 1
+    while (alpha * 8 * n).denominator != 1:
+        n += 1
+    thresholds = threshold_range(d, alpha, version="004", n=n)
+    mean = expected_b(d, n, thresholds)
+    if thresholds[-1] >= 2**d - 1:
+        upper = Fraction(0) if n > alpha * 9 * n else Fraction(1)
+        how = (f"X_{d} ⊆ B so b = n {'>' if upper == 0 else '<='} 9αn surely: Pr[event] <= "
+               f"{upper}")
+    else:
+        upper = min(_ONE, mean / (alpha * 7 * n))
+        how = f"Markov: Pr[b >= 7αn] <= E[b]/(7αn) = {_d(upper)}"
+    text = (f"α={alpha}, β={beta}, n={n} (>= WLOG size {_d(size)}), d={d}, E[b]={_d(mean)}: "
+            f"{how}")
+    if upper < 1 - beta:
+        return CheckResult(Verdict.VIOLATED, f"{text} < 1−β", witness=text)
+    return CheckResult(Verdict.HOLDS, text)
+
+
+def check_b_concentration_000() -> CheckResult:
+    """000's B: E[b] = 8αn exactly, and Hoeffding 2e^{−2α²n} <= 2(αβ)^200 <= β for α <= 1/9, β <= 1/4."""
+    results = []
+    for d, alpha in ((4, Fraction(1, 16)), (6, Fraction(1, 16)), (6, Fraction(3, 32))):
+        n = 1000
+        mean = expected_b(d, n, threshold_range(d, alpha))
+        results.append(CheckResult(Verdict.HOLDS if mean == alpha * 8 * n else Verdict.VIOLATED,
+                                   f"d={d}, α={alpha}: E[b] = {mean} = 8αn"))
+    # 2·α^200·β^199 <= 1 is increasing in α and β: its maximum on the box is at the corner
+    corner = 2 * Fraction(1, 9) ** 200 * Fraction(1, 4) ** 199
+    results.append(CheckResult(Verdict.HOLDS if corner <= 1 else Verdict.VIOLATED,
+                               f"2(αβ)^200/β <= 2·(1/9)^200·(1/4)^199 = {_d(corner)} <= 1"))
+    return _combine(results)
+
+
+def check_implied_bound_positive(alpha: Fraction, beta: Fraction, epsilon: Fraction,
+                                 delta: Fraction, version: Version, n: int | None = None
+                                 ) -> CheckResult:
+    """Is the proof's implied bound on m positive (so that it says anything)?
+
+    n defaults to ⌈(100/α²)·ln(1/(αβ))⌉ (the proofs' WLOG size); also reports α·bound.
+    """
+    if n is None:
+        n = int(wlog_sample_size(alpha, min(beta, Fraction(99, 100))).enclose(PREC).hi) + 1
+    bound = implied_label_lower_bound(alpha, beta, epsilon, delta, n,
+                                      version=version)
+    order, _ = compare(bound, 0)
+    text = (f"{version}: α={alpha}, β={beta}, ε={epsilon}, δ={delta}, n={n}: m >= "
+            f"{_d(bound)} (α·bound = {_d(bound * alpha)})")
+    match order:
+        case Order.GREATER:
+            return CheckResult(Verdict.HOLDS, text)
+        case Order.LESS | Order.EQUAL:
+            return CheckResult(Verdict.VIOLATED, text + ": vacuous", witness=text)
+    return CheckResult(Verdict.UNDECIDED, text)
+
+
+def check_bound_scales_with_alpha(version: Version, beta: Fraction) -> CheckResult:
+    """With δ = 0 and ε = 1: α·bound = e^{−2}(1 − cβ)/9 exactly, the same for every α, and > 0."""
+    values = [implied_label_lower_bound(a, beta, 1, 0, 100, version=version)
+              * a for a in (Fraction(1, 16), Fraction(1, 64), Fraction(1, 1024))]
+    coef = Fraction(25, 9) if version == "000" else Fraction(7, 3)
+    target = exp(-2) * ((1 - coef * beta) / 9)
+    same = all(compare(v, target)[0] is Order.EQUAL or abs(
+        (v - target).enclose(PREC).hi) < Fraction(1, 10**20) for v in values)
+    positive = compare(target, 0)[0] is Order.GREATER
+    return CheckResult(Verdict.HOLDS if same and positive else Verdict.VIOLATED,
+                       f"{version}, β={beta}: α·bound = e^-2(1−{coef}β)/9 = {_d(target)} for "
+                       "α ∈ {1/16, 1/64, 1/1024}")
+
+
+# ------------------------------------------------------------------ entries
+
+_S55 = ("If 𝒜 is an (α, β, ε, δ, n, m)-PSSL, then 𝒜 (querying the labels of entries 1..m) is "
+        "an (α, β, ε, δ, n, m)-TPAL.")
+_S56 = ("If there is an (α, β, ε*, δ, n, m)-PSSL for C, then for every ε there is an "
+        "(α, β, ε, (7+e^ε*)/(3+e^2ε*)·ε·δ, t, m)-PAL for C, t = (n/ε)(3 + e^2ε*) "
+        "(Algorithm 6, SubSampling; privacy for fully labeled neighbors under substitution).")
+_S57 = ("For every α, α′, β, β′, ε, δ, n: if 𝒜 is an (α′, β′, 1, δ, n, n)-PSSL for C, there is an "
+        "(α+α′, β+β′, ε, δ, O(n/ε), m)-PAL for C with m = O(VC(C)/α·log(1/(αβ))).")
+_SC12 = "For every (α, β, ε, δ, n, m)-TPAL for THRESH_d it holds that m = Ω(1/α)."
+_ALSO56 = ("000 Claim 5.7",)
+_ALSO_C12 = ("000 Theorem 5.6",)
+
+INDEX_CHECKS: Final = (Check("index queries defined where value queries are not",
+                             check_index_queries),)
+THEOREM55_CHECKS: Final = (Check("TPAL law = PSSL law × constant transcript; audits equal",
+                                 check_theorem55),)
+AUDIT_CHECKS: Final = (
+    Check("exact audits, ε <= ln 3, printed claim", check_subsampling_audits),
+    Check("exact audits, ε > ln 3, printed claim", partial(check_subsampling_audits, "printed",
+                                                           False)),
+    Check("pair audits in ln 3 < ε < ε*", check_gap_region_pairs),
+    Check("PAL holds, output+transcript violated (no TPAL claim)", check_tpal_not_claimed),
+)
+RATIO_CHECKS: Final = (
+    Check("exact identity: (1+ε)B′ − A′ = εu(3 + u − ε(1−u)) >= 0 on ε <= 3", ratio_identity),
+    Check("b&b e^ε·B′ > A′ on ε ∈ [1/64, 10] (q <= 1)", check_ratio_bnb),
+)
+REPAIRED_CHECKS: Final = (
+    Check("b&b u·f >= 0 for ε <= 3, every ε*", check_repaired_small_eps),
+    Check("b&b f(ε, e^2ε) > 0 for ε ∈ [3, 20]", check_repaired_large_eps),
+    Check("exact audits of the repaired claim, ε <= ln 3",
+          partial(check_subsampling_audits, "repaired", True)),
+    Check("exact audits of the repaired claim, ε > ln 3",
+          partial(check_subsampling_audits, "repaired", False)),
+)
+DELTA_CHECKS: Final = (
+    Check("e^ε route at ε*=0, ε=3/2 (E15): 4.11 > 3.00",
+          partial(check_delta_coefficient, Fraction(0), Fraction(3, 2), route="exp"),
+          Verdict.VIOLATED),
+    Check("even A/B route at ε*=5, ε=5/2: A/B > 3",
+          partial(check_delta_coefficient, Fraction(5), Fraction(5, 2), route="exact"),
+          Verdict.VIOLATED),
+    Check("corrected: e^ε <= 3 gives <= claimed", check_delta_below_ln3),
+    Check("corrected: A/B route at ε*=0, ε=3/2",
+          partial(check_delta_coefficient, Fraction(0), Fraction(3, 2), route="exact")),
+    *REPAIRED_CHECKS[:2],
+)
+T57_ILLUSTRATION: Final = (
+    Check("41(7+e)/(3+e²) ∈ [38.35, 38.36]", check_c11_coefficient),
+    Check("printed δ′ = 38.35εδ holds on the instance", partial(check_theorem57_delta, "printed")),
+)
+T57_DELTA_CHECKS: Final = (
+    Check("pair audit at the stated (ε, δ): leak of the labeled entry", partial(
+        check_theorem57_delta, "stated"), Verdict.VIOLATED),
+    Check("41(7+e)/(3+e²)·ε > 1 at ε = 1", partial(
+        check_c11_coefficient, 7, Fraction(0), _ONE), Verdict.VIOLATED),
+    *T57_ILLUSTRATION,
+    Check("41(1+e)/(3+e²) ∈ [14.67, 14.68] (repaired)", partial(
+        check_c11_coefficient, 1, Fraction(1467, 100), Fraction(1468, 100))),
+    Check("repaired δ′ = 14.67εδ holds on the instance", partial(check_theorem57_delta,
+                                                                "repaired")),
+)
+SOURCE_CHECKS: Final = (Check("constants of the two ε-free routes", check_source_routes),)
+SWAP_CHECKS_004: Final = (Check("exact swap law, 004's B", partial(check_swap, "004")),
+                          Check("exact swap law, 000's B", check_swap))
+FAILURE_FORMULA: Final = Check("corrected formula = exact minimum", check_failure_formula)
+
+
+def _step(number: str, step: str, *, statement: str, status: Status, checks: tuple[Check, ...],
+          also: tuple[str, ...], parameter_range: str | None = None,
+          counterexample: str | None = None, corrected: str | None = None,
+          notes: str = "") -> Entry:
+    return Entry(paper="004", number=number, statement=statement, kind=Kind.PROOF_STEP,
+                 status=status, checks=checks, step=step, also=also,
+                 subjects=("reference.learners.active", "reference.learners.lower_bound"),
+                 parameter_range=parameter_range, counterexample=counterexample,
+                 corrected=corrected, notes=notes)
+
+
+REMARK52: Final = Entry(
+    paper="004", number="Remark 5.2", kind=Kind.REMARK, status=Status.NOT_CHECKABLE,
+    also=("000 Remark 5.2",), subjects=("reference.learners.active",),
+    statement="Active learners query labels by index, not by value (if x_5 = x_9 = p the learner "
+              "asks for example 5 or 9), because every entry is an individual that can be "
+              "changed arbitrarily, regardless of the other entries.",
+    reason="A modelling remark: it motivates Definition 5.1's query-by-index; it asserts no "
+           "mathematical statement beyond Definition 2.1 (substitution changes one entry "
+           "arbitrarily).",
+    illustration="reference.learners.active answers queries by index through a LabelOracle; on a "
+                 "substitution neighbor of a realizable sample a point carries two labels, so "
+                 "'the label of p' is undefined while index queries are.",
+    checks=INDEX_CHECKS)
+
+THEOREM55: Final = Entry(
+    paper="004", number="Theorem 5.5", kind=Kind.THEOREM, status=Status.CHECKED, statement=_S55,
+    also=("000 Theorem 5.5",), subjects=("reference.learners.active",), checks=THEOREM55_CHECKS,
+    notes="Privacy part checked exactly (utility is the SSL's, unchanged). A PAL input is fully "
+          "labeled (Def 5.3); neighbors S, S′ map to PSSL inputs at distance <= 1 (0 when only an "
+          "unqueried label changes). Instances: exponential learner (base 3/2) over THRESH on "
+          "{0,1} and its 1/10-leak, n = 3, m ∈ {0, 2, 3}, 3 labeled examples (27 samples).")
+
+CLAIM56: Final = Entry(
+    paper="004", number="Claim 5.6", kind=Kind.CLAIM, status=Status.PROVED, statement=_S56,
+    also=_ALSO56, subjects=("reference.learners.active",),
+    checks=(*AUDIT_CHECKS, *RATIO_CHECKS, *REPAIRED_CHECKS),
+    parameter_range="privacy: every ε > 0, ε* >= 0, δ, 0 <= m <= n <= t (q = n/t <= 1; for "
+                    "ε > 3 + e^2ε* take t = n), by the repaired δ-term (entry '/ repaired "
+                    "δ-term'); exact audits for n <= 2, t <= 17",
+    notes="The printed proof covers only e^ε <= 3 (entry '/ δ-coefficient', inventory E15); the "
+          "claim itself holds for every ε by a repaired proof (ε >= ε*: same-J coupling; "
+          "ε < ε*: e^ε(1−q) >= 1 − q + q·e^2ε*), with the smaller δ′ = (1+e^ε*)/(3+e^2ε*)·εδ. "
+          "Utility: D_J is n i.i.d. draws with its m smallest indices labeled, laid out labeled "
+          "first (Def 2.3). The proof writes J ⊆ {1..n}; {1..t} is meant. The base treats D_J "
+          "as a multiset: privref shuffles the labeled and the unlabeled blocks when the base "
+          "is order-sensitive. No transcript claim: K reveals part of J (check 'PAL holds, "
+          "output+transcript violated').")
+
+CLAIM56_STEPS: Final = (
+    _step("Claim 5.6", "ratio condition", status=Status.PROVED, also=_ALSO56,
+          statement="For t >= (n/ε)(3 + e^2ε*), i.e. q = n/t <= ε/(3+e^2ε*): "
+                    "q·e^2ε* + 1 − q <= e^ε·(q·e^−2ε* + 1 − q).",
+          parameter_range="ε ∈ [0, 3] and every ε* >= 0 (exact identity + e^ε >= 1+ε); b&b on "
+                          "ε ∈ [1/64, 4] × all ε* and ε ∈ [4, 10] × ε* >= ln(7)/2 (q <= 1)",
+          notes="A − e^ε·B increases in q, so q = ε/(3+e^2ε*) is the worst case. With "
+                "u = e^−2ε*: (3u+1)(e^εB − A) >= (1+ε)B′ − A′ = εu(3 + u − ε(1−u)) >= 0 for "
+                "ε <= 3 (inventory: 0 violations on ε, ε* <= 10).",
+          checks=RATIO_CHECKS),
+    _step("Claim 5.6", "δ-coefficient", status=Status.REFUTED, also=_ALSO56,
+          statement="Eliminating Pr[𝒜(D′_J)∈F | i∉J] from the two displayed bounds gives "
+                    "Pr[SS(D)∈F] <= e^ε·Pr[SS(D′)∈F] + (7+e^ε*)/(3+e^2ε*)·εδ, for every ε.",
+          counterexample="The elimination gives q(1 + e^ε* + 2R)δ with R the ratio bound. With "
+                         "R = e^ε (E15): ε* = 0, ε = 3/2: 4.11 > 3.00. Even with the exact "
+                         "R = A/B: ε* = 5, ε = 5/2 has A/B ≈ 3.50 > 3, so the coefficient "
+                         "exceeds (7+e^ε*)q.",
+          corrected="The printed elimination gives (1 + e^ε* + 2e^ε)/(3+e^2ε*)·εδ, which is "
+                    "<= the claimed coefficient iff e^ε <= 3 (ε <= ln 3). For every ε the claim "
+                    "is recovered with δ′ = (1+e^ε*)/(3+e^2ε*)·εδ (entry '/ repaired δ-term').",
+          checks=DELTA_CHECKS),
+    _step("Claim 5.6", "repaired δ-term", status=Status.PROVED, also=_ALSO56,
+          statement="With q = n/t <= 1 and ε = q(3+e^2ε*), SubSampling is "
+                    "(ε, (1+e^ε*)/(3+e^2ε*)·εδ)-DP for fully labeled neighbors: if ε >= ε*, "
+                    "coupling J gives (ε, qδ); if ε < ε*, f(ε, w) = w(e^ε−1−ε) + (e^ε−1)(3−ε) "
+                    ">= 0 (w = e^2ε*) gives 1 − q + qw <= e^ε(1−q), so Pr[SS(D)∈F] <= "
+                    "(1−q+qw)P0 + q(1+e^ε*)δ <= e^ε·Pr[SS(D′)∈F] + q(1+e^ε*)δ.",
+          parameter_range="every ε* >= 0, δ, 1 <= n <= t: ε <= 3 termwise (b&b on ε ∈ "
+                          "[1/64, 3]); ε > 3 with w >= e^2ε (b&b on [3, 20], analytic beyond)",
+          notes="Same-J coupling: for fixed J, D_J(S) and D_J(S′) differ in at most the entry i "
+                "(its labeled/unlabeled status depends on J only), so Pr[SS(D)∈F] − "
+                "e^ε·Pr[SS(D′)∈F] <= q(e^ε* − e^ε)P1′ + qδ <= qδ. Otherwise only the paper's "
+                "bound Pr[SS(D)∈F] <= (1−q+qw)P0 + q(1+e^ε*)δ and Pr[SS(D′)∈F] >= (1−q)P0 are "
+                "used. f >= 0: for ε <= 3 both terms are >= 0 (e^x >= 1+x); for ε > 3, f "
+                "increases in w and w >= e^2ε, and e^2ε(e^ε−1−ε) >= (e^ε−1)e^2ε/2 >= (e^ε−1)"
+                "(ε−3) since e^ε − 1 >= 2ε there. The case split is needed: with w = 1 (no "
+                "ε < ε*) f < 0 for ε >= 4.",
+          checks=REPAIRED_CHECKS),
+)
+
+THEOREM57: Final = Entry(
+    paper="004", number="Theorem 5.7", kind=Kind.THEOREM, status=Status.NOT_CHECKABLE,
+    statement=_S57, also=("000 Theorem 5.8",), subjects=("reference.learners.active",),
+    reason="O(n/ε) and O(VC(C)/α·log(1/(αβ))) have unspecified constants, and the utility "
+           "(α+α′, β+β′) inherits the gap of Lemma C.10 (inventory E9).",
+    illustration="Claim 5.6 with ε* = 1 on the (1, 41δ) learner of Theorem C.11: t = "
+                 "(n/ε)(3 + e²) ≈ 10.39n/ε and δ′ = 41(7+e)/(3+e²)·εδ ≈ 38.35εδ (not δ; "
+                 "entry '/ δ′'), m unchanged.",
+    checks=T57_ILLUSTRATION)
+
+THEOREM57_STEPS: Final = (
+    _step("Theorem 5.7", "δ′ = δ", status=Status.REFUTED, also=("000 Theorem 5.8",),
+          statement="Applying Claim 5.6 (ε* = 1) to the (1, 41δ)-DP learner yields an "
+                    "(…, ε, δ, …)-PAL.",
+          counterexample="Claim 5.6 gives δ′ = 41(7+e)/(3+e²)·εδ ∈ [38.35, 38.36]·εδ (inventory "
+                         "E13). Exact instance: base leak(noisy label 2/3, 41δ) is (1, 41δ)-DP "
+                         "(δ = 1/1000); SubSampling with n = m = 1, t = 11 (ε = (3+e²)/11) "
+                         "leaks the one labeled entry w.p. 41δ/11 > δ: the pair audit at "
+                         "(ε, δ) is VIOLATED.",
+          corrected="(…, ε, 41(7+e)/(3+e²)·εδ, …)-PAL, or 41(1+e)/(3+e²)·εδ ≈ 14.67εδ by the "
+                    "repaired δ-term; (ε, δ) only for ε <= (3+e²)/(41(7+e)) ≈ 0.026, or by "
+                    "running the base at δ/(38.35ε), which changes n.",
+          checks=T57_DELTA_CHECKS),
+    _step("Theorem 5.7", "source learner", status=Status.CHECKED, also=("000 Theorem 5.8",),
+          statement="'Applying Claim 5.6 to the learner from Theorem 4.2' gives labeled complexity "
+                    "m = O(VC(C)/α·log(1/(αβ))), free of ε.",
+          notes="Inventory E14: Theorem 4.2's learner at the target ε has m = O(VC/(αε)·log), "
+                "which Claim 5.6 keeps. The claim is right only with Theorem 4.2 instantiated at "
+                "ε = 1 (= Claim C.1 at ε = 1 on C.11's learner: (1, 28.68δ), then 26.83εδ) or "
+                "with Theorem C.11's learner directly (38.35εδ). Checked: the constants of both "
+                "routes.",
+          checks=SOURCE_CHECKS),
+)
+
+THEOREMC12: Final = Entry(
+    paper="004", number="Theorem C.12", kind=Kind.THEOREM, status=Status.NOT_CHECKABLE,
+    statement=_SC12, also=_ALSO_C12, subjects=("reference.learners.lower_bound",),
+    reason="Quantified over every TPAL, with Ω(·) and no stated hypotheses on α, β, ε, δ.",
+    illustration="reference.learners.lower_bound runs the proof's experiment exactly on tiny "
+                 "d, n (proof-step entries) and evaluates the final inequality: with δ = 0, "
+                 "ε = 1, β = 1/4 it gives m >= e^−2(1 − 7/12)/(9α) ≈ 0.0069/α.",
+    notes="Inventory E16(iii): 004 uses the unconditional 1 − 4β/3 inside a probability "
+          "conditioned on b <= 9αn; 000 repairs it with 9/16 and 1 − 16β/9.",
+    checks=(Check("α·bound is constant in α and > 0", partial(check_bound_scales_with_alpha,
+                                                             "004", Fraction(1, 4))),))
+
+_N004 = threshold_range(4, Fraction(1, 8), version="004", n=4)
+
+THEOREMC12_STEPS: Final = (
+    _step("Theorem C.12", "(1−β)(1−4β/3) algebra", status=Status.PROVED, also=_ALSO_C12,
+          statement="(1−β)(1−4β/3) = 1 − 7β/3 + 4β²/3 >= 1 − 7β/3.",
+          parameter_range="every real β (polynomial identity; 4β²/3 >= 0)",
+          checks=(Check("coefficients", partial(algebra_identity, Fraction(4, 3), Fraction(7, 3),
+                                                Fraction(4, 3))),)),
+    _step("Theorem C.12", "swap exchangeability", status=Status.CHECKED, also=_ALSO_C12,
+          statement="For S ~ 𝒫 with b >= 1, x* uniform among the entries in B and x̂ uniform "
+                    "among all entries, swapping them gives (S′, position of x̂) ~ "
+                    "𝒫|_{b>=1} × Unif[n].",
+          notes="Checked exactly for (d, n) ∈ {(2, 4), (1, 5)} with 004's B and (1, 5), (2, 4), "
+                "(2, 3) with 000's B. General reason: 𝒫 is exchangeable, so Pr[S′, j] = "
+                "Σ_{ĵ: S′_ĵ∈B} Pr[S′]/(b·n) = Pr[S′]/n. Choosing x* as the first entry in B "
+                "breaks it.",
+          checks=SWAP_CHECKS_004),
+    _step("Theorem C.12", "fails w.p. >= 3/4", status=Status.REFUTED, also=_ALSO_C12,
+          statement="A learner that queries no point of B fails to be α-good w.p. >= 3/4 "
+                    "(t uniform on B).",
+          counterexample="With 004's B = {0..8αn}: d = 4, n = 4, α = 1/8, B = {0..4}: h = c_2 "
+                         "is α-good for every t ∈ B (failure 0). With 000's B: d = 6, α = 1/8, "
+                         "h = c_9: 47/64; d = 3, α = 1/8: 5/8 even over all 256 (improper) "
+                         "hypotheses.",
+          corrected="For consecutive thresholds B ⊆ [0, 2^d] the exact minimum failure is "
+                    "1 − min(|B|, 2⌊α2^d⌋+1)/|B| (3/4 − 1/|B| for 000's B when α2^d ∈ ℤ); "
+                    "with 004's B it is 0 once 2⌊α2^d⌋ >= 8αn.",
+          checks=(Check("004's B, d=4, n=4", partial(check_failure_thresholds, 4, Fraction(1, 8),
+                                                     version="004", n=4), Verdict.VIOLATED),
+                  Check("000's B, d=6, α=1/8: 47/64", partial(check_failure_thresholds, 6,
+                                                              Fraction(1, 8)), Verdict.VIOLATED),
+                  Check("exhaustive d=3, α=1/8: 5/8", partial(check_failure_all_hypotheses, 3,
+                                                              Fraction(1, 8)), Verdict.VIOLATED),
+                  FAILURE_FORMULA,
+                  Check("004's B, d=4, n=4: corrected value 0", partial(
+                      check_failure_thresholds, 4, Fraction(1, 8),
+                      failure_bound(4, Fraction(1, 8), _N004), "004", 4)))),
+    _step("Theorem C.12", "7αn <= b <= 9αn", status=Status.REFUTED, also=_ALSO_C12,
+          statement="With B = {0, …, 8αn} and n >= (100/α²)ln(1/(αβ)), w.p. >= 1 − β the "
+                    "number b of sample points in B satisfies 7αn <= b <= 9αn.",
+          counterexample="α = 1/8, β = 1/4, n = 22181, d = 20: E[b] = n(8αn+1)/2^20 ≈ 469.2, "
+                         "so Pr[b >= 7αn] <= 0.0242 (Markov) < 3/4. α = 1/16, n = 106468, "
+                         "d = 10: X_10 ⊆ B, so b = n > 9αn surely (inventory E16(i)).",
+          corrected="With 000's B = {1, …, 8α2^d} (8α2^d ∈ ℤ, α < 1/8): b ~ Binomial(n, 8α), "
+                    "E[b] = 8αn and Pr[|b − 8αn| > αn] <= 2e^{−2α²n} <= 2(αβ)^200 <= β.",
+          checks=(Check("α=1/8, d=20 (Markov)", partial(check_b_concentration_004,
+                                                       Fraction(1, 8), 20), Verdict.VIOLATED),
+                  Check("α=1/16, d=10 (X_d ⊆ B)", partial(check_b_concentration_004,
+                                                         Fraction(1, 16), 10), Verdict.VIOLATED),
+                  Check("000's B: mean and Hoeffding", check_b_concentration_000))),
+    _step("Theorem C.12", "solving for m", status=Status.REFUTED, also=_ALSO_C12,
+          statement="Without hypotheses on α, β, ε, δ, the final inequality m/n >= "
+                    "e^−2ε(1 − 7β/3)/(9αn) − δ(1+e^−ε) yields m = Ω(1/α).",
+          counterexample="β = 1/2 (no hypothesis excludes it): 1 − 7β/3 < 0, the bound is "
+                         "negative for every α. δ = 1/1000 with β = 1/4, ε = 1, α = 1/16 and the "
+                         "WLOG n = 106468: m >= −145.6 (inventory E16(ii), (vii)).",
+          corrected="m >= e^−2ε(1 − 7β/3)/(9α) − nδ(1+e^−ε), which is >= c/α with "
+                    "c = e^−2ε₀(1 − 7β₀/3)/18 when β <= β₀ < 3/7, ε <= ε₀ and "
+                    "nδ(1+e^−ε) <= e^−2ε(1 − 7β/3)/(18α); needs 8α <= 1 for B ⊆ X_d.",
+          checks=(Check("β = 1/2", partial(check_implied_bound_positive, Fraction(1, 16),
+                                          Fraction(1, 2), Fraction(1), Fraction(0), "004"),
+                        Verdict.VIOLATED),
+                  Check("δ = 1/1000 at the WLOG n", partial(
+                      check_implied_bound_positive, Fraction(1, 16), Fraction(1, 4), Fraction(1),
+                      Fraction(1, 1000), "004"), Verdict.VIOLATED),
+                  Check("δ = 0, β = 1/4: α·bound constant and > 0", partial(
+                      check_bound_scales_with_alpha, "004", Fraction(1, 4))))),
+)
+
+ENTRIES: tuple[Entry, ...] = (
+    REMARK52, THEOREM55, CLAIM56, *CLAIM56_STEPS, THEOREM57, *THEOREM57_STEPS, THEOREMC12,
+    *THEOREMC12_STEPS,
+)
+

@@ -1,0 +1,107 @@
+"""Ledger entries of 004 Section 5 / C.3–C.4 and 000 Section 5, and broken variants they catch."""
+
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+
+import pytest
+
+from proofs import Entry, Status, Verdict
+from proofs._runner import run_entry
+from proofs.manifest import MANIFEST, pending
+from proofs.p000 import active as a0
+from proofs.p004 import active as a4
+
+F = Fraction
+ENTRIES = (*a4.ENTRIES, *a0.ENTRIES)
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e.id for e in ENTRIES])
+def test_entry_agrees_with_its_status(entry: Entry) -> None:
+    start = time.perf_counter()
+    report = run_entry(entry)
+    bad = [(o.check.name, o.result.verdict, o.result.evidence) for o in report.outcomes
+           if not o.agrees]
+    assert not bad, bad
+    assert time.perf_counter() - start < 15
+
+
+def test_numbers_are_covered_in_both_papers() -> None:
+    wanted = {"004": ("Remark 5.2", "Theorem 5.5", "Claim 5.6", "Theorem 5.7", "Theorem C.12"),
+              "000": ("Remark 5.2", "Theorem 5.5", "Claim 5.7", "Theorem 5.8", "Theorem 5.6")}
+    left = pending()
+    for paper, numbers in wanted.items():
+        for number in numbers:
+            assert number in MANIFEST[paper]
+            assert number not in left[paper]
+    ids = [e.id for e in ENTRIES]
+    assert len(ids) == len(set(ids))
+
+
+def test_statuses_are_as_recorded() -> None:
+    status = {e.id: e.status for e in ENTRIES}
+    assert status["004 Claim 5.6"] is Status.PROVED
+    assert status["004 Claim 5.6 / δ-coefficient"] is Status.REFUTED
+    assert status["004 Theorem 5.7"] is Status.NOT_CHECKABLE
+    assert status["004 Theorem C.12 / fails w.p. >= 3/4"] is Status.REFUTED
+    assert status["000 Theorem 5.6 / 7αn <= b <= 9αn"] is Status.PROVED
+    assert status["004 Theorem C.12 / 7αn <= b <= 9αn"] is Status.REFUTED
+
+
+# ------------------------------------------------------------------ broken variants are caught
+
+
+def test_wrong_t_in_the_claim_is_caught() -> None:
+    """Claiming the (ε, δ′) of t·8 while running with t: the exact audit finds a pair."""
+    result = a4.check_subsampling_audits("printed", False, t_factor=8)
+    assert result.verdict is Verdict.VIOLATED
+
+
+def test_revealing_the_transcript_is_caught() -> None:
+    """SubSampling's output + K (TPAL) at the PAL claim is VIOLATED; the check relies on it."""
+    assert a4.check_tpal_not_claimed().verdict is Verdict.HOLDS
+
+
+def test_a_shifted_transcript_is_caught() -> None:
+    assert a4.check_theorem55(transcript_shift=1).verdict is Verdict.VIOLATED
+
+
+def test_ratio_with_half_the_exponent_is_caught() -> None:
+    assert a4.check_ratio_bnb(F(1, 2)).verdict is Verdict.VIOLATED
+    assert a4.ratio_identity(eps_max=F(4)).verdict is Verdict.VIOLATED
+    assert a4.ratio_identity(constant=2).verdict is Verdict.VIOLATED
+
+
+def test_repaired_proof_needs_its_case_split() -> None:
+    assert a4.check_repaired_large_eps(0).verdict is Verdict.VIOLATED
+    assert a4.check_repaired_small_eps(F(5)).verdict is Verdict.VIOLATED
+
+
+def test_a_biased_swap_is_caught() -> None:
+    assert a4.check_swap("000", first_in_b=True).verdict is Verdict.VIOLATED
+
+
+def test_wrong_constants_are_caught() -> None:
+    assert a4.algebra_identity(F(4, 3), F(7, 3), F(1)).verdict is Verdict.VIOLATED
+    assert a4.algebra_identity(F(16, 9), F(24, 9), F(16, 9)).verdict is Verdict.VIOLATED
+    assert a4.check_c11_coefficient(7, F(38), F(3835, 100)).verdict is Verdict.VIOLATED
+    # the corrected 3/4 − 1/|B| holds exactly, one more 1/|B| does not
+    assert a4.check_failure_thresholds(6, F(1, 8), F(47, 64)).verdict is Verdict.HOLDS
+    assert a4.check_failure_thresholds(6, F(1, 8), F(48, 64)).verdict is Verdict.VIOLATED
+
+
+def test_delta_coefficient_boundary_is_ln3() -> None:
+    """With R = e^ε the printed coefficient survives at e^ε = 3 − 1/100 and fails just above 3."""
+    below = a4.check_delta_coefficient(F(0), F(1098, 1000), route="exp")   # e^1.098 < 3
+    above = a4.check_delta_coefficient(F(0), F(1100, 1000), route="exp")   # e^1.1 > 3
+    assert below.verdict is Verdict.HOLDS and above.verdict is Verdict.VIOLATED
+
+
+def test_counterexamples_carry_witnesses() -> None:
+    for entry in ENTRIES:
+        if entry.status is Status.REFUTED:
+            assert entry.counterexample and entry.corrected
+            outcomes = run_entry(entry).outcomes
+            assert any(o.result.verdict is Verdict.VIOLATED and o.result.witness
+                       for o in outcomes), entry.id
