@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .builtin import BuiltinAudit
+from .builtin_learners import learner_audits
 
 __all__ = ["EXTRA"]
 
-EXTRA: tuple[Callable[[bool], list[BuiltinAudit]], ...] = ()
+EXTRA: tuple[Callable[[bool], list[BuiltinAudit]], ...] = (learner_audits,)

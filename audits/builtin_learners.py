@@ -1,0 +1,45 @@
+"""Built-in exact audits of the learners of papers 000/004 (issue 4, item 4).
+
+Each row audits one learner on a tiny universe with its claimed guarantee and
+its ``source`` (e.g. ``004 Theorem 3.3``): GenericLearner with the BLR
+sanitizer, the KLNRS learner, a PSSL run as an active learner (output and
+transcript: TPAL), the SubSampling active learner (output only: PAL) and the
+LabelBoost learners.  Universes hold every entry (x, y) with y in {0, 1, ⊥}
+where the learner reads partially labeled data, and fully labeled examples
+for active learners (Definition 5.3).
+"""
+
+from __future__ import annotations
+
+from reference.concepts import thresholds, thresholds_on
+from reference.data import BOTTOM
+from reference.learners.active import pssl_as_active, subsampling_learner, subsampling_repaired_claim
+from reference.learners.generic import generic_learner_blr, klnrs_learner
+from reference.neighbors import Universe
+from reference.reals import log
+
+from .builtin import BuiltinAudit
+
+__all__ = ["learner_audits"]
+
+
+def learner_audits(deep: bool) -> list[BuiltinAudit]:
+    """The learner rows of ``privref audit`` (larger databases when ``deep``)."""
+    two = thresholds_on(2)
+    entries = tuple((x, y) for x in two.domain for y in (0, 1, BOTTOM))
+    examples = tuple((x, y) for x in two.domain for y in (0, 1))
+    eps = log(3) - log(2)  # ε = 2·ln(3/2): rational weights (3/2)^q in the papers' e^{εq/2}
+    generic = generic_learner_blr(two, m=1, k=1, epsilon=eps * 2)
+    klnrs = klnrs_learner(thresholds(1), epsilon=eps * 2)
+    n = 3 if deep else 2
+    pssl = pssl_as_active(klnrs, n, n - 1)
+    t = 4 if deep else 3
+    sub = subsampling_learner(klnrs, 1, 1, t, claim=subsampling_repaired_claim(klnrs.claim, 1, t))
+    return [
+        BuiltinAudit(generic.mechanism, Universe(entries, (3 if deep else 2,)),
+                     label=f"{generic.name} [004 Algorithm 1]"),
+        BuiltinAudit(pssl.tpal(), Universe(examples, (n,)),
+                     label="TPAL of the KLNRS learner as active learner [004 Theorem 5.5]"),
+        BuiltinAudit(sub.pal(), Universe(examples, (t,)),
+                     label=f"PAL SubSampling(KLNRS, n=1, m=1, t={t}) [004 Algorithm 6]"),
+    ]
