@@ -15,6 +15,7 @@ from reference.concepts import thresholds, thresholds_on
 from reference.data import BOTTOM
 from reference.learners.active import pssl_as_active, subsampling_learner, subsampling_repaired_claim
 from reference.learners.generic import generic_learner_blr, klnrs_learner
+from reference.learners.labelboost import boosted_learner, label_boost, label_boost_procedure
 from reference.neighbors import Universe
 from reference.reals import log
 
@@ -35,6 +36,9 @@ def learner_audits(deep: bool) -> list[BuiltinAudit]:
     pssl = pssl_as_active(klnrs, n, n - 1)
     t = 4 if deep else 3
     sub = subsampling_learner(klnrs, 1, 1, t, claim=subsampling_repaired_claim(klnrs.claim, 1, t))
+    boost = label_boost(klnrs, s=1, t=1, d=0)
+    lbp = boosted_learner(klnrs, label_boost_procedure(klnrs.concepts, s=1, t=1, d=0))
+    pairs = tuple((x, y) for x in klnrs.concepts.domain for y in (0, 1, BOTTOM))
     return [
         BuiltinAudit(generic.mechanism, Universe(entries, (3 if deep else 2,)),
                      label=f"{generic.name} [004 Algorithm 1]"),
@@ -42,4 +46,8 @@ def learner_audits(deep: bool) -> list[BuiltinAudit]:
                      label="TPAL of the KLNRS learner as active learner [004 Theorem 5.5]"),
         BuiltinAudit(sub.pal(), Universe(examples, (t,)),
                      label=f"PAL SubSampling(KLNRS, n=1, m=1, t={t}) [004 Algorithm 6]"),
+        BuiltinAudit(boost.mechanism, Universe(pairs, (2,)),
+                     label="LabelBoost(s=1, t=1) -> KLNRS, em eps=1 [004 Algorithm 2]"),
+        BuiltinAudit(lbp.mechanism, Universe(pairs, (2,)),
+                     label="KLNRS ∘ LabelBoostProcedure(s=1, t=1) [000 Algorithm 2]"),
     ]

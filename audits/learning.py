@@ -44,6 +44,7 @@ from reference.data import labeled, unlabeled
 from reference.errors import InvalidArgument
 from reference.learners.base import Learner
 from reference.learners.generic import generic_learner_blr, klnrs_learner
+from reference.learners.labelboost import label_boost
 
 from .blackbox.stats import cp_lower, cp_upper
 
@@ -76,6 +77,8 @@ class LearnerSpec:
     source: str
     layout: Layout
     build: Callable[[ConceptClass, Fraction, int, int], Learner[Any]]
+    max_domain: int | None = None
+    """Cells whose domain has more points are skipped (and listed): exact sampling would be too slow."""
 
 
 def _klnrs(concepts: ConceptClass, epsilon: Fraction, m: int, n: int) -> Learner[Any]:
@@ -90,11 +93,17 @@ def _generic(concepts: ConceptClass, epsilon: Fraction, m: int, n: int) -> Learn
     return generic_learner_blr(concepts, m=m, k=GENERIC_K, epsilon=epsilon)
 
 
+def _labelboost(concepts: ConceptClass, epsilon: Fraction, m: int, n: int) -> Learner[Any]:
+    return label_boost(klnrs_learner(concepts, epsilon=epsilon), s=m, t=n, d=0)
+
+
 LEARNERS: dict[str, LearnerSpec] = {
     "klnrs": LearnerSpec("KLNRS (exponential mechanism over C)", "004 Algorithm 3 with H = C",
                          "labeled", _klnrs),
     "generic": LearnerSpec(f"GenericLearner with BLR (k = {GENERIC_K})", "004/000 Algorithm 1",
-                           "unlabeled-then-labeled", _generic),
+                           "unlabeled-then-labeled", _generic, max_domain=16),
+    "labelboost": LearnerSpec("LabelBoost (S labeled, T = the unlabeled sample) -> KLNRS",
+                              "004 Algorithm 2", "labeled-then-unlabeled", _labelboost),
 }
 """The registered learners, by short name (extended by :func:`register_learner`)."""
 
@@ -200,12 +209,13 @@ class ExperimentResult:
     config: ExperimentConfig
     cells: tuple[Cell, ...]
     seconds: float
+    skipped: tuple[str, ...] = ()
     version: str = field(default_factory=lambda: reference.__version__)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON table: configuration, every cell, and the empirical sample complexities."""
         return {"privref_version": self.version, "config": self.config.to_json(),
-                "seconds": round(self.seconds, 2),
+                "seconds": round(self.seconds, 2), "skipped": list(self.skipped),
                 "cells": [c.to_json() for c in self.cells],
                 "sample_complexity": [
                     {"learner": k[0], "family": k[1], "d": k[2], "vc": k[3],
@@ -275,11 +285,19 @@ def run_experiment(config: ExperimentConfig,
     import time
     start = time.perf_counter()
     cells: list[Cell] = []
+    skipped: list[str] = []
     index = 0
     for key in config.learners:
-        sizes_n = (0,) if LEARNERS[key].layout == "labeled" else config.unlabeled_sizes
+        spec = LEARNERS[key]
+        sizes_n = (0,) if spec.layout == "labeled" else config.unlabeled_sizes
         for family in config.families:
             for d in config.dims:
+                points = len(FAMILIES[family](d).domain)
+                if spec.max_domain is not None and points > spec.max_domain:
+                    skipped.append(f"{key} on {family}, d={d}: {points} points > max_domain="
+                                   f"{spec.max_domain}")
+                    index += len(sizes_n) * len(config.labeled_sizes)
+                    continue
                 for n in sizes_n:
                     for m in config.labeled_sizes:
                         cell = run_cell(key, family, d, m, n, config, index)
@@ -287,7 +305,7 @@ def run_experiment(config: ExperimentConfig,
                         cells.append(cell)
                         if progress is not None:
                             progress(cell)
-    return ExperimentResult(config, tuple(cells), time.perf_counter() - start)
+    return ExperimentResult(config, tuple(cells), time.perf_counter() - start, tuple(skipped))
 
 
 def sample_complexity(result: ExperimentResult

@@ -7,6 +7,7 @@ exact output distribution (tiny inputs) and its sampler both come from the one
 program.
 """
 
+from .active import ActiveLearner, LabelOracle, Transcript, pssl_as_active, subsampling_learner
 from .base import Learner, as_learner
 from .generic import (
     GENERIC_LEARNER_SOURCE,
@@ -16,6 +17,8 @@ from .generic import (
     klnrs_learner,
     split_database,
 )
+from .iterlabelboost import iter_label_boost
+from .labelboost import LabelBoostProcedure, boosted_learner, label_boost, label_boost_procedure
 from .sanitizer import (
     DEFAULT_MAX_CANDIDATES,
     SanitizedDatabase,
@@ -24,20 +27,36 @@ from .sanitizer import (
     candidate_databases,
     query_error,
 )
+from .schedule import PAPER_000, PAPER_004, LabelBoostConstants, Schedule, size_schedule
 
 __all__ = [
     "DEFAULT_MAX_CANDIDATES",
     "GENERIC_LEARNER_SOURCE",
+    "PAPER_000",
+    "PAPER_004",
+    "ActiveLearner",
+    "LabelBoostConstants",
+    "LabelBoostProcedure",
+    "LabelOracle",
     "Learner",
     "SanitizedDatabase",
     "Sanitizer",
+    "Schedule",
+    "Transcript",
     "as_learner",
     "blr_sanitizer",
+    "boosted_learner",
     "candidate_databases",
     "generic_learner",
     "generic_learner_blr",
     "hypothesis_set",
+    "iter_label_boost",
     "klnrs_learner",
+    "label_boost",
+    "label_boost_procedure",
+    "pssl_as_active",
     "query_error",
+    "size_schedule",
     "split_database",
+    "subsampling_learner",
 ]
