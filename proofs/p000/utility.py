@@ -87,11 +87,12 @@ ENTRIES: tuple[Entry, ...] = (
                   "2·Σ_{j<=i} β_j.",
         notes="Checked: the proof's constant-carrying steps (B.5 sample sufficiency by b&b, accumulation "
               "and base case exactly, triangle inequality). The induction also uses Observation 4.7 "
-              "(the LabelBoost helper's entry) and Theorem B.5 (cited; checked on instances). Pending: a "
-              "Monte Carlo check with scaled-down constants (inventory A4, E23), which needs the "
-              "LabelBoost learners being written in reference.learners. 004 Claim C.9 uses 12 (10 fails "
-              "with its |S_i|).",
-        checks=(_SUFF_411, _ACC_000, u.TRIANGLE),
+              "(the LabelBoost helper's entry) and Theorem B.5 (cited; checked on instances). Also a "
+              "seeded Monte Carlo of the claim itself with scaled sizes (inventory A4, E23; printed α_i, "
+              "β_i, N = 4 iterations on THRESH[16], exact one-sided Clopper–Pearson at confidence 0.999); "
+              "its premise on |S| is not met at these sizes, so it is supporting evidence only and the "
+              "status stays CHECKED. 004 Claim C.9 uses 12 (10 fails with its |S_i|).",
+        checks=(_SUFF_411, _ACC_000, u.TRIANGLE, u.MC_000),
     ),
     Entry(
         paper="000", number="Lemma 4.12", kind=Kind.PROOF_STEP, status=Status.REFUTED,

@@ -13,6 +13,7 @@ from proofs._runner import run_entry
 from proofs.manifest import MANIFEST
 from proofs.p000 import utility as u000
 from proofs.p004 import utility as u
+from reference.concepts import thresholds_on
 from reference.reals import Interval
 
 F = Fraction
@@ -132,3 +133,57 @@ def test_delta_counterexample_witness() -> None:
     res = u.check_delta_step()
     assert res.verdict is Verdict.VIOLATED
     assert res.witness is not None and "leak" in res.witness
+
+
+# ------------------------------------------------------------------ Monte Carlo of Claim C.9 / 4.11
+
+
+def test_monte_carlo_schedule_iterates() -> None:
+    for version in ("000", "004"):
+        sched = u.mc_schedule(version)
+        assert sched.n_iterations == 4
+        assert [it.s_before for it in sched.iterations] == [60, 105, 127, 138]
+        c = sched.constants
+        assert (c.alpha_divisor, c.beta_divisor) == ((10, 4) if version == "000" else (24, 4))
+
+
+def test_monte_carlo_check_holds_and_is_deterministic() -> None:
+    for version in ("000", "004"):
+        res = u.check_error_accumulation_mc(version)
+        assert res.verdict is Verdict.HOLDS and res.confidence == F(999, 1000)
+        assert "200 runs" in res.evidence and "i=4" in res.evidence
+        assert u.run_monte_carlo(version).errors == u.run_monte_carlo.__wrapped__(version).errors
+
+
+def test_monte_carlo_catches_a_claim_ten_times_too_small() -> None:
+    res = u.check_error_accumulation_mc("004", claim_scale=F(1, 10))
+    assert res.verdict is Verdict.VIOLATED and res.witness and "i=1" in res.witness
+
+
+def test_loop_mirror_matches_iter_label_boost() -> None:
+    """With one seed, iter_label_boost (base = a reporter of its input S′) relabels every entry it
+    hands to the base by the h_N that the Monte Carlo's loop program recovers."""
+    import numpy as np
+
+    from reference.learners.base import as_learner
+    from reference.learners.iterlabelboost import iter_label_boost
+    from reference.mechanism import Mechanism
+    from reference.privacy import PrivacyClaim
+    from reference.program import sample
+
+    sched = u.mc_schedule("004")
+    C = thresholds_on(u.MC_POINTS)
+
+    def report(data: tuple[object, ...]):  # type: ignore[no-untyped-def]
+        return data
+        yield  # pragma: no cover
+
+    reporter = as_learner(Mechanism("reporter", report, PrivacyClaim.of(0), "test"), C, proper=False)
+    learner = iter_label_boost(reporter, alpha=u.MC_ALPHA, beta=u.MC_BETA, n=1, m=u.MC_M,
+                               constants=u.MC_CONSTANTS["004"], vc=1)
+    program = u.loop_program(C, sched, u.MC_M)
+    for seed in range(5):
+        _, data = u.mc_dataset(np.random.default_rng(seed), sched)
+        h_n = u.hypothesis_of(C, sample(program, data, rng=np.random.default_rng(100 + seed))[-1])
+        out = learner.sample(data, np.random.default_rng(100 + seed))
+        assert len(out) == sched.draws() and all(h_n(x) == y for x, y in out)
