@@ -147,8 +147,9 @@ ENTRIES: tuple[Entry, ...] = (
                      "4.11: 10Σα_j <= α) = 11α, failure <= β + β/2 + β/2 = 2β (exact bookkeeping below).",
         checks=(_SUFF_412, _ACC_000),
         notes="Unlike 004 Lemma C.10, 000's (11α, 2β) form is consistent with its proof: B.5 at accuracy "
-              "10α only needs error_S3 <= α, which the (α, β) base learner gives. Monte Carlo with scaled "
-              "constants is pending the LabelBoost learners.",
+              "10α only needs error_S3 <= α, which the (α, β) base learner gives. Not yet done: a Monte "
+              "Carlo check of the final error with scaled constants (error accumulation is checked "
+              "that way under Claim 4.11).",
     ),
     Entry(
         paper="000", number="Theorem 4.13", kind=Kind.THEOREM, status=Status.NOT_CHECKABLE,
