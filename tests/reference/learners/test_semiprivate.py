@@ -1,0 +1,145 @@
+"""A_SSPP (003 Algorithm 1): exact law, properness, privacy, cover rule, sampler, bad input."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from audits.exact import audit
+from reference.concepts import intervals, thresholds_on
+from reference.data import BOTTOM, labeled, unlabeled
+from reference.errors import InvalidArgument
+from reference.learners.semiprivate import (
+    SSPP_SOURCE,
+    alpha_cover,
+    split_public_private,
+    sspp_learner,
+    sspp_learner_rational,
+)
+from reference.neighbors import PublicPrivate, Universe
+from reference.privacy import PrivacyClaim
+from reference.reals import log
+from reference.vc import projection
+from reference.verdict import Verdict
+
+from ...stats import FALSE_POSITIVE_RATE, chi_square_pvalue
+
+T3 = thresholds_on(3)
+I3 = intervals(3)
+ELEMENTS = tuple(labeled(x, y) for x in range(3) for y in (0, 1))
+
+
+def _db(public: tuple[int, ...], private: tuple[tuple[int, int], ...]) -> tuple[object, ...]:
+    return tuple(unlabeled(x) for x in public) + tuple(labeled(x, y) for x, y in private)
+
+
+def test_metadata() -> None:
+    L = sspp_learner_rational(T3, public_size=2, base=2)
+    assert L.proper and L.concepts == T3
+    assert L.source == SSPP_SOURCE
+    assert L.mechanism.relation == PublicPrivate(2)
+    assert str(L.claim.epsilon) == str(log(Fraction(2)) * 2)
+
+
+@pytest.mark.parametrize("C", [T3, I3])
+@pytest.mark.parametrize("public", [(), (1,), (0, 2), (2, 0, 2), (0, 1, 2)])
+def test_exact_law_sums_to_one_and_is_proper(C: object, public: tuple[int, ...]) -> None:
+    assert C is T3 or C is I3
+    L = sspp_learner_rational(C, public_size=len(public), base=3)
+    cover = set(alpha_cover(C, public))
+    for private in itertools.product(((0, 0), (1, 1), (2, 0), (2, 1)), repeat=2):
+        dist = L.distribution(_db(public, private))
+        assert dist.is_exact and dist.total() == 1
+        assert set(dist.support()) <= cover
+        assert all(h in C for h in dist.support())
+
+
+def test_exact_law_matches_formula() -> None:
+    # r = e^{eps/2} = 2: Pr[h] ∝ 2^{agreements}
+    L = sspp_learner_rational(T3, public_size=2, base=2)
+    private = ((0, 1), (1, 1), (2, 0))
+    dist = L.distribution(_db((0, 2), private)).as_dict()
+    cover = alpha_cover(T3, (0, 2))
+    weights = {h: Fraction(2) ** sum(h(x) == y for x, y in private) for h in cover}
+    total = sum(weights.values())
+    assert dist == {h: w / total for h, w in weights.items()}
+
+
+def test_cover_one_per_pattern_and_public_only() -> None:
+    for public in [(), (1,), (0, 2), (0, 1, 2)]:
+        cover = alpha_cover(T3, public)
+        pats = {tuple(h(x) for x in public) for h in cover}
+        assert len(cover) == len(pats) == len(projection(T3, public))
+    # depends on the set of public points only (order, repeats irrelevant)
+    assert alpha_cover(I3, (2, 0)) == alpha_cover(I3, (0, 2, 0, 2)) == alpha_cover(I3, (0, 2))
+    # ... and never on the private part: the support lies in the same cover for every S_priv
+    L = sspp_learner_rational(I3, public_size=2, base=2)
+    supports = {frozenset(L.distribution(_db((0, 2), p)).support())
+                for p in itertools.product(((0, 0), (1, 1), (2, 1)), repeat=2)}
+    assert set().union(*supports) <= set(alpha_cover(I3, (0, 2)))
+    # public labels are ignored
+    a = L.distribution((labeled(0, 1), labeled(2, 0), labeled(1, 1)))
+    b = L.distribution((unlabeled(0), unlabeled(2), labeled(1, 1)))
+    assert a.as_dict() == b.as_dict()
+
+
+@pytest.mark.parametrize("public", [(), (1,), (0, 2), (0, 1, 2)])
+def test_privacy_audit(public: tuple[int, ...]) -> None:
+    L = sspp_learner_rational(T3, public_size=len(public), base=2)
+    pub = tuple(labeled(x, 0) for x in public)
+    report = audit(L.mechanism, Universe(ELEMENTS, (2, 3), public=pub))
+    assert report.verdict is Verdict.HOLDS
+
+
+def test_without_half_is_caught() -> None:
+    broken = sspp_learner(T3, public_size=3, epsilon=log(Fraction(2)) * 4)
+    pub = tuple(labeled(x, 0) for x in (0, 1, 2))
+    report = audit(broken.mechanism, Universe(ELEMENTS, (3,), public=pub),
+                   claim=PrivacyClaim(log(Fraction(2)) * 2))
+    assert report.verdict is Verdict.VIOLATED
+    assert str(report.epsilon_exact) == str(log(Fraction(193, 13)))
+
+
+def test_sampler_matches_exact_law() -> None:
+    L = sspp_learner_rational(I3, public_size=2, base=Fraction(3, 2))
+    data = _db((0, 2), ((0, 1), (1, 1), (2, 0), (1, 0)))
+    dist = L.distribution(data)
+    assert len(dist.support()) > 1
+    pvalue = chi_square_pvalue(dist, lambda rng: L.sample(data, rng), n=3000)
+    assert pvalue > FALSE_POSITIVE_RATE
+    rng = np.random.default_rng(7)
+    assert L.sample(data, rng) in I3
+
+
+def test_no_private_data_and_no_public_data() -> None:
+    L = sspp_learner_rational(T3, public_size=2, base=2)
+    dist = L.distribution(_db((0, 2), ()))
+    assert set(dist.support()) == set(alpha_cover(T3, (0, 2)))
+    assert len(set(dist.as_dict().values())) == 1          # uniform over the cover
+    L0 = sspp_learner_rational(T3, public_size=0, base=2)
+    assert len(L0.distribution(_db((), ((0, 1),))).support()) == 1
+
+
+def test_bad_input() -> None:
+    L = sspp_learner_rational(T3, public_size=2, base=2)
+    with pytest.raises(InvalidArgument):
+        L.distribution((unlabeled(0),))                            # shorter than the public part
+    with pytest.raises(InvalidArgument):
+        L.distribution((*_db((0, 2), ()), (1, BOTTOM)))            # unlabeled private entry
+    with pytest.raises(InvalidArgument):
+        L.distribution(_db((0, 7), ((1, 1),)))                     # point outside the domain
+    with pytest.raises(InvalidArgument):
+        L.distribution((unlabeled(0), unlabeled(1), (1, 2)))        # label not in {0, 1, ⊥}
+    with pytest.raises(InvalidArgument):
+        sspp_learner_rational(T3, public_size=2, base=1)
+    with pytest.raises(InvalidArgument):
+        sspp_learner(T3, public_size=-1, epsilon=1)
+    with pytest.raises(InvalidArgument):
+        sspp_learner("not a class", public_size=1, epsilon=1)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgument):
+        split_public_private(T3, 1, [unlabeled(0)])  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgument):
+        alpha_cover(T3, (5,))
