@@ -106,7 +106,9 @@ def sspp_learner(concepts: ConceptClass, *, public_size: int, epsilon: object,
     eps = parse_epsilon(epsilon)
     label = name or f"A_SSPP on {concepts.name} (n_pub={public_size})"
     mech = Mechanism(label, _sspp_program(concepts, public_size, eps), PrivacyClaim(eps),
-                     SSPP_SOURCE, relation=PublicPrivate(public_size), order_invariant=True,
+                     # not order-invariant: which entries are public depends on position (the law
+                     # is invariant only within each block; verify_order_invariance refuses True)
+                     SSPP_SOURCE, relation=PublicPrivate(public_size), order_invariant=False,
                      description=f"003 Algorithm 1: cover from the first {public_size} entries, "
                                  f"then the exponential mechanism (eps={eps}) on the rest")
     return as_learner(mech, concepts, proper=True)

@@ -143,3 +143,19 @@ def test_bad_input() -> None:
         split_public_private(T3, 1, [unlabeled(0)])  # type: ignore[arg-type]
     with pytest.raises(InvalidArgument):
         alpha_cover(T3, (5,))
+
+
+def test_not_declared_order_invariant_across_the_public_boundary() -> None:
+    """Moving an entry across the public/private boundary changes the law, so the mechanism must
+    not declare order invariance (the exact auditor verifies such declarations and would refuse)."""
+    from audits.exact import verify_order_invariance
+    from reference.concepts import thresholds_on
+    from reference.learners.semiprivate import sspp_learner_rational
+    from reference.neighbors import Universe
+
+    three = thresholds_on(3)
+    lrn = sspp_learner_rational(three, public_size=1, base=2)
+    assert lrn.mechanism.order_invariant is False
+    a, b = ((0, 0), (0, 0), (0, 1)), ((0, 1), (0, 0), (0, 0))
+    assert lrn.distribution(a) != lrn.distribution(b)
+    del verify_order_invariance, Universe  # imported to document where the refusal comes from
