@@ -3,8 +3,9 @@
 Each row audits one learner on a tiny universe with its claimed guarantee and
 its ``source`` (e.g. ``004 Theorem 3.3``): GenericLearner with the BLR
 sanitizer, the KLNRS learner, a PSSL run as an active learner (output and
-transcript: TPAL), the SubSampling active learner (output only: PAL) and the
-LabelBoost learners.  Universes hold every entry (x, y) with y in {0, 1, ⊥}
+transcript: TPAL), the SubSampling active learner (output only: PAL), the
+LabelBoost learners, and paper 003's semi-private learner A_SSPP under the
+public/private relation (the public prefix stays fixed).  Universes hold every entry (x, y) with y in {0, 1, ⊥}
 where the learner reads partially labeled data, and fully labeled examples
 for active learners (Definition 5.3).
 """
@@ -16,6 +17,7 @@ from reference.data import BOTTOM
 from reference.learners.active import pssl_as_active, subsampling_learner, subsampling_repaired_claim
 from reference.learners.generic import generic_learner_blr, klnrs_learner
 from reference.learners.labelboost import boosted_learner, label_boost, label_boost_procedure
+from reference.learners.semiprivate import sspp_learner_rational
 from reference.neighbors import Universe
 from reference.reals import log
 
@@ -39,6 +41,9 @@ def learner_audits(deep: bool) -> list[BuiltinAudit]:
     boost = label_boost(klnrs, s=1, t=1, d=0)
     lbp = boosted_learner(klnrs, label_boost_procedure(klnrs.concepts, s=1, t=1, d=0))
     pairs = tuple((x, y) for x in klnrs.concepts.domain for y in (0, 1, BOTTOM))
+    three = thresholds_on(3)
+    sspp = sspp_learner_rational(three, public_size=1, base=2)
+    labeled3 = tuple((x, y) for x in three.domain for y in (0, 1))
     return [
         BuiltinAudit(generic.mechanism, Universe(entries, (3 if deep else 2,)),
                      label=f"{generic.name} [004 Algorithm 1]"),
@@ -50,4 +55,6 @@ def learner_audits(deep: bool) -> list[BuiltinAudit]:
                      label="LabelBoost(s=1, t=1) -> KLNRS, em eps=1 [004 Algorithm 2]"),
         BuiltinAudit(lbp.mechanism, Universe(pairs, (2,)),
                      label="KLNRS ∘ LabelBoostProcedure(s=1, t=1) [000 Algorithm 2]"),
+        BuiltinAudit(sspp.mechanism, Universe(labeled3, (2,), public=((1, 0),)),
+                     label="A_SSPP, public (1), 2 private, base 2 [003 Algorithm 1]"),
     ]
