@@ -5,9 +5,9 @@ its ``source`` (e.g. ``004 Theorem 3.3``): GenericLearner with the BLR
 sanitizer, the KLNRS learner, a PSSL run as an active learner (output and
 transcript: TPAL), the SubSampling active learner (output only: PAL), the
 LabelBoost learners, and paper 003's semi-private learner A_SSPP under the
-public/private relation (the public prefix stays fixed).  Universes hold every entry (x, y) with y in {0, 1, ⊥}
-where the learner reads partially labeled data, and fully labeled examples
-for active learners (Definition 5.3).
+public/private relation (the public prefix stays fixed).  Universes hold
+every entry (x, y) with y in {0, 1, ⊥} where the learner reads partially
+labeled data, and fully labeled examples for active learners (Definition 5.3).
 """
 
 from __future__ import annotations
