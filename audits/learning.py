@@ -45,6 +45,7 @@ from reference.errors import InvalidArgument
 from reference.learners.base import Learner
 from reference.learners.generic import generic_learner_blr, klnrs_learner
 from reference.learners.labelboost import label_boost
+from reference.learners.semiprivate import sspp_learner
 
 from .blackbox.stats import cp_lower, cp_upper
 
@@ -97,6 +98,10 @@ def _labelboost(concepts: ConceptClass, epsilon: Fraction, m: int, n: int) -> Le
     return label_boost(klnrs_learner(concepts, epsilon=epsilon), s=m, t=n, d=0)
 
 
+def _sspp(concepts: ConceptClass, epsilon: Fraction, m: int, n: int) -> Learner[Any]:
+    return sspp_learner(concepts, public_size=n, epsilon=epsilon)
+
+
 LEARNERS: dict[str, LearnerSpec] = {
     "klnrs": LearnerSpec("KLNRS (exponential mechanism over C)", "004 Algorithm 3 with H = C",
                          "labeled", _klnrs),
@@ -104,6 +109,8 @@ LEARNERS: dict[str, LearnerSpec] = {
                            "unlabeled-then-labeled", _generic, max_domain=16),
     "labelboost": LearnerSpec("LabelBoost (S labeled, T = the unlabeled sample) -> KLNRS",
                               "004 Algorithm 2", "labeled-then-unlabeled", _labelboost),
+    "sspp": LearnerSpec("A_SSPP: cover from the public (unlabeled) sample, EM on the private one",
+                        "003 Algorithm 1", "unlabeled-then-labeled", _sspp),
 }
 """The registered learners, by short name (extended by :func:`register_learner`)."""
 
