@@ -173,6 +173,14 @@ def _parser() -> argparse.ArgumentParser:
     from . import learning_cli
     learning_cli.configure_parser(learn)
     learn.set_defaults(func=learning_cli.run)
+    illustrate = sub.add_parser(
+        "illustrate", help="illustrations of paper 003 (public data): JSON table and PNG plot",
+        description="littlestone: Ldim vs VC of thresholds; semiprivate: private sample size, "
+                    "fully private vs semi-private, as the domain grows; public: public sample "
+                    "size against alpha and the 1/alpha lower bound (see docs/public-data.md).")
+    from . import illustrations
+    illustrations.configure_parser(illustrate)
+    illustrate.set_defaults(func=illustrations.run)
     return parser
 
 
