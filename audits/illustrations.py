@@ -128,7 +128,8 @@ def _plot(which: str, rows: list[dict[str, Any]], path: Path, meta: str) -> None
         ax.set_title("public samples needed as α shrinks (512 = not reached)")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)
-    fig.suptitle(meta, fontsize=8)
+    import textwrap
+    fig.suptitle("\n".join(textwrap.wrap(meta, 110)), fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
