@@ -20,8 +20,10 @@ Consistency rules enforced at construction:
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
@@ -29,7 +31,7 @@ from fractions import Fraction
 from reference.errors import InvalidArgument
 from reference.verdict import Verdict
 
-__all__ = ["Check", "CheckResult", "Entry", "Kind", "Status", "Verdict"]
+__all__ = ["Check", "CheckResult", "Entry", "Kind", "Status", "Verdict", "collect_entries"]
 
 
 class Status(Enum):
@@ -136,3 +138,12 @@ class Entry:
         """Stable identifier, e.g. ``004 Claim C.3`` or ``004 Claim C.3 / series S1 <= 10``."""
         base = f"{self.paper} {self.number}"
         return f"{base} / {self.step}" if self.step else base
+
+
+def collect_entries(package: str, path: Iterable[str]) -> tuple[Entry, ...]:
+    """Every ``ENTRIES`` of the submodules of ``package`` (at ``path``), modules in name order."""
+    found: list[Entry] = []
+    for info in sorted(pkgutil.iter_modules(list(path)), key=lambda m: m.name):
+        module = importlib.import_module(f"{package}.{info.name}")
+        found.extend(getattr(module, "ENTRIES", ()))
+    return tuple(found)

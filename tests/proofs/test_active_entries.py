@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from fractions import Fraction
 
 import pytest
@@ -19,12 +18,10 @@ ENTRIES = (*a4.ENTRIES, *a0.ENTRIES)
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e.id for e in ENTRIES])
 def test_entry_agrees_with_its_status(entry: Entry) -> None:
-    start = time.perf_counter()
     report = run_entry(entry)
     bad = [(o.check.name, o.result.verdict, o.result.evidence) for o in report.outcomes
            if not o.agrees]
     assert not bad, bad
-    assert time.perf_counter() - start < 15
 
 
 def test_numbers_are_covered_in_both_papers() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 from fractions import Fraction
 
@@ -15,6 +14,7 @@ from proofs.p000 import utility as u000
 from proofs.p004 import utility as u
 from reference.concepts import thresholds_on
 from reference.reals import Interval
+from tests.proofs.checks import assert_check
 
 F = Fraction
 ENTRIES = (*u.ENTRIES, *u000.ENTRIES)
@@ -33,11 +33,8 @@ def test_every_entry_agrees_with_its_status(entry: Entry) -> None:
 
 
 @pytest.mark.parametrize(("entry", "check"), CASES, ids=[f"{e.id} :: {c.name}" for e, c in CASES])
-def test_checks_are_fast_and_deterministic(entry: Entry, check: Check) -> None:
-    start = time.perf_counter()
-    result = check.run()
-    assert time.perf_counter() - start < 5, check.name
-    assert check.run().verdict is result.verdict
+def test_checks_are_deterministic(entry: Entry, check: Check) -> None:
+    assert_check(check)
 
 
 def test_ids_statuses_and_manifest() -> None:

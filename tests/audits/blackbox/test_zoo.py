@@ -124,14 +124,11 @@ def test_bad_data_is_refused(name: str) -> None:
             e.vectorized(good + good[:1], np.random.default_rng(0), 3)
 
 
-def test_vectorized_forms_are_fast() -> None:
-    """10^5 draws per side well under a second each (10^6 in about a second at most)."""
-    import time
+def test_vectorized_forms_return_size_outcomes() -> None:
+    """Every entry has a vectorized form returning ``size`` outcomes (speed: benchmarks/)."""
     for e in ENTRIES:
         assert e.vectorized is not None
-        start = time.perf_counter()
-        e.vectorized(list(e.pairs[0][0]), np.random.default_rng(1), 100_000)
-        assert time.perf_counter() - start < 1.0, e.name
+        assert len(e.vectorized(list(e.pairs[0][0]), np.random.default_rng(1), 1000)) == 1000, e.name
 
 
 # ------------------------------------------------------------------- laws
