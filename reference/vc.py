@@ -11,6 +11,7 @@ Ledger: ``004 Theorem B.2`` (Sauer) and ``004 Observation 3.2`` in
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Hashable, Sequence
 from fractions import Fraction
@@ -24,6 +25,7 @@ from .reals import Real, exp, rational
 __all__ = [
     "DEFAULT_WORK_LIMIT",
     "canonical_representatives",
+    "growth_function",
     "littlestone_dimension",
     "projection",
     "projection_size",
@@ -82,6 +84,32 @@ def projection_size(C: ConceptClass, B: Sequence[Hashable]) -> int:
     """|Π_C(B)|, computed without building the tuples (equals ``len(projection(C, B))``)."""
     support = _support(_positions(_check_class(C), B))
     return len({m & support for m in C.masks})
+
+
+def growth_function(C: ConceptClass, m: int, *, limit: int = DEFAULT_WORK_LIMIT) -> int:
+    """G_C(m) = max |Π_C(V)| over sets V of m distinct domain points (003 Lemma 3.3, proof).
+
+    Exact, by enumerating every m-subset of the domain.  For m > |X| there is
+    no such set; the value returned is then G_C(|X|), the maximum over
+    samples of size m with repetitions (a repeated point adds no pattern).
+    G_C(0) = 1.  Raises TooLargeToEnumerate (naming ``m`` and ``limit``) when
+    C(|X|, m)·|C| exceeds ``limit``.
+    """
+    C = _check_class(C)
+    m = check_int(m, "m", minimum=0)
+    limit = check_int(limit, "limit", minimum=1)
+    n = len(C.domain)
+    size = min(m, n)
+    work = math.comb(n, size) * len(C)
+    if work > limit:
+        raise TooLargeToEnumerate(f"growth_function(C={C.name}, m={m}) would examine "
+                                  f"C({n}, {size})·|C| = {work} > limit={limit} patterns; "
+                                  "pass a larger limit=")
+    best = 0
+    for positions in itertools.combinations(range(n), size):
+        support = _support(positions)
+        best = max(best, len({mask & support for mask in C.masks}))
+    return best
 
 
 def shatters(C: ConceptClass, B: Sequence[Hashable]) -> bool:
@@ -303,14 +331,16 @@ def sauer_shelah_bound(m: int, d: int) -> int:
     return sum(math.comb(m, i) for i in range(min(d, m) + 1))
 
 
-def sauer_bound_exponential(m: int, d: int) -> Real:
+def sauer_bound_exponential(m: int, d: int, *, require_hypothesis: bool = True) -> Real:
     """(e·m/d)^d as an exact Real, the right-hand side of 004 Theorem B.2 (Sauer).
 
     Computed as exp(d) · (m/d)^d, exactly.  Requires m > d >= 1 (the theorem's
     hypotheses |B| > VC(C) >= 1; for m < d the value can be below the true count).
+    ``require_hypothesis=False`` accepts any m >= 0, to evaluate the unrestricted
+    form that 003 Lemma 3.3's proof prints (for its counterexample).
     """
     d = check_int(d, "d", minimum=1)
     m = check_int(m, "m", minimum=0)
-    if m <= d:
+    if require_hypothesis and m <= d:
         raise InvalidArgument(f"m={m} must be > d={d} (004 Theorem B.2 needs |B| > VC(C))")
     return exp(d) * rational(Fraction(m, d) ** d)

@@ -341,6 +341,10 @@ ENTRIES: tuple[Entry, ...] = (
         illustration=("Each coupling step checked exactly: PubSamp law, Ŝ_pub law and "
                       "P[Ŝ_pub = S_pub] >= (1-p)^n_pub; PrivSamp's TV to D_(p)^n_priv <= "
                       "P[exhaustion]; the mixture identity; and the corrected end-to-end bound."),
+        notes=("Each constant-carrying step of the proof is its own entry: eq. (2) (REFUTED, "
+               "below) and, in proofs.p003.reduction_steps, P[Ŝ_pub = S_pub] >= 0.99 (PROVED), "
+               "eq. (3) (CHECKED), eq. (4)'s 1/17 and the final 1/16 (REFUTED: 59/900 > 1/17, "
+               "117/1700 > 1/16), the mixture identity and the realizable final step (CHECKED)."),
         subjects=("reference.learners.reduction",)),
     Entry(
         paper="003", number="Claim 4.6", step="eq. (2)",

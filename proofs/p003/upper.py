@@ -356,8 +356,11 @@ LEMMA_3_3 = Entry(
     notes="Checked through its explicit form (1) (with the hypothesis 2n_pub >= d, see the "
           "proof-step entry): exact P[Bad] and P[H̃ not an α-cover] by support inclusion–exclusion "
           "on THRESH (6 points uniform, 5 points skewed) and intervals on 4 points, n ∈ {1, 2, 5, "
-          "20, 300}; non-vacuous at n = 300. The O(·) constant itself is not checked; h_0 in the "
-          "proof is the constant-0 function (inventory E6).")
+          "20, 300}; non-vacuous at n = 300. Each step of the proof has its own entry "
+          "(proofs.p003.cover_steps): representatives (P1), not-a-cover ⇒ Bad (P2), the O(·) "
+          "sample size with explicit constants (P4, REFUTED uniformly in α, β; C = 30 for "
+          "α <= 1/10), |Π_{H_Δ}| <= |Π_H|² (P5), Sauer (P6, needs m >= d), h_0 ≡ 0 (P7, "
+          "inventory E6) and the double-sample bound (P8).")
 
 STEP_INEQ_1 = Entry(
     paper="003", number="Lemma 3.3", kind=Kind.PROOF_STEP, status=Status.REFUTED,
@@ -381,7 +384,8 @@ THEOREM_3_1 = Entry(
     status=Status.NOT_CHECKABLE,
     reason="The sample sizes are O(·) with unspecified constants and the proof is deferred to "
            "[ABM19]; the explicit-constant instantiation (inventory §3) needs n_pub, n_priv in "
-           "the hundreds or thousands, beyond exact enumeration.",
+           "the thousands, beyond exact enumeration: it is the AUDITED proof-step entry "
+           "'003 Theorem 3.1 / explicit instantiation (ours): …' (seeded Monte Carlo).",
     illustration="The instantiation's chain, exactly on a tiny instance (THRESH on 3 points, "
                  "noisy labels, n_pub = 2, n_priv = 6, ε = 2 ln 2, α = 1/4 = α_c + 2η + γ): "
                  "P[excess > α] <= P[cover fails at α_c] + P[uniform convergence fails at η] + "
@@ -390,4 +394,5 @@ THEOREM_3_1 = Entry(
     checks=(Check("exact chain: P[excess > 1/4] <= cover + UC + EM failures", check_chain_tiny),),
     subjects=("reference.learners.semiprivate",))
 
-ENTRIES: tuple[Entry, ...] = (THEOREM_3_1, LEMMA_3_2, LEMMA_3_3, STEP_INEQ_1)
+ENTRIES: tuple[Entry, ...] = (THEOREM_3_1, LEMMA_3_2, LEMMA_3_3)
+"""STEP_INEQ_1 is listed by :mod:`proofs.p003.cover_steps`, in the proof's order (P3)."""

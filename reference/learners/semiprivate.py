@@ -30,11 +30,13 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Final
 
+import numpy as np
+
 from .._validate import check_int, to_fraction
 from ..concepts import Concept, ConceptClass
 from ..data import BOTTOM, Dataset, label_of
 from ..errors import InvalidArgument
-from ..exponential import agreements, exponential_weights
+from ..exponential import exponential_weights
 from ..mechanism import Mechanism
 from ..neighbors import PublicPrivate
 from ..privacy import PrivacyClaim, parse_epsilon
@@ -46,6 +48,7 @@ from .base import Learner, as_learner
 __all__ = [
     "SSPP_SOURCE",
     "alpha_cover",
+    "cover_agreements",
     "split_public_private",
     "sspp_learner",
     "sspp_learner_rational",
@@ -130,8 +133,41 @@ def _selection(concepts: ConceptClass, epsilon: Real, public: tuple[Hashable, ..
                sample: Dataset) -> tuple[Categorical, tuple[Concept, ...]]:
     """Steps 1–6: the cover from T_pub, then the exponential mechanism's choice on S_priv."""
     cover = alpha_cover(concepts, public)
-    scores = [agreements(h, sample) for h in cover]
+    scores = cover_agreements(concepts, cover, sample)
     return categorical_choice(exponential_weights(scores, epsilon=epsilon)), cover
+
+
+def cover_agreements(concepts: ConceptClass, cover: tuple[Concept, ...], sample: Dataset
+                     ) -> list[int]:
+    """[agreements(h, S_priv) for h in cover], exactly, in one pass over S_priv.
+
+    q(h) = #{i : h(x_i) = y_i} = #{i : y_i = 0} + Σ_x h(x)·(#(x, 1) − #(x, 0)): the
+    per-point label counts of S_priv once, then one integer matrix product with the
+    cover's label rows (int64; exact for |S_priv| < 2^62).  Same values as
+    :func:`reference.exponential.agreements` (the score of 003 Algorithm 1, Step 6).
+    Every private label must be 0 or 1 and every point in the domain.
+    """
+    k = len(concepts.domain)
+    diff = np.zeros(k, dtype=np.int64)
+    zeros = 0
+    for i, example in enumerate(sample):
+        y = label_of(example)
+        if y not in (0, 1):
+            raise InvalidArgument(f"private entry {i} has label {y!r}; it must be 0 or 1")
+        assert isinstance(example, tuple)
+        p = concepts.domain.position(example[0], f"private entry {i}")
+        if y == 1:
+            diff[p] += 1
+        else:
+            diff[p] -= 1
+            zeros += 1
+    if not cover:
+        return []
+    width = (k + 7) // 8
+    packed = np.frombuffer(b"".join(h.mask.to_bytes(width, "little") for h in cover),
+                           dtype=np.uint8).reshape(len(cover), width)
+    rows = np.unpackbits(packed, axis=1, bitorder="little")[:, :k].astype(np.int64)
+    return [zeros + int(v) for v in rows @ diff]
 
 
 def _sspp_program(concepts: ConceptClass, public_size: int, epsilon: Real

@@ -29,6 +29,7 @@ from reference.errors import InvalidArgument, TooLargeToEnumerate
 from reference.reals import Order, compare, exp, rational
 from reference.vc import (
     canonical_representatives,
+    growth_function,
     littlestone_dimension,
     projection,
     projection_size,
@@ -340,6 +341,33 @@ def test_sauer_sum_below_exponential_bound(md: tuple[int, int]) -> None:
     m, d = md
     order, _ = compare(sauer_shelah_bound(m, d), sauer_bound_exponential(m, d))
     assert order is Order.LESS
+
+
+def test_sauer_bound_exponential_unrestricted_form() -> None:
+    value = sauer_bound_exponential(1, 8, require_hypothesis=False)   # (e/8)^8 ≈ 1.78e-4
+    assert compare(value, Fraction(17, 100000))[0] is Order.GREATER
+    assert compare(value, Fraction(18, 100000))[0] is Order.LESS
+
+
+def naive_growth(C: ConceptClass, m: int) -> int:
+    points = C.domain.points
+    size = min(m, len(points))
+    return max(len(naive_projection(C, list(V))) for V in itertools.combinations(points, size))
+
+
+@given(concept_classes(), st.integers(0, 7))
+def test_growth_function_matches_brute_force(C: ConceptClass, m: int) -> None:
+    assert growth_function(C, m) == naive_growth(C, m)
+    assert growth_function(C, m) <= sauer_shelah_bound(m, vc_dimension(C))
+
+
+def test_growth_function_values_and_limits() -> None:
+    assert [growth_function(thresholds_on(4), m) for m in range(7)] == [1, 2, 3, 4, 5, 5, 5]
+    assert growth_function(parities(3), 3) == 8
+    with pytest.raises(TooLargeToEnumerate, match=r"m=10\).*limit=100"):
+        growth_function(thresholds_on(20), 10, limit=100)
+    with pytest.raises(InvalidArgument, match=r"^m=-1 must be >= 0$"):
+        growth_function(thresholds_on(3), -1)
 
 
 @pytest.mark.parametrize(("call", "message"), [

@@ -7,14 +7,19 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from audits.exact import audit
-from reference.concepts import intervals, thresholds_on
+from reference._concept_strategies import concept_classes
+from reference.concepts import ConceptClass, intervals, thresholds_on
 from reference.data import BOTTOM, labeled, unlabeled
 from reference.errors import InvalidArgument
+from reference.exponential import agreements
 from reference.learners.semiprivate import (
     SSPP_SOURCE,
     alpha_cover,
+    cover_agreements,
     split_public_private,
     sspp_learner,
     sspp_learner_rational,
@@ -159,3 +164,23 @@ def test_not_declared_order_invariant_across_the_public_boundary() -> None:
     a, b = ((0, 0), (0, 0), (0, 1)), ((0, 1), (0, 0), (0, 0))
     assert lrn.distribution(a) != lrn.distribution(b)
     del verify_order_invariance, Universe  # imported to document where the refusal comes from
+
+
+@settings(max_examples=60, deadline=None)
+@given(concept_classes(), st.data())
+def test_cover_agreements_equal_the_agreement_score(C: ConceptClass, data: st.DataObject) -> None:
+    points = C.domain.points
+    sample = tuple(labeled(data.draw(st.sampled_from(points)), data.draw(st.sampled_from((0, 1))))
+                   for _ in range(data.draw(st.integers(0, 12))))
+    public = tuple(data.draw(st.lists(st.sampled_from(points), max_size=4)))
+    cover = alpha_cover(C, public)
+    assert cover_agreements(C, cover, sample) == [agreements(h, sample) for h in cover]
+    assert cover_agreements(C, C.concepts, sample) == [agreements(h, sample) for h in C]
+
+
+def test_cover_agreements_on_wide_domains_and_bad_labels() -> None:
+    H = thresholds_on(1000)                      # 125-byte masks: the byte packing is exercised
+    sample = tuple(labeled(x, int(x < 600)) for x in range(0, 1000, 7))
+    assert cover_agreements(H, H.concepts, sample) == [agreements(h, sample) for h in H]
+    with pytest.raises(InvalidArgument, match="private entry 1 has label"):
+        cover_agreements(T3, T3.concepts, (labeled(0, 1), unlabeled(1)))
