@@ -31,9 +31,10 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -46,7 +47,7 @@ from reference.exponential import count_score, exponential_mechanism_rational  #
 from reference.geometric import geometric_mechanism  # noqa: E402
 from reference.randomized_response import randomized_response  # noqa: E402
 
-CASES: list[tuple[str, Any, str, Fraction]] = [
+CASES: list[tuple[str, Any, Literal["mechanism", "law"], Fraction]] = [
     ("randomized response 3/4", randomized_response(Fraction(3, 4)), "law", Fraction(0)),
     ("randomized response 3/4, delta 1/20", randomized_response(Fraction(3, 4)), "law",
      Fraction(1, 20)),
@@ -99,8 +100,10 @@ def main() -> None:
                   f"{r.bound_failures} | {r.violations} | {r.median_bound():.4f} | "
                   f"{r.exact.value():.4f} | {oracle:.4f} | {r.tightness_vs_exact():.3f} | "
                   f"{r.tightness_vs_oracle():.3f} | {per_run:.3f} |", flush=True)
-    for label, draw in (("null: numpy normal floats", lambda g, k: g.normal(size=k)),
-                        ("null: numpy normal 3-vectors", lambda g, k: g.normal(size=(k, 3)))):
+    draws: tuple[tuple[str, Callable[[np.random.Generator, int], np.ndarray]], ...] = (
+        ("null: numpy normal floats", lambda g, k: g.normal(size=k)),
+        ("null: numpy normal 3-vectors", lambda g, k: g.normal(size=(k, 3))))
+    for label, draw in draws:
         for n in sizes:
             runs = runs_for(n, args.quick)
             positive = alarms = 0

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-__all__ = ["bucket", "dyadic_floor", "normalized"]
+__all__ = ["bucket", "dyadic_box", "dyadic_floor", "normalized", "to_units"]
 
 
 def dyadic_floor(num: int, den: int, prec: int) -> tuple[int, int]:
@@ -52,3 +52,36 @@ def normalized(weights: list[int]) -> list[Fraction]:
     """
     total = sum(weights)
     return [Fraction(w, total) for w in weights]
+
+
+def dyadic_box(num: int, den: int, prec: int) -> tuple[int, int, int]:
+    """(lo, hi, s) with lo·2^-s <= num/den <= hi·2^-s, hi − lo <= 1, about ``prec`` bits.
+
+    One division whose quotient has about ``prec`` bits (linear in the size of
+    num/den).  Used by reference._sampling to draw from huge rational weights.
+
+    pre: num >= 0 and den >= 1 and prec >= 1
+    post: (__return__[0] * den << max(0, -__return__[2])) <= (num << max(0, __return__[2]))
+    post: (num << max(0, __return__[2])) <= (__return__[1] * den << max(0, -__return__[2]))
+    post: 0 <= __return__[1] - __return__[0] <= 1
+    """
+    if num == 0:
+        return 0, 0, 0
+    s = prec - (num.bit_length() - den.bit_length())
+    m, r = divmod(num << s, den) if s >= 0 else divmod(num, den << -s)
+    return m, m + (r != 0), s
+
+
+def to_units(value: int, s: int, unit: int, up: bool) -> int:
+    """value·2^-s in units of 2^-unit, rounded down (``up`` false) or up.
+
+    pre: value >= 0
+    post: up or (__return__ << max(0, s - unit)) <= (value << max(0, unit - s))
+    post: up or (value << max(0, unit - s)) < ((__return__ + 1) << max(0, s - unit))
+    post: not up or ((__return__ - 1) << max(0, s - unit)) < (value << max(0, unit - s))
+    post: not up or (value << max(0, unit - s)) <= (__return__ << max(0, s - unit))
+    """
+    if unit >= s:
+        return value << (unit - s)
+    shift = s - unit
+    return -((-value) >> shift) if up else value >> shift

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Hashable
+from typing import TypeVar
 
 import numpy as np
 from scipy import stats
@@ -20,17 +21,19 @@ from reference.reals import prob_as_interval
 
 FALSE_POSITIVE_RATE = 1e-6
 
+H = TypeVar("H", bound=Hashable)
 
-def expected_probabilities(dist: Distribution[Hashable]) -> dict[Hashable, float]:
+
+def expected_probabilities(dist: Distribution[H]) -> dict[H, float]:
     """Midpoint probabilities as floats (test statistics only; never a verdict)."""
-    out = {}
+    out: dict[H, float] = {}
     for o, p in dist.items():
         box = prob_as_interval(p)
         out[o] = float((box.lo + box.hi) / 2)
     return out
 
 
-def chi_square_pvalue(dist: Distribution[Hashable], draw: Callable[[np.random.Generator], Hashable],
+def chi_square_pvalue(dist: Distribution[H], draw: Callable[[np.random.Generator], H],
                       *, n: int = 4000, seed: int = 20261121) -> float:
     """p-value of Pearson's chi-square test of n seeded draws against the exact distribution.
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import cast
 
 import pytest
 from hypothesis import given
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 from audits._pair import epsilon_at_delta, hockey_stick, profile_breakpoints
 from audits.exact import Verdict, audit, audit_pair
 from reference.composition import leak
+from reference.data import Dataset
 from reference.errors import InvalidArgument, NotNeighboring
 from reference.exponential import exponential_mechanism
 from reference.neighbors import Universe
@@ -43,7 +45,7 @@ def test_epsilon_at_delta_solves_the_piecewise_linear_curve() -> None:
     assert epsilon_at_delta(P, Q, Fraction(0), 64).t_exact == 2
     assert epsilon_at_delta(P, Q, Fraction(1, 8), 64).t_exact == Fraction(3, 2)
     assert epsilon_at_delta(P, Q, Fraction(1, 2), 64).t_exact == 1  # eps = 0 once delta >= TV
-    assert profile_breakpoints(P, Q) == ((Fraction(4, 3), Fraction(1, 6)), (Fraction(2), 0))
+    assert profile_breakpoints(P, Q) == ((Fraction(4, 3), Fraction(1, 6)), (Fraction(2), Fraction(0)))
 
 
 def test_disjoint_support_is_infinite_unless_delta_covers_it() -> None:
@@ -54,19 +56,26 @@ def test_disjoint_support_is_infinite_unless_delta_covers_it() -> None:
     assert epsilon_at_delta(p, q, Fraction(1, 10), 64).t_exact == 1
 
 
+def exact_delta(p: Distribution[object], q: Distribution[object], t: Fraction) -> Fraction:
+    """delta(t) for exact P, Q and t, where hockey_stick's enclosure is an exact Fraction."""
+    value = hockey_stick(p, q, rational(t), 64)[0]
+    assert isinstance(value, Fraction)
+    return value
+
+
 @given(distributions(), distributions(), st.fractions(0, 1, max_denominator=50))
 def test_solved_epsilon_meets_delta_exactly(p: Distribution[object], q: Distribution[object],
                                             delta: Fraction) -> None:
     """At the solved t, delta(t) <= delta, and just below t (when t > 1) delta(t) > delta."""
     eps = epsilon_at_delta(p, q, delta, 64)
     if eps.infinite:
-        assert hockey_stick(p, q, rational(10**9), 64)[0] > delta
+        assert exact_delta(p, q, Fraction(10**9)) > delta
         return
     assert eps.t_exact is not None
-    assert hockey_stick(p, q, rational(eps.t_exact), 64)[0] <= delta
+    assert exact_delta(p, q, eps.t_exact) <= delta
     if eps.t_exact > 1:
         below = eps.t_exact * (1 - Fraction(1, 10**6))
-        assert hockey_stick(p, q, rational(below), 64)[0] > delta
+        assert exact_delta(p, q, below) > delta
 
 
 def test_tight_randomized_response_is_decided() -> None:
@@ -89,8 +98,8 @@ def test_violation_has_a_witness_pair_and_event() -> None:
 
 def test_irrational_claims_are_decided_by_refinement() -> None:
     """eps = 1 exponential mechanism: interval probabilities, still decided HOLDS; eps = 1/2 refuted."""
-    def score(data: tuple[object, ...], o: object) -> int:
-        return -abs(int(o) - sum(int(x) for x in data))  # type: ignore[call-overload]
+    def score(data: Dataset, o: int) -> int:
+        return -abs(int(o) - sum(int(x) for x in cast("tuple[int, ...]", data)))
     mech = exponential_mechanism((0, 1, 2), score, epsilon=1)
     uni = Universe((0, 1), (2,))
     assert audit(mech, uni).verdict is Verdict.HOLDS

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Hashable
 from fractions import Fraction
+from typing import cast
 
 import pytest
 
@@ -71,7 +73,7 @@ def _reads_s_in_the_sanitizer(m: int) -> Learner[Concept]:
 
     def program(data: Dataset) -> Program[Concept]:
         points, sample = split_database(T3, m, data)
-        everything = points + tuple(x for x, _ in sample)  # type: ignore[misc]
+        everything = points + tuple(x for x, _ in cast("tuple[tuple[Hashable, int], ...]", sample))
         sanitized: SanitizedDatabase = yield from call(san.mechanism.program, everything)
         hyps = hypothesis_set(T3, sanitized)
         weights = exponential_weights([agreements(h, sample) for h in hyps], epsilon=EPS)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 import pytest
@@ -82,11 +83,11 @@ def test_prop_a1_check_fails_when_the_half_is_dropped(monkeypatch: pytest.Monkey
     """Mutation: weights exp(eps·q) instead of exp(eps·q/2) make 004 Proposition A.1's audit fail."""
     import reference.exponential as em
     from proofs.p004 import exponential as entry_module
-    from reference.reals import exp
+    from reference.reals import Real, exp
 
-    def no_half(scores: object, *, epsilon: object, sensitivity: int = 1) -> tuple[object, ...]:
-        top = max(scores)  # type: ignore[call-overload]
-        return tuple(exp(epsilon * (q - top)) for q in scores)  # type: ignore[operator,attr-defined]
+    def no_half(scores: Sequence[int], *, epsilon: Real, sensitivity: int = 1) -> tuple[Real, ...]:
+        top = max(scores)
+        return tuple(exp(epsilon * (q - top)) for q in scores)
 
     monkeypatch.setattr(em, "exponential_weights", no_half)
     result = entry_module.check_privacy_thresholds()
@@ -110,10 +111,11 @@ def test_subsampling_check_fails_on_a_wrong_claim(monkeypatch: pytest.MonkeyPatc
     """
     import reference.subsampling as sub
     from proofs.p004 import subsampling as entry_module
+    from reference.privacy import PrivacyClaim
     real = sub.subsampling_claim
 
-    def too_good(inner: object, n: int, t: int) -> object:
-        c = real(inner, n, t)  # type: ignore[arg-type]
+    def too_good(inner: PrivacyClaim, n: int, t: int) -> PrivacyClaim:
+        c = real(inner, n, t)
         return type(c)(c.epsilon * Fraction(1, 10), c.delta)
 
     monkeypatch.setattr(entry_module, "subsample",

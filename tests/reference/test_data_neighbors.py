@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from typing import cast
 
 import pytest
 from hypothesis import given
@@ -41,7 +43,9 @@ def test_labels_are_validated() -> None:
 
 def test_datasets_are_immutable_and_empty_ones_refused() -> None:
     """Lists become tuples; an empty dataset is refused where one is required."""
-    assert as_dataset([[1, 0], [2, 1]]) == ((1, 0), (2, 1))
+    # as_dataset documents that list rows become tuples; its Iterable[Hashable] annotation
+    # cannot say so, and this line checks exactly that conversion.
+    assert as_dataset([[1, 0], [2, 1]]) == ((1, 0), (2, 1))  # type: ignore[list-item]
     with pytest.raises(EmptyDataset, match="data is empty"):
         nonempty_dataset([])
 
@@ -77,7 +81,8 @@ def test_substitution_pair_count_is_exact(m: int, sizes: tuple[int, ...]) -> Non
 
 def test_order_invariant_reduction_counts_multiset_pairs() -> None:
     """Over {0,1} with size 3 there are 4 multisets and 6 ordered multiset-neighbor pairs."""
-    pairs = list(Universe((0, 1), (3,)).pairs(Substitution(), order_invariant=True))
+    pairs = cast("list[tuple[tuple[int, ...], tuple[int, ...]]]",
+                 list(Universe((0, 1), (3,)).pairs(Substitution(), order_invariant=True)))
     assert len(pairs) == 6
     assert all(sum(a) - sum(b) in (-1, 1) for a, b in pairs)
     assert math.comb(2 + 3 - 1, 3) == 4
@@ -94,7 +99,8 @@ def test_add_remove_universe_stays_within_sizes() -> None:
 def test_label_substitution_changes_one_label_only() -> None:
     """Label neighbors keep every point."""
     uni = Universe(((0, 0), (0, 1), (1, 0), (1, 1)), (2,))
-    for a, b in uni.pairs(LabelSubstitution()):
+    for a, b in cast("Iterator[tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]]",
+                     uni.pairs(LabelSubstitution())):
         assert [x for x, _ in a] == [x for x, _ in b]
         assert sum(p != q for p, q in zip(a, b, strict=True)) == 1
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from fractions import Fraction
 
 import numpy as np
@@ -85,10 +86,11 @@ def test_calls_compose_as_product_distribution() -> None:
 @pytest.mark.parametrize(("program", "args"), [
     (coin_sum, (4,)), (geometric_capped, (4,)), (softmax3, ()), (pair_of_calls, ()),
 ])
-def test_sampler_agrees_with_exact_distribution(program: object, args: tuple[int, ...]) -> None:
+def test_sampler_agrees_with_exact_distribution(program: Callable[..., Program[Hashable]],
+                                                args: tuple[int, ...]) -> None:
     """Seeded chi-square test of the sampler against the exact law (FPR 1e-6 per test)."""
-    dist = distribution(program, *args)  # type: ignore[arg-type]
-    pvalue = chi_square_pvalue(dist, lambda rng: sample(program, *args, rng=rng))  # type: ignore[arg-type]
+    dist = distribution(program, *args)
+    pvalue = chi_square_pvalue(dist, lambda rng: sample(program, *args, rng=rng))
     assert pvalue > FALSE_POSITIVE_RATE
 
 
@@ -117,6 +119,16 @@ def bad_yield() -> Program[int]:
     return 0
 
 
+def bad_probability() -> Program[bool]:
+    """A Bernoulli with p = 3/2."""
+    return (yield from bernoulli(Fraction(3, 2)))
+
+
+def zero_weights() -> Program[int]:
+    """A categorical whose weights are all 0."""
+    return (yield from categorical((0, 0)))
+
+
 def test_bad_programs_get_clear_errors() -> None:
     """Unhashable outcomes and foreign yields are refused with a message."""
     with pytest.raises(UnsupportedProgram, match="not hashable"):
@@ -124,9 +136,9 @@ def test_bad_programs_get_clear_errors() -> None:
     with pytest.raises(UnsupportedProgram, match="not a Choice"):
         distribution(bad_yield)
     with pytest.raises(InvalidArgument, match="must lie in"):
-        distribution(lambda: (yield from bernoulli(Fraction(3, 2))))
+        distribution(bad_probability)
     with pytest.raises(InvalidArgument, match="must not all be 0"):
-        distribution(lambda: (yield from categorical((0, 0))))
+        distribution(zero_weights)
     with pytest.raises(InvalidArgument, match="precision=8"):
         distribution(coin_sum, 1, precision=8)
 

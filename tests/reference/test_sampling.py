@@ -53,3 +53,38 @@ def test_uniform_int_rejects_empty_range() -> None:
     """n must be >= 1."""
     with pytest.raises(ValueError, match="n=0 must be >= 1"):
         _sampling.uniform_int(np.random.default_rng(0), 0)
+
+
+def _huge(scale: Fraction, weights: tuple[int, ...]) -> tuple[Fraction, ...]:
+    return tuple(scale * w for w in weights)
+
+
+def test_huge_rational_weights_are_drawn_lazily_with_the_exact_law() -> None:
+    """Weights c_i·(7/3)^5000 (about 22,000 bits each) take the integer lazy path; law c_i/Σc."""
+    values = _huge(Fraction(7, 3) ** 5000, (1, 2, 3, 4))
+    assert sum(v.numerator.bit_length() + v.denominator.bit_length() for v in values) \
+        > _sampling.EXACT_DRAW_BITS
+    rng = np.random.default_rng(17)
+    weights = tuple(rational(v) for v in values)
+    counts = Counter(_sampling.categorical_real(rng, weights) for _ in range(5000))
+    expected = [5000 * c / 10 for c in (1, 2, 3, 4)]
+    assert stats.chisquare([counts[i] for i in range(4)], expected).pvalue > FALSE_POSITIVE_RATE
+
+
+def test_huge_weights_spanning_many_orders_of_magnitude() -> None:
+    """(3/5)^q for q = 0, 1, 2, 50000: the last is never drawn, the first three in ratio 25:15:9."""
+    rng = np.random.default_rng(23)
+    values = (Fraction(1), Fraction(3, 5), Fraction(9, 25), Fraction(3, 5) ** 50000, Fraction(0))
+    weights = tuple(rational(v) for v in values)
+    counts = Counter(_sampling.categorical_real(rng, weights) for _ in range(4900))
+    assert counts[3] == counts[4] == 0
+    expected = [4900 * c / 49 for c in (25, 15, 9)]
+    assert stats.chisquare([counts[i] for i in range(3)], expected).pvalue > FALSE_POSITIVE_RATE
+
+
+def test_huge_path_matches_the_exact_path_on_equal_weights() -> None:
+    """Two equal huge weights: a fair coin (binomial test)."""
+    rng = np.random.default_rng(29)
+    x = Fraction(11, 13) ** 9000
+    ones = sum(_sampling._categorical_huge(rng, (x, x)) for _ in range(4000))
+    assert stats.binomtest(ones, 4000, 0.5).pvalue > FALSE_POSITIVE_RATE

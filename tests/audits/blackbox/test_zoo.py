@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Hashable, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import pytest
@@ -31,6 +31,7 @@ from audits.blackbox.zoo_selection import exponential_mechanisms
 from audits.blackbox.zoo_svt import (
     ABORTED,
     SVTSpec,
+    Variant,
     prefix_probability,
     svt_sampler,
     svt_vectorized,
@@ -45,6 +46,8 @@ from tests.stats import FALSE_POSITIVE_RATE, chi_square_pvalue, expected_probabi
 ENTRIES = zoo()
 NAMES = [e.name for e in ENTRIES]
 DOC = Path(__file__).resolve().parents[3] / "docs" / "blackbox-zoo.md"
+
+H = TypeVar("H", bound=Hashable)
 
 
 def entry(name: str) -> ZooEntry:
@@ -134,7 +137,7 @@ def test_vectorized_forms_return_size_outcomes() -> None:
 # ------------------------------------------------------------------- laws
 
 
-def _chi_square(probs: dict[Hashable, float], counts: Counter[Hashable], n: int) -> float:
+def _chi_square(probs: dict[H, float], counts: Counter[H], n: int) -> float:
     assert set(counts) <= set(probs), set(counts) - set(probs)
     keys = [k for k in probs if probs[k] * n >= 5]
     observed = [counts[k] for k in keys]
@@ -170,7 +173,7 @@ def _svt_key(spec: SVTSpec, outcome: Sequence[float]) -> tuple[int, ...]:
 
 
 @pytest.mark.parametrize("variant", [1, 2, 3, 4, 5, 6])
-def test_svt_samplers_follow_the_exact_law(variant: int) -> None:
+def test_svt_samplers_follow_the_exact_law(variant: Variant) -> None:
     """Both forms of every variant against the closed-form law of every outcome pattern (ℓ = 4)."""
     spec = SVTSpec(variant, Fraction(1), 2, Fraction(0))
     data = [0, 2, -1, 1]
@@ -192,7 +195,11 @@ def test_exponential_samplers_match_the_exact_distribution(which: int) -> None:
     assert e.vectorized is not None
     for data in e.pairs[0]:
         dist = mech.distribution(data)
-        assert chi_square_pvalue(dist, lambda r, d=data: e.sampler(list(d), r)) > FALSE_POSITIVE_RATE
+
+        def draw(r: np.random.Generator, d: Sequence[Any] = data) -> Any:
+            return e.sampler(list(d), r)
+
+        assert chi_square_pvalue(dist, draw) > FALSE_POSITIVE_RATE
         rows = rows_as_outcomes(e.vectorized(list(data), np.random.default_rng(9), 20_000))
         assert _chi_square(expected_probabilities(dist), Counter(rows), 20_000) > FALSE_POSITIVE_RATE
 
@@ -346,6 +353,7 @@ def test_svt5_witness_is_impossible_on_one_side() -> None:
     e = entry("svt5")
     w = e.witnesses[0]
     assert w.q == Interval.point(0) and w.p.lo > 0
+    assert e.vectorized is not None
     rows = rows_as_outcomes(e.vectorized(w.b, np.random.default_rng(2), 30_000))
     assert not any(w.contains(o) for o in rows)
 
@@ -364,6 +372,7 @@ def test_laplace_float_witness_is_exhibited_and_impossible_on_one_side() -> None
 
 def test_snapping_claim_is_mironovs_bound() -> None:
     e = entry("laplace_snapping")
+    assert e.vectorized is not None
     assert e.claimed_epsilon.exact == 1 + Fraction(12 * 2**10 + 2, 2**53)
     rows = e.vectorized([1], np.random.default_rng(31), 10_000)
     assert bool(np.all(rows == np.round(rows))) and bool(np.all(np.abs(rows) <= 2**10))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from audits.exact import Verdict, audit_pair
 from reference.composition import leak
 from reference.concepts import thresholds_on
-from reference.data import BOTTOM, Dataset
+from reference.data import BOTTOM, Dataset, Label
 from reference.errors import InvalidArgument
 from reference.exponential import exponential_learner, exponential_learner_rational
 from reference.learners import iterlabelboost as itlb
@@ -134,7 +134,7 @@ def test_a_data_dependent_size_is_caught(monkeypatch: pytest.MonkeyPatch) -> Non
     output then depends on the data: the size check fails and the exact audit finds an infinite
     privacy loss (the claimed one is finite)."""
     def leaky_draws(entries: Dataset, draws: int) -> Program[Dataset]:
-        extra = sum(1 for e in entries if e[0] == 2)  # type: ignore[index]
+        extra = sum(1 for e in cast("tuple[tuple[int, Label], ...]", entries) if e[0] == 2)
         picked = []
         for _ in range(draws + extra):
             j = yield from uniform(len(entries))
@@ -246,7 +246,7 @@ def test_bad_arguments_raise_named_errors() -> None:
     with pytest.raises(InvalidArgument, match="base="):
         tiny(base.mechanism)  # type: ignore[arg-type]
     with pytest.raises(InvalidArgument, match="mode='all'"):
-        tiny(base, draws="all")  # type: ignore[arg-type]
+        tiny(base, draws="all")
     with pytest.raises(InvalidArgument, match=r"exactly m \+ \|D\| = 6"):
         tiny(base).distribution(INPUTS[0][:5])
     with pytest.raises(InvalidArgument, match="inner epsilon"):

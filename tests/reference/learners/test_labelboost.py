@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Hashable
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -227,4 +227,4 @@ def test_values_are_immutable() -> None:
         lbp.s = 2  # type: ignore[misc]
     rng = np.random.default_rng(5)
     out = lbp.sample(((0, 1), (1, U)), rng)
-    assert isinstance(out, tuple) and len(out) == 2 and out[0][0] == 0
+    assert isinstance(out, tuple) and len(out) == 2 and cast("tuple[int, int]", out[0])[0] == 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import cast
 
 import pytest
 
@@ -51,7 +52,8 @@ def test_hard_distribution_is_normalized_and_threshold_labeled() -> None:
     law = hard_distribution(2, 3, B)
     assert law.total() == 1
     for sample, _ in law.items():
-        assert any(all(y == (1 if x < t else 0) for x, y in sample) for t in B)  # type: ignore[misc]
+        examples = cast("tuple[tuple[int, int], ...]", sample)
+        assert any(all(y == (1 if x < t else 0) for x, y in examples) for t in B)
 
 
 @pytest.mark.parametrize(("d", "n", "alpha", "version"), [

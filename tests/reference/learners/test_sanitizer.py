@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -76,7 +76,7 @@ class TestBLR(MechanismContract):
 
 
 def test_candidates_are_the_multisets() -> None:
-    cands = candidate_databases(Q3, 3)
+    cands = cast("tuple[tuple[int, ...], ...]", candidate_databases(Q3, 3))
     assert len(cands) == math.comb(3 + 3 - 1, 3) == 10
     assert cands[0] == (0, 0, 0) and cands[-1] == (2, 2, 2)
     assert all(list(c) == sorted(c) for c in cands)

@@ -42,10 +42,10 @@ def test_paper_constants_are_the_printed_ones() -> None:
     assert PAPER_000.beta_i(b, 2) == PAPER_004.beta_i(b, 2) == b / 16
     for c in (PAPER_000, PAPER_004):
         assert (c.stop_factor, c.unlabeled_factor, c.cap_factor) == (300, 90000, 30000)
-        assert (c.keep_iteration, c.keep_final, c.exponent_divisor) == (F(1, 100), F(1, 300), 200)
+        assert (c.keep_iteration, c.keep_final, c.exponent_divisor) == (F(1, 100), F(1, 300), F(200))
         assert c.is_paper
-    assert (PAPER_000.v_over_e, PAPER_000.v_s_coefficient) == (False, 1)
-    assert (PAPER_004.v_over_e, PAPER_004.v_s_coefficient) == (True, 100)
+    assert (PAPER_000.v_over_e, PAPER_000.v_s_coefficient) == (False, F(1))
+    assert (PAPER_004.v_over_e, PAPER_004.v_s_coefficient) == (True, F(100))
     assert not TINY.is_paper
 
 
