@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Final
+from functools import partial
+from typing import Final, TypeVar
 
 import numpy as np
 
 from . import _kernels
-from .reals import DEFAULT_PRECISION, Interval, Real
+from .reals import DEFAULT_PRECISION, Real
 
 __all__ = ["EXACT_DRAW_BITS", "bernoulli", "categorical_exact", "categorical_real", "random_bits",
            "uniform_int"]
@@ -76,7 +77,7 @@ def categorical_real(rng: np.random.Generator, weights: Sequence[Real]) -> int:
     value the weight enclosures allow (C partial sums, T total).  Terminates
     with probability 1 whenever the total weight is positive.  Rational weights
     are drawn by :func:`categorical_exact` unless their total size exceeds
-    :data:`EXACT_DRAW_BITS`; then :func:`_categorical_huge` refines them lazily
+    :data:`EXACT_DRAW_BITS`; then they are refined lazily too (:func:`_huge_bounds`)
     in integer fixed point (cheap even for huge rationals such as r^q with q in
     the thousands, whose common denominator is not).
     """
@@ -86,51 +87,25 @@ def categorical_real(rng: np.random.Generator, weights: Sequence[Real]) -> int:
         if sum(v.numerator.bit_length() + v.denominator.bit_length() for v in values) \
                 <= EXACT_DRAW_BITS:
             return categorical_exact(rng, values)
-        return _categorical_huge(rng, values)
-    return _lazy_choice(rng, lambda prec: [w.enclose(prec) for w in weights])
+        return _lazy_choice(rng, partial(_huge_bounds, values))
+    return _lazy_choice(rng, partial(_real_bounds, weights))
 
 
 EXACT_DRAW_BITS: Final = 1 << 14
 """Above this total size (bits of numerators and denominators) rational weights are drawn lazily."""
 
-
-def _lazy_choice(rng: np.random.Generator, enclose: Callable[[int], list[Interval]]) -> int:
-    """The lazy-refinement draw of :func:`categorical_real`; ``enclose(prec)`` boxes every weight."""
-    prec = DEFAULT_PRECISION
-    u, k = 0, 0
-    rounds = 0
-    while True:
-        u = (u << 32) | random_bits(rng, 32)
-        k += 32
-        rounds += 1
-        if rounds % 2 == 0:
-            prec *= 2
-        boxes = enclose(prec)
-        total = Interval(sum((b.lo for b in boxes), Fraction(0)), sum((b.hi for b in boxes), Fraction(0)))
-        u_lo, u_hi = Fraction(u, 1 << k), Fraction(u + 1, 1 << k)
-        cum_lo, cum_hi = Fraction(0), Fraction(0)
-        for i, b in enumerate(boxes):
-            start_hi = cum_hi  # largest possible C_{i-1}
-            cum_lo += b.lo
-            cum_hi += b.hi
-            if b.hi == 0:
-                continue
-            # U*T >= C_{i-1} for all admissible values, and U*T < C_i likewise
-            if u_lo * total.lo >= start_hi and u_hi * total.hi <= cum_lo:
-                return i
+N = TypeVar("N", int, Fraction)
 
 
-def _categorical_huge(rng: np.random.Generator, values: Sequence[Fraction]) -> int:
-    """:func:`categorical_real`'s lazy refinement for non-negative rationals, in integers.
+def _lazy_choice(rng: np.random.Generator, bounds: Callable[[int], tuple[list[N], list[N]]]
+                 ) -> int:
+    """The lazy-refinement draw of :func:`categorical_real`.
 
-    Each weight is boxed to ``prec`` significant bits (:func:`reference._kernels.dyadic_box`), then
-    every box is expressed in units of 2^-unit, ``unit`` placing the largest box
-    about ``prec`` + log2(len) bits above 1 (smaller boxes round outward, at worst
-    to [0, 1]).  The same acceptance test as :func:`categorical_real`, exactly, on
-    integers of about ``prec`` + 32·rounds bits.
+    ``bounds(prec)`` returns lower and upper bounds of every weight (in any common
+    unit, tighter as ``prec`` grows).  U's dyadic interval [u, u+1)/2^k selects
+    category i once u·T_lo >= C_{i-1,hi}·2^k and (u+1)·T_hi <= C_{i,lo}·2^k.
     """
     prec = DEFAULT_PRECISION
-    extra = len(values).bit_length() + 2
     u, k = 0, 0
     rounds = 0
     while True:
@@ -139,19 +114,38 @@ def _categorical_huge(rng: np.random.Generator, values: Sequence[Fraction]) -> i
         rounds += 1
         if rounds % 2 == 0:
             prec *= 2
-        boxes = [_kernels.dyadic_box(v.numerator, v.denominator, prec) for v in values]
-        top = max((hi.bit_length() - s for _, hi, s in boxes if hi), default=0)
-        unit = prec + extra - top
-        lows = [_kernels.to_units(lo, s, unit, False) for lo, _, s in boxes]
-        highs = [_kernels.to_units(hi, s, unit, True) for _, hi, s in boxes]
+        lows, highs = bounds(prec)
         total_lo, total_hi = sum(lows), sum(highs)
-        cum_lo = cum_hi = 0
+        scale = 1 << k
+        cum_lo: N | int = 0
+        cum_hi: N | int = 0
         for i, (lo, hi) in enumerate(zip(lows, highs, strict=True)):
-            start_hi = cum_hi
+            start_hi = cum_hi  # largest possible C_{i-1}
             cum_lo += lo
             cum_hi += hi
             if hi == 0:
                 continue
-            # U·T >= C_{i-1} and U·T < C_i for every admissible value (U in [u, u+1)/2^k)
-            if u * total_lo >= start_hi << k and (u + 1) * total_hi <= cum_lo << k:
+            # U·T >= C_{i-1} and U·T < C_i for every value the bounds allow
+            if u * total_lo >= start_hi * scale and (u + 1) * total_hi <= cum_lo * scale:
                 return i
+
+
+def _real_bounds(weights: Sequence[Real], prec: int) -> tuple[list[Fraction], list[Fraction]]:
+    """Interval enclosures of exact reals at ``prec`` bits."""
+    boxes = [w.enclose(prec) for w in weights]
+    return [b.lo for b in boxes], [b.hi for b in boxes]
+
+
+def _huge_bounds(values: Sequence[Fraction], prec: int) -> tuple[list[int], list[int]]:
+    """Integer fixed-point bounds of non-negative rationals (any size), in units of 2^-unit.
+
+    Each weight is boxed to ``prec`` significant bits (:func:`reference._kernels.dyadic_box`);
+    ``unit`` puts the largest box about ``prec`` + log2(len) bits above 1, and smaller boxes
+    round outward (at worst to [0, 1]).  One short division per weight and integers of about
+    ``prec`` bits: cheap even when the common denominator is enormous.
+    """
+    boxes = [_kernels.dyadic_box(v.numerator, v.denominator, prec) for v in values]
+    top = max((hi.bit_length() - s for _, hi, s in boxes if hi), default=0)
+    unit = prec + len(values).bit_length() + 2 - top
+    return ([_kernels.to_units(lo, s, unit, False) for lo, _, s in boxes],
+            [_kernels.to_units(hi, s, unit, True) for _, hi, s in boxes])

@@ -86,5 +86,5 @@ def test_huge_path_matches_the_exact_path_on_equal_weights() -> None:
     """Two equal huge weights: a fair coin (binomial test)."""
     rng = np.random.default_rng(29)
     x = Fraction(11, 13) ** 9000
-    ones = sum(_sampling._categorical_huge(rng, (x, x)) for _ in range(4000))
+    ones = sum(_sampling.categorical_real(rng, (rational(x), rational(x))) for _ in range(4000))
     assert stats.binomtest(ones, 4000, 0.5).pvalue > FALSE_POSITIVE_RATE
