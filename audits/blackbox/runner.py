@@ -378,7 +378,8 @@ class _Engine:
         out: dict[tuple[int, int], Batch] = {}
         for index, pair in pairs:
             for side in (0, 1):
-                parts = [found[(stage, index, side, c)] for c in range(-(-n // chunk))]
+                # pop: each side's chunks are released once merged (peak ≈ total + one side)
+                parts = [found.pop((stage, index, side, c)) for c in range(-(-n // chunk))]
                 out[(index, side)] = _merge(parts, self.target, pair[side])
         return out
 
