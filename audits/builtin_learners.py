@@ -4,8 +4,9 @@ Each row audits one learner on a tiny universe with its claimed guarantee and
 its ``source`` (e.g. ``004 Theorem 3.3``): GenericLearner with the BLR
 sanitizer, the KLNRS learner, a PSSL run as an active learner (output and
 transcript: TPAL), the SubSampling active learner (output only: PAL), the
-LabelBoost learners, and paper 003's semi-private learner A_SSPP under the
-public/private relation (the public prefix stays fixed).  Universes hold
+LabelBoost learners, paper 003's semi-private learner A_SSPP under the
+public/private relation (the public prefix stays fixed), and the private
+learner 𝓑 of 003 Algorithm 2 built around A_SSPP (Claim 4.5: 𝒜's ε).  Universes hold
 every entry (x, y) with y in {0, 1, ⊥} where the learner reads partially
 labeled data, and fully labeled examples for active learners (Definition 5.3).
 """
@@ -17,6 +18,7 @@ from reference.data import BOTTOM
 from reference.learners.active import pssl_as_active, subsampling_learner, subsampling_repaired_claim
 from reference.learners.generic import generic_learner_blr, klnrs_learner
 from reference.learners.labelboost import boosted_learner, label_boost, label_boost_procedure
+from reference.learners.reduction import DummyDistribution, SemiPrivateLearner, reduction
 from reference.learners.semiprivate import sspp_learner_rational
 from reference.neighbors import Universe
 from reference.reals import log
@@ -44,6 +46,17 @@ def learner_audits(deep: bool) -> list[BuiltinAudit]:
     three = thresholds_on(3)
     sspp = sspp_learner_rational(three, public_size=1, base=2)
     labeled3 = tuple((x, y) for x in three.domain for y in (0, 1))
+    inner = SemiPrivateLearner(sspp_learner_rational(two, public_size=1, base=2).mechanism,
+                               n_priv=3, n_pub=1)
+    d0 = DummyDistribution.uniform_on(two.domain.points)
+    stressed = reduction(inner, d0, p="1/2", n_tilde=2)      # the paper's p = 1/100 in --deep
+    rows = [
+        BuiltinAudit(stressed, Universe(examples, (2,)),
+                     label="𝓑 around A_SSPP (n_priv=3, n_pub=1; p=1/2, ñ=2) [003 Algorithm 2]"),
+    ]
+    if deep:
+        rows.append(BuiltinAudit(reduction(inner, d0), Universe(examples, (1,)),
+                                 label="𝓑 around A_SSPP (paper p=1/100, ñ=1) [003 Algorithm 2]"))
     return [
         BuiltinAudit(generic.mechanism, Universe(entries, (3 if deep else 2,)),
                      label=f"{generic.name} [004 Algorithm 1]"),
@@ -57,4 +70,5 @@ def learner_audits(deep: bool) -> list[BuiltinAudit]:
                      label="KLNRS ∘ LabelBoostProcedure(s=1, t=1) [000 Algorithm 2]"),
         BuiltinAudit(sspp.mechanism, Universe(labeled3, (2,), public=((1, 0),)),
                      label="A_SSPP, public (1), 2 private, base 2 [003 Algorithm 1]"),
+        *rows,
     ]

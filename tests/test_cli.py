@@ -82,3 +82,11 @@ def test_audit_only_without_match_is_an_error(capsys: pytest.CaptureFixture[str]
     """--only that matches nothing is refused rather than printing an empty table."""
     assert main(["audit", "--only", "no such mechanism"]) == 2
     assert "no built-in mechanism matches" in capsys.readouterr().err
+
+
+def test_default_audit_includes_the_reduction_of_paper_003(capsys: pytest.CaptureFixture[str]
+                                                            ) -> None:
+    """The private learner 𝓑 of 003 Algorithm 2 around A_SSPP is audited by default (Claim 4.5)."""
+    assert main(["audit", "--only", "𝓑 around A_SSPP"]) == 0
+    out = capsys.readouterr().out
+    assert "003 Claim 4.5" in out and "HOLDS" in out and "1 audits" in out

@@ -28,7 +28,7 @@ import math
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 import numpy as np
 
@@ -79,7 +79,8 @@ __all__ = [
 ]
 
 H = TypeVar("H", bound=Hashable)
-REDUCTION_SOURCE = "003 Algorithm 2"
+REDUCTION_SOURCE: Final = "003 Claim 4.5"
+"""Where 𝓑's privacy claim (𝒜's (ε, δ) under substitution of one entry of S̃) is stated."""
 Example = tuple[Hashable, int]
 
 

@@ -108,7 +108,7 @@ def test_reduction_records_claim_and_source() -> None:
     a = _a()
     b = reduction(a, D0)
     assert b.claim == a.mechanism.claim
-    assert b.source == REDUCTION_SOURCE == "003 Algorithm 2"
+    assert b.source == REDUCTION_SOURCE == "003 Claim 4.5"
     assert b.relation == SUBSTITUTION
     dist = b.distribution(((0, 1),))
     assert dist.is_exact and dist.total() == 1
