@@ -1,4 +1,5 @@
-"""Ledger: 000 Section 5 (private active learners), sharing checks with proofs/p004/active.py.
+"""Ledger: 000 Section 5 (private active learners), sharing checks with proofs/p004/active.py
+and proofs/p004/lower_bound.py.
 
 000 states the lower bound in the main text as Theorem 5.6 with α <= 1/9, β <= 1/4,
 B = {1, …, 8α·2^d} and the constants 9/16, 16/9, 25/9 (004 Theorem C.12 has
@@ -15,6 +16,7 @@ from typing import Final
 
 from .._ledger import Check, Entry, Kind, Status, Verdict
 from ..p004 import active as a4
+from ..p004 import lower_bound as lower
 
 __all__ = ["ENTRIES"]
 
@@ -67,22 +69,22 @@ THEOREM56: Final = Entry(
     illustration="reference.learners.lower_bound runs the experiment exactly on tiny d, n; with "
                  "δ = 0, ε = 1, β = 1/4 the final inequality gives m >= e^−2(11/36)/(9α) ≈ "
                  "0.0046/α.",
-    checks=(Check("α·bound is constant in α and > 0", partial(a4.check_bound_scales_with_alpha,
-                                                             "000", Fraction(1, 4))),))
+    checks=(Check("α·bound is constant in α and > 0", partial(
+        lower.check_bound_scales_with_alpha, "000", Fraction(1, 4))),))
 
 THEOREM56_STEPS: Final = (
     _step("(1−β)(1−16β/9) algebra", Status.PROVED,
           statement="(1−β)(1−16β/9) = 1 − 25β/9 + 16β²/9 >= 1 − 25β/9.",
           parameter_range="every real β (polynomial identity; 16β²/9 >= 0)",
-          checks=(Check("coefficients", partial(a4.algebra_identity, Fraction(16, 9),
-                                                Fraction(25, 9), Fraction(16, 9))),)),
+          checks=(Check("coefficients", partial(lower.algebra_identity, Fraction(16, 9),
+                                                   Fraction(25, 9), Fraction(16, 9))),)),
     _step("swap exchangeability", Status.CHECKED,
           statement="For S ~ 𝒫 (B = {1..8α2^d}) with b >= 1, x* uniform among the entries in B "
                     "and x̂ uniform among all entries, swapping them gives (S′, position of x̂) "
                     "~ 𝒫|_{b>=1} × Unif[n].",
           notes="Exact for (d, n) ∈ {(1, 5), (2, 4), (2, 3)}; see 004 Theorem C.12 / swap "
                 "exchangeability for the general reason.",
-          checks=(Check("exact swap law, 000's B", a4.check_swap),)),
+          checks=(Check("exact swap law, 000's B", lower.check_swap),)),
     _step("fails w.p. >= 3/4", Status.REFUTED,
           statement="Given the labels outside B, t is uniform on B = {1..8α2^d} and a learner "
                     "that queries no point of B fails to be α-good w.p. >= 3/4.",
@@ -92,14 +94,13 @@ THEOREM56_STEPS: Final = (
           corrected="The exact minimum failure is 1 − min(|B|, 2⌊α2^d⌋+1)/|B| (= 3/4 − 1/|B| "
                     "when α2^d ∈ ℤ), so 9/16 becomes (3/4)(1 − (2⌊α2^d⌋+1)/|B|) and 16β/9 its "
                     "reciprocal times β; the Ω(1/α) conclusion is unaffected.",
-          checks=(Check("d=6, α=1/16: 23/32", partial(a4.check_failure_thresholds, 6,
-                                                      Fraction(1, 16)), Verdict.VIOLATED),
-                  Check("exhaustive d=3, α=1/32: 1/2", partial(a4.check_failure_all_hypotheses,
-                                                              3, Fraction(1, 32)),
-                        Verdict.VIOLATED),
-                  a4.FAILURE_FORMULA,
+          checks=(Check("d=6, α=1/16: 23/32", partial(lower.check_failure_thresholds, 6,
+                                                         Fraction(1, 16)), Verdict.VIOLATED),
+                  Check("exhaustive d=3, α=1/32: 1/2", partial(
+                      lower.check_failure_all_hypotheses, 3, Fraction(1, 32)), Verdict.VIOLATED),
+                  lower.FAILURE_FORMULA,
                   Check("d=6, α=1/16: corrected value holds", partial(
-                      a4.check_failure_thresholds, 6, Fraction(1, 16), Fraction(23, 32))))),
+                      lower.check_failure_thresholds, 6, Fraction(1, 16), Fraction(23, 32))))),
     _step("7αn <= b <= 9αn", Status.PROVED,
           statement="With B = {1..8α2^d} and n >= (100/α²)ln(1/(αβ)), w.p. >= 1 − β it holds "
                     "that 7αn <= b <= 9αn.",
@@ -108,7 +109,7 @@ THEOREM56_STEPS: Final = (
           notes="The paper cites Theorem B.6; Hoeffding suffices: Pr[|b − 8αn| > αn] <= "
                 "2e^{−2α²n} <= 2(αβ)^200 <= β. 004's B = {0..8αn} breaks this (004 Theorem "
                 "C.12 / 7αn <= b <= 9αn).",
-          checks=(Check("mean and Hoeffding", a4.check_b_concentration_000),)),
+          checks=(Check("mean and Hoeffding", lower.check_b_concentration_000),)),
     _step("solving for m", Status.REFUTED,
           statement="With α <= 1/9 and β <= 1/4, the final inequality m/n >= e^−2ε(1 − 25β/9)/"
                     "(9αn) − δ(1+e^−ε) yields m = Ω(1/α).",
@@ -117,10 +118,10 @@ THEOREM56_STEPS: Final = (
           corrected="m >= e^−2ε(1 − 25β/9)/(9α) − nδ(1+e^−ε) >= e^−2ε(11/36)/(18α) when "
                     "nδ(1+e^−ε) <= e^−2ε(11/36)/(18α); Ω(1/α) for ε = O(1).",
           checks=(Check("δ = 1/1000 at the WLOG n", partial(
-              a4.check_implied_bound_positive, Fraction(1, 16), Fraction(1, 4), Fraction(1),
+              lower.check_implied_bound_positive, Fraction(1, 16), Fraction(1, 4), Fraction(1),
               Fraction(1, 1000), "000"), Verdict.VIOLATED),
                   Check("δ = 0, β = 1/4: α·bound constant and > 0", partial(
-                      a4.check_bound_scales_with_alpha, "000", Fraction(1, 4))))),
+                      lower.check_bound_scales_with_alpha, "000", Fraction(1, 4))))),
 )
 
 _S58 = ("There exists a constant λ such that for every α, β, ε, δ, n: if there exists an "
