@@ -214,9 +214,11 @@ def verify_order_invariance(mechanism: Mechanism[Any], universe: Universe, *,
 
 
 def _decide(cache: _Cache, a: Dataset, b: Dataset, claim: PrivacyClaim, precision: int,
-            max_precision: int) -> PairReport:
+            max_precision: int, t_claim: Real | None = None) -> PairReport:
+    """One pair's verdict; ``t_claim`` = e^ε, shared across pairs so its enclosures are cached."""
     prec = precision
-    t_claim = exp(claim.epsilon)
+    if t_claim is None:
+        t_claim = exp(claim.epsilon)
     while True:
         p, q = cache.get(a, prec), cache.get(b, prec)
         if p.components or q.components:
@@ -273,6 +275,7 @@ def audit(mechanism: Mechanism[Any], universe: Universe, *, claim: PrivacyClaim 
         pairs = universe.pairs_at_distance(mechanism.relation, distance,
                                            order_invariant=mechanism.order_invariant,
                                            limit=pair_limit)
+    t_claim = exp(stated.epsilon)            # one expression: its enclosures are computed once
     count = 0
     worst: PairReport | None = None
     violation: PairReport | None = None
@@ -282,7 +285,7 @@ def audit(mechanism: Mechanism[Any], universe: Universe, *, claim: PrivacyClaim 
     all_exact = True
     for a, b in pairs:
         count += 1
-        rep = _decide(cache, a, b, stated, precision, max_precision)
+        rep = _decide(cache, a, b, stated, precision, max_precision, t_claim)
         if rep.verdict is Verdict.VIOLATED and violation is None:
             violation = rep
         if rep.verdict is Verdict.UNDECIDED and (
