@@ -3,8 +3,8 @@
 Entries: Lemma 4.1 (𝓑 = 𝒜∘LabelBoostProcedure), Claim 4.2 (refuted as stated,
 E6), Remark 4.4, Lemma 4.6, Observation 4.7, Claims 4.8, 4.9, Remarks 4.10,
 4.15.  Results whose content matches a 004 entry are ``dataclasses.replace``
-copies of it (see :mod:`proofs.p004.labelboost`, whose checks cover both
-versions' constants).
+copies of it (see :mod:`proofs.p004.labelboost`, :mod:`proofs.p004.iterlabelboost` and
+:mod:`proofs.p004.schedule`, whose checks cover both versions' constants).
 """
 
 from __future__ import annotations
@@ -51,7 +51,9 @@ from reference.vc import sauer_bound_exponential, sauer_shelah_bound, vc_dimensi
 
 from .._common import audit_result, property_result
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
+from ..p004 import iterlabelboost as ilb4
 from ..p004 import labelboost as lb4
+from ..p004 import schedule as sched4
 
 __all__ = [
     "ENTRIES",
@@ -244,23 +246,23 @@ def check_claim42_hypothesis_on_schedules() -> CheckResult:
     grid's OK schedules (paper and proof-scaled 000 constants): |S^c|+|T^c| >= VC and
     |T^c| <= (β_i/e)VC·exp(α_i|S^c|/(2VC)) − |S^c|."""
     count = 0
-    for s in lb4.schedule_grid():
-        if s.constants not in (PAPER_000, lb4.PROOF_SCALED_000) or s.outcome is not Outcome.OK:
+    for s in sched4.schedule_grid():
+        if s.constants not in (PAPER_000, sched4.PROOF_SCALED_000) or s.outcome is not Outcome.OK:
             continue
         for it in s.iterations:
             count += 1
             if it.s_kept + it.t_kept < s.vc:
-                return CheckResult(Verdict.VIOLATED, f"|S^c|+|T^c| < VC at {lb4.describe_schedule(s)}",
-                                   witness=lb4.describe_schedule(s))
+                return CheckResult(Verdict.VIOLATED, f"|S^c|+|T^c| < VC at {sched4.describe_schedule(s)}",
+                                   witness=sched4.describe_schedule(s))
             # in log space: ln(|S^c|+|T^c|) <= ln(β_i VC) − 1 + α_i|S^c|/(2VC)
             lhs = interval_log(Interval.point(it.s_kept + it.t_kept), _PREC)
             rhs = (interval_log(Interval.point(it.beta * s.vc), _PREC) - 1
                    + it.alpha * it.s_kept / (2 * s.vc))
             if lhs.lo > rhs.hi:
                 return CheckResult(Verdict.VIOLATED, f"|T^c| too large at i = {it.index} of "
-                                   f"{lb4.describe_schedule(s)}", witness=lb4.describe_schedule(s))
+                                   f"{sched4.describe_schedule(s)}", witness=sched4.describe_schedule(s))
             if lhs.hi > rhs.lo:
-                return CheckResult(Verdict.UNDECIDED, f"overlap at {lb4.describe_schedule(s)}")
+                return CheckResult(Verdict.UNDECIDED, f"overlap at {sched4.describe_schedule(s)}")
     return CheckResult(Verdict.HOLDS, f"{count} iterations satisfy the corrected hypotheses")
 
 
@@ -270,8 +272,8 @@ def check_claim42_hypothesis_on_schedules() -> CheckResult:
 def check_claim49_lower_bounds() -> CheckResult:
     """000 Claim 4.9 on the paper schedules with m >= threshold: |S_i^b| >= (4800/α_i)VC·ln(14/(α_iβ_i))."""
     count = second = 0
-    for s in lb4.schedule_grid():
-        if s.constants != PAPER_000 or s.outcome is not Outcome.OK or s.m < lb4.m_threshold_000(
+    for s in sched4.schedule_grid():
+        if s.constants != PAPER_000 or s.outcome is not Outcome.OK or s.m < sched4.m_threshold_000(
                 s.alpha, s.beta, s.vc):
             continue
         for it in s.iterations:
@@ -281,9 +283,9 @@ def check_claim49_lower_bounds() -> CheckResult:
             second += it.index >= 2
             if it.s_before < rhs.lo:
                 return CheckResult(Verdict.VIOLATED, f"|S_{it.index}^b| = {it.s_before} < "
-                                   f"{float(rhs.lo):.6g}", witness=lb4.describe_schedule(s))
+                                   f"{float(rhs.lo):.6g}", witness=sched4.describe_schedule(s))
             if it.s_before < rhs.hi:
-                return CheckResult(Verdict.UNDECIDED, f"overlap at {lb4.describe_schedule(s)}")
+                return CheckResult(Verdict.UNDECIDED, f"overlap at {sched4.describe_schedule(s)}")
     return CheckResult(Verdict.HOLDS, f"{count} iterations ({second} with i >= 2, n up to 10^500) "
                        "satisfy the bound")
 
@@ -337,7 +339,7 @@ def check_claim49_chain(shift: Fraction = Fraction(0)) -> CheckResult:
 
 # ----------------------------------------------------------------- entries
 
-_E4: Final = {e.id: e for e in lb4.ENTRIES}
+_E4: Final = {e.id: e for e in (*lb4.ENTRIES, *ilb4.ENTRIES, *sched4.ENTRIES)}
 
 _LEMMA41 = Entry(
     paper="000", number="Lemma 4.1", kind=Kind.LEMMA, status=Status.CHECKED,
@@ -387,9 +389,9 @@ _OBS47 = Entry(
     notes="'Follows from Claim 4.2', which is false as stated (E6) but true with |S|+|T| >= VC; "
           "the corrected hypotheses hold at every iteration checked. With 000's v (no 1/e) the "
           "Claim 4.2 hypothesis uses keep = 1/100 <= 1/e.",
-    checks=(Check("EM tail <= β_i, paper constants", partial(lb4.check_em_tail, PAPER_000)),
+    checks=(Check("EM tail <= β_i, paper constants", partial(sched4.check_em_tail, PAPER_000)),
             Check("EM tail <= β_i, scaled constants",
-                  partial(lb4.check_em_tail, lb4.PROOF_SCALED_000)),
+                  partial(sched4.check_em_tail, sched4.PROOF_SCALED_000)),
             Check("Claim 4.2's corrected hypotheses on the schedules",
                   check_claim42_hypothesis_on_schedules)))
 
@@ -424,7 +426,7 @@ _REMARK410 = Entry(
            "constants N <= 2 for every representable n.",
     illustration="N(n) of scaled 000 and 004 schedules for n = 10^k, k <= 600, next to log* n.",
     checks=(Check("N(n) nondecreasing and <= log* n (illustration)",
-                  lb4.check_iterations_vs_log_star),))
+                  sched4.check_iterations_vs_log_star),))
 
 ENTRIES: tuple[Entry, ...] = (
     _LEMMA41,

@@ -1,7 +1,9 @@
-"""Ledger entries of LabelBoost / IterLabelBoost (proofs.p004.labelboost, proofs.p000.labelboost).
+"""Ledger entries of LabelBoost (proofs.p004.labelboost) and the 000 counterparts (proofs.p000.labelboost).
 
 Every check's verdict is exercised by tests/proofs/test_ledger.py; here: the structure of the
-entries, and mutations showing that each kind of check can fail.
+entries, and mutations showing that each kind of check can fail.  The IterLabelBoost privacy and
+schedule checks (proofs.p004.iterlabelboost, proofs.p004.schedule) are tested in
+test_iterlabelboost_entries.py and test_schedule_entries.py.
 """
 
 from __future__ import annotations
@@ -14,14 +16,16 @@ import pytest
 
 from proofs import Kind, Status, Verdict
 from proofs.p000 import labelboost as lb0
+from proofs.p004 import iterlabelboost as ilb4
 from proofs.p004 import labelboost as lb4
-from reference.concepts import thresholds_on
+from proofs.p004 import schedule as sched4
 from reference.learners.base import Learner, as_learner
 from reference.learners.labelboost import label_boost, labelboost_claim
 from reference.reals import Interval
 
 F = Fraction
-ENTRIES = (*lb4.ENTRIES, *lb0.ENTRIES)
+ENTRIES_004 = (*lb4.ENTRIES, *ilb4.ENTRIES, *sched4.ENTRIES)
+ENTRIES = (*ENTRIES_004, *lb0.ENTRIES)
 
 
 def test_ids_statuses_and_counterparts() -> None:
@@ -46,23 +50,14 @@ def test_ids_statuses_and_counterparts() -> None:
             assert any(c.expect is Verdict.VIOLATED for c in e.checks)
     counterpart = next(e for e in lb0.ENTRIES if e.id == "000 Claim 4.8")
     assert counterpart.also == ("004 Claim C.6",) and counterpart.checks == next(
-        e for e in lb4.ENTRIES if e.id == "004 Claim C.6").checks
+        e for e in ENTRIES_004 if e.id == "004 Claim C.6").checks
 
 
 @pytest.mark.parametrize(("check", "args"), [
     (lb4.check_ln4e, {"bound": F(2)}),                        # ln(4e) ≈ 2.386 > 2
-    (lb4.check_446, {"bound": F(445)}),                       # 4e·41 ≈ 445.8
-    (lb4.check_41_from, {"delta_factor": 600}),               # 4·600/(3+e^4) ≈ 41.7
-    (lb4.check_590_threshold, {"target": 589}),               # 590 also works
-    (lb4.check_base_case, {"keep": F(1, 200)}),               # ε = 247/200 > 1
-    (lb4.check_never_fails, {"factor": 30000}),               # |D| = 30000n only
-    (lb4.check_c7_lower_bounds, {"floor_slack": 0}),          # the base case is lost to ⌊·⌋
     (lb4.check_weight_ratio, {"factor": Interval.point(1)}),  # w ratio reaches ≈ 3.3
-    (lb4.check_iterations_vs_log_star, {"extra": -1}),     # N(10^5) = 3 = log*(10^5)
     (lb0.check_claim42_counterexample, {}),
-    (lb4.check_c7_chain, {"rhs_log_shift": F(500)}),          # smallest log-gap ≈ 453.9
     (lb0.check_claim49_chain, {"shift": F(200)}),             # corner log-gap ≈ 163.7
-    (lb4.check_sauer_side, {"constants": lb4.SCALED_004}),    # keep·exponent_divisor != 2
 ])
 def test_mutated_constants_are_refuted(check: Any, args: dict[str, Any]) -> None:
     result = check(**args)
@@ -99,22 +94,3 @@ def test_lemma41_audit_fails_when_the_em_epsilon_is_dropped() -> None:
 def test_printed_004_claim_is_refuted_and_corrected_holds() -> None:
     assert lb4.check_004_printed_counterexample().verdict is Verdict.VIOLATED
     assert lb4.check_printed_holds_for_large_eps().verdict is Verdict.HOLDS
-
-
-def test_shuffle_remark_both_ways() -> None:
-    assert lb4.check_shuffle(True).verdict is Verdict.HOLDS
-    assert lb4.check_shuffle(False).verdict is Verdict.VIOLATED
-
-
-def test_log_star() -> None:
-    assert [lb4.log_star(n) for n in (1, 2, 15, 16, 3814279, 10**100)] == [0, 1, 2, 3, 3, 4]
-
-
-def test_em_tail_upper_bounds_the_exact_tail() -> None:
-    C = thresholds_on(8)
-    pts = C.domain.points
-    for size in (3, 40, 400):
-        for counts in lb4.compositions(pts, size):
-            for target in (C[0], C[3]):
-                exact = lb4.em_tail(C, pts, counts, target, F(1, 10))
-                assert exact.hi <= lb4.em_tail_upper(C, pts, counts, target, F(1, 10)) + F(1, 2**80)
