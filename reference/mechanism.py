@@ -14,7 +14,7 @@ from .privacy import PrivacyClaim, group_privacy
 from .program import MAX_PATHS, Distribution, Program, distribution, sample
 from .reals import DEFAULT_PRECISION
 
-__all__ = ["Mechanism"]
+__all__ = ["Mechanism", "WrapsMechanism"]
 
 T = TypeVar("T")
 
@@ -58,3 +58,38 @@ class Mechanism(Generic[T]):
             return self.sample(data, rng)
         run.__name__ = self.name
         return run
+
+
+class WrapsMechanism(Generic[T]):
+    """Base of the typed wrappers around one ``mechanism`` (learners, sanitizers).
+
+    Name, claim, source, exact distribution and sampler are the wrapped
+    mechanism's: the one definition serves both interpreters.  Subclasses are
+    dataclasses declaring the ``mechanism`` field.
+    """
+
+    __slots__ = ()
+    mechanism: Mechanism[T]
+
+    @property
+    def name(self) -> str:
+        """The mechanism's name."""
+        return self.mechanism.name
+
+    @property
+    def claim(self) -> PrivacyClaim:
+        """The (epsilon, delta) the source claims, under the mechanism's relation."""
+        return self.mechanism.claim
+
+    @property
+    def source(self) -> str:
+        """Paper and number where the claim is stated, e.g. ``004 Theorem 3.3``."""
+        return self.mechanism.source
+
+    def distribution(self, data: Any, **kwargs: Any) -> Distribution[T]:
+        """The exact output distribution on ``data`` (see :meth:`Mechanism.distribution`)."""
+        return self.mechanism.distribution(data, **kwargs)
+
+    def sample(self, data: Any, rng: np.random.Generator) -> T:
+        """One exact draw of the output on ``data``."""
+        return self.mechanism.sample(data, rng)

@@ -13,15 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
-
-import numpy as np
+from typing import TypeVar
 
 from ..concepts import ConceptClass
 from ..errors import InvalidArgument
-from ..mechanism import Mechanism
-from ..privacy import PrivacyClaim
-from ..program import Distribution
+from ..mechanism import Mechanism, WrapsMechanism
 
 __all__ = ["Learner", "as_learner"]
 
@@ -29,7 +25,7 @@ H = TypeVar("H", bound=Hashable)
 
 
 @dataclass(frozen=True, slots=True)
-class Learner(Generic[H]):
+class Learner(WrapsMechanism[H]):
     """A private learner: ``mechanism`` maps a database to a hypothesis.
 
     Guarantees: ``mechanism.claim`` is the privacy claim of the cited
@@ -41,29 +37,6 @@ class Learner(Generic[H]):
     mechanism: Mechanism[H]
     concepts: ConceptClass
     proper: bool
-
-    @property
-    def name(self) -> str:
-        """The mechanism's name."""
-        return self.mechanism.name
-
-    @property
-    def claim(self) -> PrivacyClaim:
-        """The (epsilon, delta) the source claims."""
-        return self.mechanism.claim
-
-    @property
-    def source(self) -> str:
-        """Paper and number, e.g. ``004 Algorithm 2``."""
-        return self.mechanism.source
-
-    def distribution(self, data: Any, **kwargs: Any) -> Distribution[H]:
-        """The exact output distribution on ``data`` (see Mechanism.distribution)."""
-        return self.mechanism.distribution(data, **kwargs)
-
-    def sample(self, data: Any, rng: np.random.Generator) -> H:
-        """One exact draw of the output hypothesis on ``data``."""
-        return self.mechanism.sample(data, rng)
 
 
 def as_learner(mechanism: Mechanism[H], concepts: ConceptClass, *, proper: bool) -> Learner[H]:

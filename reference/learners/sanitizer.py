@@ -39,18 +39,16 @@ import math
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Final
-
-import numpy as np
+from typing import Final
 
 from .._validate import check_int, check_nonempty
 from ..concepts import ConceptClass
 from ..data import Dataset
 from ..errors import InvalidArgument, TooLargeToEnumerate
 from ..exponential import exponential_weights
-from ..mechanism import Mechanism
+from ..mechanism import Mechanism, WrapsMechanism
 from ..privacy import PrivacyClaim, parse_epsilon
-from ..program import Categorical, Distribution, Program, categorical_choice, choose, deterministic
+from ..program import Categorical, Program, categorical_choice, choose, deterministic
 from ..reals import Real
 
 __all__ = [
@@ -70,7 +68,7 @@ DEFAULT_MAX_CANDIDATES: Final = 4096
 
 
 @dataclass(frozen=True, slots=True)
-class Sanitizer:
+class Sanitizer(WrapsMechanism[SanitizedDatabase]):
     """A sanitizer for the counting queries of ``queries`` (004/000 Definition A.2).
 
     ``mechanism`` maps a database of points of ``queries.domain`` to a
@@ -83,24 +81,6 @@ class Sanitizer:
     mechanism: Mechanism[SanitizedDatabase]
     queries: ConceptClass
     output_size: int
-
-    @property
-    def name(self) -> str:
-        """The mechanism's name."""
-        return self.mechanism.name
-
-    @property
-    def claim(self) -> PrivacyClaim:
-        """The (ε, δ) the sanitizer claims under substitution."""
-        return self.mechanism.claim
-
-    def distribution(self, data: Any, **kwargs: Any) -> Distribution[SanitizedDatabase]:
-        """The exact distribution of the sanitized database on ``data``."""
-        return self.mechanism.distribution(data, **kwargs)
-
-    def sample(self, data: Any, rng: np.random.Generator) -> SanitizedDatabase:
-        """One exact draw of the sanitized database on ``data``."""
-        return self.mechanism.sample(data, rng)
 
 
 def query_error(queries: ConceptClass, data: Dataset, sanitized: SanitizedDatabase) -> Fraction:
