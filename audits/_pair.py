@@ -9,7 +9,7 @@ For distributions P = M(a), Q = M(b) with finite support:
   with rational probabilities t is an exact rational and epsilon = ln t exactly.
 
 With interval probabilities every quantity is a rigorous enclosure.  Infinite-
-support components are delegated to :mod:`audits._tails`.
+support components are delegated to :mod:`privref.audits._tails`.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from reference.program import Distribution
-from reference.reals import Interval, Prob, Real, prob_as_interval
+from privref.reference.program import Distribution
+from privref.reference.reals import Interval, Prob, Real, prob_as_interval
 
 __all__ = ["PairEpsilon", "epsilon_at_delta", "hockey_stick", "profile_breakpoints", "solve_exact"]
 
@@ -174,7 +174,7 @@ def profile_breakpoints(p_dist: Distribution[Any], q_dist: Distribution[Any]
     rows = _table(p_dist, q_dist)
     ratios = sorted({p / q for _, p, q in rows if isinstance(p, Fraction) and isinstance(q, Fraction)
                      and q > 0 and p > 0 and p / q >= 1})
-    from reference.reals import rational
+    from privref.reference.reals import rational
     out = []
     for r in ratios:
         val = hockey_stick(p_dist, q_dist, rational(r), 64)[0]

@@ -1,7 +1,7 @@
 """Pair computations for output laws with infinite-support (affine integer noise) components.
 
 An output law here is a finite part (atoms) plus components ``w_c · law(Z + c)``
-for one integer noise law Z from :mod:`reference.discrete_noise` (an
+for one integer noise law Z from :mod:`privref.reference.discrete_noise` (an
 ``Affine(noise, sign, c)`` component has the law of Z + c because every
 supported law is symmetric).  Nothing is truncated silently:
 
@@ -26,7 +26,7 @@ supported law is symmetric).  Nothing is truncated silently:
   extreme offset lies beyond Q's (the ratio e^{(c-c')(2o-c-c')/(2σ²)} is
   unbounded), or when P has mass where Q has none.
 
-epsilon at delta: with exact rows, the exact solver of :mod:`audits._pair`;
+epsilon at delta: with exact rows, the exact solver of :mod:`privref.audits._pair`;
 with enclosed rows, the solver applied to (p.lo, q.hi) gives a proved lower
 bound on t = e^epsilon and to (p.hi, q.lo) a proved upper bound, because the
 hockey-stick curve is monotone in each value.
@@ -39,10 +39,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, assert_never
 
-from reference.discrete_noise import DiscreteGaussian, DiscreteLaplace, NoiseLaw, TwoSidedGeometric
-from reference.errors import TooLargeToEnumerate, UnsupportedProgram
-from reference.program import Distribution
-from reference.reals import (
+from privref.reference.discrete_noise import DiscreteGaussian, DiscreteLaplace, NoiseLaw, TwoSidedGeometric
+from privref.reference.errors import TooLargeToEnumerate, UnsupportedProgram
+from privref.reference.program import Distribution
+from privref.reference.reals import (
     MAX_PRECISION,
     Interval,
     Prob,

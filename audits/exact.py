@@ -1,6 +1,6 @@
 """The exact auditor: true worst-case privacy loss over every neighboring pair of a universe.
 
-For a mechanism built on :mod:`reference.program`, the auditor computes each
+For a mechanism built on :mod:`privref.reference.program`, the auditor computes each
 dataset's exact output distribution once, then for every ordered neighboring
 pair (a, b) of the universe:
 
@@ -22,14 +22,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from reference.data import Dataset, as_dataset
-from reference.errors import InvalidArgument
-from reference.mechanism import Mechanism
-from reference.neighbors import Universe, check_neighbors
-from reference.privacy import PrivacyClaim
-from reference.program import MAX_PATHS, Distribution
-from reference.reals import DEFAULT_PRECISION, Interval, Real, exp, log, prob_as_interval, rational
-from reference.verdict import Verdict
+from privref.reference.data import Dataset, as_dataset
+from privref.reference.errors import InvalidArgument
+from privref.reference.mechanism import Mechanism
+from privref.reference.neighbors import Universe, check_neighbors
+from privref.reference.privacy import PrivacyClaim
+from privref.reference.program import MAX_PATHS, Distribution
+from privref.reference.reals import DEFAULT_PRECISION, Interval, Real, exp, log, prob_as_interval, rational
+from privref.reference.verdict import Verdict
 
 from . import _pair, _tails
 

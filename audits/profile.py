@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from reference.data import Dataset, as_dataset
-from reference.mechanism import Mechanism
-from reference.neighbors import check_neighbors
-from reference.privacy import parse_epsilon
-from reference.reals import DEFAULT_PRECISION, Interval, Real, exp, log, prob_as_interval, rational
+from privref.reference.data import Dataset, as_dataset
+from privref.reference.mechanism import Mechanism
+from privref.reference.neighbors import check_neighbors
+from privref.reference.privacy import parse_epsilon
+from privref.reference.reals import DEFAULT_PRECISION, Interval, Real, exp, log, prob_as_interval, rational
 
 from . import _pair, _tails
 

@@ -8,7 +8,7 @@ Usage (from the repository root)::
     python benchmarks/bench_blackbox_speed.py --render docs/blackbox-performance.json
     python benchmarks/bench_blackbox_speed.py --sections workers --update docs/blackbox-performance.json
 
-Five series, all through the real engine (:func:`audits.blackbox.runner.sample_pair`
+Five series, all through the real engine (:func:`privref.audits.blackbox.runner.sample_pair`
 and :func:`~audits.blackbox.runner.run_audit`, the code behind ``privref audit
 blackbox``), timed with ``time.perf_counter``:
 
@@ -23,7 +23,7 @@ blackbox``), timed with ``time.perf_counter``:
    checking, no packing), which shows the engine's own overhead.
 2. ``workers``: the same sampling with 1 and 2 worker processes (pool start-up
    included; best of 5), and a check that the samples are identical.
-3. ``estimator``: :func:`audits.blackbox.estimate.estimate_pair` alone, on
+3. ``estimator``: :func:`privref.audits.blackbox.estimate.estimate_pair` alone, on
    N = 10^4, 10^5, 10^6 samples per side of discrete, float, vector and tuple
    outcomes (a size predicted to exceed ``--cap-seconds`` is skipped and recorded).
 4. ``memory``: peak resident memory of ``sample_pair`` alone and of a whole
@@ -31,7 +31,7 @@ blackbox``), timed with ``time.perf_counter``:
    size just before the call, at two budgets 4x apart.
 5. ``tightness``: the median over seeds of ``run_audit``'s epsilon lower bound
    divided by the exact epsilon (and by the oracle bound of
-   :mod:`audits.blackbox.oracle`) at N = 10^3 .. 10^6, for built-in mechanisms
+   :mod:`privref.validation.oracle`) at N = 10^3 .. 10^6, for built-in mechanisms
    with an exactly known epsilon: the randomized-response and exponential cases of
    benchmarks/bench_blackbox_validation.py (imported from there) and the discrete
    Laplace mechanism.
@@ -73,17 +73,17 @@ sys.path.insert(0, str(ROOT / "benchmarks"))  # the sibling benchmarks imported 
 from bench_blackbox_validation import CASES as VALIDATION_CASES  # noqa: E402
 from bench_exact_audit import _loadavg, machine  # noqa: E402
 
-from audits.blackbox.adapters import MissingDependency, third_party_target  # noqa: E402
-from audits.blackbox.estimate import estimate_pair  # noqa: E402
-from audits.blackbox.oracle import exact_epsilon, oracle_bound  # noqa: E402
-from audits.blackbox.runner import AuditConfig, run_audit, sample_pair  # noqa: E402
-from audits.blackbox.target import Target, target_from_callable  # noqa: E402
-from audits.blackbox.zoo import zoo_entry  # noqa: E402
-from audits.blackbox.zoo_samplers import finite_law_samplers  # noqa: E402
-from reference.geometric import discrete_laplace_mechanism  # noqa: E402
-from reference.mechanism import Mechanism  # noqa: E402
-from reference.randomized_response import randomized_response  # noqa: E402
-from reference.reals import Real, rational  # noqa: E402
+from privref.audits.blackbox.adapters import MissingDependency, third_party_target  # noqa: E402
+from privref.audits.blackbox.estimate import estimate_pair  # noqa: E402
+from privref.audits.blackbox.runner import AuditConfig, run_audit, sample_pair  # noqa: E402
+from privref.audits.blackbox.target import Target, target_from_callable  # noqa: E402
+from privref.reference.geometric import discrete_laplace_mechanism  # noqa: E402
+from privref.reference.mechanism import Mechanism  # noqa: E402
+from privref.reference.randomized_response import randomized_response  # noqa: E402
+from privref.reference.reals import Real, rational  # noqa: E402
+from privref.validation.oracle import exact_epsilon, oracle_bound  # noqa: E402
+from privref.validation.zoo import zoo_entry  # noqa: E402
+from privref.validation.zoo_samplers import finite_law_samplers  # noqa: E402
 
 CONFIDENCE = Fraction(95, 100)
 ALPHA = 1 - CONFIDENCE
@@ -617,7 +617,7 @@ def _throughput_section(data: dict[str, Any]) -> list[str]:
         worst = max(slow, key=_engine_share)
         out += [
             "**Bottleneck: tuple and vector outcomes.** A vectorized target that returns a 2-D "
-            "array is unpacked by the engine (`audits.blackbox.target.make_batch`) into a list "
+            "array is unpacked by the engine (`privref.audits.blackbox.target.make_batch`) into a list "
             "of Python tuples, and every element of every tuple is normalized and checked "
             "(kind, hashability, NaN) in Python. For "
             + ", ".join(f"`{r['target']}` ({_rate(r['raw_draws_per_second'])} draws/s alone, "
@@ -631,7 +631,7 @@ def _throughput_section(data: dict[str, Any]) -> list[str]:
         out += [
             "**Tuple and vector outcomes.** A vectorized target that returns a numeric 2-D array "
             "(one row per outcome) is checked with numpy and stored as a 2-D array "
-            "(`audits.blackbox.target.make_batch`, since commit 7dfbfdd): "
+            "(`privref.audits.blackbox.target.make_batch`, since commit 7dfbfdd): "
             + ", ".join(f"`{r['target']}` runs at {_rate(r['draws_per_second'])} draws/s through "
                         f"the engine ({_engine_share(r):.0%} engine share)" for r in tuples)
             + ". Before that commit the engine turned each row into a Python tuple and checked "
@@ -815,7 +815,7 @@ def _tightness_section(data: dict[str, Any]) -> list[str]:
         f"`run_audit` on one pair at confidence {data['confidence']}, each built-in mechanism "
         f"sampled by an exact vectorized sampler of its law, {rows[0]['seeds']} seeds per N. The "
         "table gives the median lower bound, its ratio to the pair's exact ε (from "
-        "`audits.blackbox.oracle.exact_epsilon`) and to the oracle bound (the Clopper–Pearson "
+        "`privref.validation.oracle.exact_epsilon`) and to the oracle bound (the Clopper–Pearson "
         "bound at N for the best event fixed in advance, at its expected counts), and the "
         "smallest and largest bound over the seeds. The randomized-response and exponential "
         "mechanisms are the cases of `benchmarks/bench_blackbox_validation.py` (imported from "
@@ -870,7 +870,7 @@ def render(data: dict[str, Any]) -> str:
         "to regenerate this page and [blackbox-performance.json](blackbox-performance.json)). "
         "Issue 3, item 7 asks for the sampling throughput on vectorized and scalar targets and "
         "the tightness of the bound against the number of samples N. Every sampling figure goes "
-        "through the real engine (`audits.blackbox.runner`: per-chunk seeding, outcome checks, "
+        "through the real engine (`privref.audits.blackbox.runner`: per-chunk seeding, outcome checks, "
         "packing, merging), the code behind `privref audit blackbox` and `assert_private`; the "
         "tightness figures come from whole `run_audit` calls. Nothing here is asserted; the "
         "timings depend on the machine and its load.",

@@ -9,14 +9,14 @@ run takes under ``REPEAT_BELOW`` seconds, a single run otherwise):
 
 1. ``H``: the exponential mechanism (004 Algorithm 3) over |H| threshold
    hypotheses, rational base 3/2 and the papers' form at epsilon = 1:
-   (a) one exact output distribution, (b) ``audits.exact.audit_pair`` on one
+   (a) one exact output distribution, (b) ``privref.audits.exact.audit_pair`` on one
    neighboring pair (two distributions plus the exact pair analysis).
 2. ``n``: dataset size: the exponential mechanism over 100 thresholds for
    n = 1..12, then i.i.d. resampling (004 Algorithm 5) and subsampling
    (004 Claim C.1) of the exponential mechanism and of randomized response on
    labels, whose enumeration grows combinatorially.  ``paths`` is the number
    of interpreter nodes (generator replays, the quantity ``max_paths`` bounds).
-3. ``universe``: a full ``audits.exact.audit`` over universes of 10^2..10^5
+3. ``universe``: a full ``privref.audits.exact.audit`` over universes of 10^2..10^5
    neighboring pairs, with the mechanism's ``order_invariant`` symmetry
    reduction on and off.  With it on, the audit first runs
    ``verify_order_invariance`` (every reordering of every multiset for n <= 4);
@@ -50,20 +50,20 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from audits.exact import audit, audit_pair, verify_order_invariance  # noqa: E402
-from reference.data import Dataset  # noqa: E402
-from reference.errors import TooLargeToEnumerate  # noqa: E402
-from reference.exponential import (  # noqa: E402
+from privref.audits.exact import audit, audit_pair, verify_order_invariance  # noqa: E402
+from privref.reference.data import Dataset  # noqa: E402
+from privref.reference.errors import TooLargeToEnumerate  # noqa: E402
+from privref.reference.exponential import (  # noqa: E402
     exponential_learner,
     exponential_learner_rational,
     exponential_mechanism_rational,
 )
-from reference.mechanism import Mechanism  # noqa: E402
-from reference.neighbors import Universe  # noqa: E402
-from reference.program import MAX_PATHS, Program  # noqa: E402
-from reference.randomized_response import label_flip  # noqa: E402
-from reference.resampling import resample_iid  # noqa: E402
-from reference.subsampling import subsample  # noqa: E402
+from privref.reference.mechanism import Mechanism  # noqa: E402
+from privref.reference.neighbors import Universe  # noqa: E402
+from privref.reference.program import MAX_PATHS, Program  # noqa: E402
+from privref.reference.randomized_response import label_flip  # noqa: E402
+from privref.reference.resampling import resample_iid  # noqa: E402
+from privref.reference.subsampling import subsample  # noqa: E402
 
 REPEAT_BELOW = 0.5
 """Runs shorter than this many seconds are repeated (3 in all) and the best is kept."""

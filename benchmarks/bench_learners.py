@@ -12,14 +12,14 @@ THRESH[k] with T_pub and S_priv drawn uniformly (seeded), rational base 5/3:
 1. ``sizes``: k from 100 to 3000, n_pub and n_priv from 100 to 10^5 — seconds per sampled run (best of 3
    batches) and the share of each step, timed separately on the same input.
 2. ``scores``: the agreement scores of the cover alone, by
-   :func:`reference.learners.semiprivate.cover_agreements` (one pass over S_priv, one
+   :func:`privref.reference.learners.semiprivate.cover_agreements` (one pass over S_priv, one
    integer matrix product) against the per-concept loop
    ``[agreements(h, S_priv) for h in cover]`` that A_SSPP used before (same values,
    checked on every case).
 
 The draw (``categorical_choice(weights).draw``) is timed on its own: with huge
 rational weights it takes the integer lazy-refinement path of
-:mod:`reference._sampling`.
+:mod:`privref.reference._sampling`.
 
 Prints a table; the full run writes JSON (``--out``) and ``docs/learner-performance.md``.
 Nothing here asserts on time.
@@ -43,16 +43,16 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from reference.concepts import ConceptClass, thresholds_on  # noqa: E402
-from reference.data import Dataset, labeled, unlabeled  # noqa: E402
-from reference.exponential import agreements, exponential_weights  # noqa: E402
-from reference.learners.semiprivate import (  # noqa: E402
+from privref.reference.concepts import ConceptClass, thresholds_on  # noqa: E402
+from privref.reference.data import Dataset, labeled, unlabeled  # noqa: E402
+from privref.reference.exponential import agreements, exponential_weights  # noqa: E402
+from privref.reference.learners.semiprivate import (  # noqa: E402
     alpha_cover,
     cover_agreements,
     split_public_private,
     sspp_learner_rational,
 )
-from reference.program import categorical_choice  # noqa: E402
+from privref.reference.program import categorical_choice  # noqa: E402
 
 BASE = Fraction(5, 3)
 SEED = 2026
@@ -155,7 +155,7 @@ def render(result: dict[str, Any]) -> str:
         "(`cover_agreements`); the per-concept loop that A_SSPP used before costs "
         "|H̃|·n_priv Python calls and dominated every run at these sizes. The weights r^q are "
         "exact rationals of up to q·log2(5) bits (q up to n_priv); once their total size "
-        "exceeds `reference._sampling.EXACT_DRAW_BITS` the draw refines them lazily in integer "
+        "exceeds `privref.reference._sampling.EXACT_DRAW_BITS` the draw refines them lazily in integer "
         "fixed point instead of summing them over a common denominator (at n_priv = 10^5 the "
         "draw took 8.1 s per run before that change). What remains is mostly the exact weights "
         "(one exact real per cover concept) and the split (one validation per entry). The 003 "

@@ -4,7 +4,7 @@ Usage (from the repository root)::
 
     python benchmarks/bench_third_party.py [--samples 50000] [--seed 7]
 
-Runs :func:`audits.blackbox.runner.run_audit` on every registered third-party
+Runs :func:`privref.audits.blackbox.runner.run_audit` on every registered third-party
 target with the library's own claim and the recommended pairs (confidence
 0.95; 1 - 10^-6 for OpenDP, which cannot be seeded), once by default and, for
 targets with float outcomes, once more in the real-arithmetic view
@@ -24,9 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from audits.blackbox.adapters import ThirdPartyTarget, third_party_targets  # noqa: E402
-from audits.blackbox.runner import AuditConfig, run_audit  # noqa: E402
-from audits.blackbox.target import load_target  # noqa: E402
+from privref.audits.blackbox.adapters import ThirdPartyTarget, third_party_targets  # noqa: E402
+from privref.audits.blackbox.runner import AuditConfig, run_audit  # noqa: E402
+from privref.audits.blackbox.target import load_target  # noqa: E402
 
 
 def _row(t: ThirdPartyTarget, samples: int, seed: int, float_events: bool) -> str:

@@ -5,8 +5,8 @@ Usage (from the repository root)::
     python benchmarks/bench_zoo.py [--quick] [--seed 0] [--workers W] [--cap-seconds S]
                                    [--doc docs/blackbox-zoo-verdicts.md] [--json FILE]
 
-For every entry of :func:`audits.blackbox.zoo.zoo`, the black-box auditor
-(:func:`audits.blackbox.runner.run_audit`, the engine behind ``privref audit
+For every entry of :func:`privref.validation.zoo.zoo`, the black-box auditor
+(:func:`privref.audits.blackbox.runner.run_audit`, the engine behind ``privref audit
 blackbox`` and ``assert_private``) audits the entry's vectorized sampler on
 the entry's listed pairs, against its claimed (epsilon, delta), at confidence
 0.95 with a fixed seed and the CLI's default budget (``--samples`` default,
@@ -45,13 +45,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from audits.blackbox.cli import DEFAULT_SAMPLES  # noqa: E402
-from audits.blackbox.estimate import estimate_pair  # noqa: E402
-from audits.blackbox.report import BlackboxVerdict  # noqa: E402
-from audits.blackbox.runner import AuditConfig, run_audit  # noqa: E402
-from audits.blackbox.target import target_from_callable  # noqa: E402
-from audits.blackbox.zoo import NotPrivate, ZooEntry, zoo  # noqa: E402
-from reference.reals import Interval  # noqa: E402
+from privref.app.blackbox_cli import DEFAULT_SAMPLES  # noqa: E402
+from privref.audits.blackbox.estimate import estimate_pair  # noqa: E402
+from privref.audits.blackbox.report import BlackboxVerdict  # noqa: E402
+from privref.audits.blackbox.runner import AuditConfig, run_audit  # noqa: E402
+from privref.audits.blackbox.target import target_from_callable  # noqa: E402
+from privref.reference.reals import Interval  # noqa: E402
+from privref.validation.zoo import NotPrivate, ZooEntry, zoo  # noqa: E402
 
 CONFIDENCE = Fraction(95, 100)
 LARGE_BUDGETS = (1_000_000, 4_000_000)
@@ -264,7 +264,7 @@ def render(base: list[Row], extra: list[Row], seed: int, workers: int, default: 
         "",
         "## Setup",
         "",
-        "* Auditor: `audits.blackbox.runner.run_audit` (the engine of `privref audit blackbox` "
+        "* Auditor: `privref.audits.blackbox.runner.run_audit` (the engine of `privref audit blackbox` "
         "and `assert_private`) on each entry's vectorized sampler and its listed `pairs`, "
         "against the entry's claimed (ε, δ).",
         f"* Confidence {CONFIDENCE} (= 0.95) per audit, seed {seed}, "

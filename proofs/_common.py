@@ -9,10 +9,10 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
-from audits.exact import AuditReport, audit, epsilon_text
-from reference.mechanism import Mechanism
-from reference.neighbors import Universe
-from reference.privacy import PrivacyClaim
+from privref.audits.exact import AuditReport, audit, epsilon_text
+from privref.reference.mechanism import Mechanism
+from privref.reference.neighbors import Universe
+from privref.reference.privacy import PrivacyClaim
 
 from ._ledger import CheckResult, Verdict
 

@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 
-from reference.errors import InvalidArgument
-from reference.verdict import Verdict
+from privref.reference.errors import InvalidArgument
+from privref.reference.verdict import Verdict
 
 __all__ = ["Check", "CheckResult", "Entry", "Kind", "Status", "Verdict", "collect_entries"]
 

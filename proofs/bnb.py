@@ -38,8 +38,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
-from reference.errors import InexactNumber, InvalidArgument
-from reference.reals import DEFAULT_PRECISION, Interval
+from privref.reference.errors import InexactNumber, InvalidArgument
+from privref.reference.reals import DEFAULT_PRECISION, Interval
 
 from ._ledger import Verdict
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from reference.composition import compose, leak
-from reference.exponential import count_score, exponential_mechanism_rational
-from reference.neighbors import Universe
-from reference.privacy import group_privacy
-from reference.randomized_response import label_flip, randomized_response
-from reference.reals import exp, log
+from privref.reference.composition import compose, leak
+from privref.reference.exponential import count_score, exponential_mechanism_rational
+from privref.reference.neighbors import Universe
+from privref.reference.privacy import group_privacy
+from privref.reference.randomized_response import label_flip, randomized_response
+from privref.reference.reals import exp, log
 
 from ._common import audit_result, combine
 from ._ledger import Check, CheckResult, Entry, Kind, Status, Verdict

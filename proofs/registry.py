@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from reference.errors import InvalidArgument
+from privref.reference.errors import InvalidArgument
 
 from ._ledger import Entry
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-from reference.errors import InvalidArgument
+from privref.reference.errors import InvalidArgument
 
 from ._ledger import Entry, Status
 from .manifest import MANIFEST, pending
@@ -45,11 +45,15 @@ def subject_fingerprint(entry: Entry) -> str:
 
 
 def _resolve(dotted: str) -> ModuleType | Callable[..., Any]:
-    """A module (``reference.vc``) or an attribute of one (``reference.vc.projection``)."""
+    """A module (``reference.vc``) or an attribute of one (``reference.vc.projection``).
+
+    Subjects are named inside the ``privref`` namespace, without its prefix.
+    """
+    qualified = f"privref.{dotted}"
     try:
-        return importlib.import_module(dotted)
+        return importlib.import_module(qualified)
     except ModuleNotFoundError:
-        module, _, attr = dotted.rpartition(".")
+        module, _, attr = qualified.rpartition(".")
         target: object = getattr(importlib.import_module(module), attr)
         if not callable(target):
             raise InvalidArgument(

@@ -139,7 +139,7 @@ def _real_bounds(weights: Sequence[Real], prec: int) -> tuple[list[Fraction], li
 def _huge_bounds(values: Sequence[Fraction], prec: int) -> tuple[list[int], list[int]]:
     """Integer fixed-point bounds of non-negative rationals (any size), in units of 2^-unit.
 
-    Each weight is boxed to ``prec`` significant bits (:func:`reference._kernels.dyadic_box`);
+    Each weight is boxed to ``prec`` significant bits (:func:`privref.reference._kernels.dyadic_box`);
     ``unit`` puts the largest box about ``prec`` + log2(len) bits above 1, and smaller boxes
     round outward (at worst to [0, 1]).  One short division per weight and integers of about
     ``prec`` bits: cheap even when the common denominator is enormous.

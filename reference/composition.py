@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any, TypeVar
 
-from ._validate import check_delta
 from .data import Dataset
 from .errors import InvalidArgument
 from .mechanism import Mechanism
 from .privacy import PrivacyClaim, compose_claims
 from .program import Program, bernoulli, call
+from .validate import check_delta
 
 __all__ = ["compose", "leak"]
 

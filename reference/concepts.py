@@ -8,7 +8,7 @@ does not take part in equality).  A :class:`ConceptClass` is a non-empty
 tuple of pairwise distinct concepts over one domain, in a **canonical order**
 that each constructor documents and that never depends on data: the privacy
 proofs of 004 (Lemma 4.1, GenericLearner Step 4) need "an arbitrary concept
-realising a pattern" to be a fixed choice, and :mod:`reference.vc` picks the
+realising a pattern" to be a fixed choice, and :mod:`privref.reference.vc` picks the
 first one in this order.
 
 Every constructor refuses to compute more than ``limit`` labels (number of
@@ -25,8 +25,8 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from ._validate import check_int
 from .errors import InvalidArgument, TooLargeToEnumerate
+from .validate import check_int
 
 __all__ = [
     "DEFAULT_LIMIT",

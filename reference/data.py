@@ -12,8 +12,8 @@ from collections.abc import Hashable, Iterable
 from enum import Enum
 from typing import Final, TypeAlias
 
-from ._validate import check_nonempty
 from .errors import UnknownLabel
+from .validate import check_nonempty
 
 __all__ = [
     "BOTTOM",

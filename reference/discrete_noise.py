@@ -1,8 +1,8 @@
 """Integer noise with infinite support: two-sided geometric, discrete Laplace, discrete Gaussian.
 
-Each law is an :class:`reference.program.InfiniteChoice`: the exact
+Each law is an :class:`privref.reference.program.InfiniteChoice`: the exact
 interpreter never enumerates it (it sends an ``Affine`` placeholder), the
-auditor (:mod:`audits._tails`) uses the closed-form law below, and
+auditor (:mod:`privref.audits._tails`) uses the closed-form law below, and
 :meth:`draw` samples it exactly from integer randomness (only rational
 Bernoulli trials and uniform integers; no float is ever drawn or compared).
 
@@ -31,10 +31,10 @@ from typing import TypeAlias, cast
 import numpy as np
 
 from ._sampling import bernoulli, uniform_int
-from ._validate import check_int, check_positive, check_probability, to_fraction
 from .errors import InvalidArgument
 from .program import InfiniteChoice, Program
 from .reals import DEFAULT_PRECISION, Interval, Prob, interval_exp
+from .validate import check_int, check_positive, check_probability, to_fraction
 
 __all__ = [
     "DiscreteGaussian",

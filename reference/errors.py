@@ -12,6 +12,7 @@ __all__ = [
     "InexactNumber",
     "InvalidArgument",
     "NotNeighboring",
+    "OutputError",
     "PrivrefError",
     "TooLargeToEnumerate",
     "UnknownLabel",
@@ -49,3 +50,12 @@ class TooLargeToEnumerate(PrivrefError):
 
 class UnsupportedProgram(PrivrefError):
     """A probabilistic program does something its interpreter cannot handle exactly."""
+
+
+class OutputError(PrivrefError):
+    """A result could not be written (a full disk, a path that vanished mid-run).
+
+    The command line exits with status 3 on it; an output path that is unusable before the run
+    starts (a directory, a missing folder, no permission) is a usage error instead
+    (:class:`InvalidArgument`, status 2).
+    """

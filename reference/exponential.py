@@ -16,13 +16,13 @@ from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
 from typing import TypeVar
 
-from ._validate import check_int, to_fraction
 from .data import BOTTOM, Dataset, label_of, point_of
 from .errors import InvalidArgument
 from .mechanism import Mechanism
 from .privacy import PrivacyClaim, parse_epsilon
 from .program import Categorical, Program, categorical_choice, choose, deterministic
 from .reals import Real, exp, log
+from .validate import check_int, to_fraction
 
 __all__ = [
     "agreements",

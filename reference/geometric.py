@@ -1,13 +1,13 @@
 """Additive integer-noise mechanisms: geometric, discrete Laplace and discrete Gaussian.
 
 Each mechanism releases ``query(data) + Z`` for a noise law Z from
-:mod:`reference.discrete_noise`.  The default query is the bounded sum: every
+:mod:`privref.reference.discrete_noise`.  The default query is the bounded sum: every
 entry must be an int in [0, Δ] (0/1 values give the count, Δ = 1), so
 substituting one entry moves the sum by at most Δ.  A custom ``query`` may be
 given; its sensitivity Δ under substitution is then the caller's precondition.
 
 The exact interpreter returns each output law as affine components
-(``count + noise``) with closed-form tails, audited by :mod:`audits._tails`.
+(``count + noise``) with closed-form tails, audited by :mod:`privref.audits._tails`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
-from ._validate import check_delta, check_int, to_fraction
 from .data import Dataset
 from .discrete_noise import DiscreteGaussian, DiscreteLaplace, NoiseLaw, TwoSidedGeometric
 from .errors import InvalidArgument
@@ -23,6 +22,7 @@ from .mechanism import Mechanism
 from .privacy import PrivacyClaim
 from .program import Program
 from .reals import Real, log, rational, sqrt
+from .validate import check_delta, check_int, to_fraction
 
 __all__ = [
     "bounded_sum",

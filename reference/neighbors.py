@@ -23,9 +23,9 @@ from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from ._validate import check_int
 from .data import Dataset
 from .errors import InvalidArgument, NotNeighboring, TooLargeToEnumerate
+from .validate import check_int
 
 __all__ = [
     "SUBSTITUTION",

@@ -16,13 +16,13 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from typing import TypeVar
 
-from ._validate import check_int, to_fraction
 from .data import Dataset
 from .errors import InvalidArgument
 from .mechanism import Mechanism
 from .privacy import PrivacyClaim
 from .program import Program, bernoulli, uniform
 from .reals import log
+from .validate import check_int, to_fraction
 
 __all__ = ["report_noisy_max"]
 

@@ -1,6 +1,6 @@
 """Privacy guarantees as data: exact (epsilon, delta) claims and the maps that combine them.
 
-Epsilon is an exact real (:class:`reference.reals.Real`), so a claim such as
+Epsilon is an exact real (:class:`privref.reference.reals.Real`), so a claim such as
 ``epsilon = ln 3`` keeps e^epsilon = 3 exactly and tight audits are decided,
 not left UNDECIDED.  Delta is an exact rational in [0, 1).
 """
@@ -11,9 +11,9 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ._validate import check_delta, check_int, to_fraction
 from .errors import InvalidArgument
 from .reals import Order, Real, compare, exp, log, rational
+from .validate import check_delta, check_int, to_fraction
 
 __all__ = ["PrivacyClaim", "compose_claims", "group_privacy", "parse_epsilon"]
 
@@ -23,7 +23,7 @@ _LOG = re.compile(r"^\s*(?:(?P<coef>[0-9./]+)\s*\*\s*)?(?:ln|log)\s*\(\s*(?P<arg
 def parse_epsilon(value: object, name: str = "epsilon") -> Real:
     """An exact epsilon >= 0 from a Real, int, Fraction, or a string like '1/2', 'ln(3)', '2*ln(3/2)'.
 
-    Floats are refused (see reference._validate.to_fraction); NaN, infinities
+    Floats are refused (see reference.validate.to_fraction); NaN, infinities
     and negative values raise InvalidArgument naming ``name``.
     """
     if isinstance(value, Real):

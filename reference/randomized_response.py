@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ._validate import check_probability, to_fraction
 from .data import Dataset, label_of, nonempty_dataset, point_of
 from .errors import InvalidArgument
 from .mechanism import Mechanism
@@ -18,6 +17,7 @@ from .neighbors import LabelSubstitution, Substitution
 from .privacy import PrivacyClaim
 from .program import Program, bernoulli
 from .reals import Real, log, rational
+from .validate import check_probability, to_fraction
 
 __all__ = ["flip_bit", "label_flip", "randomized_response", "rr_epsilon"]
 

@@ -3,7 +3,7 @@
 Use them in your own tests to generate small, exactly-enumerable inputs::
 
     from hypothesis import given
-    from reference.strategies import neighboring_pairs
+    from privref.reference.strategies import neighboring_pairs
 
     @given(neighboring_pairs(elements=(0, 1), sizes=(1, 2, 3)))
     def test_my_mechanism(pair): ...
@@ -18,14 +18,14 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
-from ._concept_strategies import concept_classes, domains, point_subsets
-from ._validate import check_int
+from .concept_strategies import concept_classes, domains, point_subsets
 from .data import BOTTOM, Dataset
 from .errors import InvalidArgument
 from .neighbors import SUBSTITUTION, AddRemove, NeighborRelation, PublicPrivate
 from .privacy import PrivacyClaim
 from .program import Distribution
 from .reals import Real, log, rational
+from .validate import check_int
 
 __all__ = [
     "concept_classes",

@@ -13,13 +13,13 @@ import math
 from fractions import Fraction
 from typing import TypeVar
 
-from ._validate import check_int
 from .data import Dataset
 from .errors import InvalidArgument
 from .mechanism import Mechanism
 from .privacy import PrivacyClaim
 from .program import Program, call, uniform
 from .reals import Order, compare, exp
+from .validate import check_int
 
 __all__ = ["subsample", "subsampling_claim", "unrank_combination"]
 

@@ -6,7 +6,7 @@ domain point) and are exact: no sampling, no floats.  Each enumeration has a
 instead of running for too long.
 
 Ledger: ``004 Theorem B.2`` (Sauer) and ``004 Observation 3.2`` in
-:mod:`proofs.p004.vc` check the statements these functions compute.
+:mod:`privref.proofs.p004.vc` check the statements these functions compute.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from collections.abc import Hashable, Sequence
 from fractions import Fraction
 from typing import Final
 
-from ._validate import check_int
 from .concepts import DEFAULT_LIMIT, Concept, ConceptClass
 from .errors import InvalidArgument, TooLargeToEnumerate
 from .reals import Real, exp, rational
+from .validate import check_int
 
 __all__ = [
     "DEFAULT_WORK_LIMIT",

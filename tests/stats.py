@@ -16,8 +16,8 @@ from typing import TypeVar
 import numpy as np
 from scipy import stats
 
-from reference.program import Distribution
-from reference.reals import prob_as_interval
+from privref.reference.program import Distribution
+from privref.reference.reals import prob_as_interval
 
 FALSE_POSITIVE_RATE = 1e-6
 

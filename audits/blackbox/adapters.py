@@ -52,11 +52,11 @@ from typing import ClassVar, Final, Literal
 import numpy as np
 import numpy.typing as npt
 
-from reference._validate import check_int
-from reference.errors import InvalidArgument, PrivrefError
-from reference.neighbors import NeighborRelation, check_neighbors
-from reference.privacy import PrivacyClaim
-from reference.reals import Order, Real, compare
+from privref.reference.errors import InvalidArgument, PrivrefError
+from privref.reference.neighbors import NeighborRelation, check_neighbors
+from privref.reference.privacy import PrivacyClaim
+from privref.reference.reals import Order, Real, compare
+from privref.reference.validate import check_int
 
 __all__ = [
     "LIBRARIES",

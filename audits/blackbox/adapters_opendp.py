@@ -41,10 +41,10 @@ from typing import Protocol
 
 import numpy as np
 
-from reference.errors import InvalidArgument
-from reference.neighbors import AddRemove, Substitution
-from reference.privacy import PrivacyClaim
-from reference.reals import log, rational
+from privref.reference.errors import InvalidArgument
+from privref.reference.neighbors import AddRemove, Substitution
+from privref.reference.privacy import PrivacyClaim
+from privref.reference.reals import log, rational
 
 from .adapters import AdapterDefinition, Implementation, Outcomes, claim_of
 

@@ -2,7 +2,7 @@
 
 Example::
 
-    from audits.blackbox.api import assert_private
+    from privref.audits.blackbox.api import assert_private
 
     def my_rr(data, rng):
         return data[0] if rng.random() < 0.75 else 1 - data[0]
@@ -10,7 +10,7 @@ Example::
     def test_rr_is_ln3_dp():
         assert_private(my_rr, epsilon="ln(3)", pairs=[([0], [1])], samples=20_000)
 
-:data:`neighboring_pairs` is :func:`reference.strategies.neighboring_pairs`
+:data:`neighboring_pairs` is :func:`privref.reference.strategies.neighboring_pairs`
 (hypothesis strategy for neighboring inputs), re-exported for convenience.
 """
 
@@ -19,12 +19,12 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from fractions import Fraction
 
-from reference._validate import check_delta, to_fraction
-from reference.errors import InvalidArgument
-from reference.mechanism import Mechanism
-from reference.neighbors import AddRemove
-from reference.privacy import parse_epsilon
-from reference.strategies import neighboring_pairs
+from privref.reference.errors import InvalidArgument
+from privref.reference.mechanism import Mechanism
+from privref.reference.neighbors import AddRemove
+from privref.reference.privacy import parse_epsilon
+from privref.reference.strategies import neighboring_pairs
+from privref.reference.validate import check_delta, to_fraction
 
 from .report import BlackboxReport, BlackboxVerdict
 from .runner import AuditConfig, Estimator, run_audit
@@ -54,7 +54,7 @@ def assert_private(mechanism: object, *, epsilon: object, delta: object = 0,
     """Assert that no black-box evidence contradicts ``(epsilon, delta)``-DP; return the report.
 
     ``mechanism`` is a ``(data, rng)`` (or vectorized ``(data, rng, size)``)
-    callable or a :class:`reference.mechanism.Mechanism` (audited through its
+    callable or a :class:`privref.reference.mechanism.Mechanism` (audited through its
     exact sampler; its relation picks the search relation).  ``epsilon``
     accepts exact forms ('1/2', 'ln(3)', Fraction, Real); ``delta`` and
     ``confidence`` are exact numbers (floats are refused).  ``pairs`` are

@@ -5,7 +5,7 @@ Method (see docs/blackbox-statistics.md):
 1. Split each side positionally: the first ``selection_fraction`` of the
    samples is the selection split, the rest the held-out split (the samples
    are i.i.d., so any split fixed in advance is as good as a random one).
-2. On the selection split only, :func:`audits.blackbox.events.select_events`
+2. On the selection split only, :func:`privref.audits.blackbox.events.select_events`
    picks m <= ``max_events`` distinct (event F, direction) candidates; the
    direction says which input is P (the numerator).
 3. On the held-out split, each candidate gets Clopper–Pearson bounds
@@ -21,7 +21,7 @@ Guarantee: P(epsilon_lower_bound > epsilon_pair(delta)) <= alpha, where
 epsilon_pair(delta) is the pair's exact epsilon at the claimed delta in the
 direction(s) considered, and P(violation) <= alpha when the pair satisfies
 the claim.  Exact rationals carry the bound until the final float, which is
-rounded down; ``violation`` is decided by :func:`reference.reals.compare`.
+rounded down; ``violation`` is decided by :func:`privref.reference.reals.compare`.
 """
 
 from __future__ import annotations
@@ -34,13 +34,13 @@ from typing import Any
 
 from numpy.typing import NDArray
 
-from reference._validate import check_delta, check_int, to_fraction
-from reference.errors import InvalidArgument
-from reference.privacy import parse_epsilon
-from reference.reals import Interval, Order, Real, compare, exp, interval_log, rational
+from privref.reference.errors import InvalidArgument
+from privref.reference.privacy import parse_epsilon
+from privref.reference.reals import Interval, Order, Real, compare, exp, interval_log, rational
+from privref.reference.validate import check_delta, check_int, to_fraction
 
+from ..stats import check_alpha, cp_lower, cp_upper
 from .events import Candidate, select_events
-from .stats import check_alpha, cp_lower, cp_upper
 
 __all__ = [
     "PairEstimate",

@@ -49,7 +49,7 @@ from typing import Any, Final, Literal, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from reference.errors import InvalidArgument
+from privref.reference.errors import InvalidArgument
 
 from .features import (
     ATOM_NAN,
@@ -345,7 +345,7 @@ class BinUnion(_Numeric):
 class FloatPattern(_Numeric):
     """{float_pattern(x) in keys}: a union of IEEE-754 classes (sign, binade, trailing zero bits).
 
-    See :mod:`audits.blackbox.features`; non-numbers are outside, while NaN,
+    See :mod:`privref.audits.blackbox.features`; non-numbers are outside, while NaN,
     zero and ±inf have their own keys.
     """
 
@@ -382,7 +382,7 @@ class CoarseSet(Event):
 
     ``edges[i]`` are coordinate i's bin edges (learned on the selection split);
     a key is one symbol per coordinate (see
-    :func:`audits.blackbox.features.coarse_symbols`).  Outputs of another
+    :func:`privref.audits.blackbox.features.coarse_symbols`).  Outputs of another
     length are outside.
     """
 
@@ -450,7 +450,7 @@ class Score:
     "logistic" (``weights`` · standardized x + intercept, where a
     non-finite entry counts as the center and the ``atoms`` terms (coordinate,
     atom symbol, weight) add a weight when an entry is that atom).  Atoms are
-    as in :func:`audits.blackbox.features.coarse_symbols`; non-numeric
+    as in :func:`privref.audits.blackbox.features.coarse_symbols`; non-numeric
     entries read as nan.
     """
 
@@ -909,7 +909,7 @@ def select_events(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | ND
     selection step and then by the smoothed empirical log ratio, so a caller
     always gets an event when any outcome was seen.  ``float_events=False``
     leaves out the IEEE-754 pattern family (audit the algorithm as if in real
-    arithmetic; see :mod:`audits.blackbox.features`).
+    arithmetic; see :mod:`privref.audits.blackbox.features`).
     """
     if count < 1:
         raise InvalidArgument(f"count={count} must be >= 1")

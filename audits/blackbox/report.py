@@ -24,9 +24,9 @@ from typing import Any, Protocol
 
 from numpy.typing import NDArray
 
-import reference
-from reference.errors import PrivrefError
-from reference.reals import Real
+from privref import reference
+from privref.reference.errors import PrivrefError
+from privref.reference.reals import Real
 
 __all__ = ["BlackboxReport", "BlackboxVerdict", "EstimateLike", "PairResult", "WitnessSamples",
            "write_json"]
@@ -40,7 +40,7 @@ class BlackboxVerdict(Enum):
 
 
 class EstimateLike(Protocol):
-    """The fields of ``audits.blackbox.estimate.PairEstimate`` the report reads."""
+    """The fields of ``privref.audits.blackbox.estimate.PairEstimate`` the report reads."""
 
     @property
     def epsilon_lower_bound(self) -> float: ...

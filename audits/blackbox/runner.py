@@ -41,7 +41,6 @@ import json
 import math
 import multiprocessing
 import os
-import random
 import signal
 import sys
 import time
@@ -55,13 +54,22 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from reference.errors import InvalidArgument, PrivrefError
-from reference.neighbors import AddRemove, Substitution
-from reference.reals import Real, rational
+from privref.reference.errors import InvalidArgument, PrivrefError
+from privref.reference.neighbors import AddRemove, Substitution
+from privref.reference.reals import Real, rational
 
 from .report import BlackboxReport, BlackboxVerdict, EstimateLike, PairResult, WitnessSamples
 from .search import Pair, SearchSpace, candidate_pairs
-from .target import Batch, OutcomeError, Target, TargetCallError, TargetError, draw, probe_randomness
+from .target import (
+    Batch,
+    OutcomeError,
+    Target,
+    TargetCallError,
+    TargetError,
+    draw,
+    probe_randomness,
+    seeded_globals,
+)
 
 __all__ = ["AuditConfig", "CheckpointError", "Estimator", "run_audit", "sample_pair"]
 
@@ -133,16 +141,8 @@ def _chunk_seed(seed: int, key: _Key, stream: int) -> np.random.SeedSequence:
 def _sample_chunk(target: Target, data: Sequence[Hashable], seed: int, key: _Key,
                   size: int) -> Batch:
     rng = np.random.Generator(np.random.PCG64(_chunk_seed(seed, key, 0)))
-    words = _chunk_seed(seed, key, 1).generate_state(4)
-    py_state = random.getstate()
-    np_state = np.random.get_state()
-    try:
-        random.seed(int.from_bytes(words.tobytes(), "little"))
-        np.random.seed(words)
+    with seeded_globals(_chunk_seed(seed, key, 1)):
         return draw(target, data, rng, size)
-    finally:
-        random.setstate(py_state)
-        np.random.set_state(np_state)
 
 
 _WORKER_TARGET: list[Target] = []

@@ -18,7 +18,7 @@ Two sources, both deterministic given the seed:
 
 2. **Hypothesis-driven search** (``substitution`` and ``add-remove``):
    ``hypothesis_examples`` pairs drawn from
-   :func:`reference.strategies.neighboring_pairs` over ``elements`` and
+   :func:`privref.reference.strategies.neighboring_pairs` over ``elements`` and
    ``sizes``, with ``hypothesis.find`` driven by ``random.Random(seed)``.
 
 Guarantee: every candidate of the ``substitution`` and ``add-remove`` spaces
@@ -39,10 +39,10 @@ from typing import Literal
 from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis.errors import NoSuchExample
 
-from reference.data import Dataset
-from reference.errors import InvalidArgument
-from reference.neighbors import AddRemove, NeighborRelation, Substitution
-from reference.strategies import neighboring_pairs
+from privref.reference.data import Dataset
+from privref.reference.errors import InvalidArgument
+from privref.reference.neighbors import AddRemove, NeighborRelation, Substitution
+from privref.reference.strategies import neighboring_pairs
 
 __all__ = ["RELATIONS", "Pair", "SearchSpace", "candidate_pairs"]
 

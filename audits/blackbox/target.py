@@ -27,18 +27,20 @@ import importlib.util
 import inspect
 import math
 import os
+import random
 import sys
 import traceback
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 
-from reference.errors import PrivrefError
-from reference.mechanism import Mechanism
-from reference.privacy import PrivacyClaim
+from privref.reference.errors import PrivrefError
+from privref.reference.mechanism import Mechanism
+from privref.reference.privacy import PrivacyClaim
 
 __all__ = [
     "Batch",
@@ -131,7 +133,7 @@ def _package_version(module_name: str) -> tuple[str | None, str | None]:
 
 
 def target_from_callable(fn: object, name: str | None = None) -> Target:
-    """Wrap an in-process callable or a :class:`reference.mechanism.Mechanism` as a Target.
+    """Wrap an in-process callable or a :class:`privref.reference.mechanism.Mechanism` as a Target.
 
     A Mechanism is audited through its exact sampler (``Mechanism.sampler()``).
     Raises TargetLoadError when ``fn`` is not callable.
@@ -139,7 +141,7 @@ def target_from_callable(fn: object, name: str | None = None) -> Target:
     if isinstance(fn, Mechanism):
         sampler = fn.sampler()
         return Target(name or fn.name, sampler, False, None, "privref",
-                      _package_version("reference")[1], claim=fn.claim)
+                      _package_version("privref")[1], claim=fn.claim)
     label = name or getattr(fn, "__qualname__", None) or repr(fn)
     if not callable(fn):
         raise TargetLoadError(f"target {label} is a {type(fn).__name__}, not callable")
@@ -400,6 +402,21 @@ def _same(a: Batch, b: Batch) -> bool:
     return a.outcomes() == b.outcomes()
 
 
+@contextmanager
+def seeded_globals(seq: np.random.SeedSequence) -> Iterator[None]:
+    """Seed the global ``random`` and ``numpy.random`` states from ``seq``; restore them after."""
+    words = seq.generate_state(4)
+    py_state = random.getstate()
+    np_state = np.random.get_state()
+    try:
+        random.seed(int.from_bytes(words.tobytes(), "little"))
+        np.random.seed(words)
+        yield
+    finally:
+        random.setstate(py_state)
+        np.random.set_state(np_state)
+
+
 def probe_randomness(target: Target, data: Sequence[object], *, seed: int,
                      draws: int = 8) -> tuple[list[str], list[str]]:
     """Check that the target's randomness comes from ``rng``; return (warnings, notes).
@@ -411,10 +428,15 @@ def probe_randomness(target: Target, data: Sequence[object], *, seed: int,
     never vary across seeds are noted as deterministic.  Raises like :func:`draw`.
     """
     ss = np.random.SeedSequence(seed, spawn_key=(2**31 - 1,))
-    s1, s2 = ss.spawn(2)
-    first = draw(target, data, np.random.Generator(np.random.PCG64(s1)), draws)
-    again = draw(target, data, np.random.Generator(np.random.PCG64(s1)), draws)
-    other = draw(target, data, np.random.Generator(np.random.PCG64(s2)), draws)
+    s1, s2, g1, g2 = ss.spawn(4)
+    # the two identically seeded draws see different global states, so a target that reads the
+    # global RNGs is told apart by the seed alone (deterministically), not by chance
+    with seeded_globals(g1):
+        first = draw(target, data, np.random.Generator(np.random.PCG64(s1)), draws)
+    with seeded_globals(g2):
+        again = draw(target, data, np.random.Generator(np.random.PCG64(s1)), draws)
+    with seeded_globals(g1):
+        other = draw(target, data, np.random.Generator(np.random.PCG64(s2)), draws)
     warnings: list[str] = []
     notes: list[str] = []
     if not _same(first, again) and getattr(target.function, "uses_own_randomness", False) is True:

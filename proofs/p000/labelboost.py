@@ -3,8 +3,8 @@
 Entries: Lemma 4.1 (𝓑 = 𝒜∘LabelBoostProcedure), Claim 4.2 (refuted as stated,
 E6), Remark 4.4, Lemma 4.6, Observation 4.7, Claims 4.8, 4.9, Remarks 4.10,
 4.15.  Results whose content matches a 004 entry are ``dataclasses.replace``
-copies of it (see :mod:`proofs.p004.labelboost`, :mod:`proofs.p004.iterlabelboost` and
-:mod:`proofs.p004.schedule`, whose checks cover both versions' constants).
+copies of it (see :mod:`privref.proofs.p004.labelboost`, :mod:`privref.proofs.p004.iterlabelboost` and
+:mod:`privref.proofs.p004.schedule`, whose checks cover both versions' constants).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from hypothesis import strategies as st
 
-from reference.concepts import (
+from privref.reference.concepts import (
     Concept,
     ConceptClass,
     Domain,
@@ -26,19 +26,19 @@ from reference.concepts import (
     point_functions,
     thresholds_on,
 )
-from reference.data import BOTTOM, Dataset
-from reference.learners.base import Learner
-from reference.learners.labelboost import (
+from privref.reference.data import BOTTOM, Dataset
+from privref.reference.learners.base import Learner
+from privref.reference.learners.labelboost import (
     boosted_learner,
     label_boost,
     label_boost_procedure,
     labelboost_tight_claim,
     relabel_step,
 )
-from reference.learners.schedule import PAPER_000, Outcome
-from reference.neighbors import Universe
-from reference.program import distribution
-from reference.reals import (
+from privref.reference.learners.schedule import PAPER_000, Outcome
+from privref.reference.neighbors import Universe
+from privref.reference.program import distribution
+from privref.reference.reals import (
     Interval,
     Order,
     compare,
@@ -47,7 +47,7 @@ from reference.reals import (
     prob_as_interval,
     rational,
 )
-from reference.vc import sauer_bound_exponential, sauer_shelah_bound, vc_dimension
+from privref.reference.vc import sauer_bound_exponential, sauer_shelah_bound, vc_dimension
 
 from .._common import audit_result, property_result
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict

@@ -11,7 +11,7 @@ from fractions import Fraction
 from functools import partial
 from typing import Final
 
-from reference.reals import Interval, interval_log
+from privref.reference.reals import Interval, interval_log
 
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
 from ..p004 import utility as u

@@ -7,12 +7,12 @@ double-sample argument bounds it by 2·G_{H_Δ}(2n)·e^{−αn/4} (P8); G_{H_Δ}
 G_H² (P5) <= (em/d)^{2d} by Sauer (P6); and "standard manipulation" turns
 inequality (1) into n_pub = O((d log(1/α) + log(1/β))/α) (P4).  Inequality (1)
 itself (P3) is the entry '003 Lemma 3.3 / inequality (1)' in
-:mod:`proofs.p003.upper`.
+:mod:`privref.proofs.p003.upper`.
 
 Every check is exact: supports of T_pub are enumerated with their exact
 probabilities (inclusion–exclusion), growth functions by enumeration
-(:func:`reference.vc.growth_function`), and every transcendental comparison
-is decided by interval arithmetic (:func:`reference.reals.compare`).
+(:func:`privref.reference.vc.growth_function`), and every transcendental comparison
+is decided by interval arithmetic (:func:`privref.reference.reals.compare`).
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ from fractions import Fraction
 from functools import cache
 from typing import Final
 
-from reference.concepts import ConceptClass, explicit, intervals, point_functions, thresholds_on
-from reference.errors import InvalidArgument
-from reference.learners.semiprivate import alpha_cover
-from reference.reals import Order, Real, compare, exp, log, rational
-from reference.vc import (
+from privref.reference.concepts import ConceptClass, explicit, intervals, point_functions, thresholds_on
+from privref.reference.errors import InvalidArgument
+from privref.reference.learners.semiprivate import alpha_cover
+from privref.reference.reals import Order, Real, compare, exp, log, rational
+from privref.reference.vc import (
     growth_function,
     projection_size,
     sauer_bound_exponential,

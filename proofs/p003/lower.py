@@ -4,7 +4,7 @@ Lemmas 2.5, 2.6 and Theorem 4.3 are cited black boxes, and Theorems 4.1/4.2
 quantify over every learner and are asymptotic, so all five are NOT_CHECKABLE
 as stated; each carries illustration checks that can fail:
 
-* exact Littlestone / VC dimensions (:func:`reference.vc.littlestone_dimension`)
+* exact Littlestone / VC dimensions (:func:`privref.reference.vc.littlestone_dimension`)
   of thresholds on growing domains (Ldim = ⌊log2(n+1)⌋ → ∞, VC = 1) and of
   point functions (Ldim = VC = 1);
 * exact error bookkeeping on realizable distributions (Lemma 2.5's easy
@@ -12,7 +12,7 @@ as stated; each carries illustration checks that can fail:
 
 The constant-carrying steps of the proofs of Theorems 4.1 and 4.2 get their
 own proof-step entries, checked in exact rationals (and, for the logarithm,
-by :func:`reference.reals.compare`).  The ``check_*`` functions take their
+by :func:`privref.reference.reals.compare`).  The ``check_*`` functions take their
 constants as arguments so tests can feed a broken constant and watch VIOLATED.
 """
 
@@ -23,9 +23,9 @@ from collections.abc import Iterable
 from fractions import Fraction
 from functools import cache
 
-from reference.concepts import ConceptClass, point_functions, thresholds, thresholds_on
-from reference.reals import Order, compare, log, rational
-from reference.vc import littlestone_dimension, vc_dimension
+from privref.reference.concepts import ConceptClass, point_functions, thresholds, thresholds_on
+from privref.reference.reals import Order, compare, log, rational
+from privref.reference.vc import littlestone_dimension, vc_dimension
 
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
 from ..p004.vc import exhaustive_classes

@@ -1,6 +1,6 @@
 """Ledger: 003 Lemma 4.4 and Claims 4.5, 4.6 (the public-data reduction 𝓑 of 003 Algorithm 2).
 
-Every check runs the reference programs of :mod:`reference.learners.reduction`
+Every check runs the reference programs of :mod:`privref.reference.learners.reduction`
 exactly (Fractions, full enumeration) on tiny instances: X = {0, 1}, H =
 thresholds on two points, D_0 uniform on X, and 𝒜 the exponential mechanism
 P[h] ∝ r^(agree_priv(h) + w·agree_pub(h)), which is (2 ln r)-DP w.r.t. its
@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Hashable
 from fractions import Fraction
 
-from reference.composition import leak
-from reference.concepts import Concept, point_functions, thresholds_on
-from reference.data import Dataset
-from reference.learners.reduction import (
+from privref.reference.composition import leak
+from privref.reference.concepts import Concept, point_functions, thresholds_on
+from privref.reference.data import Dataset
+from privref.reference.learners.reduction import (
     PUBSAMP,
     DummyDistribution,
     SemiPrivateLearner,
@@ -32,9 +32,9 @@ from reference.learners.reduction import (
     reduction_mixing_rate,
     total_variation,
 )
-from reference.mechanism import Mechanism
-from reference.neighbors import Universe
-from reference.program import Program, call, distribution
+from privref.reference.mechanism import Mechanism
+from privref.reference.neighbors import Universe
+from privref.reference.program import Program, call, distribution
 
 from .._common import audit_result, combine
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict

@@ -1,7 +1,7 @@
 """Ledger: the in-proof claims P10–P15 of 003 Claim 4.6 (accuracy of the reduction 𝓑).
 
 The proof of 003 Claim 4.6 (Lemma 4.4's accuracy half) chains six steps after
-eq. (2) (entry ``003 Claim 4.6 / eq. (2)`` in :mod:`proofs.p003.reduction`):
+eq. (2) (entry ``003 Claim 4.6 / eq. (2)`` in :mod:`privref.proofs.p003.reduction`):
 
 * P10: P[Ŝ_pub = S_pub] >= (1 − 1/(100 n_pub))^n_pub >= 0.99 (Bernoulli);
 * P11, eq. (3): replacing S_pub by the coupled Ŝ_pub moves the probability of
@@ -17,7 +17,7 @@ eq. (2) (entry ``003 Claim 4.6 / eq. (2)`` in :mod:`proofs.p003.reduction`):
 Every check is exact (Fractions, full enumeration) on tiny instances: X = {0, 1},
 H = thresholds on two points, D_0 uniform on X with uniform labels, and 𝒜 the
 exponential semi-private learner P[h] ∝ 2^(agree_priv(h) + agree_pub(h)) of
-:func:`reference.learners.reduction.exponential_semi_private_learner`.  The
+:func:`privref.reference.learners.reduction.exponential_semi_private_learner`.  The
 private sample S_priv is either ideal (D_(p)^n_priv) or produced by PrivSamp
 from S̃ ~ D^ñ; S_pub ~ D_0^n_pub is compared with Ŝ_pub ~ D_(p)^n_pub.
 """
@@ -27,9 +27,9 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping
 from fractions import Fraction
 
-from reference.concepts import Concept, ConceptClass, point_functions, thresholds_on
-from reference.data import Dataset
-from reference.learners.reduction import (
+from privref.reference.concepts import Concept, ConceptClass, point_functions, thresholds_on
+from privref.reference.data import Dataset
+from privref.reference.learners.reduction import (
     DummyDistribution,
     SemiPrivateLearner,
     error,
@@ -43,7 +43,7 @@ from reference.learners.reduction import (
     reduction_mixing_rate,
     total_variation,
 )
-from reference.program import distribution
+from privref.reference.program import distribution
 
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
 from .reduction import check_mixture_identity, check_public_coupling

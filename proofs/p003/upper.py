@@ -2,7 +2,7 @@
 
 What is checked, and on what (every check is exact; no sampling):
 
-* **Privacy** of A_SSPP (:mod:`reference.learners.semiprivate`): the exact
+* **Privacy** of A_SSPP (:mod:`privref.reference.learners.semiprivate`): the exact
   auditor over every PublicPrivate pair (public prefix fixed) of tiny
   universes at the claimed ε = 2 ln 2 (rational base 2), and the negative
   control: the same mechanism with weights e^{ε·q} (no 1/2) is caught
@@ -27,13 +27,13 @@ from fractions import Fraction
 from functools import cache
 from typing import Final
 
-from reference.concepts import Concept, ConceptClass, explicit, intervals, thresholds_on
-from reference.data import labeled
-from reference.learners.semiprivate import alpha_cover, sspp_learner, sspp_learner_rational
-from reference.neighbors import Universe
-from reference.privacy import PrivacyClaim
-from reference.reals import Order, Real, compare, exp, log, rational
-from reference.vc import vc_dimension, xor_class
+from privref.reference.concepts import Concept, ConceptClass, explicit, intervals, thresholds_on
+from privref.reference.data import labeled
+from privref.reference.learners.semiprivate import alpha_cover, sspp_learner, sspp_learner_rational
+from privref.reference.neighbors import Universe
+from privref.reference.privacy import PrivacyClaim
+from privref.reference.reals import Order, Real, compare, exp, log, rational
+from privref.reference.vc import vc_dimension, xor_class
 
 from .._common import audit_result, combine
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
@@ -395,4 +395,4 @@ THEOREM_3_1 = Entry(
     subjects=("reference.learners.semiprivate",))
 
 ENTRIES: tuple[Entry, ...] = (THEOREM_3_1, LEMMA_3_2, LEMMA_3_3)
-"""STEP_INEQ_1 is listed by :mod:`proofs.p003.cover_steps`, in the proof's order (P3)."""
+"""STEP_INEQ_1 is listed by :mod:`privref.proofs.p003.cover_steps`, in the proof's order (P3)."""

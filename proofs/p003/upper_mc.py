@@ -4,26 +4,26 @@ The paper states Theorem 3.1 with O(·) sizes only (the entry ``003 Theorem 3.1`
 NOT_CHECKABLE).  Inventory §3 gives an explicit-constant instantiation [ours]:
 
 (i)   cover at scale α/4: 2(2e·n_pub/d)^{2d}·e^{−(α/4)·n_pub/4} <= β/3 and 2n_pub >= d
-      (inequality (1) of Lemma 3.3 at α/4, :func:`proofs.p003.upper.inequality_1_rhs`);
+      (inequality (1) of Lemma 3.3 at α/4, :func:`privref.proofs.p003.upper.inequality_1_rhs`);
 (ii)  uniform convergence over the fixed cover H̃ (|H̃| <= N = Σ_{i<=d} C(n_pub, i), Sauer–Shelah):
       n_priv >= 8·ln(6N/β)/α²;
 (iii) exponential mechanism: n_priv >= 8·ln(3N/β)/(ε·α);
 
 so that, with probability >= 1 − β, err(h_priv; D) <= min_H err(·; D) + α.
 :func:`explicit_sample_sizes` returns the smallest such (n_pub, n_priv), decided with exact
-and interval arithmetic (:mod:`reference.reals`).
+and interval arithmetic (:mod:`privref.reference.reals`).
 
-The Monte Carlo check runs A_SSPP (:mod:`reference.learners.semiprivate`) at those sizes on
+The Monte Carlo check runs A_SSPP (:mod:`privref.reference.learners.semiprivate`) at those sizes on
 THRESH[1000] (d = 1) with α = 1/4, β = 1/10, ε = 2 ln(5/3) (rational base 5/3), on an
 agnostic distribution (ramp marginal, labels of a threshold flipped w.p. 1/10) and a
 realizable one, counts runs with exact excess error > α, and compares exact one-sided
-Clopper–Pearson bounds (:mod:`audits.blackbox.stats`) with β.
+Clopper–Pearson bounds (:mod:`privref.audits.stats`) with β.
 
 Sampling.  Every random decision is integer: points by ``rng.integers(W)`` against integer
 cumulative weights, label flips by ``rng.integers(Q) < numerator``, and the learner's own
 exact categorical draw: each run calls ``learner.sample`` of the one A_SSPP program (about
 20–40 ms per run at these sizes, the agreement counts being
-:func:`reference.learners.semiprivate.cover_agreements`).
+:func:`privref.reference.learners.semiprivate.cover_agreements`).
 """
 
 from __future__ import annotations
@@ -36,15 +36,15 @@ from typing import Final
 
 import numpy as np
 
-from audits.blackbox.stats import bonferroni, cp_lower, cp_upper
-from reference._validate import check_int, to_fraction
-from reference.concepts import ConceptClass, thresholds_on
-from reference.data import Dataset, labeled, unlabeled
-from reference.errors import InvalidArgument
-from reference.learners.semiprivate import sspp_learner_rational
-from reference.privacy import parse_epsilon
-from reference.reals import Order, Real, compare, log
-from reference.vc import sauer_shelah_bound
+from privref.audits.stats import bonferroni, cp_lower, cp_upper
+from privref.reference.concepts import ConceptClass, thresholds_on
+from privref.reference.data import Dataset, labeled, unlabeled
+from privref.reference.errors import InvalidArgument
+from privref.reference.learners.semiprivate import sspp_learner_rational
+from privref.reference.privacy import parse_epsilon
+from privref.reference.reals import Order, Real, compare, log
+from privref.reference.validate import check_int, to_fraction
+from privref.reference.vc import sauer_shelah_bound
 
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
 from .upper import inequality_1_rhs
@@ -132,7 +132,7 @@ def explicit_sample_sizes(d: int, alpha: object, beta: object, epsilon: object) 
     n with (ii) n >= 8 ln(6N/β)/α² (uniform convergence over the fixed H̃, Hoeffding + union
     bound, β/3) and (iii) n >= 8 ln(3N/β)/(εα) (exponential mechanism, β/3).
 
-    Every comparison is exact or decided by interval arithmetic (:mod:`reference.reals`);
+    Every comparison is exact or decided by interval arithmetic (:mod:`privref.reference.reals`);
     ``epsilon`` is any exact ε > 0 (a Fraction, or a Real such as 2·ln(5/3)).
     """
     d = check_int(d, "d", minimum=1)

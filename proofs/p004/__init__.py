@@ -1,7 +1,7 @@
 """Ledger entries of paper 004 (Beimel, Nissim, Stemmer; earlier version).
 
 Every submodule of this package that defines ``ENTRIES`` contributes them
-(:func:`proofs._ledger.collect_entries`); :func:`proofs.registry.all_entries`
+(:func:`privref.proofs._ledger.collect_entries`); :func:`privref.proofs.registry.all_entries`
 puts the entries in paper order.
 """
 

@@ -5,13 +5,13 @@ its proof steps) and Theorem 5.7 (the final PAL).  The TPAL lower bound
 (Theorem C.12) is in proofs/p004/lower_bound.py; the 000 counterparts of both
 are in proofs/p000/active.py.
 
-Exact audits use :mod:`reference.learners.active` on tiny pools.  When e^ε is
+Exact audits use :mod:`privref.reference.learners.active` on tiny pools.  When e^ε is
 irrational (SubSampling's ε = n(3 + e^{2ε*})/t is rational), the audited claim
 is made *stronger* for HOLDS checks (e^ε rounded down to a rational, δ′ rounded
 down) and *weaker* for VIOLATED checks (rounded up), so each verdict is sound
 for the claim as stated.  Base learners: the rational-base exponential learner
 over THRESH on {0, 1}, a "noisy label" learner whose ε* = ln(p/(1−p)) is tight,
-and their δ-leaking versions (:func:`reference.composition.leak`).
+and their δ-leaking versions (:func:`privref.reference.composition.leak`).
 """
 
 from __future__ import annotations
@@ -21,25 +21,25 @@ from fractions import Fraction
 from functools import cache, partial
 from typing import Any, Final
 
-from audits.exact import audit, audit_pair, epsilon_text
-from reference.composition import leak
-from reference.concepts import Concept, thresholds_on
-from reference.data import BOTTOM, Dataset, label_of, labeled, point_of, unlabeled
-from reference.exponential import exponential_learner_rational
-from reference.learners.active import (
+from privref.audits.exact import audit, audit_pair, epsilon_text
+from privref.reference.composition import leak
+from privref.reference.concepts import Concept, thresholds_on
+from privref.reference.data import BOTTOM, Dataset, label_of, labeled, point_of, unlabeled
+from privref.reference.exponential import exponential_learner_rational
+from privref.reference.learners.active import (
     LabelOracle,
     pssl_as_active,
     subsampling_active_claim,
     subsampling_learner,
     subsampling_repaired_claim,
 )
-from reference.learners.base import Learner, as_learner
-from reference.mechanism import Mechanism
-from reference.neighbors import SUBSTITUTION, Universe
-from reference.privacy import PrivacyClaim
-from reference.program import Program, bernoulli
-from reference.randomized_response import flip_bit, rr_epsilon
-from reference.reals import Interval, Real, exp, interval_exp, log
+from privref.reference.learners.base import Learner, as_learner
+from privref.reference.mechanism import Mechanism
+from privref.reference.neighbors import SUBSTITUTION, Universe
+from privref.reference.privacy import PrivacyClaim
+from privref.reference.program import Program, bernoulli
+from privref.reference.randomized_response import flip_bit, rr_epsilon
+from privref.reference.reals import Interval, Real, exp, interval_exp, log
 
 from .._common import combine
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict

@@ -6,12 +6,12 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
-from reference._concept_strategies import concept_classes
-from reference.concepts import ConceptClass, thresholds_on
-from reference.data import Dataset
-from reference.exponential import agreements, exponential_learner, exponential_learner_rational
-from reference.neighbors import Substitution, Universe
-from reference.reals import Order, compare, exp, log, rational
+from privref.reference.concept_strategies import concept_classes
+from privref.reference.concepts import ConceptClass, thresholds_on
+from privref.reference.data import Dataset
+from privref.reference.exponential import agreements, exponential_learner, exponential_learner_rational
+from privref.reference.neighbors import Substitution, Universe
+from privref.reference.reals import Order, compare, exp, log, rational
 
 from .._common import audit_result, combine, property_result
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
@@ -48,7 +48,7 @@ def _privacy_cases(draw: st.DrawFn) -> tuple[ConceptClass, Dataset, Dataset, Fra
 
 
 def _privacy_violation(case: tuple[ConceptClass, Dataset, Dataset, Fraction]) -> str | None:
-    from audits.exact import audit_pair
+    from privref.audits.exact import audit_pair
     C, a, b, base = case
     mech = exponential_learner_rational(tuple(C), base=base)
     assert Substitution().are_neighbors(a, b)

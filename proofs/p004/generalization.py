@@ -39,10 +39,10 @@ from fractions import Fraction
 from functools import cache, partial
 from typing import Final, Literal
 
-from reference.concepts import ConceptClass, explicit, intervals, point_functions, thresholds_on
-from reference.errors import InvalidArgument, TooLargeToEnumerate
-from reference.reals import Interval, interval_log
-from reference.vc import vc_dimension
+from privref.reference.concepts import ConceptClass, explicit, intervals, point_functions, thresholds_on
+from privref.reference.errors import InvalidArgument, TooLargeToEnumerate
+from privref.reference.reals import Interval, interval_log
+from privref.reference.vc import vc_dimension
 
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
 

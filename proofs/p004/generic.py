@@ -3,7 +3,7 @@
 What is checked, and on what (every check is exact; no sampling):
 
 * **Privacy** of GenericLearner (004 Algorithm 1) with the BLR sanitizer
-  (:mod:`reference.learners.sanitizer`) and of BLR itself: the exact auditor
+  (:mod:`privref.reference.learners.sanitizer`) and of BLR itself: the exact auditor
   over every substitution pair of tiny universes, at the claimed ε.
 * **Properness**: every hypothesis in the exact output support is in C.
 * **Utility** of GenericLearner: the exact probability, over D ~ μ^{n−m},
@@ -28,15 +28,15 @@ from fractions import Fraction
 from functools import cache
 from typing import Final
 
-from reference.concepts import Concept, ConceptClass, thresholds, thresholds_on
-from reference.data import BOTTOM, Dataset
-from reference.exponential import exponential_learner
-from reference.learners.base import Learner
-from reference.learners.generic import generic_learner_blr, hypothesis_set
-from reference.learners.sanitizer import Sanitizer, blr_sanitizer, candidate_databases, query_error
-from reference.neighbors import Universe
-from reference.reals import Interval, Order, Real, compare, exp, interval_log, log, rational
-from reference.vc import xor_class
+from privref.reference.concepts import Concept, ConceptClass, thresholds, thresholds_on
+from privref.reference.data import BOTTOM, Dataset
+from privref.reference.exponential import exponential_learner
+from privref.reference.learners.base import Learner
+from privref.reference.learners.generic import generic_learner_blr, hypothesis_set
+from privref.reference.learners.sanitizer import Sanitizer, blr_sanitizer, candidate_databases, query_error
+from privref.reference.neighbors import Universe
+from privref.reference.reals import Interval, Order, Real, compare, exp, interval_log, log, rational
+from privref.reference.vc import xor_class
 
 from .._common import audit_result, combine
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict

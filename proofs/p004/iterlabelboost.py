@@ -2,9 +2,9 @@
 Remark C.2 (shuffle) and Lemma C.4 (privacy of IterLabelBoost) with its constant-carrying proof
 steps.
 
-The check functions are shared with the 000 counterparts in :mod:`proofs.p000.labelboost`; the
-LabelBoost helpers are those of :mod:`proofs.p004.labelboost` and the schedule grid that of
-:mod:`proofs.p004.schedule`.  Verdicts are exact (rationals or interval enclosures); constants are
+The check functions are shared with the 000 counterparts in :mod:`privref.proofs.p000.labelboost`; the
+LabelBoost helpers are those of :mod:`privref.proofs.p004.labelboost` and the schedule grid that of
+:mod:`privref.proofs.p004.schedule`.  Verdicts are exact (rationals or interval enclosures); constants are
 parameters of the checks so a mutated constant can be shown to flip the verdict.
 """
 
@@ -17,22 +17,22 @@ from fractions import Fraction
 from functools import partial
 from typing import Any, Final
 
-from audits.exact import audit_pair
-from reference.concepts import Concept, thresholds_on
-from reference.data import BOTTOM, Dataset
-from reference.learners.base import Learner
-from reference.learners.iterlabelboost import (
+from privref.audits.exact import audit_pair
+from privref.reference.concepts import Concept, thresholds_on
+from privref.reference.data import BOTTOM, Dataset
+from privref.reference.learners.base import Learner
+from privref.reference.learners.iterlabelboost import (
     iter_label_boost,
     iteration_privacy_chain,
     privacy_devices,
 )
-from reference.learners.labelboost import label_boost
-from reference.learners.schedule import PAPER_000, LabelBoostConstants, Outcome
-from reference.mechanism import Mechanism
-from reference.neighbors import Universe
-from reference.privacy import PrivacyClaim
-from reference.program import Program, bernoulli
-from reference.reals import (
+from privref.reference.learners.labelboost import label_boost
+from privref.reference.learners.schedule import PAPER_000, LabelBoostConstants, Outcome
+from privref.reference.mechanism import Mechanism
+from privref.reference.neighbors import Universe
+from privref.reference.privacy import PrivacyClaim
+from privref.reference.program import Program, bernoulli
+from privref.reference.reals import (
     Interval,
     Order,
     compare,
@@ -40,7 +40,7 @@ from reference.reals import (
     log,
     rational,
 )
-from reference.subsampling import subsample
+from privref.reference.subsampling import subsample
 
 from .._common import audit_result, combine
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict

@@ -1,12 +1,12 @@
 """Ledger: 004 LabelBoost (Algorithm 2), one relabeling round: Lemma 4.1 and its proof steps.
 
-The check functions are shared with the 000 counterparts in :mod:`proofs.p000.labelboost`.  This
-module also keeps the helpers shared by :mod:`proofs.p004.iterlabelboost` and
-:mod:`proofs.p004.schedule` (``_PREC``, ``_E``, ``_d``, ``_neighbors``, :func:`st_elements`,
+The check functions are shared with the 000 counterparts in :mod:`privref.proofs.p000.labelboost`.  This
+module also keeps the helpers shared by :mod:`privref.proofs.p004.iterlabelboost` and
+:mod:`privref.proofs.p004.schedule` (``_PREC``, ``_E``, ``_d``, ``_neighbors``, :func:`st_elements`,
 :func:`products`, :func:`em_learner`, :func:`leaky_learner`).
 
 Every verdict comes from exact rational or interval arithmetic
-(:mod:`reference.reals`, :mod:`audits.exact`); floats appear only in evidence
+(:mod:`privref.reference.reals`, :mod:`privref.audits.exact`); floats appear only in evidence
 strings.  Constants are parameters of the checks (``factor=…``,
 ``bound=…``) so a mutated constant can be shown to flip the verdict.
 """
@@ -18,26 +18,26 @@ from collections.abc import Callable, Hashable, Iterable, Iterator
 from fractions import Fraction
 from typing import Any, Final
 
-from reference.composition import leak
-from reference.concepts import Concept, ConceptClass, intervals, point_functions, thresholds_on
-from reference.data import BOTTOM, Dataset
-from reference.exponential import (
+from privref.reference.composition import leak
+from privref.reference.concepts import Concept, ConceptClass, intervals, point_functions, thresholds_on
+from privref.reference.data import BOTTOM, Dataset
+from privref.reference.exponential import (
     agreements,
     exponential_learner,
     exponential_learner_rational,
     exponential_weights,
 )
-from reference.learners.base import Learner, as_learner
-from reference.learners.labelboost import (
+from privref.reference.learners.base import Learner, as_learner
+from privref.reference.learners.labelboost import (
     label_boost,
     labelboost_hypotheses,
     labelboost_tight_claim,
     round_up_delta,
 )
-from reference.neighbors import Universe
-from reference.privacy import PrivacyClaim
-from reference.program import categorical_choice
-from reference.reals import (
+from privref.reference.neighbors import Universe
+from privref.reference.privacy import PrivacyClaim
+from privref.reference.program import categorical_choice
+from privref.reference.reals import (
     Interval,
     Order,
     compare,

@@ -1,7 +1,7 @@
 """Ledger: 004 Theorem C.12 (the TPAL lower bound m = Ω(1/α)), with its proof steps.
 
 The proof's experiment runs exactly on tiny d, n through
-:mod:`reference.learners.lower_bound`.  Its checks are shared with 000
+:mod:`privref.reference.learners.lower_bound`.  Its checks are shared with 000
 Theorem 5.6 (proofs/p000/active.py); the helpers ``PREC``, ``_ONE``, ``_d`` and
 ``_step`` are those of proofs/p004/active.py.
 """
@@ -12,8 +12,8 @@ from fractions import Fraction
 from functools import cache, partial
 from typing import Final
 
-from reference.data import Dataset
-from reference.learners.lower_bound import (
+from privref.reference.data import Dataset
+from privref.reference.learners.lower_bound import (
     PRINTED_FAILURE_BOUND,
     Version,
     b_positions,
@@ -29,8 +29,8 @@ from reference.learners.lower_bound import (
     threshold_range,
     wlog_sample_size,
 )
-from reference.program import Program, call, distribution, uniform
-from reference.reals import Order, compare, exp
+from privref.reference.program import Program, call, distribution, uniform
+from privref.reference.reals import Order, compare, exp
 
 from .._common import combine
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict

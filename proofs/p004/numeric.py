@@ -1,7 +1,7 @@
 """Numeric proof steps of paper 004: Claim C.3 (i.i.d. resampling), Claim C.1, Observation 3.2.
 
 Every inequality here is decided by rigorous interval arithmetic
-(:mod:`reference.reals`) and the branch-and-bound prover :mod:`proofs.bnb`;
+(:mod:`privref.reference.reals`) and the branch-and-bound prover :mod:`privref.proofs.bnb`;
 floats appear only in evidence strings.  The check functions take the
 paper's constants as parameters (``bound=10`` ...) so that a mutated constant
 can be shown to flip the verdict.
@@ -15,7 +15,7 @@ differing index among n i.i.d. draws, t_ℓ = (e/ℓ)^ℓ with t_0 := 1, and
   (the geometric-sum form is the continuous extension to ε = 0).
 
 Series are enclosed as an interval partial sum up to :data:`TERMS` plus the
-proved tail of :func:`proofs.bnb.power_series_tail`: for ε in [0, ε_hi] the
+proved tail of :func:`privref.proofs.bnb.power_series_tail`: for ε in [0, ε_hi] the
 ℓ-th term of S2 is at most (c/ℓ)^ℓ and that of S3 at most ℓ·(c/ℓ)^ℓ with
 c = e^{1+ε_hi} (because Σ_{j<ℓ} e^{jε} <= ℓ·e^{ℓε}); that of S1 is ℓ·(e/ℓ)^ℓ.
 """
@@ -28,8 +28,8 @@ from fractions import Fraction
 from functools import cache, partial
 from typing import Final
 
-from reference.errors import InvalidArgument
-from reference.reals import Interval, interval_exp, interval_log
+from privref.reference.errors import InvalidArgument
+from privref.reference.reals import Interval, interval_exp, interval_log
 
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
 from ..bnb import (

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from reference.composition import leak
-from reference.exponential import count_score, exponential_mechanism, exponential_mechanism_rational
-from reference.neighbors import Universe
-from reference.privacy import PrivacyClaim
-from reference.reals import Order, compare, log
-from reference.resampling import resample_iid
+from privref.reference.composition import leak
+from privref.reference.exponential import count_score, exponential_mechanism, exponential_mechanism_rational
+from privref.reference.neighbors import Universe
+from privref.reference.privacy import PrivacyClaim
+from privref.reference.reals import Order, compare, log
+from privref.reference.resampling import resample_iid
 
 from .._common import audit_result, combine
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict

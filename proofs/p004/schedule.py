@@ -2,9 +2,10 @@
 (per-iteration error and the size schedule), with their proof steps.
 
 Also the scaled constants and the grid of floored schedules (:func:`schedule_grid`) that these
-checks and those of :mod:`proofs.p004.iterlabelboost` and :mod:`proofs.p000.labelboost` run on.
+checks and those of :mod:`privref.proofs.p004.iterlabelboost` and
+:mod:`privref.proofs.p000.labelboost` run on.
 Verdicts are exact (rationals or interval enclosures; the helpers ``_PREC`` and ``_d`` are those
-of :mod:`proofs.p004.labelboost`); constants are parameters of the checks so a mutated constant
+of :mod:`privref.proofs.p004.labelboost`); constants are parameters of the checks so a mutated constant
 can be shown to flip the verdict.
 """
 
@@ -18,10 +19,10 @@ from fractions import Fraction
 from functools import cache, partial
 from typing import Final
 
-from reference.concepts import Concept, ConceptClass, thresholds_on
-from reference.exponential import exponential_weights
-from reference.learners.labelboost import labelboost_hypotheses
-from reference.learners.schedule import (
+from privref.reference.concepts import Concept, ConceptClass, thresholds_on
+from privref.reference.exponential import exponential_weights
+from privref.reference.learners.labelboost import labelboost_hypotheses
+from privref.reference.learners.schedule import (
     PAPER_000,
     PAPER_004,
     LabelBoostConstants,
@@ -29,8 +30,8 @@ from reference.learners.schedule import (
     Schedule,
     size_schedule,
 )
-from reference.program import categorical_choice
-from reference.reals import (
+from privref.reference.program import categorical_choice
+from privref.reference.reals import (
     Interval,
     Order,
     Real,

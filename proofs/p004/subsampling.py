@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from reference.composition import leak
-from reference.exponential import count_score, exponential_mechanism_rational
-from reference.neighbors import Universe
-from reference.randomized_response import randomized_response
-from reference.subsampling import subsample
+from privref.reference.composition import leak
+from privref.reference.exponential import count_score, exponential_mechanism_rational
+from privref.reference.neighbors import Universe
+from privref.reference.randomized_response import randomized_response
+from privref.reference.subsampling import subsample
 
 from .._common import audit_result, combine
 from .._ledger import Check, CheckResult, Entry, Kind, Status

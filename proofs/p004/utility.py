@@ -38,22 +38,28 @@ from typing import Any, Final, Literal
 
 import numpy as np
 
-from audits.blackbox.stats import cp_lower, cp_upper
-from reference.composition import leak
-from reference.concepts import Concept, ConceptClass, rectangles, thresholds_on
-from reference.data import BOTTOM, Dataset
-from reference.errors import InvalidArgument
-from reference.learners.iterlabelboost import keep_subset
-from reference.learners.labelboost import relabel_step
-from reference.learners.schedule import PAPER_000, PAPER_004, LabelBoostConstants, Schedule, size_schedule
-from reference.mechanism import Mechanism
-from reference.neighbors import Universe
-from reference.privacy import PrivacyClaim
-from reference.program import Program, call, sample
-from reference.randomized_response import randomized_response
-from reference.reals import Interval, exp, interval_exp, interval_log, rational
-from reference.subsampling import subsample
-from reference.vc import vc_dimension
+from privref.audits.stats import cp_lower, cp_upper
+from privref.reference.composition import leak
+from privref.reference.concepts import Concept, ConceptClass, rectangles, thresholds_on
+from privref.reference.data import BOTTOM, Dataset
+from privref.reference.errors import InvalidArgument
+from privref.reference.learners.iterlabelboost import keep_subset
+from privref.reference.learners.labelboost import relabel_step
+from privref.reference.learners.schedule import (
+    PAPER_000,
+    PAPER_004,
+    LabelBoostConstants,
+    Schedule,
+    size_schedule,
+)
+from privref.reference.mechanism import Mechanism
+from privref.reference.neighbors import Universe
+from privref.reference.privacy import PrivacyClaim
+from privref.reference.program import Program, call, sample
+from privref.reference.randomized_response import randomized_response
+from privref.reference.reals import Interval, exp, interval_exp, interval_log, rational
+from privref.reference.subsampling import subsample
+from privref.reference.vc import vc_dimension
 
 from .._common import audit_result
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
@@ -370,7 +376,7 @@ def loop_program(concepts: ConceptClass, schedule: Schedule, m: int
     """Step 2 of 004 Algorithm 4 / 000 Algorithm 3 alone, returning S after each iteration i = 1..N.
 
     It issues the same random choices, in the same order, as the loop of
-    :func:`reference.learners.iterlabelboost.iter_label_boost` (2b: T = next v_i entries of D; 2c:
+    :func:`privref.reference.learners.iterlabelboost.iter_label_boost` (2b: T = next v_i entries of D; 2c:
     :func:`keep_subset` of S and of T; 2d–2i: :func:`relabel_step` with ε_em = 1), so with one seed
     both runs see the same loop (tested).  After iteration i every entry of S is labeled by h_i.
     """

@@ -20,7 +20,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator
 from fractions import Fraction
 from functools import cache
 
-from reference.concepts import (
+from privref.reference.concepts import (
     Concept,
     ConceptClass,
     Domain,
@@ -32,8 +32,8 @@ from reference.concepts import (
     thresholds,
     thresholds_on,
 )
-from reference.reals import Order, compare, rational
-from reference.vc import (
+from privref.reference.reals import Order, compare, rational
+from privref.reference.vc import (
     projection,
     projection_size,
     sauer_bound_exponential,
@@ -124,7 +124,7 @@ def _describe(C: ConceptClass) -> str:
 
 def check_sauer(classes: Iterable[ConceptClass], *, vc: VC = vc_dimension) -> CheckResult:
     """For every class and every B with |B| > d = vc(C): |Π_C(B)| <= Σ_{i<=d} C(|B|, i), and,
-    when d >= 1, Σ_{i<=d} C(|B|, i) <= (e|B|/d)^d decided by :func:`reference.reals.compare`."""
+    when d >= 1, Σ_{i<=d} C(|B|, i) <= (e|B|/d)^d decided by :func:`privref.reference.reals.compare`."""
     decided: dict[tuple[int, int], Order] = {}
     n_classes = n_sets = tight = 0
     for C in classes:

@@ -1,7 +1,7 @@
 """Private learners of papers 000 and 004 (Beimel, Nissim, Stemmer), each one probabilistic program.
 
-Every learner is a :class:`reference.learners.base.Learner`: a
-:class:`reference.mechanism.Mechanism` from (partially) labeled datasets to
+Every learner is a :class:`privref.reference.learners.base.Learner`: a
+:class:`privref.reference.mechanism.Mechanism` from (partially) labeled datasets to
 hypotheses, plus the concept class it learns and whether it is proper.  Its
 exact output distribution (tiny inputs) and its sampler both come from the one
 program.

@@ -4,7 +4,7 @@ Model (004/000 Definition 5.1, Remark 5.2).  An active learner holds the
 unlabeled points (x_1, …, x_n) and, for at most m rounds, outputs an *index*
 and receives that entry's label; then it outputs a hypothesis.  Here it is a
 probabilistic program ``program(points)`` that yields its random choices (as
-every program of :mod:`reference.program`) and, to read a label, yields
+every program of :mod:`privref.reference.program`) and, to read a label, yields
 ``query(i)``.  The program never receives the labels: the driver answers each
 query from a :class:`LabelOracle` that records the **transcript**, the ordered
 sequence of queried indices (Definition 5.4).  So reading a label without it
@@ -31,8 +31,8 @@ Learners here:
   claim only: the transcript K reveals part of J, so no TPAL claim is made.
 
 Exact laws come from the one program: J is enumerated with
-:func:`reference.subsampling.unrank_combination`, and the base learner runs
-through :func:`reference.program.call` (memoized per D_J).
+:func:`privref.reference.subsampling.unrank_combination`, and the base learner runs
+through :func:`privref.reference.program.call` (memoized per D_J).
 """
 
 from __future__ import annotations
@@ -45,7 +45,6 @@ from typing import Any, Generic, TypeVar, cast
 
 import numpy as np
 
-from .._validate import check_int
 from ..concepts import ConceptClass
 from ..data import BOTTOM, Dataset, as_dataset, label_of, labeled, point_of, unlabeled
 from ..errors import InvalidArgument, UnknownLabel, UnsupportedProgram
@@ -55,6 +54,7 @@ from ..privacy import PrivacyClaim
 from ..program import Choice, Distribution, Program, call, uniform
 from ..reals import Order, Prob, Real, compare, exp, log
 from ..subsampling import unrank_combination
+from ..validate import check_int
 from .base import Learner
 
 __all__ = [
@@ -83,7 +83,7 @@ Points = tuple[Hashable, ...]
 class Query(Choice):
     """A label request for entry ``index``, answered by the active-learner driver.
 
-    It is not a random choice: the interpreters of :mod:`reference.program`
+    It is not a random choice: the interpreters of :mod:`privref.reference.program`
     refuse it, so a query can only be made by an active learner's own program
     (not inside :func:`~reference.program.call`, whose sub-programs are
     interpreted separately and cannot reach the oracle).

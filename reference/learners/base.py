@@ -1,7 +1,7 @@
 """The learner type shared by the learners of papers 000 and 004.
 
 A learner is a mechanism whose input is a partially labeled database (entries
-``labeled(x, y)`` with y in {0, 1, ⊥}; see :mod:`reference.data`) and whose
+``labeled(x, y)`` with y in {0, 1, ⊥}; see :mod:`privref.reference.data`) and whose
 output is a hypothesis.  It records the concept class C it learns, whether it
 is *proper* (every output is a concept of C: 000/004 Definition 2.3), and its
 privacy claim (on its mechanism).  Learners built from other learners (e.g.

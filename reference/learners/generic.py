@@ -13,14 +13,14 @@ neighbors (substitution of one entry anywhere, 000/004 Definition 2.1) keep D
 and S in place.  Entries are pairs (x, y) with x a point of C's domain and
 y ∈ {0, 1, ⊥}; the algorithm reads only the points of D (labels there are
 ignored) and, in S, an entry labeled ⊥ agrees with no hypothesis (as in
-:func:`reference.exponential.agreements`), so the learner is defined, and
+:func:`privref.reference.exponential.agreements`), so the learner is defined, and
 private, on every input.
 
 1. D̃ ← an ε-private sanitization of D w.r.t. C^⊕ (pluggable
    :class:`~reference.learners.sanitizer.Sanitizer`, e.g. BLR).
 2. B ← the set of points appearing in D̃.
 3. H ← one concept per pattern of Π_C(B): the first concept of C in its
-   canonical order realising it (:func:`reference.vc.canonical_representatives`),
+   canonical order realising it (:func:`privref.reference.vc.canonical_representatives`),
    a fixed function of the pattern.
 4. Output h ∈ H by the exponential mechanism with ε on S.
 
@@ -36,7 +36,6 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Final
 
-from .._validate import check_int
 from ..concepts import Concept, ConceptClass
 from ..data import Dataset, label_of
 from ..errors import InvalidArgument
@@ -45,6 +44,7 @@ from ..mechanism import Mechanism
 from ..privacy import PrivacyClaim, parse_epsilon
 from ..program import Categorical, Program, call, categorical_choice, choose, deterministic
 from ..reals import Order, Real, compare
+from ..validate import check_int
 from ..vc import canonical_representatives, xor_class
 from .base import Learner, as_learner
 from .sanitizer import DEFAULT_MAX_CANDIDATES, SanitizedDatabase, Sanitizer, blr_sanitizer

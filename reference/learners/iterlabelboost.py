@@ -3,7 +3,7 @@
 Input: one database B = S∘D of m + |D| entries ``(x, y)``: the first m are the
 labeled sample S, the rest the unlabeled database D (labels there, ⊥ or not,
 are ignored: D's entries are relabeled before use).  All sizes come from the
-data-independent :func:`reference.learners.schedule.size_schedule`; the
+data-independent :func:`privref.reference.learners.schedule.size_schedule`; the
 rounding rule is stated there (kept counts floored, v floored at 0).
 
 For each iteration i = 1..N of the schedule:

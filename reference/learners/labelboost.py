@@ -7,7 +7,7 @@ keep S, T and D in place.
 
 1. P ← the set of points appearing in S∘T (each must be a point of C's domain).
 2. H ← one concept per pattern of Π_C(P): the first concept of C in its
-   canonical order realising it (:func:`reference.vc.canonical_representatives`),
+   canonical order realising it (:func:`privref.reference.vc.canonical_representatives`),
    a fixed function of the pattern (inventory §3).
 3. h ← the exponential mechanism with ε = 1 over H on the database S
    (q(S, h) counts agreements; ⊥-labeled entries of S agree with nothing).
@@ -41,7 +41,6 @@ from typing import Any, Final, TypeVar
 
 import numpy as np
 
-from .._validate import check_int
 from ..concepts import Concept, ConceptClass
 from ..data import Dataset, as_dataset, label_of
 from ..errors import InvalidArgument
@@ -61,6 +60,7 @@ from ..program import (
     sample,
 )
 from ..reals import DEFAULT_PRECISION, Real, exp, log, rational
+from ..validate import check_int
 from ..vc import canonical_representatives
 from .base import Learner, as_learner
 

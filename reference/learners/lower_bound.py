@@ -25,13 +25,13 @@ from collections.abc import Hashable, Mapping
 from fractions import Fraction
 from typing import Final, Literal, TypeVar
 
-from .._validate import check_int, check_probability, to_fraction
 from ..concepts import Concept
 from ..data import Dataset
 from ..errors import InvalidArgument, TooLargeToEnumerate
 from ..privacy import parse_epsilon
 from ..program import MAX_PATHS, Distribution, Program, call, distribution, uniform
 from ..reals import Prob, Real, exp, log
+from ..validate import check_int, check_probability, to_fraction
 
 __all__ = [
     "MAX_EXHAUSTIVE_D",

@@ -12,7 +12,7 @@
 
 D_0 (:class:`DummyDistribution`) has a fixed finite x-marginal and a uniform label
 independent of x.  𝒜 (:class:`SemiPrivateLearner`) is any mechanism under the
-:class:`reference.neighbors.PublicPrivate` relation whose input is the public
+:class:`privref.reference.neighbors.PublicPrivate` relation whose input is the public
 sample followed by the private sample; it is pluggable.
 
 Completion of an underspecified step (ours): when S̃ runs out before slot
@@ -32,7 +32,6 @@ from typing import Any, Final, Generic, TypeVar
 
 import numpy as np
 
-from .._validate import check_int, check_probability, to_fraction
 from ..concepts import Concept, ConceptClass
 from ..data import Dataset, label_of, point_of
 from ..errors import InvalidArgument
@@ -55,6 +54,7 @@ from ..program import (
     uniform,
 )
 from ..reals import log, rational
+from ..validate import check_int, check_probability, to_fraction
 
 __all__ = [
     "PRIVSAMP",

@@ -41,7 +41,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
-from .._validate import check_int, check_nonempty
 from ..concepts import ConceptClass
 from ..data import Dataset
 from ..errors import InvalidArgument, TooLargeToEnumerate
@@ -50,6 +49,7 @@ from ..mechanism import Mechanism, WrapsMechanism
 from ..privacy import PrivacyClaim, parse_epsilon
 from ..program import Categorical, Program, categorical_choice, choose, deterministic
 from ..reals import Real
+from ..validate import check_int, check_nonempty
 
 __all__ = [
     "DEFAULT_MAX_CANDIDATES",

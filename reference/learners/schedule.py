@@ -7,7 +7,7 @@ never of the data: the privacy proofs (000 Lemma 4.6, 004 Lemma C.4) rely on
 this ("the size of the database at any moment … does not depend on the
 database content").  :func:`size_schedule` computes it exactly, with no
 floats: exponentials are compared and floored with rigorous interval
-arithmetic (:mod:`reference.reals`), sizes are Python ints, so even
+arithmetic (:mod:`privref.reference.reals`), sizes are Python ints, so even
 astronomically large n (10^100) is handled.
 
 **Rounding rule** (the papers never say how fractional sizes are rounded;
@@ -33,9 +33,9 @@ from enum import Enum
 from fractions import Fraction
 from typing import Final, Literal
 
-from .._validate import check_int, to_fraction
 from ..errors import InvalidArgument
 from ..reals import Order, Real, compare, exp, log, rational
+from ..validate import check_int, to_fraction
 
 __all__ = [
     "MAX_ITERATIONS",

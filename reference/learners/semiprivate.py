@@ -12,7 +12,7 @@ A_SSPP(·, T_pub) is ε-DP".
 1. T̃ ← the distinct points of T_pub.
 2–5. H̃ ← one concept per pattern of Π_H(T̃).  The paper's "arbitrary" choice
    is fixed here as the first concept of H in its canonical order realising
-   the pattern (:func:`reference.vc.canonical_representatives`): a function of
+   the pattern (:func:`privref.reference.vc.canonical_representatives`): a function of
    (H, the set T̃) only, never of S_priv (inventory §6 E7).  H̃ ⊆ H.
 6. h_priv ← the exponential mechanism with ε on S_priv over H̃.
 7. Output h_priv (proper).
@@ -32,7 +32,6 @@ from typing import Final
 
 import numpy as np
 
-from .._validate import check_int, to_fraction
 from ..concepts import Concept, ConceptClass
 from ..data import BOTTOM, Dataset, label_of
 from ..errors import InvalidArgument
@@ -42,6 +41,7 @@ from ..neighbors import PublicPrivate
 from ..privacy import PrivacyClaim, parse_epsilon
 from ..program import Categorical, Program, categorical_choice, choose, deterministic
 from ..reals import Real, log
+from ..validate import check_int, to_fraction
 from ..vc import canonical_representatives
 from .base import Learner, as_learner
 
@@ -144,7 +144,7 @@ def cover_agreements(concepts: ConceptClass, cover: tuple[Concept, ...], sample:
     q(h) = #{i : h(x_i) = y_i} = #{i : y_i = 0} + Σ_x h(x)·(#(x, 1) − #(x, 0)): the
     per-point label counts of S_priv once, then one integer matrix product with the
     cover's label rows (int64; exact for |S_priv| < 2^62).  Same values as
-    :func:`reference.exponential.agreements` (the score of 003 Algorithm 1, Step 6).
+    :func:`privref.reference.exponential.agreements` (the score of 003 Algorithm 1, Step 6).
     Every private label must be 0 or 1 and every point in the domain.
     """
     k = len(concepts.domain)

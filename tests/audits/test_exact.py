@@ -9,18 +9,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from audits._pair import epsilon_at_delta, hockey_stick, profile_breakpoints
-from audits.exact import Verdict, audit, audit_pair
-from reference.composition import leak
-from reference.data import Dataset
-from reference.errors import InvalidArgument, NotNeighboring
-from reference.exponential import exponential_mechanism
-from reference.neighbors import Universe
-from reference.privacy import PrivacyClaim
-from reference.program import Distribution
-from reference.randomized_response import randomized_response
-from reference.reals import exp, log, rational
-from reference.strategies import distributions
+from privref.audits._pair import epsilon_at_delta, hockey_stick, profile_breakpoints
+from privref.audits.exact import Verdict, audit, audit_pair
+from privref.reference.composition import leak
+from privref.reference.data import Dataset
+from privref.reference.errors import InvalidArgument, NotNeighboring
+from privref.reference.exponential import exponential_mechanism
+from privref.reference.neighbors import Universe
+from privref.reference.privacy import PrivacyClaim
+from privref.reference.program import Distribution
+from privref.reference.randomized_response import randomized_response
+from privref.reference.reals import exp, log, rational
+from privref.reference.strategies import distributions
 
 
 def dist(**probs: Fraction) -> Distribution[str]:
@@ -127,7 +127,7 @@ def test_audit_pair_refuses_non_neighbors() -> None:
 def test_interval_path_encloses_the_exact_epsilon(p: Distribution[object],
                                                   q: Distribution[object]) -> None:
     """With probabilities given as (widened) intervals, the delta = 0 enclosure contains the exact t."""
-    from reference.reals import Interval
+    from privref.reference.reals import Interval
     eps = Fraction(1, 10**6)
 
     def widen(d: Distribution[object]) -> Distribution[object]:
@@ -146,8 +146,8 @@ def test_interval_path_encloses_the_exact_epsilon(p: Distribution[object],
 
 def test_false_order_invariance_declaration_is_caught() -> None:
     """A mechanism that reports its first entry but claims order invariance is refused."""
-    from reference.mechanism import Mechanism
-    from reference.program import Program
+    from privref.reference.mechanism import Mechanism
+    from privref.reference.program import Program
 
     def first(data: tuple[object, ...]) -> Program[object]:
         yield from ()
@@ -160,7 +160,7 @@ def test_false_order_invariance_declaration_is_caught() -> None:
 
 def test_universe_lists_neighbors_of_a_dataset() -> None:
     """neighbors_of enumerates the relation's neighbors within the universe's sizes."""
-    from reference.neighbors import AddRemove, Substitution
+    from privref.reference.neighbors import AddRemove, Substitution
     uni = Universe((0, 1, 2), (2,))
     assert sorted(uni.neighbors_of((0, 0), Substitution())) == [(0, 1), (0, 2), (1, 0), (2, 0)]
     assert list(Universe((0, 1), (1,)).neighbors_of((0,), AddRemove())) == []
@@ -168,7 +168,7 @@ def test_universe_lists_neighbors_of_a_dataset() -> None:
 
 def test_privacy_profile_of_randomized_response() -> None:
     """RR(3/4) on (1,) vs (0,): one breakpoint at ln 3 with delta 0; delta(0) = TV = 1/2."""
-    from audits import privacy_profile
+    from privref.audits import privacy_profile
     prof = privacy_profile(randomized_response("3/4"), (1,), (0,), epsilons=(0, "ln(2)", "ln(3)"))
     assert prof.breakpoints is not None and len(prof.breakpoints) == 1
     eps, delta = prof.breakpoints[0]
@@ -182,8 +182,8 @@ def test_privacy_profile_of_randomized_response() -> None:
 
 def test_privacy_profile_of_infinite_support_noise() -> None:
     """Geometric(1/2): delta(ln 2) = 0 exactly; delta(0) encloses the total variation 1/3."""
-    from audits import privacy_profile
-    from reference.geometric import geometric_mechanism
+    from privref.audits import privacy_profile
+    from privref.reference.geometric import geometric_mechanism
     prof = privacy_profile(geometric_mechanism("1/2"), (0,), (1,), epsilons=(0, "ln(2)"))
     assert prof.breakpoints is None
     tv, at_eps = prof.points[0][1], prof.points[1][1]

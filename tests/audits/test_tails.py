@@ -8,21 +8,21 @@ from typing import Any
 import mpmath
 import pytest
 
-from audits import _tails
-from audits.exact import Verdict, audit, audit_pair
-from reference.data import Dataset
-from reference.discrete_noise import DiscreteGaussian, DiscreteLaplace, NoiseLaw, TwoSidedGeometric
-from reference.errors import UnsupportedProgram
-from reference.geometric import (
+from privref.audits import _tails
+from privref.audits.exact import Verdict, audit, audit_pair
+from privref.reference.data import Dataset
+from privref.reference.discrete_noise import DiscreteGaussian, DiscreteLaplace, NoiseLaw, TwoSidedGeometric
+from privref.reference.errors import UnsupportedProgram
+from privref.reference.geometric import (
     discrete_gaussian_mechanism,
     discrete_laplace_mechanism,
     geometric_mechanism,
 )
-from reference.mechanism import Mechanism
-from reference.neighbors import Universe
-from reference.privacy import PrivacyClaim
-from reference.program import Affine, Distribution, Program, bernoulli
-from reference.reals import Interval, exp, log, prob_as_interval, rational
+from privref.reference.mechanism import Mechanism
+from privref.reference.neighbors import Universe
+from privref.reference.privacy import PrivacyClaim
+from privref.reference.program import Affine, Distribution, Program, bernoulli
+from privref.reference.reals import Interval, exp, log, prob_as_interval, rational
 
 UNIVERSE = Universe((0, 1), (1, 2))
 

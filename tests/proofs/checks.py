@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from proofs import Check, CheckResult, Entry, Verdict
+from privref.proofs import Check, CheckResult, Entry, Verdict
 
 
 def check_cases(entries: Iterable[Entry]) -> list[tuple[Entry, Check]]:

@@ -10,11 +10,11 @@ from fractions import Fraction
 
 import pytest
 
-from proofs import Entry, Status, Verdict
-from proofs._runner import run_entry
-from proofs.manifest import MANIFEST, pending
-from proofs.p000 import active as a0
-from proofs.p004 import active as a4
+from privref.proofs import Entry, Status, Verdict
+from privref.proofs.manifest import MANIFEST, pending
+from privref.proofs.p000 import active as a0
+from privref.proofs.p004 import active as a4
+from privref.proofs.runner import run_entry
 
 F = Fraction
 ENTRIES = (*a4.ENTRIES, *a0.ENTRIES)

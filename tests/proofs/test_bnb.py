@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from proofs import Verdict
-from proofs.bnb import (
+from privref.proofs import Verdict
+from privref.proofs.bnb import (
     BnbResult,
     enclose_series,
     interval_pow,
@@ -16,8 +16,8 @@ from proofs.bnb import (
     prove_nonnegative,
     prove_positive,
 )
-from reference.errors import InexactNumber, InvalidArgument
-from reference.reals import Interval, interval_exp
+from privref.reference.errors import InexactNumber, InvalidArgument
+from privref.reference.reals import Interval, interval_exp
 
 F = Fraction
 UNIT = ((F(0), F(1)),)

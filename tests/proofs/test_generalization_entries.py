@@ -7,11 +7,11 @@ from fractions import Fraction
 
 import pytest
 
-from proofs import Check, Entry, Kind, Status, Verdict
-from proofs._runner import run_entry
-from proofs.p000 import generalization as g000
-from proofs.p004 import generalization as g
-from reference.errors import InvalidArgument, TooLargeToEnumerate
+from privref.proofs import Check, Entry, Kind, Status, Verdict
+from privref.proofs.p000 import generalization as g000
+from privref.proofs.p004 import generalization as g
+from privref.proofs.runner import run_entry
+from privref.reference.errors import InvalidArgument, TooLargeToEnumerate
 from tests.proofs.checks import assert_check
 
 F = Fraction

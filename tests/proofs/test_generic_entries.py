@@ -9,20 +9,20 @@ from typing import cast
 
 import pytest
 
-from proofs import Check, Entry, Kind, Status, Verdict
-from proofs.p000 import generic as g000
-from proofs.p004 import generic as g
-from reference.concepts import Concept, thresholds_on
-from reference.data import Dataset
-from reference.exponential import agreements, exponential_weights
-from reference.learners.base import Learner, as_learner
-from reference.learners.generic import generic_learner, hypothesis_set, split_database
-from reference.learners.sanitizer import SanitizedDatabase, Sanitizer, blr_sanitizer
-from reference.mechanism import Mechanism
-from reference.privacy import PrivacyClaim
-from reference.program import Program, call, categorical_choice, choose
-from reference.reals import log
-from reference.vc import xor_class
+from privref.proofs import Check, Entry, Kind, Status, Verdict
+from privref.proofs.p000 import generic as g000
+from privref.proofs.p004 import generic as g
+from privref.reference.concepts import Concept, thresholds_on
+from privref.reference.data import Dataset
+from privref.reference.exponential import agreements, exponential_weights
+from privref.reference.learners.base import Learner, as_learner
+from privref.reference.learners.generic import generic_learner, hypothesis_set, split_database
+from privref.reference.learners.sanitizer import SanitizedDatabase, Sanitizer, blr_sanitizer
+from privref.reference.mechanism import Mechanism
+from privref.reference.privacy import PrivacyClaim
+from privref.reference.program import Program, call, categorical_choice, choose
+from privref.reference.reals import log
+from privref.reference.vc import xor_class
 from tests.proofs.checks import assert_check
 
 CASES = [(entry, check) for entry in g.ENTRIES for check in entry.checks]

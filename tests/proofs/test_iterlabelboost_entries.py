@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from proofs import Verdict
-from proofs.p004 import iterlabelboost as ilb4
+from privref.proofs import Verdict
+from privref.proofs.p004 import iterlabelboost as ilb4
 
 F = Fraction
 

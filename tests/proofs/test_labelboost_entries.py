@@ -14,14 +14,14 @@ from typing import Any
 
 import pytest
 
-from proofs import Kind, Status, Verdict
-from proofs.p000 import labelboost as lb0
-from proofs.p004 import iterlabelboost as ilb4
-from proofs.p004 import labelboost as lb4
-from proofs.p004 import schedule as sched4
-from reference.learners.base import Learner, as_learner
-from reference.learners.labelboost import label_boost, labelboost_claim
-from reference.reals import Interval
+from privref.proofs import Kind, Status, Verdict
+from privref.proofs.p000 import labelboost as lb0
+from privref.proofs.p004 import iterlabelboost as ilb4
+from privref.proofs.p004 import labelboost as lb4
+from privref.proofs.p004 import schedule as sched4
+from privref.reference.learners.base import Learner, as_learner
+from privref.reference.learners.labelboost import label_boost, labelboost_claim
+from privref.reference.reals import Interval
 
 F = Fraction
 ENTRIES_004 = (*lb4.ENTRIES, *ilb4.ENTRIES, *sched4.ENTRIES)

@@ -7,11 +7,11 @@ from fractions import Fraction
 
 import pytest
 
-from proofs import Check, CheckResult, Entry, Kind, Status, Verdict
-from proofs._runner import run_entry
-from proofs.manifest import MANIFEST, pending
-from proofs.registry import all_entries
-from reference.errors import InvalidArgument
+from privref.proofs import Check, CheckResult, Entry, Kind, Status, Verdict
+from privref.proofs.manifest import MANIFEST, pending
+from privref.proofs.registry import all_entries
+from privref.proofs.runner import run_entry
+from privref.reference.errors import InvalidArgument
 
 ENTRIES = all_entries()
 
@@ -81,9 +81,9 @@ def test_a_crashing_check_contradicts_its_status() -> None:
 
 def test_prop_a1_check_fails_when_the_half_is_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
     """Mutation: weights exp(eps·q) instead of exp(eps·q/2) make 004 Proposition A.1's audit fail."""
-    import reference.exponential as em
-    from proofs.p004 import exponential as entry_module
-    from reference.reals import Real, exp
+    import privref.reference.exponential as em
+    from privref.proofs.p004 import exponential as entry_module
+    from privref.reference.reals import Real, exp
 
     def no_half(scores: Sequence[int], *, epsilon: Real, sensitivity: int = 1) -> tuple[Real, ...]:
         top = max(scores)
@@ -96,8 +96,8 @@ def test_prop_a1_check_fails_when_the_half_is_dropped(monkeypatch: pytest.Monkey
 
 def test_utility_tail_check_detects_a_too_strong_bound() -> None:
     """Mutation: the bound |H|·exp(-eps·gap·m/2) divided by 20 is violated on a small case."""
-    from proofs.p004.exponential import utility_tail_violation
-    from reference.concepts import thresholds_on
+    from privref.proofs.p004.exponential import utility_tail_violation
+    from privref.reference.concepts import thresholds_on
     case = (thresholds_on(4), ((0, 1), (3, 0), (1, 1), (2, 0)), Fraction(2), Fraction(1, 4))
     assert utility_tail_violation(case) is None
     assert utility_tail_violation(case, factor=Fraction(1, 20)) is not None
@@ -109,9 +109,9 @@ def test_subsampling_check_fails_on_a_wrong_claim(monkeypatch: pytest.MonkeyPatc
     (Half would not: the claim is loose, e.g. RR(3/4) subsampled 1 of 6 has
     exact loss ln(4/3) = 0.29 against the claimed 1.)
     """
-    import reference.subsampling as sub
-    from proofs.p004 import subsampling as entry_module
-    from reference.privacy import PrivacyClaim
+    import privref.reference.subsampling as sub
+    from privref.proofs.p004 import subsampling as entry_module
+    from privref.reference.privacy import PrivacyClaim
     real = sub.subsampling_claim
 
     def too_good(inner: PrivacyClaim, n: int, t: int) -> PrivacyClaim:
@@ -128,7 +128,7 @@ def test_docs_ledger_is_current() -> None:
     """docs/ledger.md equals what `privref lemmas --markdown` generates now."""
     from pathlib import Path
 
-    from proofs.report import ledger_markdown
+    from privref.proofs.report import ledger_markdown
     doc = Path(__file__).resolve().parents[2] / "docs" / "ledger.md"
     assert doc.read_text(encoding="utf-8") == ledger_markdown(), (
         "regenerate with: privref lemmas --markdown docs/ledger.md")

@@ -9,8 +9,8 @@ from fractions import Fraction
 
 import pytest
 
-from proofs import Check, Entry, Status, Verdict
-from proofs.p004 import lower_bound as lower
+from privref.proofs import Check, Entry, Status, Verdict
+from privref.proofs.p004 import lower_bound as lower
 from tests.proofs.checks import assert_check, case_id, check_cases
 
 F = Fraction

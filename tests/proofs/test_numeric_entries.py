@@ -6,10 +6,10 @@ from fractions import Fraction
 
 import pytest
 
-from proofs import Check, Entry, Kind, Status, Verdict
-from proofs.p004 import numeric as nm
-from reference.errors import InvalidArgument
-from reference.reals import Interval, interval_exp
+from privref.proofs import Check, Entry, Kind, Status, Verdict
+from privref.proofs.p004 import numeric as nm
+from privref.reference.errors import InvalidArgument
+from privref.reference.reals import Interval, interval_exp
 from tests.proofs.checks import assert_check
 
 F = Fraction

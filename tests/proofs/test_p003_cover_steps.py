@@ -9,16 +9,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from proofs import Check, Entry, Status, Verdict
-from proofs._runner import run_entry
-from proofs.p003 import cover_steps as cs
-from proofs.p003.upper import _bad, _mass, inequality_1_rhs
-from proofs.registry import entry_by_id
-from reference.concepts import Concept, ConceptClass, explicit, thresholds_on
-from reference.errors import InvalidArgument
-from reference.learners.semiprivate import alpha_cover
-from reference.reals import Order, compare
-from reference.vc import growth_function, projection_size, xor_class
+from privref.proofs import Check, Entry, Status, Verdict
+from privref.proofs.p003 import cover_steps as cs
+from privref.proofs.p003.upper import _bad, _mass, inequality_1_rhs
+from privref.proofs.registry import entry_by_id
+from privref.proofs.runner import run_entry
+from privref.reference.concepts import Concept, ConceptClass, explicit, thresholds_on
+from privref.reference.errors import InvalidArgument
+from privref.reference.learners.semiprivate import alpha_cover
+from privref.reference.reals import Order, compare
+from privref.reference.vc import growth_function, projection_size, xor_class
 from tests.proofs.checks import assert_check, case_id, check_cases
 
 F = Fraction

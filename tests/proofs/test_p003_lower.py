@@ -6,13 +6,13 @@ from fractions import Fraction
 
 import pytest
 
-from proofs import Check, Entry, Kind, Status, Verdict
-from proofs._runner import run_entry
-from proofs.p003 import lower as pl
-from proofs.registry import entry_by_id
-from proofs.report import subject_fingerprint
-from reference.concepts import explicit, point_functions, thresholds, thresholds_on
-from reference.vc import littlestone_dimension, vc_dimension
+from privref.proofs import Check, Entry, Kind, Status, Verdict
+from privref.proofs.p003 import lower as pl
+from privref.proofs.registry import entry_by_id
+from privref.proofs.report import subject_fingerprint
+from privref.proofs.runner import run_entry
+from privref.reference.concepts import explicit, point_functions, thresholds, thresholds_on
+from privref.reference.vc import littlestone_dimension, vc_dimension
 from tests.proofs.checks import assert_check
 
 CASES = [(entry, check) for entry in pl.ENTRIES for check in entry.checks]

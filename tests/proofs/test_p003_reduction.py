@@ -7,13 +7,13 @@ from fractions import Fraction
 
 import pytest
 
-from proofs import Check, Entry, Kind, Status, Verdict
-from proofs._runner import CheckOutcome, run_entry
-from proofs.p003 import reduction as red
-from proofs.registry import entry_by_id
-from reference.data import Dataset
-from reference.learners import reduction as ref
-from reference.program import Program, bernoulli, call
+from privref.proofs import Check, Entry, Kind, Status, Verdict
+from privref.proofs.p003 import reduction as red
+from privref.proofs.registry import entry_by_id
+from privref.proofs.runner import CheckOutcome, run_entry
+from privref.reference.data import Dataset
+from privref.reference.learners import reduction as ref
+from privref.reference.program import Program, bernoulli, call
 from tests.proofs.checks import assert_check
 
 CASES = [(entry, check) for entry in red.ENTRIES for check in entry.checks]

@@ -9,14 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from proofs import Check, Entry, Kind, Status, Verdict
-from proofs._runner import CheckOutcome, run_entry
-from proofs.p003 import ENTRIES as P003_ENTRIES
-from proofs.p003 import reduction as red
-from proofs.p003 import reduction_steps as steps
-from proofs.registry import entry_by_id
-from reference.concepts import ConceptClass, explicit
-from reference.learners import reduction as ref
+from privref.proofs import Check, Entry, Kind, Status, Verdict
+from privref.proofs.p003 import ENTRIES as P003_ENTRIES
+from privref.proofs.p003 import reduction as red
+from privref.proofs.p003 import reduction_steps as steps
+from privref.proofs.registry import entry_by_id
+from privref.proofs.runner import CheckOutcome, run_entry
+from privref.reference.concepts import ConceptClass, explicit
+from privref.reference.learners import reduction as ref
 from tests.proofs.checks import assert_check, case_id, check_cases
 
 F = Fraction

@@ -6,12 +6,12 @@ from fractions import Fraction
 
 import pytest
 
-from proofs import Check, Entry, Status, Verdict
-from proofs._runner import run_entry
-from proofs.p003 import upper as u
-from proofs.registry import all_entries
-from reference.concepts import thresholds_on
-from reference.reals import Order, compare
+from privref.proofs import Check, Entry, Status, Verdict
+from privref.proofs.p003 import upper as u
+from privref.proofs.registry import all_entries
+from privref.proofs.runner import run_entry
+from privref.reference.concepts import thresholds_on
+from privref.reference.reals import Order, compare
 from tests.proofs.checks import assert_check
 
 CASES = [(entry, check) for entry in u.ENTRIES for check in entry.checks]
@@ -76,7 +76,7 @@ def test_mutation_wrong_bound_is_caught(monkeypatch: pytest.MonkeyPatch) -> None
 
 def test_mutation_data_dependent_cover_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     # a cover that peeks at S_priv (here: the private points join the public ones) is not private
-    from reference.learners import semiprivate as sp
+    from privref.reference.learners import semiprivate as sp
 
     def peeking(concepts, epsilon, public, sample):  # type: ignore[no-untyped-def]
         return original(concepts, epsilon, public + tuple(x for x, _ in sample), sample)

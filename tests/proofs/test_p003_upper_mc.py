@@ -10,12 +10,12 @@ import mpmath
 import numpy as np
 import pytest
 
-from proofs import Check, Entry, Status, Verdict
-from proofs._runner import run_entry
-from proofs.p003 import upper_mc as mc
-from proofs.registry import all_entries
-from reference.concepts import thresholds_on
-from reference.reals import Real, log, rational
+from privref.proofs import Check, Entry, Status, Verdict
+from privref.proofs.p003 import upper_mc as mc
+from privref.proofs.registry import all_entries
+from privref.proofs.runner import run_entry
+from privref.reference.concepts import thresholds_on
+from privref.reference.reals import Real, log, rational
 from tests.proofs.checks import assert_check
 
 CASES = [(entry, check) for entry in mc.ENTRIES for check in entry.checks]
@@ -87,7 +87,7 @@ def test_explicit_sample_sizes_known_values() -> None:
 
 
 def test_explicit_sample_sizes_rejects_bad_arguments() -> None:
-    from reference.errors import InvalidArgument
+    from privref.reference.errors import InvalidArgument
     for args in ((0, Fraction(1, 4), Fraction(1, 10), 1), (1, Fraction(1), Fraction(1, 10), 1),
                  (1, Fraction(1, 4), Fraction(0), 1), (1, Fraction(1, 4), Fraction(1, 10), 0)):
         with pytest.raises(InvalidArgument):

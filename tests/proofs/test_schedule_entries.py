@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from proofs import Verdict
-from proofs.p004 import schedule as sched4
-from reference.concepts import thresholds_on
+from privref.proofs import Verdict
+from privref.proofs.p004 import schedule as sched4
+from privref.reference.concepts import thresholds_on
 
 F = Fraction
 

@@ -7,13 +7,13 @@ from fractions import Fraction
 
 import pytest
 
-from proofs import Check, Entry, Status, Verdict
-from proofs._runner import run_entry
-from proofs.manifest import MANIFEST
-from proofs.p000 import utility as u000
-from proofs.p004 import utility as u
-from reference.concepts import thresholds_on
-from reference.reals import Interval
+from privref.proofs import Check, Entry, Status, Verdict
+from privref.proofs.manifest import MANIFEST
+from privref.proofs.p000 import utility as u000
+from privref.proofs.p004 import utility as u
+from privref.proofs.runner import run_entry
+from privref.reference.concepts import thresholds_on
+from privref.reference.reals import Interval
 from tests.proofs.checks import assert_check
 
 F = Fraction
@@ -163,11 +163,11 @@ def test_loop_mirror_matches_iter_label_boost() -> None:
     hands to the base by the h_N that the Monte Carlo's loop program recovers."""
     import numpy as np
 
-    from reference.learners.base import as_learner
-    from reference.learners.iterlabelboost import iter_label_boost
-    from reference.mechanism import Mechanism
-    from reference.privacy import PrivacyClaim
-    from reference.program import sample
+    from privref.reference.learners.base import as_learner
+    from privref.reference.learners.iterlabelboost import iter_label_boost
+    from privref.reference.mechanism import Mechanism
+    from privref.reference.privacy import PrivacyClaim
+    from privref.reference.program import sample
 
     sched = u.mc_schedule("004")
     C = thresholds_on(u.MC_POINTS)

@@ -6,11 +6,11 @@ from fractions import Fraction
 
 import pytest
 
-from proofs import Check, Entry, Kind, Status, Verdict
-from proofs.p004 import vc as pv
-from reference.concepts import ConceptClass, explicit, intervals, thresholds
-from reference.reals import Order, compare, exp, rational
-from reference.vc import projection, sauer_bound_exponential, vc_dimension, xor_class
+from privref.proofs import Check, Entry, Kind, Status, Verdict
+from privref.proofs.p004 import vc as pv
+from privref.reference.concepts import ConceptClass, explicit, intervals, thresholds
+from privref.reference.reals import Order, compare, exp, rational
+from privref.reference.vc import projection, sauer_bound_exponential, vc_dimension, xor_class
 from tests.proofs.checks import assert_check
 
 CASES = [(entry, check) for entry in pv.ENTRIES for check in entry.checks]

@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from audits.exact import Verdict, audit
-from reference.mechanism import Mechanism
-from reference.neighbors import Universe
-from reference.reals import Interval
+from privref.audits.exact import Verdict, audit
+from privref.reference.mechanism import Mechanism
+from privref.reference.neighbors import Universe
+from privref.reference.reals import Interval
 
 from ..stats import FALSE_POSITIVE_RATE, chi_square_pvalue
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference._concept_strategies import concept_classes, domains, point_subsets
-from reference.concepts import (
+from privref.reference.concept_strategies import concept_classes, domains, point_subsets
+from privref.reference.concepts import (
     Concept,
     ConceptClass,
     Domain,
@@ -22,7 +22,7 @@ from reference.concepts import (
     thresholds,
     thresholds_on,
 )
-from reference.errors import InvalidArgument, TooLargeToEnumerate
+from privref.reference.errors import InvalidArgument, TooLargeToEnumerate
 
 # ------------------------------------------------------------ thresholds
 

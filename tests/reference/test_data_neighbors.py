@@ -9,15 +9,15 @@ from typing import cast
 import pytest
 from hypothesis import given
 
-from reference.data import BOTTOM, as_dataset, label_of, labeled, nonempty_dataset, point_of
-from reference.errors import (
+from privref.reference.data import BOTTOM, as_dataset, label_of, labeled, nonempty_dataset, point_of
+from privref.reference.errors import (
     EmptyDataset,
     InvalidArgument,
     NotNeighboring,
     TooLargeToEnumerate,
     UnknownLabel,
 )
-from reference.neighbors import (
+from privref.reference.neighbors import (
     AddRemove,
     LabelSubstitution,
     PublicPrivate,
@@ -25,7 +25,7 @@ from reference.neighbors import (
     Universe,
     check_neighbors,
 )
-from reference.strategies import neighboring_pairs
+from privref.reference.strategies import neighboring_pairs
 
 
 def test_labels_are_validated() -> None:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from reference.discrete_noise import (
+from privref.reference.discrete_noise import (
     DiscreteGaussian,
     DiscreteLaplace,
     NoiseLaw,
@@ -20,14 +20,14 @@ from reference.discrete_noise import (
     discrete_laplace,
     two_sided_geometric,
 )
-from reference.errors import InexactNumber, InvalidArgument
-from reference.geometric import (
+from privref.reference.errors import InexactNumber, InvalidArgument
+from privref.reference.geometric import (
     discrete_gaussian_mechanism,
     discrete_laplace_mechanism,
     geometric_mechanism,
 )
-from reference.program import Affine, Distribution, distribution, sample
-from reference.reals import Interval, Prob, prob_add, prob_as_interval
+from privref.reference.program import Affine, Distribution, distribution, sample
+from privref.reference.reals import Interval, Prob, prob_add, prob_as_interval
 
 from ..stats import FALSE_POSITIVE_RATE, chi_square_pvalue
 

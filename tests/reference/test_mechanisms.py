@@ -8,24 +8,24 @@ from typing import Any
 
 import pytest
 
-from audits.exact import Verdict, audit
-from reference.composition import compose, leak
-from reference.errors import InvalidArgument, UnknownLabel
-from reference.exponential import (
+from privref.audits.exact import Verdict, audit
+from privref.reference.composition import compose, leak
+from privref.reference.errors import InvalidArgument, UnknownLabel
+from privref.reference.exponential import (
     count_score,
     exponential_learner,
     exponential_learner_rational,
     exponential_mechanism,
     exponential_mechanism_rational,
 )
-from reference.mechanism import Mechanism
-from reference.neighbors import Universe
-from reference.noisy_max import report_noisy_max
-from reference.privacy import PrivacyClaim
-from reference.randomized_response import label_flip, randomized_response
-from reference.reals import exp
-from reference.resampling import resample_iid
-from reference.subsampling import subsample, subsampling_claim, unrank_combination
+from privref.reference.mechanism import Mechanism
+from privref.reference.neighbors import Universe
+from privref.reference.noisy_max import report_noisy_max
+from privref.reference.privacy import PrivacyClaim
+from privref.reference.randomized_response import label_flip, randomized_response
+from privref.reference.reals import exp
+from privref.reference.resampling import resample_iid
+from privref.reference.subsampling import subsample, subsampling_claim, unrank_combination
 
 from .contracts import MechanismContract
 

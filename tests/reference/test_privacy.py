@@ -7,9 +7,9 @@ from fractions import Fraction
 
 import pytest
 
-from reference.errors import InexactNumber, InvalidArgument
-from reference.privacy import PrivacyClaim, compose_claims, group_privacy, parse_epsilon
-from reference.reals import exp
+from privref.reference.errors import InexactNumber, InvalidArgument
+from privref.reference.privacy import PrivacyClaim, compose_claims, group_privacy, parse_epsilon
+from privref.reference.reals import exp
 
 
 def test_epsilon_parsing_is_exact() -> None:
@@ -67,7 +67,7 @@ def test_composition_adds_parameters() -> None:
 
 def test_privacy_map_is_group_privacy() -> None:
     """Mechanism.privacy_map(k) is the group-privacy claim; k = 1 is the claim itself."""
-    from reference.randomized_response import randomized_response
+    from privref.reference.randomized_response import randomized_response
     mech = randomized_response("3/4")
     assert mech.privacy_map(1) == mech.claim
     assert exp(mech.privacy_map(2).epsilon).exact == 9

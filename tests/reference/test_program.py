@@ -8,8 +8,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from reference.errors import InvalidArgument, TooLargeToEnumerate, UnsupportedProgram
-from reference.program import (
+from privref.reference.errors import InvalidArgument, TooLargeToEnumerate, UnsupportedProgram
+from privref.reference.program import (
     Distribution,
     Program,
     bernoulli,
@@ -19,7 +19,7 @@ from reference.program import (
     sample,
     uniform,
 )
-from reference.reals import Interval, exp, rational
+from privref.reference.reals import Interval, exp, rational
 
 from ..stats import FALSE_POSITIVE_RATE, chi_square_pvalue
 

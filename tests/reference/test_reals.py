@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference.errors import InvalidArgument
-from reference.reals import (
+from privref.reference.errors import InvalidArgument
+from privref.reference.reals import (
     Interval,
     Order,
     compare,

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from reference import _sampling
-from reference.reals import exp, rational
+from privref.reference import _sampling
+from privref.reference.reals import exp, rational
 
 from ..stats import FALSE_POSITIVE_RATE
 

@@ -6,11 +6,11 @@ from fractions import Fraction
 
 from hypothesis import given
 
-from reference.data import BOTTOM
-from reference.privacy import PrivacyClaim
-from reference.program import Distribution
-from reference.reals import Order, Real, compare
-from reference.strategies import (
+from privref.reference.data import BOTTOM
+from privref.reference.privacy import PrivacyClaim
+from privref.reference.program import Distribution
+from privref.reference.reals import Order, Real, compare
+from privref.reference.strategies import (
     deltas,
     distributions,
     epsilons,

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference._concept_strategies import concept_classes, point_subsets
-from reference.concepts import (
+from privref.reference.concept_strategies import concept_classes, point_subsets
+from privref.reference.concepts import (
     Concept,
     ConceptClass,
     Domain,
@@ -25,9 +25,9 @@ from reference.concepts import (
     thresholds,
     thresholds_on,
 )
-from reference.errors import InvalidArgument, TooLargeToEnumerate
-from reference.reals import Order, compare, exp, rational
-from reference.vc import (
+from privref.reference.errors import InvalidArgument, TooLargeToEnumerate
+from privref.reference.reals import Order, compare, exp, rational
+from privref.reference.vc import (
     canonical_representatives,
     growth_function,
     littlestone_dimension,

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from audits.blackbox.adapters import (
+from privref.audits.blackbox.adapters import (
     LIBRARIES,
     Library,
     MissingDependency,
@@ -33,11 +33,11 @@ from audits.blackbox.adapters import (
     third_party_target_names,
     third_party_targets,
 )
-from audits.blackbox.adapters_diffprivlib import exponential_pair_epsilon
-from audits.blackbox.target import target_from_callable
-from reference.errors import InvalidArgument, PrivrefError
-from reference.neighbors import check_neighbors
-from reference.reals import Order, compare, log
+from privref.audits.blackbox.adapters_diffprivlib import exponential_pair_epsilon
+from privref.audits.blackbox.target import target_from_callable
+from privref.reference.errors import InvalidArgument, PrivrefError
+from privref.reference.neighbors import check_neighbors
+from privref.reference.reals import Order, compare, log
 
 from ...stats import FALSE_POSITIVE_RATE
 

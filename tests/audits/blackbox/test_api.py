@@ -8,14 +8,14 @@ import numpy as np
 import pytest
 from hypothesis import given
 
-from audits.blackbox import api
-from audits.blackbox.api import assert_private, neighboring_pairs
-from audits.blackbox.report import BlackboxVerdict
-from audits.blackbox.search import SearchSpace
-from reference import strategies
-from reference.data import Dataset
-from reference.errors import InexactNumber, InvalidArgument
-from reference.randomized_response import randomized_response
+from privref.audits.blackbox import api
+from privref.audits.blackbox.api import assert_private, neighboring_pairs
+from privref.audits.blackbox.report import BlackboxVerdict
+from privref.audits.blackbox.search import SearchSpace
+from privref.reference import strategies
+from privref.reference.data import Dataset
+from privref.reference.errors import InexactNumber, InvalidArgument
+from privref.reference.randomized_response import randomized_response
 
 
 def my_rr(data: list[int], rng: np.random.Generator) -> int:

@@ -9,15 +9,15 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from audits.blackbox.estimate import (
+from privref.audits.blackbox.estimate import (
     PairEstimate,
     bound_ratio,
     epsilon_from_ratio,
     estimate_pair,
     estimate_pair_detailed,
 )
-from reference.errors import InexactNumber, InvalidArgument
-from reference.reals import Order, compare, exp, log, rational
+from privref.reference.errors import InexactNumber, InvalidArgument
+from privref.reference.reals import Order, compare, exp, log, rational
 
 RR_A = [0] * 750 + [1] * 250
 RR_B = [0] * 250 + [1] * 750

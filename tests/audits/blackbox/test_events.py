@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from audits.blackbox.events import (
+from privref.audits.blackbox.events import (
     NAN,
     Band,
     BinUnion,
@@ -28,7 +28,7 @@ from audits.blackbox.events import (
     detect_layout,
     select_events,
 )
-from reference.errors import InvalidArgument
+from privref.reference.errors import InvalidArgument
 
 
 def test_descriptions_are_readable() -> None:
@@ -183,7 +183,7 @@ def test_selection_does_not_depend_on_the_hash_seed() -> None:
 
 def test_structural_events_read_bits_and_patterns() -> None:
     """Float patterns: non-numbers outside, NaN its own class; patterns: bins and atoms per coordinate."""
-    from audits.blackbox.features import float_pattern
+    from privref.audits.blackbox.features import float_pattern
     keys = frozenset(int(k) for k in float_pattern(np.array([0.375, math.nan])).tolist())
     event = FloatPattern(None, 1, keys)
     assert event.mask([0.375, 0.75, math.nan, "x", None, 0.375 + 2**-50]).tolist() == [

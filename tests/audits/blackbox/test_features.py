@@ -9,7 +9,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from audits.blackbox.features import (
+from privref.audits.blackbox.features import (
     ATOM_NAN,
     ATOM_NEG_INF,
     ATOM_POS_INF,

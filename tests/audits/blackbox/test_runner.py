@@ -18,12 +18,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from audits.blackbox.report import BlackboxReport, BlackboxVerdict
-from audits.blackbox.runner import AuditConfig, CheckpointError, Progress, run_audit, sample_pair
-from audits.blackbox.search import SearchSpace
-from audits.blackbox.target import OutcomeError, Target, TargetCallError, target_from_callable
-from reference.errors import InvalidArgument
-from reference.reals import Real, rational
+from privref.audits.blackbox.report import BlackboxReport, BlackboxVerdict
+from privref.audits.blackbox.runner import AuditConfig, CheckpointError, Progress, run_audit, sample_pair
+from privref.audits.blackbox.search import SearchSpace
+from privref.audits.blackbox.target import OutcomeError, Target, TargetCallError, target_from_callable
+from privref.reference.errors import InvalidArgument
+from privref.reference.reals import Real, rational
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from audits.blackbox.search import RELATIONS, SearchSpace, candidate_pairs
-from reference.errors import InvalidArgument
-from reference.neighbors import AddRemove, Substitution
+from privref.audits.blackbox.search import RELATIONS, SearchSpace, candidate_pairs
+from privref.reference.errors import InvalidArgument
+from privref.reference.neighbors import AddRemove, Substitution
 
 
 @pytest.mark.parametrize("relation", RELATIONS)

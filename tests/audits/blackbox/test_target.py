@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from audits.blackbox.target import (
+from privref.audits.blackbox.target import (
     OutcomeError,
     TargetCallError,
     TargetError,
@@ -22,9 +22,9 @@ from audits.blackbox.target import (
     probe_randomness,
     target_from_callable,
 )
-from reference.errors import PrivrefError
-from reference.privacy import PrivacyClaim
-from reference.randomized_response import randomized_response
+from privref.reference.errors import PrivrefError
+from privref.reference.privacy import PrivacyClaim
+from privref.reference.randomized_response import randomized_response
 
 RR = """
 def rr(data, rng):
@@ -95,7 +95,7 @@ def test_module_target_found_in_working_directory(tmp_path: Path,
 
 
 def test_installed_package_version_is_reported() -> None:
-    t = load_target("reference.randomized_response:flip_bit")
+    t = load_target("privref.reference.randomized_response:flip_bit")
     assert t.package == "privref" and t.package_version
 
 
@@ -110,7 +110,7 @@ def test_vectorized_rule(tmp_path: Path) -> None:
 
 def test_mechanism_attribute_uses_its_sampler(tmp_path: Path) -> None:
     path = tmp_path / "builtin.py"
-    path.write_text("from reference.randomized_response import randomized_response\n"
+    path.write_text("from privref.reference.randomized_response import randomized_response\n"
                     "RR = randomized_response('3/4')\n")
     t = load_target(f"{path}:RR")
     assert not t.vectorized and t.package == "privref"
@@ -281,7 +281,7 @@ def test_registered_third_party_names_load(monkeypatch: pytest.MonkeyPatch) -> N
     """
     from types import SimpleNamespace
 
-    from audits.blackbox import adapters
+    from privref.audits.blackbox import adapters
     name = adapters.third_party_target_names()[0]
     claim = PrivacyClaim.of(Fraction(1, 2))
     built = SimpleNamespace(function=rr_vec_for_registry, library="lib", library_version="9.9",

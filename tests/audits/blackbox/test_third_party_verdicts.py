@@ -20,12 +20,12 @@ from functools import partial
 
 import pytest
 
-from audits.blackbox.adapters import ThirdPartyTarget, third_party_targets
-from audits.blackbox.estimate import estimate_pair
-from audits.blackbox.report import BlackboxVerdict
-from audits.blackbox.runner import AuditConfig, run_audit
-from audits.blackbox.target import load_target
-from reference.reals import Order, compare
+from privref.audits.blackbox.adapters import ThirdPartyTarget, third_party_targets
+from privref.audits.blackbox.estimate import estimate_pair
+from privref.audits.blackbox.report import BlackboxVerdict
+from privref.audits.blackbox.runner import AuditConfig, run_audit
+from privref.audits.blackbox.target import load_target
+from privref.reference.reals import Order, compare
 
 TARGETS = third_party_targets()
 

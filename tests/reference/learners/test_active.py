@@ -11,13 +11,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from audits.exact import Verdict, audit, audit_pair
-from reference.composition import leak
-from reference.concepts import thresholds_on
-from reference.data import BOTTOM, labeled
-from reference.errors import InvalidArgument, UnknownLabel, UnsupportedProgram
-from reference.exponential import exponential_learner_rational
-from reference.learners.active import (
+from privref.audits.exact import Verdict, audit, audit_pair
+from privref.reference.composition import leak
+from privref.reference.concepts import thresholds_on
+from privref.reference.data import BOTTOM, labeled
+from privref.reference.errors import InvalidArgument, UnknownLabel, UnsupportedProgram
+from privref.reference.exponential import exponential_learner_rational
+from privref.reference.learners.active import (
     ActiveLearner,
     LabelOracle,
     active_learner,
@@ -28,11 +28,11 @@ from reference.learners.active import (
     subsampling_learner,
     subsampling_repaired_claim,
 )
-from reference.learners.base import Learner, as_learner
-from reference.neighbors import Universe
-from reference.privacy import PrivacyClaim
-from reference.program import Program, call, distribution, sample, uniform
-from reference.reals import Order, compare, exp, log
+from privref.reference.learners.base import Learner, as_learner
+from privref.reference.neighbors import Universe
+from privref.reference.privacy import PrivacyClaim
+from privref.reference.program import Program, call, distribution, sample, uniform
+from privref.reference.reals import Order, compare, exp, log
 
 from ...stats import FALSE_POSITIVE_RATE, chi_square_pvalue
 
@@ -46,7 +46,7 @@ def em(base: str = "3/2") -> Learner[Any]:
 
 
 def noisy(keep: str = "2/3") -> Learner[Any]:
-    from proofs.p004.active import noisy_label_learner
+    from privref.proofs.p004.active import noisy_label_learner
     return noisy_label_learner(keep)
 
 

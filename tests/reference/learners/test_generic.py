@@ -9,25 +9,25 @@ from typing import Any
 
 import pytest
 
-from audits.exact import Verdict, audit
-from reference.concepts import Concept, thresholds, thresholds_on
-from reference.data import BOTTOM
-from reference.errors import InexactNumber, InvalidArgument, TooLargeToEnumerate, UnknownLabel
-from reference.exponential import exponential_learner
-from reference.learners.base import Learner
-from reference.learners.generic import (
+from privref.audits.exact import Verdict, audit
+from privref.reference.concepts import Concept, thresholds, thresholds_on
+from privref.reference.data import BOTTOM
+from privref.reference.errors import InexactNumber, InvalidArgument, TooLargeToEnumerate, UnknownLabel
+from privref.reference.exponential import exponential_learner
+from privref.reference.learners.base import Learner
+from privref.reference.learners.generic import (
     generic_learner,
     generic_learner_blr,
     hypothesis_set,
     klnrs_learner,
     split_database,
 )
-from reference.learners.sanitizer import Sanitizer, blr_sanitizer
-from reference.mechanism import Mechanism
-from reference.neighbors import Universe
-from reference.privacy import PrivacyClaim
-from reference.reals import log
-from reference.vc import xor_class
+from privref.reference.learners.sanitizer import Sanitizer, blr_sanitizer
+from privref.reference.mechanism import Mechanism
+from privref.reference.neighbors import Universe
+from privref.reference.privacy import PrivacyClaim
+from privref.reference.reals import log
+from privref.reference.vc import xor_class
 
 from ..contracts import MechanismContract
 

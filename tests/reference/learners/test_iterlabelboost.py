@@ -12,15 +12,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from audits.exact import Verdict, audit_pair
-from reference.composition import leak
-from reference.concepts import thresholds_on
-from reference.data import BOTTOM, Dataset, Label
-from reference.errors import InvalidArgument
-from reference.exponential import exponential_learner, exponential_learner_rational
-from reference.learners import iterlabelboost as itlb
-from reference.learners.base import Learner, as_learner
-from reference.learners.iterlabelboost import (
+from privref.audits.exact import Verdict, audit_pair
+from privref.reference.composition import leak
+from privref.reference.concepts import thresholds_on
+from privref.reference.data import BOTTOM, Dataset, Label
+from privref.reference.errors import InvalidArgument
+from privref.reference.exponential import exponential_learner, exponential_learner_rational
+from privref.reference.learners import iterlabelboost as itlb
+from privref.reference.learners.base import Learner, as_learner
+from privref.reference.learners.iterlabelboost import (
     amplified_claim,
     iter_label_boost,
     iteration_privacy_chain,
@@ -28,12 +28,12 @@ from reference.learners.iterlabelboost import (
     privacy_devices,
     resample_draws,
 )
-from reference.learners.schedule import PAPER_000, PAPER_004, LabelBoostConstants, size_schedule
-from reference.mechanism import Mechanism
-from reference.neighbors import Universe
-from reference.privacy import PrivacyClaim
-from reference.program import Program, distribution, uniform
-from reference.reals import exp
+from privref.reference.learners.schedule import PAPER_000, PAPER_004, LabelBoostConstants, size_schedule
+from privref.reference.mechanism import Mechanism
+from privref.reference.neighbors import Universe
+from privref.reference.privacy import PrivacyClaim
+from privref.reference.program import Program, distribution, uniform
+from privref.reference.reals import exp
 
 from ...stats import FALSE_POSITIVE_RATE, chi_square_pvalue
 from ..contracts import MechanismContract

@@ -12,14 +12,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from audits.exact import Verdict, audit
-from reference.composition import leak
-from reference.concepts import thresholds_on
-from reference.data import BOTTOM
-from reference.errors import InexactNumber, InvalidArgument, UnknownLabel
-from reference.exponential import exponential_learner, exponential_learner_rational
-from reference.learners.base import Learner, as_learner
-from reference.learners.labelboost import (
+from privref.audits.exact import Verdict, audit
+from privref.reference.composition import leak
+from privref.reference.concepts import thresholds_on
+from privref.reference.data import BOTTOM
+from privref.reference.errors import InexactNumber, InvalidArgument, UnknownLabel
+from privref.reference.exponential import exponential_learner, exponential_learner_rational
+from privref.reference.learners.base import Learner, as_learner
+from privref.reference.learners.labelboost import (
     LabelBoostProcedure,
     boosted_learner,
     label_boost,
@@ -29,10 +29,10 @@ from reference.learners.labelboost import (
     labelboost_tight_claim,
     relabel,
 )
-from reference.mechanism import Mechanism
-from reference.neighbors import Universe
-from reference.privacy import PrivacyClaim
-from reference.reals import Interval, exp
+from privref.reference.mechanism import Mechanism
+from privref.reference.neighbors import Universe
+from privref.reference.privacy import PrivacyClaim
+from privref.reference.reals import Interval, exp
 
 from ...stats import FALSE_POSITIVE_RATE, chi_square_pvalue
 from ..contracts import MechanismContract

@@ -7,10 +7,10 @@ from typing import cast
 
 import pytest
 
-from reference.concepts import thresholds
-from reference.data import Dataset
-from reference.errors import InexactNumber, InvalidArgument, TooLargeToEnumerate
-from reference.learners.lower_bound import (
+from privref.reference.concepts import thresholds
+from privref.reference.data import Dataset
+from privref.reference.errors import InexactNumber, InvalidArgument, TooLargeToEnumerate
+from privref.reference.learners.lower_bound import (
     PRINTED_FAILURE_BOUND,
     b_positions,
     conditioned_product,
@@ -27,8 +27,8 @@ from reference.learners.lower_bound import (
     threshold_range,
     wlog_sample_size,
 )
-from reference.program import Program, call, distribution, uniform
-from reference.reals import Order, compare, exp
+from privref.reference.program import Program, call, distribution, uniform
+from privref.reference.reals import Order, compare, exp
 
 F = Fraction
 

@@ -10,11 +10,11 @@ from typing import TypeVar
 import numpy as np
 import pytest
 
-from audits.exact import audit
-from reference.concepts import Concept, thresholds_on
-from reference.data import Dataset
-from reference.errors import InvalidArgument
-from reference.learners.reduction import (
+from privref.audits.exact import audit
+from privref.reference.concepts import Concept, thresholds_on
+from privref.reference.data import Dataset
+from privref.reference.errors import InvalidArgument
+from privref.reference.learners.reduction import (
     PRIVSAMP,
     PUBSAMP,
     REDUCTION_SOURCE,
@@ -32,12 +32,12 @@ from reference.learners.reduction import (
     reduction_mixing_rate,
     total_variation,
 )
-from reference.mechanism import Mechanism
-from reference.neighbors import SUBSTITUTION, PublicPrivate, Universe
-from reference.privacy import PrivacyClaim
-from reference.program import Program, distribution, sample
-from reference.reals import Prob, rational
-from reference.verdict import Verdict
+from privref.reference.mechanism import Mechanism
+from privref.reference.neighbors import SUBSTITUTION, PublicPrivate, Universe
+from privref.reference.privacy import PrivacyClaim
+from privref.reference.program import Program, distribution, sample
+from privref.reference.reals import Prob, rational
+from privref.reference.verdict import Verdict
 
 F = Fraction
 K = TypeVar("K")

@@ -9,20 +9,20 @@ from typing import Any, cast
 
 import pytest
 
-from audits.exact import Verdict, audit
-from reference.concepts import thresholds_on
-from reference.errors import EmptyDataset, InexactNumber, InvalidArgument, TooLargeToEnumerate
-from reference.learners.sanitizer import (
+from privref.audits.exact import Verdict, audit
+from privref.reference.concepts import thresholds_on
+from privref.reference.errors import EmptyDataset, InexactNumber, InvalidArgument, TooLargeToEnumerate
+from privref.reference.learners.sanitizer import (
     Sanitizer,
     blr_sanitizer,
     candidate_databases,
     query_error,
 )
-from reference.mechanism import Mechanism
-from reference.neighbors import Universe
-from reference.privacy import PrivacyClaim
-from reference.reals import Interval, log
-from reference.vc import xor_class
+from privref.reference.mechanism import Mechanism
+from privref.reference.neighbors import Universe
+from privref.reference.privacy import PrivacyClaim
+from privref.reference.reals import Interval, log
+from privref.reference.vc import xor_class
 
 from ..contracts import MechanismContract
 

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference.errors import InexactNumber, InvalidArgument
-from reference.learners.schedule import (
+from privref.reference.errors import InexactNumber, InvalidArgument
+from privref.reference.learners.schedule import (
     PAPER_000,
     PAPER_004,
     LabelBoostConstants,
@@ -20,7 +20,7 @@ from reference.learners.schedule import (
     size_schedule,
     step_2b_size,
 )
-from reference.reals import exp, log, rational
+from privref.reference.reals import exp, log, rational
 
 F = Fraction
 TINY = replace(PAPER_000, alpha_divisor=F(1, 2), beta_divisor=F(1, 8), exponent_divisor=F(7, 8),

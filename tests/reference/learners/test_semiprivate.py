@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from audits.exact import audit
-from reference._concept_strategies import concept_classes
-from reference.concepts import ConceptClass, intervals, thresholds_on
-from reference.data import BOTTOM, labeled, unlabeled
-from reference.errors import InvalidArgument
-from reference.exponential import agreements
-from reference.learners.semiprivate import (
+from privref.audits.exact import audit
+from privref.reference.concept_strategies import concept_classes
+from privref.reference.concepts import ConceptClass, intervals, thresholds_on
+from privref.reference.data import BOTTOM, labeled, unlabeled
+from privref.reference.errors import InvalidArgument
+from privref.reference.exponential import agreements
+from privref.reference.learners.semiprivate import (
     SSPP_SOURCE,
     alpha_cover,
     cover_agreements,
@@ -24,11 +24,11 @@ from reference.learners.semiprivate import (
     sspp_learner,
     sspp_learner_rational,
 )
-from reference.neighbors import PublicPrivate, Universe
-from reference.privacy import PrivacyClaim
-from reference.reals import log
-from reference.vc import projection
-from reference.verdict import Verdict
+from privref.reference.neighbors import PublicPrivate, Universe
+from privref.reference.privacy import PrivacyClaim
+from privref.reference.reals import log
+from privref.reference.vc import projection
+from privref.reference.verdict import Verdict
 
 from ...stats import FALSE_POSITIVE_RATE, chi_square_pvalue
 
@@ -153,10 +153,10 @@ def test_bad_input() -> None:
 def test_not_declared_order_invariant_across_the_public_boundary() -> None:
     """Moving an entry across the public/private boundary changes the law, so the mechanism must
     not declare order invariance (the exact auditor verifies such declarations and would refuse)."""
-    from audits.exact import verify_order_invariance
-    from reference.concepts import thresholds_on
-    from reference.learners.semiprivate import sspp_learner_rational
-    from reference.neighbors import Universe
+    from privref.audits.exact import verify_order_invariance
+    from privref.reference.concepts import thresholds_on
+    from privref.reference.learners.semiprivate import sspp_learner_rational
+    from privref.reference.neighbors import Universe
 
     three = thresholds_on(3)
     lrn = sspp_learner_rational(three, public_size=1, base=2)

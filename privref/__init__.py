@@ -1,0 +1,92 @@
+"""privref: exact reference implementations of private learning algorithms, and auditors.
+
+This module is the documented façade of the public API.  The layers underneath are
+subpackages, each importable on its own:
+
+* :mod:`privref.reference`: mechanisms and learners, each written once as a probabilistic
+  program with an exact law and an exact sampler;
+* :mod:`privref.audits`: the exact auditor (worst case over a finite universe) and the
+  black-box auditor (Clopper–Pearson lower bounds for any callable);
+* :mod:`privref.proofs`: the ledger of the papers' numbered results;
+* :mod:`privref.app`: the ``privref`` command, the built-in audit suite and the experiments;
+* :mod:`privref.validation`: the mechanism zoo and oracle used to validate the black-box auditor.
+
+Everything named here is re-exported from those subpackages and carries their guarantees.
+"""
+
+from .audits import (
+    AuditReport,
+    PairReport,
+    PrivacyProfile,
+    Verdict,
+    assert_private,
+    audit,
+    audit_pair,
+    privacy_profile,
+)
+from .audits.blackbox import (
+    AuditConfig,
+    BlackboxReport,
+    BlackboxVerdict,
+    SearchSpace,
+    Target,
+    load_target,
+    run_audit,
+    target_from_callable,
+)
+from .proofs import Entry, Status
+from .reference import (
+    AddRemove,
+    Distribution,
+    InvalidArgument,
+    LabelSubstitution,
+    Mechanism,
+    PrivacyClaim,
+    PrivrefError,
+    PublicPrivate,
+    Substitution,
+    Universe,
+    __version__,
+    bernoulli,
+    categorical,
+    distribution,
+    sample,
+    uniform,
+)
+
+__all__ = [
+    "AddRemove",
+    "AuditConfig",
+    "AuditReport",
+    "BlackboxReport",
+    "BlackboxVerdict",
+    "Distribution",
+    "Entry",
+    "InvalidArgument",
+    "LabelSubstitution",
+    "Mechanism",
+    "PairReport",
+    "PrivacyClaim",
+    "PrivacyProfile",
+    "PrivrefError",
+    "PublicPrivate",
+    "SearchSpace",
+    "Status",
+    "Substitution",
+    "Target",
+    "Universe",
+    "Verdict",
+    "__version__",
+    "assert_private",
+    "audit",
+    "audit_pair",
+    "bernoulli",
+    "categorical",
+    "distribution",
+    "load_target",
+    "privacy_profile",
+    "run_audit",
+    "sample",
+    "target_from_callable",
+    "uniform",
+]

@@ -1,0 +1,37 @@
+"""``privref illustrate``: the paper-003 illustrations write a JSON table and a PNG plot."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from privref.app.cli import main
+from privref.app.illustrations import littlestone_table, public_table
+
+
+def test_littlestone_of_thresholds_is_floor_log2_while_vc_is_one() -> None:
+    rows = littlestone_table(12)
+    assert [r["littlestone"] for r in rows] == [(n + 1).bit_length() - 1 for n in range(1, 13)]
+    assert {r["vc"] for r in rows} == {1}
+
+
+def test_public_table_reports_the_lower_bound_exactly() -> None:
+    (row,) = public_table((Fraction(1, 4),), 2, 16, 4, Fraction(1), 0)
+    assert row["lower_bound_1_over_1600_alpha"] == 4 / 1600 and row["inverse_alpha"] == 4.0
+
+
+@pytest.mark.parametrize("which", ["littlestone", "semiprivate", "public"])
+def test_cli_writes_json_and_png(which: str, tmp_path: Path) -> None:
+    out, png = tmp_path / "t.json", tmp_path / "t.png"
+    assert main(["illustrate", which, "--quick", "--json", str(out), "--png", str(png)]) == 0
+    table = json.loads(out.read_text())
+    assert table["illustration"] == which and table["rows"] and table["privref_version"]
+    assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_bad_arguments() -> None:
+    assert main(["illustrate", "public", "--runs", "x", "--json", "/tmp/x.json"]) == 2
+    assert main(["illustrate", "littlestone", "--png", "/no/such/dir/p.png"]) == 2

@@ -1,0 +1,149 @@
+"""Clopper–Pearson bounds: proved conservative (exact sums), tight (scipy, exact), edge cases, bad input."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import mpmath
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy import stats as sps
+
+from privref.audits.stats import (
+    bonferroni,
+    check_alpha,
+    cp_lower,
+    cp_upper,
+    lower_tail_upper_bound,
+    tail_exact,
+    upper_tail_upper_bound,
+)
+from privref.reference.errors import InvalidArgument
+
+ALPHAS = (Fraction(1, 40), Fraction(1, 10), Fraction(1, 2), 0.05, Fraction(9, 10))
+
+
+def lower_tail_exact(n: int, k: int, p: Fraction) -> Fraction:
+    """P(Bin(n, p) <= k) exactly."""
+    return 1 - tail_exact(n, k + 1, p) if k < n else Fraction(1)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 7, 12])
+@pytest.mark.parametrize("alpha", ALPHAS)
+def test_bounds_are_proved_conservative_and_tight_on_small_n(n: int, alpha: object) -> None:
+    """For every k: P_L(X >= k) <= alpha exactly, and 1 + 2^-20 times L already breaks it (tight)."""
+    a = check_alpha(alpha)
+    for k in range(n + 1):
+        low, high = cp_lower(k, n, alpha), cp_upper(k, n, alpha)
+        assert 0 <= low <= Fraction(k, n) or a >= Fraction(1, 2)
+        if k > 0:
+            assert tail_exact(n, k, low) <= a
+            assert tail_exact(n, k, min(low * (1 + Fraction(1, 2**20)), Fraction(1))) > a
+        else:
+            assert low == 0
+        if k < n:
+            assert lower_tail_exact(n, k, high) <= a
+            assert lower_tail_exact(n, k, high * (1 - Fraction(1, 2**20))) > a
+        else:
+            assert high == 1
+
+
+@pytest.mark.parametrize("n", [1, 5, 40, 1000])
+def test_closed_forms_at_the_edges(n: int) -> None:
+    """k = n: L <= alpha^(1/n) (L^n <= alpha exactly); k = 0: U >= 1 - alpha^(1/n); both tight."""
+    alpha = Fraction(1, 20)
+    low = cp_lower(n, n, alpha)
+    assert low**n <= alpha < (low * (1 + Fraction(1, 2**20))) ** n
+    high = cp_upper(0, n, alpha)
+    assert (1 - high) ** n <= alpha < (1 - high * (1 - Fraction(1, 2**20))) ** n
+    assert cp_lower(0, n, alpha) == 0 and cp_upper(n, n, alpha) == 1
+
+
+def test_exact_coverage_of_the_lower_bound() -> None:
+    """The guarantee itself: Σ_{k : L(k) > p} P(X = k) <= alpha, exactly, at many true p."""
+    n, alpha = 25, Fraction(1, 10)
+    bounds = [cp_lower(k, n, alpha) for k in range(n + 1)]
+    for p in [Fraction(i, 97) for i in range(1, 97)]:
+        miss = sum((math.comb(n, k) * p**k * (1 - p) ** (n - k)
+                    for k in range(n + 1) if bounds[k] > p), Fraction(0))
+        assert miss <= alpha
+
+
+@pytest.mark.parametrize(("n", "k"), [(5000, 3700), (50_000, 12), (50_000, 49_990), (100_000, 50_000),
+                                      (10**6, 3), (10**6, 5000)])
+def test_large_n_agrees_with_scipy_in_the_safe_direction(n: int, k: int) -> None:
+    """Large n (Robbins path): within 1e-6 relative of scipy's quantiles, on the safe side of them."""
+    alpha = Fraction(1, 80)
+    low, high = cp_lower(k, n, alpha), cp_upper(k, n, alpha)
+    ref_low = sps.beta.ppf(float(alpha), k, n - k + 1)
+    ref_high = sps.beta.ppf(1 - float(alpha), k + 1, n - k)
+    assert ref_low * (1 - 1e-6) <= float(low) <= ref_low * (1 + 1e-12)
+    assert ref_high * (1 - 1e-12) <= float(high) <= ref_high * (1 + 1e-6)
+
+
+def mp_tail(n: int, k: int, p: Fraction) -> mpmath.mpf:
+    """P(Bin(n, p) >= k) by direct high-precision summation (a test reference)."""
+    with mpmath.workprec(300):
+        pm = mpmath.mpf(p.numerator) / p.denominator
+        return mpmath.fsum(mpmath.binomial(n, j) * pm**j * (1 - pm) ** (n - j) for j in range(k, n + 1))
+
+
+@pytest.mark.parametrize(("n", "k", "p"), [(3000, 2300, Fraction(3, 4)), (6000, 200, Fraction(1, 32)),
+                                           (6000, 5990, Fraction(127, 128)), (9000, 4400, Fraction(1, 2))])
+def test_tail_bound_large_n_is_above_and_close_to_the_tail(n: int, k: int, p: Fraction) -> None:
+    """The Robbins-path tail bound (64-bit p, large n) is >= a 300-bit reference sum and within 2^-30."""
+    p = p - Fraction(1, 2**64)  # 64 significant bits: too many for the exact first term
+    bound = upper_tail_upper_bound(n, k, p)
+    ref = mp_tail(n, k, p)
+    with mpmath.workprec(300):
+        b = mpmath.mpf(bound.numerator) / bound.denominator
+        assert b >= ref * (1 - mpmath.mpf(2) ** -200)
+        assert b <= ref * (1 + mpmath.mpf(2) ** -30)
+
+
+@given(st.integers(1, 60), st.data())
+def test_tail_bounds_enclose_the_exact_tails(n: int, data: st.DataObject) -> None:
+    """Small n (exact first term): tail <= bound <= tail·(1 + 2^-60), for both tails."""
+    k = data.draw(st.integers(0, n))
+    p = Fraction(data.draw(st.integers(1, 2**16 - 1)), 2**16)
+    exact = tail_exact(n, k, p)
+    bound = upper_tail_upper_bound(n, k, p)
+    assert exact <= bound <= exact * (1 + Fraction(1, 2**60))
+    low_exact = lower_tail_exact(n, k, p)
+    low_bound = lower_tail_upper_bound(n, k, p)
+    assert low_exact <= low_bound <= low_exact * (1 + Fraction(1, 2**60))
+
+
+def test_bonferroni_splits_exactly() -> None:
+    """alpha/parts exactly; the parts sum back to alpha."""
+    assert bonferroni(Fraction(1, 20), 3) == Fraction(1, 60)
+    assert bonferroni(0.5, 4) == Fraction(1, 8)
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: cp_lower(1, 10, 0), "alpha=0 must lie in (0, 1)"),
+    (lambda: cp_lower(1, 10, 1), "alpha=1 must lie in (0, 1)"),
+    (lambda: cp_upper(1, 10, "0.05"), "alpha='0.05' must be a number in (0, 1)"),
+    (lambda: cp_upper(1, 10, True), "alpha=True must be a number in (0, 1)"),
+    (lambda: cp_upper(1, 10, math.nan), "alpha=nan must be a finite number in (0, 1)"),
+    (lambda: cp_lower(-1, 10, 0.1), "k=-1 must lie in [0, n=10]"),
+    (lambda: cp_lower(11, 10, 0.1), "k=11 must lie in [0, n=10]"),
+    (lambda: cp_lower(1, 0, 0.1), "n=0 must be >= 1"),
+    (lambda: cp_lower(1.0, 10, 0.1), "k=1.0 must be an int"),  # type: ignore[arg-type]  # bad on purpose
+    (lambda: cp_upper(1, 10.0, 0.1), "n=10.0 must be an int"),  # type: ignore[arg-type]  # bad on purpose
+    (lambda: bonferroni(0.1, 0), "parts=0 must be an int >= 1"),
+    (lambda: upper_tail_upper_bound(5, 1, Fraction(1, 3)), "p=1/3 must be a dyadic rational"),
+])
+def test_bad_arguments_are_named(call: object, message: str) -> None:
+    """Each bad argument raises InvalidArgument naming it."""
+    assert callable(call)
+    with pytest.raises(InvalidArgument, match=message.replace("(", r"\(").replace(")", r"\)")
+                       .replace("[", r"\[").replace("]", r"\]")):
+        call()
+
+
+def test_float_alpha_is_taken_at_its_binary_value() -> None:
+    """0.05 becomes the exact Fraction of the double 0.05 (documented), not 1/20."""
+    assert check_alpha(0.05) == Fraction(0.05) != Fraction(1, 20)
