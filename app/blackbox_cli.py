@@ -3,15 +3,24 @@
 :func:`configure_parser` adds the arguments to a sub-parser and :func:`run`
 executes a parsed namespace.  Every nonsense flag raises a PrivrefError whose
 message names the flag (``--samples=-5 must be an int >= 2``); the caller
-(audits.cli.main) prints it on one line and exits with status 2.  Exit status
-of :func:`run`: 0 for NO_VIOLATION_FOUND, 1 for VIOLATION.
+(app.cli.main) prints it on one line and exits with status 2 (3 for an
+OutputError: a result that could not be written mid-run).  Exit status of
+:func:`run`: 0 for NO_VIOLATION_FOUND, 1 for VIOLATION.
+
+Everything that can be checked before the run is: every flag, every given pair
+(neighboring under ``--relation``, or within ``--group K``), and every output
+path (``--json``, ``--html``, ``--checkpoint``: parent folder exists, not a
+directory, writable).  Warnings known before the run (duplicate pairs,
+LOW-POWER) are printed on stderr at once and recorded in the report.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
+import re
 import secrets
 import sys
 from collections.abc import Hashable
@@ -19,15 +28,31 @@ from fractions import Fraction
 from pathlib import Path
 
 from privref.audits.blackbox.report import BlackboxReport, BlackboxVerdict, write_json
-from privref.audits.blackbox.runner import AuditConfig, run_audit
-from privref.audits.blackbox.search import RELATIONS, Pair, SearchSpace
-from privref.audits.blackbox.target import Target, load_target
-from privref.reference.errors import InvalidArgument, PrivrefError
+from privref.audits.blackbox.runner import (
+    MAX_CONFIDENCE,
+    MAX_SAMPLES,
+    MAX_SEED,
+    MAX_WORKERS,
+    AuditConfig,
+    check_pairs,
+    run_audit,
+)
+from privref.audits.blackbox.search import (
+    MAX_SEARCH_SIZE,
+    RELATIONS,
+    Pair,
+    SearchSpace,
+    relation_from_name,
+)
+from privref.audits.blackbox.target import DEFAULT_TIMEOUT, Target, check_timeout, load_target
+from privref.reference.errors import InvalidArgument, OutputError, PrivrefError
+from privref.reference.neighbors import NeighborRelation, Substitution
 from privref.reference.privacy import parse_epsilon
 from privref.reference.reals import Real
 from privref.reference.validate import check_delta, to_fraction
 
 from .html_report import write_html
+from .output import check_output_path
 
 __all__ = ["configure_parser", "run"]
 
@@ -52,11 +77,21 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--search", action="store_true",
                         help="search neighboring pairs even when the target recommends pairs")
     parser.add_argument("--samples", default=str(DEFAULT_SAMPLES), metavar="N",
-                        help=f"samples per side of each confirmed pair (default {DEFAULT_SAMPLES})")
+                        help=f"samples per side of each confirmed pair (default {DEFAULT_SAMPLES}, "
+                             f"at most 10**{len(str(MAX_SAMPLES)) - 1}; '10**6' and '1e6' work)")
     parser.add_argument("--confidence", default="0.95", metavar="C",
-                        help="confidence of the lower bound, exact, in (0, 1) (default 0.95)")
+                        help="confidence of the lower bound, exact, in (0, 1 - 10**-15] "
+                             "(default 0.95)")
     parser.add_argument("--seed", default=None, metavar="S",
-                        help="master seed (default: a fresh random seed, shown in the report)")
+                        help="master seed, an int in [0, 2**128) (default: a fresh random seed, "
+                             "shown in the report)")
+    parser.add_argument("--group", default="1", metavar="K",
+                        help="group privacy: accept pairs within distance K under the relation "
+                             "and test the group claim (K*eps, delta*sum_{j<K} e^(j*eps)) "
+                             "(default 1: neighbors only)")
+    parser.add_argument("--timeout", default=str(DEFAULT_TIMEOUT), metavar="SECONDS",
+                        help=f"seconds one call of the target may take (default "
+                             f"{DEFAULT_TIMEOUT:g}); a call that takes longer is an error")
     parser.add_argument("--json", metavar="PATH",
                         help="write the JSON report (also the partial report on errors)")
     parser.add_argument("--html", metavar="PATH",
@@ -66,13 +101,15 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                         help="leave out the events that read the bits of float outputs: audit the "
                              "algorithm as if in real arithmetic (default: included)")
     parser.add_argument("--workers", default=None, metavar="W",
-                        help="worker processes (default: all cores)")
+                        help=f"worker processes (default: all cores; at most {MAX_WORKERS}, "
+                             "4 per core)")
     parser.add_argument("--checkpoint", metavar="FILE",
                         help="save completed chunks to FILE and resume from it")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    parser.add_argument("--relation", default="substitution", metavar="REL",
-                        help=f"neighbor relation for the pair search: {', '.join(RELATIONS)} "
-                             "(default substitution)")
+    parser.add_argument("--relation", default=None, metavar="REL",
+                        help=f"neighbor relation of the pairs (given pairs are checked against "
+                             f"it; the search generates it): {', '.join(RELATIONS)} (default: "
+                             "the target's declared relation, else substitution)")
     parser.add_argument("--elements", default="[0, 1]", metavar="JSON",
                         help="values an entry may take in the pair search (default [0, 1])")
     parser.add_argument("--sizes", default="[1, 2, 3]", metavar="JSON",
@@ -84,13 +121,33 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                         help="pairs confirmed on fresh samples after screening (default 3)")
 
 
-def _int(text: object, flag: str, minimum: int) -> int:
-    try:
-        value = int(str(text).strip())
-    except ValueError:
-        raise InvalidArgument(f"{flag}={text!r} must be an int >= {minimum}") from None
+_POWER = re.compile(r"^\s*(\d{1,6})\s*(\*\*|e|E)\s*(\d{1,6})\s*$")
+
+
+def _int(text: object, flag: str, minimum: int, maximum: int | None = None,
+         limit_text: str | None = None) -> int:
+    """An int flag: digits, or ``B**K`` / ``BeK`` (e.g. ``10**6``, ``1e6``), within [minimum, maximum]."""
+    raw = str(text).strip()
+    shown = raw if len(raw) <= 40 else raw[:37] + "..."
+    limit = "" if maximum is None else f" and <= {limit_text or maximum}"
+    m = _POWER.match(raw)
+    if m:
+        base, op, k = int(m.group(1)), m.group(2), int(m.group(3))
+        if op == "**":
+            digits = k * math.log10(base) if base > 1 else 0.0
+        else:  # BeK = B * 10**K
+            digits = math.log10(base) + k if base > 0 else 0.0
+        if digits > (4300 if maximum is None else math.log10(maximum) + 1):
+            raise InvalidArgument(f"{flag}={shown} must be <= {limit_text or maximum}")
+        value = int(base**k) if op == "**" else base * 10**k
+    else:
+        if not re.fullmatch(r"[+-]?\d{1,4300}", raw):
+            raise InvalidArgument(f"{flag}={text!r} must be an int >= {minimum}{limit}")
+        value = int(raw)
     if value < minimum:
         raise InvalidArgument(f"{flag}={value} must be an int >= {minimum}")
+    if maximum is not None and value > maximum:
+        raise InvalidArgument(f"{flag}={shown} must be <= {limit_text or maximum}")
     return value
 
 
@@ -103,15 +160,35 @@ def _hashable(value: object) -> Hashable:
     return value
 
 
+def _no_constant(name: str) -> object:
+    raise InvalidArgument(f"{name} is not a finite number")
+
+
+def _finite(value: object) -> bool:
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, list):
+        return all(_finite(v) for v in value)
+    return True
+
+
 def _json_list(text: str, flag: str) -> tuple[Hashable, ...]:
     try:
-        value = json.loads(text)
+        value = json.loads(text, parse_constant=_no_constant)
+    except InvalidArgument as exc:
+        raise InvalidArgument(f"{flag} {text[:60]!r}: entries must be finite numbers ({exc})"
+                              ) from None
+    except RecursionError:
+        raise InvalidArgument(f"{flag} {text[:60]!r} is nested too deeply") from None
     except json.JSONDecodeError as exc:
         raise InvalidArgument(f"{flag} {text!r} is not valid JSON ({exc.msg} at column "
                               f"{exc.colno})") from None
     if not isinstance(value, list):
         raise InvalidArgument(f"{flag} {text!r} must be a JSON list (a dataset), not "
                               f"{type(value).__name__}")
+    if not _finite(value):
+        raise InvalidArgument(f"{flag} {text[:60]!r}: entries must be finite numbers (1e400 "
+                              "overflows to inf)")
     try:
         return tuple(_hashable(v) for v in value)
     except InvalidArgument as exc:
@@ -129,13 +206,36 @@ def _epsilon(text: str) -> Real:
         raise _flag("--epsilon", exc) from None
 
 
+def _relation(args: argparse.Namespace, target: Target | None) -> NeighborRelation:
+    name = getattr(args, "relation", None)
+    if name is not None:
+        return relation_from_name(name, "--relation")
+    declared = None if target is None else target.relation
+    return declared if declared is not None else Substitution()
+
+
+def _confidence(text: str) -> Fraction:
+    try:
+        confidence = to_fraction(text, "confidence")
+    except PrivrefError as exc:
+        raise _flag("--confidence", exc) from None
+    if not 0 < confidence < 1:
+        raise InvalidArgument(f"--confidence={text} must lie strictly between 0 and 1")
+    if confidence > MAX_CONFIDENCE:
+        raise InvalidArgument(f"--confidence={text} must be <= 1 - 10**-15 (0.999999999999999)")
+    return confidence
+
+
 def parse_config(args: argparse.Namespace, target: Target | None = None
                  ) -> tuple[AuditConfig, list[Pair] | None]:
     """Validate the namespace into an AuditConfig and the pairs (None: search).
 
-    An omitted ``--epsilon``/``--delta`` comes from ``target.claim`` and
+    An omitted ``--epsilon``/``--delta`` comes from ``target.claim``, an
+    omitted ``--relation`` from ``target.relation`` (else substitution) and
     omitted ``--pair``s from ``target.pairs`` (unless ``--search``); without
-    a declared claim ``--epsilon`` is required.
+    a declared claim ``--epsilon`` is required.  Given pairs are checked here
+    (:func:`privref.audits.blackbox.runner.check_pairs`): NotNeighboring names
+    ``--pair``, the pair and the relation.
     """
     declared = None if target is None else target.claim
     if args.epsilon is not None:
@@ -149,57 +249,110 @@ def parse_config(args: argparse.Namespace, target: Target | None = None
         delta = default_delta if args.delta is None else check_delta(args.delta, "delta")
     except PrivrefError as exc:
         raise _flag("--delta", exc) from None
-    try:
-        confidence = to_fraction(args.confidence, "confidence")
-    except PrivrefError as exc:
-        raise _flag("--confidence", exc) from None
-    if not 0 < confidence < 1:
-        raise InvalidArgument(f"--confidence={args.confidence} must lie strictly between 0 and 1")
+    confidence = _confidence(args.confidence)
+    group = _int(getattr(args, "group", "1"), "--group", 1, 1000)
+    relation = _relation(args, target)
     pairs = None
     if args.pair:
         if getattr(args, "search", False):
             raise InvalidArgument("--search and --pair exclude each other: give pairs or search")
         pairs = [(_json_list(a, "--pair"), _json_list(b, "--pair")) for a, b in args.pair]
+        check_pairs(pairs, relation, group, name="--pair")
     elif target is not None and target.pairs and not getattr(args, "search", False):
         pairs = [(tuple(a), tuple(b)) for a, b in target.pairs]
-    seed = secrets.randbits(32) if args.seed is None else _int(args.seed, "--seed", 0)
-    workers = (os.cpu_count() or 1) if args.workers is None else _int(args.workers, "--workers", 1)
-    if args.relation not in RELATIONS:
-        raise InvalidArgument(f"--relation={args.relation!r} must be one of {', '.join(RELATIONS)}")
+    seed = secrets.randbits(32) if args.seed is None else _int(args.seed, "--seed", 0, MAX_SEED,
+                                                                "2**128 - 1")
+    workers = (min(os.cpu_count() or 1, MAX_WORKERS) if args.workers is None
+               else _int(args.workers, "--workers", 1, MAX_WORKERS,
+                         f"{MAX_WORKERS} (4 x os.cpu_count())"))
+    timeout = _timeout(getattr(args, "timeout", str(DEFAULT_TIMEOUT)))
     elements = _json_list(args.elements, "--elements")
     sizes = _json_list(args.sizes, "--sizes")
     if not all(isinstance(s, int) and not isinstance(s, bool) for s in sizes):
         raise InvalidArgument(f"--sizes {args.sizes!r} must be a JSON list of ints")
+    if any(isinstance(s, int) and s > MAX_SEARCH_SIZE for s in sizes):
+        raise InvalidArgument(f"--sizes {args.sizes[:60]!r}: every size must be <= "
+                              f"{MAX_SEARCH_SIZE}")
     try:
-        space = SearchSpace(relation=args.relation, elements=elements,
+        space = SearchSpace(relation=relation, elements=elements,
                             sizes=tuple(s for s in sizes if isinstance(s, int)))
     except PrivrefError as exc:
-        raise _flag("--elements/--sizes", exc) from None
+        if pairs is not None and "cannot be searched" in str(exc):
+            space = SearchSpace()  # pairs are given: the search space is never used
+        else:
+            flag = "--relation" if "cannot be searched" in str(exc) else "--elements/--sizes"
+            raise _flag(flag, exc) from None
     screening = (None if args.screening_samples is None
-                 else _int(args.screening_samples, "--screening-samples", 2))
+                 else _int(args.screening_samples, "--screening-samples", 2, MAX_SAMPLES,
+                           f"10**{len(str(MAX_SAMPLES)) - 1}"))
+    samples = _int(args.samples, "--samples", 2, MAX_SAMPLES, f"10**{len(str(MAX_SAMPLES)) - 1}")
     config = AuditConfig(
         epsilon=epsilon, delta=delta, confidence=confidence,
-        samples=_int(args.samples, "--samples", 2), seed=seed, workers=workers,
+        samples=samples, seed=seed, workers=workers,
         checkpoint=None if args.checkpoint is None else Path(args.checkpoint),
         progress=not args.quiet and sys.stderr.isatty(), screening_samples=screening,
-        confirm=_int(args.confirm, "--confirm", 1), search=space,
-        float_events=not args.no_float_events)
+        confirm=_int(args.confirm, "--confirm", 1, 1000), search=space,
+        float_events=not args.no_float_events, relation=relation, group=group, timeout=timeout)
+    from privref.audits.blackbox.runner import audited_claim
+
+    audited_claim(config)  # a vacuous group claim is a usage error, found before the run
     return config, pairs
+
+
+def _timeout(text: object) -> float:
+    try:
+        return check_timeout(text, "--timeout")
+    except PrivrefError as exc:
+        raise InvalidArgument(str(exc)) from None
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Every output path usable before the run: InvalidArgument naming the flag otherwise."""
+    for flag, path in (("--json", args.json), ("--html", getattr(args, "html", None)),
+                       ("--checkpoint", getattr(args, "checkpoint", None))):
+        if path is None:
+            continue
+        target = check_output_path(flag, path)
+        if flag == "--checkpoint" and target.exists():
+            continue  # an existing checkpoint is read (and checked) by the runner
+        _probe(flag, target)
+
+
+def _probe(flag: str, target: Path) -> None:
+    """Open the path for appending (creating nothing that is left behind): permission checks
+    can pass for root where the file system still refuses (/proc, /sys, read-only mounts)."""
+    existed = target.exists()
+    try:
+        with open(target, "a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise InvalidArgument(f"{flag} {target}: cannot be written "
+                              f"({exc.strerror or type(exc).__name__})") from None
+    finally:
+        if not existed and target.exists() and target.is_file():
+            target.unlink()
+
+
+def _write_html(path: str, report: BlackboxReport) -> None:
+    try:
+        write_html(path, report)
+    except OSError as exc:
+        raise OutputError(f"--html {path}: could not write the report "
+                          f"({exc.strerror or type(exc).__name__})") from None
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``privref audit blackbox``: 0 for NO_VIOLATION_FOUND, 1 for VIOLATION.
 
     Raises PrivrefError (one-line message naming the flag or the target) on
-    bad input or a misbehaving target; with ``--json`` / ``--html`` the
-    partial report is written first.
+    bad input or a misbehaving target (NotNeighboring for a pair that is not
+    neighboring under the relation); OutputError when a report cannot be
+    written.  With ``--json`` / ``--html`` the partial report is written first.
     """
     if args.epsilon is not None:
         parse_config(args)  # every flag is checked before the target is imported
+    _check_outputs(args)
     html = getattr(args, "html", None)
-    for flag, path in (("--json", args.json), ("--html", html)):
-        if path and not Path(path).parent.exists():
-            raise InvalidArgument(f"{flag} {path}: directory {Path(path).parent} does not exist")
     target = load_target(args.target)
     config, pairs = parse_config(args, target)
     if args.epsilon is None:
@@ -209,21 +362,26 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
 
     def save_partial(report: BlackboxReport) -> None:
-        if args.json:
-            write_json(args.json, report.to_json())
-            print(f"partial report ({report.status}) written to {args.json}", file=sys.stderr)
-        if html:
-            write_html(html, report)
-            print(f"partial report ({report.status}) written to {html}", file=sys.stderr)
+        try:
+            if args.json:
+                write_json(args.json, report.to_json())
+                print(f"partial report ({report.status}) written to {args.json}", file=sys.stderr)
+            if html:
+                _write_html(html, report)
+                print(f"partial report ({report.status}) written to {html}", file=sys.stderr)
+        except PrivrefError as exc:  # the original error matters more; say why there is no file
+            print(f"warning: no partial report: {exc}", file=sys.stderr)
+
+    def warn(message: str) -> None:
+        print(f"warning: {message}", file=sys.stderr)
 
     report = run_audit(target, config, pairs, on_partial=save_partial,
-                       keep_witness_samples=bool(html))
+                       keep_witness_samples=bool(html), on_warning=warn)
     print(report.summary())
     if args.json:
         write_json(args.json, report.to_json())
         print(f"wrote {args.json}")
     if html:
-        write_html(html, report)
+        _write_html(html, report)
         print(f"wrote {html}")
     return 1 if report.verdict is BlackboxVerdict.VIOLATION else 0
-

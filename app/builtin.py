@@ -12,14 +12,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from privref.reference.citations import Citation, Source, cite
 from privref.reference.composition import compose, leak
 from privref.reference.concepts import thresholds_on
+from privref.reference.errors import InvalidArgument
 from privref.reference.exponential import (
     count_score,
     exponential_learner,
-    exponential_learner_rational,
     exponential_mechanism,
-    exponential_mechanism_rational,
 )
 from privref.reference.geometric import (
     discrete_gaussian_mechanism,
@@ -39,13 +39,29 @@ __all__ = ["BuiltinAudit", "builtin_audits"]
 
 @dataclass(frozen=True, slots=True)
 class BuiltinAudit:
-    """One row of the default audit: mechanism, universe, and (for group privacy) the distance."""
+    """One row of the default audit: mechanism, universe, and (for group privacy) the distance.
+
+    ``claim`` overrides the mechanism's claim; it then needs ``source``, the
+    citation of the ledger entry stating it (e.g. ``folklore Group privacy``).
+    :attr:`cited` is what the row cites: ``source``, else the mechanism's.
+    """
 
     mechanism: Mechanism[Any]
     universe: Universe
     distance: int = 1
     claim: PrivacyClaim | None = None
     label: str | None = None
+    source: Citation | None = None
+
+    def __post_init__(self) -> None:
+        if self.claim is not None and self.source is None:
+            raise InvalidArgument(f"source=None: the row {self.label or self.mechanism.name!r} "
+                                  "overrides the claim and must cite the entry stating it")
+
+    @property
+    def cited(self) -> Source:
+        """The citation backing the audited claim (the row's ``source`` or the mechanism's)."""
+        return self.source if self.source is not None else self.mechanism.source
 
 
 def builtin_audits(*, deep: bool = False,
@@ -58,8 +74,8 @@ def builtin_audits(*, deep: bool = False,
     rr = randomized_response("3/4")
     em_e = exponential_mechanism(counts, count_score, epsilon=1,
                                  name="exponential (count, eps=1)")
-    em_q = exponential_mechanism_rational(counts, count_score, base="3/2",
-                                          name="exponential (count, base 3/2)")
+    em_q = exponential_mechanism(counts, count_score, epsilon="2*ln(3/2)",
+                                 name="exponential (count, base 3/2)")
     flip = label_flip("3/4")
     labeled_uni = Universe(((0, 0), (0, 1), (1, 0), (1, 1)), (2,))
     thresh = tuple(thresholds_on(4 if not deep else 8))
@@ -68,12 +84,12 @@ def builtin_audits(*, deep: bool = False,
     audits = [
         BuiltinAudit(exponential_learner(thresh, epsilon=1,
                                          name="exponential learner, THRESH (eps=1)"), learner_uni),
-        BuiltinAudit(exponential_learner_rational(
-            thresh, base="3/2", name="exponential learner, THRESH (base 3/2)"), learner_uni),
+        BuiltinAudit(exponential_learner(
+            thresh, epsilon="2*ln(3/2)", name="exponential learner, THRESH (base 3/2)"), learner_uni),
         BuiltinAudit(rr, Universe((0, 1), (1,))),
         BuiltinAudit(flip, labeled_uni),
         BuiltinAudit(flip, labeled_uni, distance=2, claim=group_privacy(flip.claim, 2),
-                     label="label flip, group of 2"),
+                     label="label flip, group of 2", source=cite("folklore Group privacy")),
         BuiltinAudit(em_e, bits),
         BuiltinAudit(em_q, bits),
         BuiltinAudit(report_noisy_max(counts, count_score, decay="1/2"), bits),

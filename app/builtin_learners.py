@@ -19,7 +19,7 @@ from privref.reference.learners.active import pssl_as_active, subsampling_learne
 from privref.reference.learners.generic import generic_learner_blr, klnrs_learner
 from privref.reference.learners.labelboost import boosted_learner, label_boost, label_boost_procedure
 from privref.reference.learners.reduction import DummyDistribution, SemiPrivateLearner, reduction
-from privref.reference.learners.semiprivate import sspp_learner_rational
+from privref.reference.learners.semiprivate import sspp_learner
 from privref.reference.neighbors import Universe
 from privref.reference.reals import log
 
@@ -44,9 +44,9 @@ def learner_audits(deep: bool) -> list[BuiltinAudit]:
     lbp = boosted_learner(klnrs, label_boost_procedure(klnrs.concepts, s=1, t=1, d=0))
     pairs = tuple((x, y) for x in klnrs.concepts.domain for y in (0, 1, BOTTOM))
     three = thresholds_on(3)
-    sspp = sspp_learner_rational(three, public_size=1, base=2)
+    sspp = sspp_learner(three, public_size=1, epsilon="2*ln(2)")
     labeled3 = tuple((x, y) for x in three.domain for y in (0, 1))
-    inner = SemiPrivateLearner(sspp_learner_rational(two, public_size=1, base=2).mechanism,
+    inner = SemiPrivateLearner(sspp_learner(two, public_size=1, epsilon="2*ln(2)").mechanism,
                                n_priv=3, n_pub=1)
     d0 = DummyDistribution.uniform_on(two.domain.points)
     stressed = reduction(inner, d0, p="1/2", n_tilde=2)      # the paper's p = 1/100 in --deep

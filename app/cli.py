@@ -1,21 +1,81 @@
-"""The ``privref`` command line: ``privref audit`` (exact audits) and ``privref lemmas`` (the ledger)."""
+"""The ``privref`` command line: ``privref audit`` (exact audits), ``privref audit blackbox``,
+``privref lemmas`` (the ledger), ``privref learn`` and ``privref illustrate`` (experiments).
+
+:func:`main` maps every outcome to one of the documented exit codes (:data:`EXIT_CODES`):
+no traceback reaches the user unless ``PRIVREF_DEBUG=1``.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
+import traceback
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from privref import reference
-from privref.audits.blackbox.report import write_json
-from privref.reference.errors import PrivrefError
+from privref.reference.errors import OutputError, PrivrefError
 
 from . import blackbox_cli
+from .output import check_output_path, write_json, write_text_atomic
 
-__all__ = ["main"]
+__all__ = ["EXIT_CODES", "EXIT_INTERNAL", "EXIT_OK", "EXIT_UNDECIDED", "EXIT_USAGE",
+           "EXIT_VIOLATION", "main"]
+
+EXIT_OK = 0
+"""No violation found: every audit HOLDS, every ledger check agrees, the experiment finished."""
+EXIT_VIOLATION = 1
+"""A violation: an exact audit VIOLATED, a black-box VIOLATION, a ledger check contradicting
+its recorded status."""
+EXIT_USAGE = 2
+"""A usage error: unknown command or flag, a bad value, an output path unusable before the run."""
+EXIT_INTERNAL = 3
+"""The run failed: a result could not be written (OutputError, any OSError) or an internal
+error (a bug: one line ``internal error: Type: message``; ``PRIVREF_DEBUG=1`` shows the
+traceback)."""
+EXIT_UNDECIDED = 4
+"""``privref audit`` only: nothing VIOLATED, but at least one verdict is UNDECIDED (exact
+arithmetic could not decide the claim at the maximum precision), so the claims are not all
+proved to hold."""
+
+EXIT_CODES = f"""\
+exit status:
+  {EXIT_OK}  no violation: every audit HOLDS / NO_VIOLATION_FOUND, every ledger check
+     agrees with its recorded status, the experiment finished
+  {EXIT_VIOLATION}  violation: an exact audit is VIOLATED, a black-box audit finds a VIOLATION,
+     or a ledger check contradicts its recorded status
+  {EXIT_USAGE}  usage error: unknown command or flag, malformed or out-of-range value, or an
+     output path that is unusable before the run (missing folder, a directory)
+  {EXIT_INTERNAL}  the run failed: a result could not be written (disk full, ...), or an
+     internal error (set PRIVREF_DEBUG=1 for the traceback)
+  {EXIT_UNDECIDED}  privref audit: nothing VIOLATED, but some verdict is UNDECIDED
+     (exact arithmetic could not decide it): the claims are not all proved
+"""
+
+COMMANDS = """\
+commands:
+  audit            exactly audit every built-in mechanism on its neighbor universe
+  audit blackbox   Monte Carlo lower bound on the privacy loss of any callable
+  lemmas           print the lemma ledger (and run its checks with --check)
+  learn            learning-curve experiment: labeled/unlabeled sample complexity vs d
+  illustrate       illustrations of paper 003 (public data): JSON table and PNG plot
+
+Run 'privref COMMAND --help' for the options of a command.
+"""
+
+
+def _progress(args: argparse.Namespace, i: int, total: int, what: str) -> None:
+    """One counter line on stderr per item of a long command (none with --quiet)."""
+    if not getattr(args, "quiet", False):
+        print(f"[{i}/{total}] {what}", file=sys.stderr, flush=True)
+
+
+def _check_outputs(*flags: tuple[str, str | None]) -> None:
+    for flag, path in flags:
+        if path is not None:
+            check_output_path(flag, path)
 
 
 def _version() -> str:
@@ -28,28 +88,39 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     from .builtin import builtin_audits
     from .extra_builtin import EXTRA
 
+    for name in args.only or ():
+        if not name.strip():
+            raise PrivrefError(f"--only {name!r} must be a non-empty part of a mechanism name")
+    _check_outputs(("--json", args.json))
     rows: list[dict[str, Any]] = []
     table: list[tuple[str, ...]] = []
     start = time.perf_counter()
-    worst = 0
-    for item in builtin_audits(deep=args.deep, extra=EXTRA):
-        if args.only and not any(s.lower() in (item.label or item.mechanism.name).lower()
-                                 for s in args.only):
-            continue
+    worst = EXIT_OK
+    items = [item for item in builtin_audits(deep=args.deep, extra=EXTRA)
+             if not args.only or any(s.lower() in (item.label or item.mechanism.name).lower()
+                                     for s in args.only)]
+    if not items:
+        known = ", ".join(sorted({i.label or i.mechanism.name
+                                  for i in builtin_audits(deep=args.deep, extra=EXTRA)}))
+        raise PrivrefError(f"--only {args.only}: no built-in mechanism matches; known: {known}")
+    for number, item in enumerate(items, 1):
+        if args.deep:
+            _progress(args, number, len(items), item.label or item.mechanism.name)
         report = audit(item.mechanism, item.universe, claim=item.claim, distance=item.distance)
         record = report.to_json()
         record["mechanism"] = item.label or report.mechanism
         record["distance"] = item.distance
+        record["source"] = str(item.cited)
         rows.append(record)
         eps = report.claim.epsilon
         claimed = f"{float(eps):.6g}" + ("" if eps.exact is not None else f" = {eps}")
-        table.append((record["mechanism"], report.source, claimed,
+        table.append((record["mechanism"], record["source"], claimed,
                       str(report.claim.delta), epsilon_text(report), report.verdict.value))
         if report.verdict is Verdict.VIOLATED:
-            worst = max(worst, 1)
+            worst = EXIT_VIOLATION
+        elif report.verdict is Verdict.UNDECIDED and worst == EXIT_OK:
+            worst = EXIT_UNDECIDED
     elapsed = time.perf_counter() - start
-    if not table:
-        raise PrivrefError(f"--only {args.only}: no built-in mechanism matches")
     headers = ("mechanism", "source", "claimed eps", "claimed delta", "exact worst-case eps",
                "verdict")
     widths = [max(len(h), *(len(r[i]) for r in table)) if table else len(h)
@@ -62,7 +133,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
           f"{', deep' if args.deep else ''}); exact worst case over every neighboring pair")
     if args.json:
         write_json(args.json, {"privref_version": _version(), "deep": args.deep,
-                                "results": rows})
+                                "results": rows}, flag="--json")
         print(f"wrote {args.json}")
     return worst
 
@@ -72,14 +143,20 @@ def _cmd_lemmas(args: argparse.Namespace) -> int:
     from privref.proofs.runner import run_entry
 
     entries = all_entries()
+    for text in args.id or ():
+        if not text.strip():
+            raise PrivrefError(f"--id {text!r} must be a non-empty part of a ledger id")
     if args.id:
         entries = tuple(e for e in entries if any(s in e.id for s in args.id))
         if not entries:
-            raise PrivrefError(f"--id {args.id}: no ledger entry matches")
+            raise PrivrefError(f"--id {args.id}: no ledger entry matches "
+                               "(see 'privref lemmas' for the ids)")
+    _check_outputs(("--json", args.json), ("--markdown", args.markdown),
+                   ("--errata", args.errata), ("--paper-map", args.paper_map))
     records: list[dict[str, Any]] = []
     failures = 0
     memo: dict[int, Any] = {}
-    for e in entries:
+    for number, e in enumerate(entries, 1):
         record: dict[str, Any] = {
             "id": e.id, "paper": e.paper, "number": e.number, "step": e.step,
             "also": list(e.also), "kind": e.kind.value, "statement": e.statement,
@@ -90,6 +167,7 @@ def _cmd_lemmas(args: argparse.Namespace) -> int:
         }
         line = f"{e.status.value:13s} {e.id}"
         if args.check:
+            _progress(args, number, len(entries), e.id)
             report = run_entry(e, memo)
             record["evidence"] = [{"check": o.check.name, "expected": o.check.expect.value,
                                    "verdict": o.result.verdict.value,
@@ -118,89 +196,163 @@ def _cmd_lemmas(args: argparse.Namespace) -> int:
         print("all checks agree with their recorded status" if failures == 0
               else f"{failures} entries contradict their recorded status")
     if args.json:
-        write_json(args.json, {"privref_version": _version(), "entries": records})
+        write_json(args.json, {"privref_version": _version(), "entries": records},
+                   flag="--json")
         print(f"wrote {args.json}")
     if args.markdown:
         from privref.proofs.report import ledger_markdown
-        target = Path(args.markdown)
-        if not target.parent.exists():
-            raise PrivrefError(f"--markdown {args.markdown}: directory {target.parent} "
-                               "does not exist")
-        target.write_text(ledger_markdown(), encoding="utf-8")
+        write_text_atomic(args.markdown, ledger_markdown(), flag="--markdown")
         print(f"wrote {args.markdown}")
-    return 1 if failures else 0
+    if args.errata:
+        from privref.proofs.report import errata_markdown
+        write_text_atomic(args.errata, errata_markdown(), flag="--errata")
+        print(f"wrote {args.errata}")
+    if args.paper_map:
+        from pathlib import Path
+
+        from privref.proofs.report import paper_map_markdown
+        tests = Path(__file__).resolve().parents[1] / "tests"  # the checkout's tests, if any
+        write_text_atomic(args.paper_map, paper_map_markdown(tests), flag="--paper-map")
+        print(f"wrote {args.paper_map}")
+    return EXIT_VIOLATION if failures else EXIT_OK
 
 
 def _parser() -> argparse.ArgumentParser:
+    raw = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(
-        prog="privref",
-        description="Exact reference implementations of private learners, with auditors.")
+        prog="privref", formatter_class=raw, epilog=EXIT_CODES,
+        usage="%(prog)s [-h] [--version] COMMAND ...",
+        description="Exact reference implementations of private learners, with auditors.\n\n"
+                    + COMMANDS)
     parser.add_argument("--version", action="version", version=f"privref {_version()}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    audit = sub.add_parser(
-        "audit", help="exactly audit every built-in mechanism on its neighbor universe",
-        description="Compute, for every built-in mechanism, the exact worst-case privacy loss "
-                    "over every neighboring pair of its universe and decide its claim soundly "
-                    "(HOLDS / VIOLATED / UNDECIDED).")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", help=argparse.SUPPRESS)
+
+    def command(parent: Any, name: str, description: str) -> argparse.ArgumentParser:
+        made: argparse.ArgumentParser = parent.add_parser(
+            name.split()[-1], prog=f"privref {name}", formatter_class=raw, epilog=EXIT_CODES,
+            description=description)
+        return made
+
+    quiet_help = "no progress lines on stderr"
+    audit = command(
+        sub, "audit",
+        "Compute, for every built-in mechanism, the exact worst-case privacy loss over every\n"
+        "neighboring pair of its universe and decide its claim soundly (HOLDS / VIOLATED /\n"
+        "UNDECIDED).  'privref audit blackbox TARGET ...' audits any callable instead\n"
+        "(see 'privref audit blackbox --help').")
     audit.add_argument("--json", metavar="PATH", help="also write the results as JSON")
-    audit.add_argument("--deep", action="store_true", help="use larger universes")
+    audit.add_argument("--deep", action="store_true",
+                       help="use larger universes (slower; one progress line per audit)")
     audit.add_argument("--only", metavar="NAME", action="append",
                        help="audit only mechanisms whose name contains NAME (repeatable)")
+    audit.add_argument("--quiet", action="store_true", help=quiet_help)
     audit.set_defaults(func=_cmd_audit)
-    audit_kinds = audit.add_subparsers(dest="audit_kind", metavar="KIND")
-    blackbox = audit_kinds.add_parser(
-        "blackbox", help="Monte Carlo lower bound on the privacy loss of any callable",
-        description="Sample TARGET on neighboring inputs and report a lower bound on its privacy "
-                    "loss that holds at the stated confidence (VIOLATION when it exceeds the "
-                    "claim); see docs/blackbox.md.")
+    audit_kinds = audit.add_subparsers(dest="audit_kind", metavar="KIND",
+                                       help="blackbox: audit any callable by sampling")
+    blackbox = command(
+        audit_kinds, "audit blackbox",
+        "Sample TARGET on neighboring inputs and report a lower bound on its privacy loss that\n"
+        "holds at the stated confidence (VIOLATION when it exceeds the claim); see\n"
+        "docs/blackbox.md.")
     blackbox_cli.configure_parser(blackbox)
     blackbox.set_defaults(func=blackbox_cli.run)
-    lemmas = sub.add_parser(
-        "lemmas", help="print the lemma ledger (and run its checks with --check)",
-        description="Print every ledger entry with its status; --check runs every check and "
-                    "exits non-zero when a result contradicts its recorded status.")
+    lemmas = command(
+        sub, "lemmas",
+        "Print every ledger entry with its status; --check runs every check (one progress\n"
+        "line per entry on stderr) and exits 1 when a result contradicts its recorded status.")
     lemmas.add_argument("--check", action="store_true", help="run every check")
     lemmas.add_argument("--json", metavar="PATH", help="also write the ledger as JSON")
     lemmas.add_argument("--markdown", metavar="PATH", help="also write the ledger as Markdown")
+    lemmas.add_argument("--errata", metavar="PATH", help="also write the errata as Markdown")
+    lemmas.add_argument("--paper-map", metavar="PATH",
+                        help="also write the map algorithm → function → ledger → tests")
     lemmas.add_argument("--id", metavar="TEXT", action="append",
                         help="only entries whose id contains TEXT (repeatable)")
     lemmas.add_argument("-v", "--verbose", action="store_true", help="print statements")
+    lemmas.add_argument("--quiet", action="store_true", help=quiet_help)
     lemmas.set_defaults(func=_cmd_lemmas)
-    learn = sub.add_parser(
-        "learn", help="learning-curve experiment: labeled/unlabeled sample complexity vs d",
-        description="Run the private learners on thresholds, intervals and rectangles over "
-                    "X_d for growing d; write a JSON table and a PNG plot of the empirical "
-                    "labeled and unlabeled sample complexities (see docs/learning.md).")
+    learn = command(
+        sub, "learn",
+        "Run the private learners on thresholds, intervals and rectangles over X_d for growing\n"
+        "d; print the empirical labeled and unlabeled sample complexities, and write a JSON\n"
+        "table (--json) and a PNG plot (--png) when asked (see docs/learning.md).  One\n"
+        "progress line per grid cell on stderr.")
     from . import learning_cli
     learning_cli.configure_parser(learn)
+    learn.add_argument("--quiet", action="store_true", help=quiet_help)
     learn.set_defaults(func=learning_cli.run)
-    illustrate = sub.add_parser(
-        "illustrate", help="illustrations of paper 003 (public data): JSON table and PNG plot",
-        description="littlestone: Ldim vs VC of thresholds; semiprivate: private sample size, "
-                    "fully private vs semi-private, as the domain grows; public: public sample "
-                    "size against alpha and the 1/alpha lower bound (see docs/public-data.md).")
+    illustrate = command(
+        sub, "illustrate",
+        "littlestone: Ldim vs VC of thresholds; semiprivate: private sample size, fully\n"
+        "private vs semi-private, as the domain grows; public: public sample size against\n"
+        "alpha and the 1/alpha lower bound (see docs/public-data.md).  Prints the table;\n"
+        "writes JSON (--json) and a PNG plot (--png) when asked.")
     from . import illustrations
     illustrations.configure_parser(illustrate)
+    illustrate.add_argument("--quiet", action="store_true", help=quiet_help)
     illustrate.set_defaults(func=illustrations.run)
     return parser
 
 
+def _command_name(args: argparse.Namespace) -> str:
+    name = str(getattr(args, "command", None) or "")
+    if name == "audit" and getattr(args, "audit_kind", None):
+        name += f" {args.audit_kind}"
+    return f"privref {name}" if name else "privref"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``privref`` console script; returns the exit status."""
+    """Entry point of the ``privref`` console script; returns the exit status.
+
+    Guarantee: the status is one of :data:`EXIT_CODES` (130 on Ctrl-C); every failure ends in
+    one stderr line ``privref CMD: error: MESSAGE`` (usage errors, OutputError) or ``privref
+    CMD: internal error: TYPE: MESSAGE`` (anything unexpected), with a traceback only when
+    the environment sets ``PRIVREF_DEBUG=1``.
+    """
     parser = _parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse: --help / --version (0) or a usage error (2)
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     if args.command is None:
-        parser.print_help()
-        return 2
+        parser.print_usage(sys.stderr)
+        print("privref: error: a COMMAND is required (audit, audit blackbox, lemmas, learn, "
+              "illustrate); see 'privref --help'", file=sys.stderr)
+        return EXIT_USAGE
+    cmd = _command_name(args)
+    debug = os.environ.get("PRIVREF_DEBUG") == "1"
     try:
         status: int = args.func(args)
+        sys.stdout.flush()
+    except OutputError as exc:
+        if debug:
+            traceback.print_exc()
+        print(f"{cmd}: error: {_one_line(exc)}", file=sys.stderr)
+        return EXIT_INTERNAL
     except PrivrefError as exc:
-        print(f"privref {args.command}: error: {exc}", file=sys.stderr)
-        return 2
+        if debug:
+            traceback.print_exc()
+        print(f"{cmd}: error: {_one_line(exc)}", file=sys.stderr)
+        return EXIT_USAGE
     except KeyboardInterrupt:
-        print(f"privref {args.command}: interrupted", file=sys.stderr)
+        print(f"{cmd}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader of stdout went away (``privref lemmas | head``): stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        print(f"{cmd}: error: standard output was closed early", file=sys.stderr)
+        return EXIT_INTERNAL
+    except Exception as exc:  # the last resort (MemoryError, RecursionError included)
+        if debug:
+            traceback.print_exc()
+        print(f"{cmd}: internal error: {type(exc).__name__}: {_one_line(exc)}", file=sys.stderr)
+        return EXIT_INTERNAL
     return status
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or "(no message)"
 
 
 if __name__ == "__main__":

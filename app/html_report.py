@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from html import escape
@@ -53,9 +53,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from privref import reference
-from privref.audits.blackbox.report import BlackboxReport, PairResult, WitnessSamples
-from privref.reference.errors import PrivrefError
+from privref.audits.blackbox.report import FLOAT_LEAK, BlackboxReport, PairResult, WitnessSamples
 from privref.reference.reals import Real
+
+from .output import check_output_path, write_text_atomic
 
 if TYPE_CHECKING:
     from privref.audits.blackbox.estimate import PairFinding
@@ -226,10 +227,37 @@ class _View:
 
 
 def _discrete_keys(a: Samples, b: Samples, caption: str) -> _View:
-    from privref.audits.blackbox.events import canonical
+    from privref.audits.blackbox.outcomes import canonical
 
-    keys_a = [canonical(x) for x in a]
-    keys_b = [canonical(x) for x in b]
+    return _keyed([canonical(x) for x in a], [canonical(x) for x in b], caption, _label)
+
+
+def _pattern_view(a: Samples, b: Samples, event: Event) -> _View | None:
+    """The IEEE-754 pattern classes (sign, binade, trailing zero bits) of the numbers the
+    pattern event reads: the view in which a floating-point leak lives."""
+    from privref.audits.blackbox.features import describe_float_pattern, float_pattern
+
+    coord = getattr(event, "coord", None)
+    if isinstance(coord, int):
+        xa, xb = _column(a, coord), _column(b, coord)
+    else:
+        xa, xb = _scalars(a), _scalars(b)
+    if xa is None or xb is None:
+        return None
+    ka = [int(k) for k in float_pattern(xa)]
+    kb = [int(k) for k in float_pattern(xb)]
+    where = "the output" if not isinstance(coord, int) else f"output[{coord}]"
+
+    def name(k: Hashable, limit: int = 16) -> str:
+        text = describe_float_pattern(int(k)) if isinstance(k, int) else repr(k)
+        return text if len(text) <= limit else text[: limit - 1] + "…"
+
+    return _keyed(ka, kb, f"the IEEE-754 pattern class of {where} (sign, binade, trailing zero "
+                          "bits), the view the witness event reads", name)
+
+
+def _keyed(keys_a: Sequence[Hashable], keys_b: Sequence[Hashable], caption: str,
+           name: Callable[..., str]) -> _View:
     pooled = Counter(keys_a)
     pooled.update(keys_b)
     order = sorted(pooled, key=lambda k: (-pooled[k], repr(k)))  # most frequent first
@@ -237,8 +265,8 @@ def _discrete_keys(a: Samples, b: Samples, caption: str) -> _View:
     idx_a = np.fromiter((index[k] for k in keys_a), dtype=np.int64, count=len(keys_a))
     idx_b = np.fromiter((index[k] for k in keys_b), dtype=np.int64, count=len(keys_b))
     shown = min(len(order), TOP_OUTCOMES if len(order) > TOP_OUTCOMES + 1 else len(order))
-    labels = [_label(k) for k in order[:shown]]
-    tips = [_label(k, 200) for k in order[:shown]]
+    labels = [name(k) for k in order[:shown]]
+    tips = [name(k, 200) for k in order[:shown]]
     slot_of = np.minimum(np.arange(len(order), dtype=np.int64), shown)
     if shown < len(order):
         labels.append(f"other ({len(order) - shown})")
@@ -334,7 +362,7 @@ def _view(a: Samples, b: Samples, event: Event | None) -> _View:
         ca, cb = _column(a, coord), _column(b, coord)
         if ca is not None and cb is not None:
             return _numeric(ca, cb, f"output[{coord}], the coordinate the witness event reads")
-    from privref.audits.blackbox.events import canonical
+    from privref.audits.blackbox.outcomes import canonical
 
     if len({canonical(x) for x in a} | {canonical(x) for x in b}) <= MAX_DISCRETE:
         return _discrete_keys(a, b, "the output (whole tuples)")
@@ -655,9 +683,23 @@ def _claim_text(eps: Real, delta: Fraction) -> str:
     return f"({text}, {delta})-DP"
 
 
+def _float_leak(report: BlackboxReport) -> str:
+    """The floating-point-leak box (only when the verdict comes from an IEEE-754 pattern event)."""
+    if not report.float_leak or report.witness is None:
+        return ""
+    counts = ", ".join(f"{k} {v}" for k, v in report.witness.estimate.counts.items())
+    return ('<p class="warn"><b>Floating-point leak (Mironov 2012).</b> '
+            f"{escape(FLOAT_LEAK)}.  Event counts: {escape(counts)}.  Rerun with "
+            "<code>--no-float-events</code> to audit the real-valued algorithm.</p>\n")
+
+
 def _facts(report: BlackboxReport) -> str:
     w = report.witness
-    rows = [_row("claim", _claim_text(report.claimed_epsilon, report.claimed_delta))]
+    rows = [_row("claim", _claim_text(report.claimed_epsilon, report.claimed_delta)
+                 + ("" if report.relation is None else f" under {report.relation}"))]
+    if report.group > 1 and report.tested_epsilon is not None and report.tested_delta is not None:
+        rows.append(_row("group privacy", f"pairs within distance {report.group}: tested "
+                                          + _claim_text(report.tested_epsilon, report.tested_delta)))
     if report.status != "complete":
         rows.append(_row("status", f"{report.status.upper()}: {report.error}"))
     rows.append(_row("ε lower bound", f"{report.epsilon_lower_bound:.6g} at confidence "
@@ -666,7 +708,8 @@ def _facts(report: BlackboxReport) -> str:
         e = w.estimate
         rows.append(_row("witness pair", f"a = {list(w.pair[0])!r}   b = {list(w.pair[1])!r}   "
                                          f"({e.direction})", mono=True))
-        rows.append(_row("event", e.event, mono=True))
+        rows.append(_row("event", e.event + ("  [floating-point leak (Mironov 2012)]"
+                                             if report.float_leak else ""), mono=True))
         rows.append(_row("counts", ", ".join(f"{k} {v}" for k, v in e.counts.items())))
         if e.delta_at_claimed_epsilon is not None:
             lo, hi = e.delta_at_claimed_epsilon
@@ -723,7 +766,8 @@ def _figure(svg: str, caption: str) -> str:
 
 def _plots(report: BlackboxReport, samples: WitnessSamples | None) -> str:
     w = report.witness
-    claim = float(report.claimed_epsilon)
+    claim = float(report.claimed_epsilon if report.tested_epsilon is None
+                  else report.tested_epsilon)
     bound = report.epsilon_lower_bound
     titles = ("output distributions of the witness pair",
               "empirical privacy-loss distribution under P", "epsilon lower bound as N grows")
@@ -733,10 +777,16 @@ def _plots(report: BlackboxReport, samples: WitnessSamples | None) -> str:
     if w is None or samples is None or len(samples.a) < 2 or len(samples.b) < 2:
         why = why or "too few samples to plot"
         return "".join(_figure(_empty_plot(t, why), escape(why)) for t in titles)
-    points, finding = _growth(samples, epsilon=report.claimed_epsilon, delta=report.claimed_delta,
+    eps = report.claimed_epsilon if report.tested_epsilon is None else report.tested_epsilon
+    delta = report.claimed_delta if report.tested_delta is None else report.tested_delta
+    points, finding = _growth(samples, epsilon=eps, delta=delta,
                               alpha=w.alpha, steps=GROWTH_STEPS, float_events=report.float_events)
     event = None if finding.candidate is None else finding.candidate.event
-    view = _view(samples.a, samples.b, event)
+    from privref.audits.blackbox.events import FloatPattern
+
+    real_view = _view(samples.a, samples.b, event)
+    pattern = _pattern_view(samples.a, samples.b, event) if isinstance(event, FloatPattern) else None
+    view = real_view if pattern is None else pattern
     in_event = None
     if event is not None:
         slots = int(view.slot_of.max()) + 1
@@ -758,6 +808,12 @@ def _plots(report: BlackboxReport, samples: WitnessSamples | None) -> str:
         + "The dark strip marks outcomes in the witness event F"
         + ("" if same else " (as recomputed with the default estimator; the report's event differs)")
         + ".")]
+    if pattern is not None:  # the leak lives in the pattern view; the real values look innocent
+        out.append(_figure(
+            _distributions_plot(real_view, samples.a, samples.b, w.pair, None),
+            f"<b>Real-valued view</b> of the same samples ({escape(real_view.caption)}): the "
+            "floating-point leak is invisible here; it lives in the IEEE-754 pattern classes "
+            "above.  <code>--no-float-events</code> audits this view alone."))
     loss = _loss(view, samples.a, samples.b, direction)
     above = float(loss.weight[loss.finite > claim].sum()) + loss.infinite_mass
     out.append(_figure(
@@ -778,7 +834,7 @@ def _plots(report: BlackboxReport, samples: WitnessSamples | None) -> str:
     out.append(_figure(
         _growth_plot(points, claim),
         "<b>The ε lower bound as N grows</b>: audits.blackbox.estimate.estimate_pair re-run on the "
-        f"first N samples of each side, with the claimed ε, δ = {escape(str(report.claimed_delta))} "
+        f"first N samples of each side, with the tested ε, δ = {escape(str(delta))} "
         f"and the witness pair's alpha = {float(w.alpha):.4g}.  Each point is a separate confidence "
         f"statement at confidence 1 − alpha; only the full-N point (N = {len(samples.a)}, filled) "
         f"is the report's bound.{check}"
@@ -807,7 +863,7 @@ def render_html(report: BlackboxReport, samples: WitnessSamples | None = None) -
         f"<title>{escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
         f"<h1>Black-box audit of <code>{escape(report.target)}</code></h1>\n"
         f'<p><span class="verdict {css}">{escape(verdict)}</span></p>\n'
-        + _facts(report) + "\n" + _messages(report)
+        + _float_leak(report) + _facts(report) + "\n" + _messages(report)
         + "<h2>Plots</h2>\n" + _plots(report, samples) + "\n" + _pairs_table(report.pairs)
         + "\n<footer>A black-box audit can only refute a claim: NO_VIOLATION_FOUND is no proof "
           "of privacy.  The bound holds with probability at least the stated confidence over the "
@@ -817,11 +873,10 @@ def render_html(report: BlackboxReport, samples: WitnessSamples | None = None) -
 
 def write_html(path: str | Path, report: BlackboxReport, samples: WitnessSamples | None = None,
                *, flag: str = "--html") -> None:
-    """Write :func:`render_html` to ``path`` (UTF-8).
+    """Write :func:`render_html` to ``path`` (UTF-8), through :mod:`privref.app.output`.
 
-    Raises PrivrefError (naming ``flag``) when the directory of ``path`` is missing.
+    Raises InvalidArgument (naming ``flag``) when ``path`` is unusable (a missing folder, a
+    directory, no permission), OutputError when the write fails (a full disk).
     """
-    target = Path(path)
-    if not target.parent.exists():
-        raise PrivrefError(f"{flag} {path}: directory {target.parent} does not exist")
-    target.write_text(render_html(report, samples), encoding="utf-8")
+    target = check_output_path(flag, path)
+    write_text_atomic(target, render_html(report, samples), flag=flag)

@@ -18,7 +18,7 @@ These illustrate the statements on small instances; none proves them.
 from __future__ import annotations
 
 import argparse
-import json
+import sys
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -30,7 +30,9 @@ from privref.reference.errors import InvalidArgument, PrivrefError
 from privref.reference.validate import check_int
 from privref.reference.vc import littlestone_dimension, vc_dimension
 
-from .learning import ExperimentConfig, run_experiment, sample_complexity
+from .learning import Cell, ExperimentConfig, run_experiment, sample_complexity
+from .learning_cli import parse_int
+from .output import check_output_path, write_json, write_with
 
 __all__ = ["configure_parser", "littlestone_table", "public_table", "run", "semiprivate_table"]
 
@@ -48,19 +50,23 @@ def littlestone_table(max_points: int) -> list[dict[str, int]]:
     return rows
 
 
+def _quiet(cell: Cell) -> None:
+    """No progress."""
+
+
 def semiprivate_table(dims: tuple[int, ...], public: int, runs: int, epsilon: Fraction,
-                      seed: int) -> list[dict[str, Any]]:
+                      seed: int, progress: Any = _quiet) -> list[dict[str, Any]]:
     """Empirical private sample complexity m*(d) of KLNRS and of A_SSPP (public sample ``public``)."""
     config = ExperimentConfig(learners=("klnrs", "sspp"), families=("thresholds",), dims=dims,
                               labeled_sizes=(4, 8, 16, 32, 64, 128, 256),
                               unlabeled_sizes=(public,), epsilon=epsilon, runs=runs, seed=seed)
-    result = run_experiment(config)
+    result = run_experiment(config, progress=progress)
     return [{"learner": k[0], "d": k[2], "points": 1 << k[2], "private_m_star": v[0]}
             for k, v in sample_complexity(result).items()]
 
 
 def public_table(alphas: tuple[Fraction, ...], d: int, private: int, runs: int, epsilon: Fraction,
-                 seed: int) -> list[dict[str, Any]]:
+                 seed: int, progress: Any = _quiet) -> list[dict[str, Any]]:
     """For each α: A_SSPP's empirical public sample complexity n*(α) at a generous private size."""
     rows = []
     for i, alpha in enumerate(alphas):
@@ -68,7 +74,7 @@ def public_table(alphas: tuple[Fraction, ...], d: int, private: int, runs: int, 
                                   labeled_sizes=(private,),
                                   unlabeled_sizes=(1, 2, 4, 8, 16, 32, 64, 128, 256),
                                   alpha=alpha, epsilon=epsilon, runs=runs, seed=seed + i)
-        result = run_experiment(config)
+        result = run_experiment(config, progress=progress)
         (_, n_star), = sample_complexity(result).values()
         rows.append({"alpha": str(alpha), "inverse_alpha": float(1 / alpha),
                      "public_n_star": n_star,
@@ -80,11 +86,20 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     """Add the ``illustrate`` arguments."""
     parser.add_argument("which", choices=("littlestone", "semiprivate", "public"),
                         help="which illustration of paper 003")
-    parser.add_argument("--quick", action="store_true", help="a small instance for smoke tests")
-    parser.add_argument("--runs", default="60", help="repetitions per cell (default 60)")
-    parser.add_argument("--seed", default="0", help="master seed (default 0)")
-    parser.add_argument("--json", metavar="PATH", default=None, help="JSON table (default <which>.json)")
-    parser.add_argument("--png", metavar="PATH", default=None, help="PNG plot (default <which>.png)")
+    parser.add_argument("--quick", action="store_true",
+                        help="a small instance for smoke tests (10 runs: cannot be combined "
+                             "with --runs)")
+    parser.add_argument("--runs", default=None,
+                        help=f"repetitions per cell, at most {MAX_RUNS} (default 60)")
+    parser.add_argument("--seed", default="0", help="master seed in [0, 2^64) (default 0)")
+    parser.add_argument("--json", metavar="PATH", default=None,
+                        help="write the JSON table to PATH (default: print the rows only)")
+    parser.add_argument("--png", metavar="PATH", default=None,
+                        help="write the PNG plot to PATH (default: no plot)")
+
+
+MAX_RUNS = 2000
+"""Largest --runs of ``privref illustrate`` (semiprivate at 2000 runs takes about an hour)."""
 
 
 def _plot(which: str, rows: list[dict[str, Any]], path: Path, meta: str) -> None:
@@ -131,22 +146,41 @@ def _plot(which: str, rows: list[dict[str, Any]], path: Path, meta: str) -> None
     import textwrap
     fig.suptitle("\n".join(textwrap.wrap(meta, 110)), fontsize=7)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    try:
+        write_with(path, lambda fh: fig.savefig(fh, format="png", dpi=110), flag="--png")
+    finally:
+        plt.close(fig)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``privref illustrate WHICH``; 0 on success."""
+    """Run ``privref illustrate WHICH``; 0 on success.
+
+    Prints the rows; writes the JSON table and the PNG plot only to the paths given by
+    ``--json`` / ``--png`` (checked, with every flag, before the run).
+    """
     which = args.which
-    json_path = Path(args.json or f"{which}.json")
-    png_path = Path(args.png or f"{which}.png")
-    for flag, path in (("--json", json_path), ("--png", png_path)):
-        if not path.parent.exists():
-            raise InvalidArgument(f"{flag} {path}: directory {path.parent} does not exist")
-    try:
-        runs, seed = int(args.runs), int(args.seed)
-    except ValueError:
-        raise InvalidArgument(f"--runs {args.runs!r} / --seed {args.seed!r} must be ints") from None
+    if args.quick and args.runs is not None:
+        raise InvalidArgument("--quick sets --runs to 10; drop --quick or --runs")
+    runs = 60 if args.runs is None else parse_int(args.runs, "--runs")
+    if runs > MAX_RUNS:
+        raise InvalidArgument(f"--runs={runs} must be an int in [1, {MAX_RUNS}]")
+    seed = parse_int(args.seed, "--seed")
+    json_path = None if args.json is None else check_output_path("--json", args.json)
+    png_path = None if args.png is None else check_output_path("--png", args.png)
+    if png_path is not None:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError as exc:
+            raise PrivrefError("--png needs matplotlib: pip install 'privref[plots]' "
+                               f"({exc})") from None
+    count = [0]
+
+    def progress(cell: Cell) -> None:
+        count[0] += 1
+        if not getattr(args, "quiet", False):
+            print(f"[{count[0]}] {cell.learner} d={cell.d} m={cell.labeled} n={cell.unlabeled}: "
+                  f"failures {cell.failures}/{cell.runs}", file=sys.stderr, flush=True)
+
     start = time.perf_counter()
     eps = Fraction(1)
     params: dict[str, Any]
@@ -156,20 +190,24 @@ def run(args: argparse.Namespace) -> int:
     elif which == "semiprivate":
         params = {"dims": (2, 3) if args.quick else (2, 3, 4, 5, 6, 7), "public": 32,
                   "runs": 10 if args.quick else runs, "epsilon": str(eps), "seed": seed}
-        rows = semiprivate_table(params["dims"], 32, params["runs"], eps, seed)
+        rows = semiprivate_table(params["dims"], 32, params["runs"], eps, seed, progress)
     else:
         alphas = (Fraction(1, 4), Fraction(1, 8)) if args.quick else tuple(
             Fraction(1, 2 ** k) for k in range(2, 7))
         params = {"alphas": [str(a) for a in alphas], "d": 6, "private": 256,
                   "runs": 10 if args.quick else runs, "epsilon": str(eps), "seed": seed}
-        rows = public_table(alphas, 6, 256, params["runs"], eps, seed)
+        rows = public_table(alphas, 6, 256, params["runs"], eps, seed, progress)
     seconds = time.perf_counter() - start
     meta = f"privref {reference.__version__}, {which}, {params}"
-    json_path.write_text(json.dumps({"privref_version": reference.__version__, "illustration": which,
-                                     "parameters": params, "seconds": round(seconds, 2),
-                                     "rows": rows}, indent=1, default=str) + "\n", encoding="utf-8")
-    _plot(which, rows, png_path, meta)
     for r in rows:
         print(r)
-    print(f"wrote {json_path} and {png_path} ({seconds:.1f}s)")
+    if json_path is not None:
+        write_json(json_path, {"privref_version": reference.__version__, "illustration": which,
+                               "parameters": params, "seconds": round(seconds, 2),
+                               "rows": rows}, flag="--json")
+        print(f"wrote {json_path}")
+    if png_path is not None:
+        _plot(which, rows, png_path, meta)
+        print(f"wrote {png_path}")
+    print(f"{which}: {len(rows)} rows in {seconds:.1f}s")
     return 0

@@ -51,10 +51,13 @@ from privref.reference.validate import check_int, to_fraction
 __all__ = [
     "FAMILIES",
     "LEARNERS",
+    "MAX_WORK",
     "Cell",
     "ExperimentConfig",
     "ExperimentResult",
     "LearnerSpec",
+    "estimated_work",
+    "grid_size",
     "run_experiment",
     "sample_complexity",
 ]
@@ -129,6 +132,49 @@ FAMILIES: dict[str, Callable[[int], ConceptClass]] = {
 """Concept families by name, as functions of d (domain X_d, or X_d^2 for rectangles)."""
 
 
+MAX_WORK: int = 4 * 10**9
+"""Default bound on :func:`estimated_work` (about half an hour on a laptop core: the documented
+814 s grid of docs/learning.md is 1.5e9): a grid above it is refused before it runs."""
+
+
+def _class_size(family: str, d: int) -> int:
+    n = 1 << d
+    if family == "thresholds":
+        return n + 1
+    if family == "intervals":
+        return n * (n + 1) // 2 + 1
+    return (n * (n + 1) // 2 + 1) ** 2  # rectangles over X_d^2 (and any other family)
+
+
+def grid_size(config: ExperimentConfig) -> int:
+    """Number of cells :func:`run_experiment` runs (before skipping cells over max_domain)."""
+    total = 0
+    for key in config.learners:
+        sizes_n = 1 if LEARNERS[key].layout == "labeled" else len(config.unlabeled_sizes)
+        total += len(config.families) * len(config.dims) * sizes_n * len(config.labeled_sizes)
+    return total
+
+
+def estimated_work(config: ExperimentConfig) -> int:
+    """A cost estimate of the grid: Σ over cells of runs × (class size) × (sample size + 1).
+
+    Each run of an exact sampler scores every hypothesis on every example, so this grows
+    like the real running time (about 2·10^6 units a second); it bounds the resources a user can
+    inflate with runs, dims and sizes.
+    """
+    work = 0
+    for key in config.learners:
+        labeled_only = LEARNERS[key].layout == "labeled"
+        sizes_n = (0,) if labeled_only else config.unlabeled_sizes
+        for family in config.families:
+            for d in config.dims:
+                size = _class_size(family, d)
+                for n in sizes_n:
+                    for m in config.labeled_sizes:
+                        work += config.runs * size * (m + n + 1)
+    return work
+
+
 @dataclass(frozen=True, slots=True)
 class ExperimentConfig:
     """Parameters of one experiment (validated at construction; exact α, β, ε)."""
@@ -144,6 +190,8 @@ class ExperimentConfig:
     runs: int = 100
     ci_alpha: Fraction = Fraction(1, 20)
     seed: int = 0
+    max_work: int = MAX_WORK
+    """Refuse grids whose :func:`estimated_work` exceeds this (raise it to run bigger grids)."""
 
     def __post_init__(self) -> None:
         for key in self.learners:
@@ -166,7 +214,15 @@ class ExperimentConfig:
         if to_fraction(self.epsilon, "epsilon") <= 0:
             raise InvalidArgument(f"epsilon={self.epsilon} must be > 0")
         check_int(self.runs, "runs", minimum=1)
-        check_int(self.seed, "seed", minimum=0)
+        check_int(self.seed, "seed", minimum=0, maximum=2**64 - 1)
+        check_int(self.max_work, "max_work", minimum=1)
+        for d in self.dims:
+            check_int(d, "dims", maximum=20)  # 2^20 points: beyond every concept-class limit
+        work = estimated_work(self)
+        if work > self.max_work:
+            raise InvalidArgument(
+                f"the grid needs about {work:.2e} steps (runs x cells x class size x sample "
+                f"size), more than max_work={self.max_work:.0e}; lower runs, dims or the sizes")
 
     def to_json(self) -> dict[str, Any]:
         """The parameters as JSON (exact values as strings)."""

@@ -10,7 +10,6 @@ reached the target are drawn as open markers at the top of the grid.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from fractions import Fraction
 from pathlib import Path
@@ -25,28 +24,78 @@ from .learning import (
     Cell,
     ExperimentConfig,
     ExperimentResult,
+    grid_size,
     run_experiment,
     sample_complexity,
 )
+from .output import check_output_path, write_json, write_with
 
-__all__ = ["configure_parser", "plot_png", "run"]
+__all__ = ["LIMITS", "configure_parser", "parse_exact", "parse_int", "parse_ints", "plot_png",
+           "run"]
 
 QUICK = {"dims": (2, 3), "labeled_sizes": (4, 16, 64), "unlabeled_sizes": (16,), "runs": 20}
+DEFAULTS = {"dims": "2,3,4,5", "labeled": "2,4,8,16,32,64,128", "unlabeled": "64",
+            "runs": "100"}
+_GRID_FLAGS = {"dims": "--dims", "labeled": "--labeled", "unlabeled": "--unlabeled",
+               "runs": "--runs"}
+
+LIMITS: dict[str, tuple[int, int]] = {
+    "--dims": (1, 16), "--labeled": (1, 100_000), "--unlabeled": (0, 100_000),
+    "--runs": (1, 100_000), "--seed": (0, 2**64 - 1),
+}
+"""Inclusive bounds of the integer flags of ``learn`` and ``illustrate`` (the whole grid is
+also bounded by :data:`privref.app.learning.MAX_WORK`)."""
+
+MAX_EPSILON = Fraction(1000)
+"""Largest --epsilon accepted (every learner is already near-deterministic long before)."""
+
+MAX_VALUES = 64
+"""Most values a comma-separated list flag (--dims, --labeled, --unlabeled) may hold."""
 
 
-def _ints(text: str, flag: str) -> tuple[int, ...]:
+def parse_int(text: str, flag: str) -> int:
+    """One int flag within :data:`LIMITS`; InvalidArgument naming the flag and the limit."""
+    low, high = LIMITS[flag]
+    raw = text.strip()
+    if not raw.lstrip("+-").isdigit() or len(raw) > 30:
+        raise InvalidArgument(f"{flag}={text!r} must be an int in [{low}, {high}]")
+    value = int(raw)
+    if not low <= value <= high:
+        raise InvalidArgument(f"{flag}={value} must be an int in [{low}, {high}]")
+    return value
+
+
+def parse_ints(text: str, flag: str) -> tuple[int, ...]:
+    """A comma-separated list of ints, each within :data:`LIMITS` (at most MAX_VALUES)."""
+    parts = text.split(",")
+    if len(parts) > MAX_VALUES:
+        raise InvalidArgument(f"{flag} holds {len(parts)} values, more than {MAX_VALUES}")
+    low, high = LIMITS[flag]
+    values = []
+    for part in parts:
+        try:
+            values.append(parse_int(part, flag))
+        except InvalidArgument:
+            raise InvalidArgument(f"{flag}={text!r} must be a comma-separated list of ints in "
+                                  f"[{low}, {high}]") from None
+    return tuple(values)
+
+
+def parse_exact(text: str, flag: str, *, low: Fraction, high: Fraction,
+                open_high: bool = True) -> Fraction:
+    """An exact number strictly above ``low`` and below ``high`` (or at most, ``open_high``
+    false); InvalidArgument naming the flag."""
     try:
-        values = tuple(int(v) for v in text.split(","))
-    except ValueError:
-        raise InvalidArgument(f"{flag} {text!r} must be a comma-separated list of ints") from None
-    return values
-
-
-def _exact(text: str, flag: str) -> Fraction:
-    try:
-        return to_fraction(text, flag.lstrip("-"))
-    except PrivrefError as exc:
-        raise InvalidArgument(f"{flag}: {exc}") from None
+        value = to_fraction(text, flag)
+    except PrivrefError:
+        raise InvalidArgument(f"{flag}={text!r} is not an exact number (e.g. '1/4' or "
+                              "'0.25')") from None
+    above = value < high if open_high else value <= high
+    if not (low < value and above):
+        shown = text if len(text) <= 30 else text[:27] + "..."
+        bracket = ")" if open_high else "]"
+        raise InvalidArgument(f"{flag}={shown} must lie in ({low}, {high}{bracket}")
+    return value
 
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:
@@ -55,34 +104,75 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                         help=f"comma-separated learner keys (default: all; known: {', '.join(LEARNERS)})")
     parser.add_argument("--families", default="thresholds,intervals",
                         help=f"comma-separated concept families ({', '.join(FAMILIES)})")
-    parser.add_argument("--dims", default="2,3,4,5", help="values of d (domain size 2^d)")
-    parser.add_argument("--labeled", default="2,4,8,16,32,64,128", help="labeled sizes m to try")
-    parser.add_argument("--unlabeled", default="64", help="unlabeled sizes n to try")
-    parser.add_argument("--alpha", default="1/4", help="accuracy α, exact (default 1/4)")
-    parser.add_argument("--beta", default="1/4", help="failure probability β, exact (default 1/4)")
-    parser.add_argument("--epsilon", default="1", help="privacy parameter ε, exact (default 1)")
-    parser.add_argument("--runs", default="100", help="repetitions per grid cell (default 100)")
-    parser.add_argument("--seed", default="0", help="master seed (default 0)")
+    parser.add_argument("--dims", default=None,
+                        help=f"values of d (domain size 2^d), each in {list(LIMITS['--dims'])} "
+                             f"(default {DEFAULTS['dims']})")
+    parser.add_argument("--labeled", default=None,
+                        help=f"labeled sizes m to try (default {DEFAULTS['labeled']})")
+    parser.add_argument("--unlabeled", default=None,
+                        help=f"unlabeled sizes n to try (default {DEFAULTS['unlabeled']})")
+    parser.add_argument("--alpha", default="1/4", help="accuracy α in (0, 1), exact (default 1/4)")
+    parser.add_argument("--beta", default="1/4",
+                        help="failure probability β in (0, 1), exact (default 1/4)")
+    parser.add_argument("--epsilon", default="1",
+                        help=f"privacy parameter ε in (0, {MAX_EPSILON}], exact (default 1)")
+    parser.add_argument("--runs", default=None,
+                        help=f"repetitions per grid cell, at most {LIMITS['--runs'][1]} "
+                             f"(default {DEFAULTS['runs']})")
+    parser.add_argument("--seed", default="0", help="master seed in [0, 2^64) (default 0)")
     parser.add_argument("--quick", action="store_true",
-                        help="a small grid (d in 2,3; m in 4,16,64; 20 runs) for smoke tests")
-    parser.add_argument("--json", metavar="PATH", default="learning.json",
-                        help="JSON table (default learning.json)")
-    parser.add_argument("--png", metavar="PATH", default="learning.png",
-                        help="PNG plot (default learning.png)")
+                        help="a small grid (d in 2,3; m in 4,16,64; n = 16; 20 runs) for smoke "
+                             "tests; it sets --dims, --labeled, --unlabeled and --runs, so it "
+                             "cannot be combined with them")
+    parser.add_argument("--json", metavar="PATH", default=None,
+                        help="write the JSON table to PATH (default: nothing is written)")
+    parser.add_argument("--png", metavar="PATH", default=None,
+                        help="write the PNG plot to PATH (default: nothing is written)")
+
+
+def _names(text: str, flag: str, known: dict[str, Any]) -> tuple[str, ...]:
+    names = tuple(k.strip() for k in text.split(",") if k.strip())
+    if not names:
+        raise InvalidArgument(f"{flag}={text!r} must name at least one of {', '.join(known)}")
+    for name in names:
+        if name not in known:
+            raise InvalidArgument(f"{flag}: {name!r} is unknown; known: {', '.join(known)}")
+    return names
 
 
 def _config(args: argparse.Namespace) -> ExperimentConfig:
+    if args.quick:
+        given = [flag for key, flag in _GRID_FLAGS.items() if getattr(args, key) is not None]
+        if given:
+            raise InvalidArgument(f"--quick sets --dims, --labeled, --unlabeled and --runs; drop "
+                                  f"--quick or {', '.join(given)}")
+    grid = {key: DEFAULTS[key] if getattr(args, key) is None else getattr(args, key)
+            for key in _GRID_FLAGS}
     kwargs: dict[str, Any] = {
-        "learners": tuple(k for k in args.learners.split(",") if k),
-        "families": tuple(f for f in args.families.split(",") if f),
-        "dims": _ints(args.dims, "--dims"), "labeled_sizes": _ints(args.labeled, "--labeled"),
-        "unlabeled_sizes": _ints(args.unlabeled, "--unlabeled"),
-        "alpha": _exact(args.alpha, "--alpha"), "beta": _exact(args.beta, "--beta"),
-        "epsilon": _exact(args.epsilon, "--epsilon"),
-        "runs": _ints(args.runs, "--runs")[0], "seed": _ints(args.seed, "--seed")[0]}
+        "learners": _names(args.learners, "--learners", LEARNERS),
+        "families": _names(args.families, "--families", FAMILIES),
+        "dims": parse_ints(grid["dims"], "--dims"),
+        "labeled_sizes": parse_ints(grid["labeled"], "--labeled"),
+        "unlabeled_sizes": parse_ints(grid["unlabeled"], "--unlabeled"),
+        "alpha": parse_exact(args.alpha, "--alpha", low=Fraction(0), high=Fraction(1)),
+        "beta": parse_exact(args.beta, "--beta", low=Fraction(0), high=Fraction(1)),
+        "epsilon": parse_exact(args.epsilon, "--epsilon", low=Fraction(0), high=MAX_EPSILON,
+                               open_high=False),
+        "runs": parse_int(grid["runs"], "--runs"), "seed": parse_int(args.seed, "--seed")}
     if args.quick:
         kwargs.update(QUICK)
-    return ExperimentConfig(**kwargs)
+    try:
+        return ExperimentConfig(**kwargs)
+    except InvalidArgument as exc:
+        raise InvalidArgument(f"{exc} (--runs, --dims, --labeled, --unlabeled)") from None
+
+
+def _need_matplotlib() -> None:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError as exc:
+        raise PrivrefError("--png needs matplotlib: pip install 'privref[plots]' "
+                           f"({exc})") from None
 
 
 def plot_png(result: ExperimentResult, path: str | Path) -> None:
@@ -94,9 +184,7 @@ def plot_png(result: ExperimentResult, path: str | Path) -> None:
     except ImportError as exc:
         raise PrivrefError("privref learn needs matplotlib for --png: pip install "
                            f"'privref[plots]' ({exc})") from None
-    target = Path(path)
-    if not target.parent.exists():
-        raise InvalidArgument(f"--png {path}: directory {target.parent} does not exist")
+    target = check_output_path("--png", path)
     stars = sample_complexity(result)
     cfg = result.config
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
@@ -134,19 +222,33 @@ def plot_png(result: ExperimentResult, path: str | Path) -> None:
     fig.suptitle(f"privref {result.version}: ε = {cfg.epsilon}, {cfg.runs} runs per cell, "
                  f"seed {cfg.seed}", fontsize=9)
     fig.tight_layout()
-    fig.savefig(target, dpi=110)
-    plt.close(fig)
+    try:
+        write_with(target, lambda fh: fig.savefig(fh, format="png", dpi=110), flag="--png")
+    finally:
+        plt.close(fig)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``privref learn``; 0 on success."""
+    """Run ``privref learn``; 0 on success.
+
+    Prints the empirical sample complexities; writes the JSON table and the PNG plot only to
+    the paths given by ``--json`` / ``--png`` (checked before the run).
+    """
     config = _config(args)
     for flag, path in (("--json", args.json), ("--png", args.png)):
-        if path and not Path(path).parent.exists():
-            raise InvalidArgument(f"{flag} {path}: directory {Path(path).parent} does not exist")
+        if path is not None:
+            check_output_path(flag, path)
+    if args.png is not None:
+        _need_matplotlib()
+    total = grid_size(config)
+    done = [0]
 
     def show(c: Cell) -> None:
-        print(f"{c.learner:10s} {c.family:11s} d={c.d} m={c.labeled:<5d} n={c.unlabeled:<6d} "
+        done[0] += 1
+        if getattr(args, "quiet", False):
+            return
+        print(f"[{done[0]}/{total}] {c.learner:10s} {c.family:11s} d={c.d} m={c.labeled:<5d} "
+              f"n={c.unlabeled:<6d} "
               f"failures {c.failures}/{c.runs}  CP [{float(c.failure_low):.3f}, "
               f"{float(c.failure_high):.3f}]  mean error {float(c.mean_error):.3f}  "
               f"{c.seconds:.1f}s", file=sys.stderr, flush=True)
@@ -154,9 +256,10 @@ def run(args: argparse.Namespace) -> int:
     result = run_experiment(config, progress=show)
     for (learner, family, d, vc), (m_star, n_star) in sample_complexity(result).items():
         print(f"{learner:10s} {family:11s} d={d} VC={vc}: m* = {m_star}, n* = {n_star}")
-    Path(args.json).write_text(json.dumps(result.to_json(), indent=1) + "\n", encoding="utf-8")
-    print(f"wrote {args.json}")
-    if args.png:
+    if args.json is not None:
+        write_json(args.json, result.to_json(), flag="--json")
+        print(f"wrote {args.json}")
+    if args.png is not None:
         plot_png(result, args.png)
         print(f"wrote {args.png}")
     return 0

@@ -1,4 +1,10 @@
-"""privref auditors: the exact auditor (and, later, the black-box auditor)."""
+"""privref's auditors: the exact auditor and the black-box auditor.
+
+* :mod:`privref.audits.exact`: the true worst-case loss over every neighboring pair of a finite
+  universe, decided exactly or with interval arithmetic (:mod:`privref.audits.loss` for one pair);
+* :mod:`privref.audits.blackbox`: Clopper–Pearson lower bounds on the loss of any callable;
+* :mod:`privref.audits.stats`: the exact binomial statistics both of them and the ledger use.
+"""
 
 from .blackbox.api import assert_private
 from .exact import (

@@ -11,6 +11,11 @@ pair (a, b) of the universe:
   worst-case epsilon (an exact ``ln t`` when probabilities are rational).
 
 Undecided pairs are recomputed at doubled precision up to ``max_precision``.
+
+A claimed epsilon above :data:`EPSILON_CAP` is decided against e^EPSILON_CAP instead of the
+astronomically large e^epsilon: the hockey-stick divergence decreases in t, so HOLDS at the
+smaller t implies HOLDS at the claim; a violation found there is kept only when its event
+has Q-probability exactly 0 (then it is a violation at every epsilon), else it is UNDECIDED.
 """
 
 from __future__ import annotations
@@ -28,12 +33,23 @@ from privref.reference.mechanism import Mechanism
 from privref.reference.neighbors import Universe, check_neighbors
 from privref.reference.privacy import PrivacyClaim
 from privref.reference.program import MAX_PATHS, Distribution
-from privref.reference.reals import DEFAULT_PRECISION, Interval, Real, exp, log, prob_as_interval, rational
+from privref.reference.reals import (
+    DEFAULT_PRECISION,
+    Interval,
+    Order,
+    Real,
+    compare,
+    exp,
+    log,
+    prob_as_interval,
+    rational,
+)
 from privref.reference.verdict import Verdict
 
 from . import _pair, _tails
 
 __all__ = [
+    "EPSILON_CAP",
     "AuditReport",
     "PairReport",
     "Verdict",
@@ -213,12 +229,44 @@ def verify_order_invariance(mechanism: Mechanism[Any], universe: Universe, *,
                     "order_invariant=False")
 
 
+EPSILON_CAP = Fraction(4096)
+"""Claims with epsilon above this are decided against e^EPSILON_CAP (see the module doc)."""
+
+
+def _threshold(claim: PrivacyClaim) -> tuple[Real, bool]:
+    """(t, capped): t = e^epsilon, or e^EPSILON_CAP <= e^epsilon when epsilon > EPSILON_CAP."""
+    order, _ = compare(claim.epsilon, EPSILON_CAP)
+    if order is Order.GREATER:
+        return exp(rational(EPSILON_CAP)), True
+    return exp(claim.epsilon), False
+
+
+def _mass_where_q_vanishes(p: Distribution[Any], q: Distribution[Any]
+                           ) -> tuple[Fraction, tuple[Any, ...]]:
+    """(a lower bound on P(F), F) for F = {o : Q(o) = 0 exactly}; (0, ()) with tails."""
+    if p.components or q.components:
+        return Fraction(0), ()
+    qd = q.as_dict()
+    total = Fraction(0)
+    event = []
+    for o, prob in p.items():
+        if prob_as_interval(qd.get(o, Fraction(0))).hi == 0:
+            total += prob_as_interval(prob).lo
+            event.append(o)
+    return total, tuple(event)
+
+
 def _decide(cache: _Cache, a: Dataset, b: Dataset, claim: PrivacyClaim, precision: int,
-            max_precision: int, t_claim: Real | None = None) -> PairReport:
-    """One pair's verdict; ``t_claim`` = e^ε, shared across pairs so its enclosures are cached."""
+            max_precision: int, t_claim: Real | None = None, capped: bool = False
+            ) -> PairReport:
+    """One pair's verdict; ``t_claim`` = e^ε, shared across pairs so its enclosures are cached.
+
+    With ``capped``, ``t_claim`` is a number <= e^ε (see :data:`EPSILON_CAP`): HOLDS carries
+    over, VIOLATED only when the violating mass sits where Q vanishes.
+    """
     prec = precision
     if t_claim is None:
-        t_claim = exp(claim.epsilon)
+        t_claim, capped = _threshold(claim)
     while True:
         p, q = cache.get(a, prec), cache.get(b, prec)
         if p.components or q.components:
@@ -228,6 +276,13 @@ def _decide(cache: _Cache, a: Dataset, b: Dataset, claim: PrivacyClaim, precisio
             hs, margin, event = _pair.hockey_stick(p, q, t_claim, prec)
             eps = _pair.epsilon_at_delta(p, q, claim.delta, prec)
         box = prob_as_interval(hs)
+        final = False
+        if capped:  # hs encloses the divergence at t_claim <= e^ε: an upper bound at e^ε
+            free, free_event = _mass_where_q_vanishes(p, q)  # P(F) - e^ε·0 for Q(F) = 0
+            box = Interval(free, box.hi)
+            # a violation at t_claim alone says nothing at e^ε, and more precision cannot help
+            final = margin > claim.delta and free <= claim.delta
+            margin, event = free, free_event
         if box.hi <= claim.delta:
             verdict = Verdict.HOLDS
         elif margin > claim.delta:
@@ -236,7 +291,7 @@ def _decide(cache: _Cache, a: Dataset, b: Dataset, claim: PrivacyClaim, precisio
             verdict = Verdict.UNDECIDED
         eps_settled = eps.t_exact is not None or eps.infinite or (
             eps.t_hi is not None and eps.t_hi - eps.t_lo <= Fraction(1, 2**40) * eps.t_hi)
-        if (verdict is not Verdict.UNDECIDED and eps_settled) or prec >= max_precision:
+        if (verdict is not Verdict.UNDECIDED and eps_settled) or final or prec >= max_precision:
             return PairReport(a, b, verdict, box, event, margin, eps, prec)
         prec = min(2 * prec, max_precision)
 
@@ -275,7 +330,7 @@ def audit(mechanism: Mechanism[Any], universe: Universe, *, claim: PrivacyClaim 
         pairs = universe.pairs_at_distance(mechanism.relation, distance,
                                            order_invariant=mechanism.order_invariant,
                                            limit=pair_limit)
-    t_claim = exp(stated.epsilon)            # one expression: its enclosures are computed once
+    t_claim, capped = _threshold(stated)     # one expression: its enclosures are computed once
     count = 0
     worst: PairReport | None = None
     violation: PairReport | None = None
@@ -285,7 +340,7 @@ def audit(mechanism: Mechanism[Any], universe: Universe, *, claim: PrivacyClaim 
     all_exact = True
     for a, b in pairs:
         count += 1
-        rep = _decide(cache, a, b, stated, precision, max_precision, t_claim)
+        rep = _decide(cache, a, b, stated, precision, max_precision, t_claim, capped)
         if rep.verdict is Verdict.VIOLATED and violation is None:
             violation = rep
         if rep.verdict is Verdict.UNDECIDED and (
@@ -330,10 +385,12 @@ def audit(mechanism: Mechanism[Any], universe: Universe, *, claim: PrivacyClaim 
     uni_text = (f"{len(universe.elements)} elements, sizes {sizes}"
                 + (f", public prefix {universe.public!r}" if universe.public else ""))
     return AuditReport(
-        mechanism=mechanism.name, source=mechanism.source, claim=stated,
+        mechanism=mechanism.name, source=str(mechanism.source), claim=stated,
         relation=str(mechanism.relation), universe=uni_text, pairs=count, verdict=verdict,
         epsilon_exact=eps_exact, epsilon_lower=max(eps_box_lo, Fraction(0)),
         epsilon_upper=eps_box_hi, epsilon_infinite=infinite, epsilon_witness=witness,
         verdict_witness=violation or undecided,
         undecided_width=None if undecided is None else undecided.delta_at_claim.width,
-        precision=max_precision if undecided else precision)
+        precision=max_precision if undecided else precision,
+        notes=(f"claimed epsilon > {EPSILON_CAP}: decided against e^{EPSILON_CAP} (HOLDS there "
+               "implies HOLDS at the claim; VIOLATED only where Q vanishes)",) if capped else ())

@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from privref.audits.blackbox.estimate import estimate_pair  # noqa: E402
-from privref.reference.exponential import count_score, exponential_mechanism_rational  # noqa: E402
+from privref.reference.exponential import count_score, exponential_mechanism  # noqa: E402
 from privref.reference.geometric import geometric_mechanism  # noqa: E402
 from privref.reference.randomized_response import randomized_response  # noqa: E402
 from privref.validation.oracle import coverage_experiment  # noqa: E402
@@ -52,7 +52,7 @@ CASES: list[tuple[str, Any, Literal["mechanism", "law"], Fraction]] = [
     ("randomized response 3/4, delta 1/20", randomized_response(Fraction(3, 4)), "law",
      Fraction(1, 20)),
     ("exponential, base 3/2, counts 0..2",
-     exponential_mechanism_rational(range(3), count_score, base="3/2"), "law", Fraction(0)),
+     exponential_mechanism(range(3), count_score, epsilon="2*ln(3/2)"), "law", Fraction(0)),
     ("geometric 1/2", geometric_mechanism("1/2"), "mechanism", Fraction(0)),
     ("null: randomized response 1/2", randomized_response(Fraction(1, 2)), "law", Fraction(0)),
 ]

@@ -55,13 +55,13 @@ from privref.reference.data import Dataset  # noqa: E402
 from privref.reference.errors import TooLargeToEnumerate  # noqa: E402
 from privref.reference.exponential import (  # noqa: E402
     exponential_learner,
-    exponential_learner_rational,
-    exponential_mechanism_rational,
+    exponential_mechanism,
 )
 from privref.reference.mechanism import Mechanism  # noqa: E402
 from privref.reference.neighbors import Universe  # noqa: E402
 from privref.reference.program import MAX_PATHS, Program  # noqa: E402
 from privref.reference.randomized_response import label_flip  # noqa: E402
+from privref.reference.reals import log  # noqa: E402
 from privref.reference.resampling import resample_iid  # noqa: E402
 from privref.reference.subsampling import subsample  # noqa: E402
 
@@ -128,8 +128,8 @@ def count_score(data: Dataset, o: int) -> int:
 
 def counting_em(outputs: int) -> Mechanism[int]:
     """Rational-base exponential mechanism over range(outputs) with score -|o - Σ data|."""
-    return exponential_mechanism_rational(range(outputs), count_score, base=BASE,
-                                          name=f"exponential count (|O|={outputs})")
+    return exponential_mechanism(range(outputs), count_score, epsilon=log(BASE) * 2,
+                                 name=f"exponential count (|O|={outputs})")
 
 
 def counted(mechanism: Mechanism[Any], counter: list[int]) -> Mechanism[Any]:
@@ -271,7 +271,7 @@ class Bench:
 def series_hypotheses(bench: Bench, sizes: Sequence[int], n: int) -> None:
     """Exponential mechanism over |H| thresholds: one distribution, one audited pair."""
     makers: list[tuple[str, Callable[[list[Threshold]], Mechanism[Any]]]] = [
-        ("EM rational base 3/2", lambda hs: exponential_learner_rational(hs, base=BASE)),
+        ("EM rational base 3/2", lambda hs: exponential_learner(hs, epsilon=log(BASE) * 2)),
         ("EM epsilon=1 (irrational)", lambda hs: exponential_learner(hs, epsilon=1)),
     ]
     for label, make in makers:
@@ -304,7 +304,7 @@ def series_hypotheses(bench: Bench, sizes: Sequence[int], n: int) -> None:
 
 def series_n_em(bench: Bench, sizes: Sequence[int], hypotheses: int) -> None:
     """Exponential mechanism over a fixed |H| as the labeled sample grows."""
-    mech = exponential_learner_rational(thresholds(hypotheses), base=BASE)
+    mech = exponential_learner(thresholds(hypotheses), epsilon=log(BASE) * 2)
     for case in ("distribution", "audit_pair"):
         for n in sizes:
             rec = Record("n", case, f"EM rational |H|={hypotheses}", "n", n)
@@ -428,7 +428,7 @@ def _counting_universes(sizes: Sequence[int]) -> list[UniverseCase]:
 def _learner_universes(domains: Sequence[int]) -> list[UniverseCase]:
     out = []
     for k in domains:
-        mech = exponential_learner_rational(thresholds(k + 1), base=BASE)
+        mech = exponential_learner(thresholds(k + 1), epsilon=log(BASE) * 2)
         elements: tuple[Hashable, ...] = tuple((x, y) for x in range(k) for y in (0, 1))
         out.append(UniverseCase(f"EM learner |H|=k+1, n=3, m=2k (k={k})", mech,
                                 Universe(elements, (3,)), k))

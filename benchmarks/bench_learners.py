@@ -50,9 +50,10 @@ from privref.reference.learners.semiprivate import (  # noqa: E402
     alpha_cover,
     cover_agreements,
     split_public_private,
-    sspp_learner_rational,
+    sspp_learner,
 )
 from privref.reference.program import categorical_choice  # noqa: E402
+from privref.reference.reals import log  # noqa: E402
 
 BASE = Fraction(5, 3)
 SEED = 2026
@@ -86,7 +87,7 @@ def _database(k: int, n_pub: int, n_priv: int, rng: np.random.Generator) -> Data
 def measure(k: int, n_pub: int, n_priv: int, number: int) -> dict[str, Any]:
     """One case: per-run time of ``learner.sample`` and of each step on one database."""
     H: ConceptClass = thresholds_on(k, limit=(k + 1) * k)
-    learner = sspp_learner_rational(H, public_size=n_pub, base=BASE)
+    learner = sspp_learner(H, public_size=n_pub, epsilon=log(BASE) * 2)
     rng = np.random.default_rng(SEED)
     data = _database(k, n_pub, n_priv, rng)
     epsilon = learner.claim.epsilon

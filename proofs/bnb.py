@@ -33,12 +33,13 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
-from privref.reference.errors import InexactNumber, InvalidArgument
+from privref.reference.errors import InvalidArgument
 from privref.reference.reals import DEFAULT_PRECISION, Interval
 
 from ._ledger import Verdict
@@ -106,11 +107,12 @@ class BnbResult:
 
 
 def _exact(x: object, name: str) -> Fraction:
+    if isinstance(x, float):  # a finite float is an exact dyadic rational
+        if not math.isfinite(x):
+            raise InvalidArgument(f"{name}={x!r} must be a finite number")
+        return Fraction(x)
     if isinstance(x, bool) or not isinstance(x, int | Fraction):
-        if isinstance(x, float):
-            raise InexactNumber(f"{name}={x!r} is a float; give an int or Fraction so the box "
-                                "is exact")
-        raise InvalidArgument(f"{name}={x!r} must be an int or Fraction")
+        raise InvalidArgument(f"{name}={x!r} must be an int, Fraction or finite float")
     return Fraction(x)
 
 

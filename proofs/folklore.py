@@ -1,10 +1,24 @@
-"""Ledger: folklore results the papers use without a number (group privacy, composition)."""
+"""Ledger: folklore and external results (group privacy, composition, the textbook mechanisms).
+
+One entry per id of :data:`privref.reference.citations.EXTERNAL`: the results
+the papers use without a number, and the external results that reference
+mechanisms cite (randomized response, permute-and-flip, the geometric,
+discrete Laplace and discrete Gaussian mechanisms).  Each is checked by exact
+audits on small universes (and, where the bound is tight, by its exact value).
+"""
 
 from __future__ import annotations
 
 from privref.reference.composition import compose, leak
-from privref.reference.exponential import count_score, exponential_mechanism_rational
+from privref.reference.exponential import count_score, exponential_mechanism
+from privref.reference.geometric import (
+    bounded_sum,
+    discrete_gaussian_mechanism,
+    discrete_laplace_mechanism,
+    geometric_mechanism,
+)
 from privref.reference.neighbors import Universe
+from privref.reference.noisy_max import report_noisy_max
 from privref.reference.privacy import group_privacy
 from privref.reference.randomized_response import label_flip, randomized_response
 from privref.reference.reals import exp, log
@@ -14,13 +28,14 @@ from ._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
 
 __all__ = ["ENTRIES"]
 
+_BITS = Universe((0, 1), (1, 2, 3))
 
 
 def check_group_privacy_audits() -> CheckResult:
     """Exact audits at distance k = 2, 3 against (k·eps, delta·Σ_{j<k} e^{j·eps})."""
     flip = label_flip("3/4")
     labeled = Universe(((0, 0), (0, 1), (1, 0), (1, 1)), (2, 3))
-    em = exponential_mechanism_rational((0, 1, 2, 3), count_score, base="3/2")
+    em = exponential_mechanism((0, 1, 2, 3), count_score, epsilon="2*ln(3/2)")
     leaky = leak(em, "1/50")
     bits = Universe((0, 1), (3,))
     results = []
@@ -50,11 +65,89 @@ def check_composition_audits() -> CheckResult:
     """Exact audits of compositions against (Σ eps_i, Σ delta_i)."""
     rr = randomized_response("3/4")
     rr2 = randomized_response("2/3")
-    em = exponential_mechanism_rational((0, 1, 2), count_score, base="3/2")
+    em = exponential_mechanism((0, 1, 2), count_score, epsilon="2*ln(3/2)")
     return combine([
         audit_result(compose(rr, rr2), Universe((0, 1), (1,)))[0],
         audit_result(compose(rr, leak(rr2, "1/10")), Universe((0, 1), (1,)))[0],
         audit_result(compose(em, em), Universe((0, 1), (2,)))[0],
+    ])
+
+
+def check_leak_audits() -> CheckResult:
+    """Exact audits of leak(d) around pure and approximate mechanisms against (eps, delta + d)."""
+    rr = randomized_response("3/4")
+    em = exponential_mechanism((0, 1, 2), count_score, epsilon="2*ln(3/2)")
+    return combine([
+        audit_result(leak(rr, "1/10"), Universe((0, 1), (1,)))[0],
+        audit_result(leak(leak(rr, "1/20"), "1/30"), Universe((0, 1), (1,)))[0],
+        audit_result(leak(em, "1/50"), Universe((0, 1), (2,)))[0],
+    ])
+
+
+def check_rr_audits() -> CheckResult:
+    """Randomized response and the label flip at keep p: exact audits against ln(p/(1-p))."""
+    results = []
+    for p in ("3/4", "2/3", "9/10"):
+        results.append(audit_result(randomized_response(p), Universe((0, 1), (1,)))[0])
+        results.append(audit_result(label_flip(p), Universe(((0, 0), (0, 1), (1, 1)), (2,)))[0])
+    return combine(results)
+
+
+def check_rr_tight() -> CheckResult:
+    """The bound is attained: the exact worst-case loss of randomized response is ln(p/(1-p))."""
+    for p, ratio in (("3/4", 3), ("2/3", 2), ("9/10", 9)):
+        _, report = audit_result(randomized_response(p), Universe((0, 1), (1,)))
+        exact = report.epsilon_exact
+        if exact is None or exp(exact).exact != ratio:
+            return CheckResult(Verdict.VIOLATED, f"keep {p}: exact loss {exact}, expected "
+                               f"ln {ratio}")
+    return CheckResult(Verdict.HOLDS, "exact loss ln(p/(1-p)) at p = 3/4, 2/3, 9/10")
+
+
+def check_permute_and_flip() -> CheckResult:
+    """Permute-and-flip with decay r over count scores: exact audits against 2·ln(1/r)."""
+    return combine([
+        audit_result(report_noisy_max((0, 1, 2), count_score, decay=r), _BITS)[0]
+        for r in ("1/2", "2/3", "1/5")])
+
+
+def check_geometric() -> CheckResult:
+    """The geometric mechanism at alpha, sensitivity 1 and 2: exact audits against Δ·ln(1/alpha)."""
+    return combine([
+        audit_result(geometric_mechanism("1/2"), _BITS)[0],
+        audit_result(geometric_mechanism("1/3"), _BITS)[0],
+        audit_result(geometric_mechanism("1/2", 2), Universe((0, 1, 2), (1, 2)))[0],
+        audit_result(geometric_mechanism("2/3", query=bounded_sum(1)), _BITS)[0],
+    ])
+
+
+def check_geometric_tight() -> CheckResult:
+    """The bound is attained: the exact loss of the geometric mechanism is ln(1/alpha)."""
+    for alpha, inverse in (("1/2", 2), ("1/3", 3)):
+        _, report = audit_result(geometric_mechanism(alpha), Universe((0, 1), (1,)))
+        exact = report.epsilon_exact
+        if exact is None or exp(exact).exact != inverse:
+            return CheckResult(Verdict.VIOLATED, f"alpha {alpha}: exact loss {exact}, "
+                               f"expected ln {inverse}")
+    return CheckResult(Verdict.HOLDS, "exact loss ln(1/alpha) at alpha = 1/2, 1/3")
+
+
+def check_discrete_laplace() -> CheckResult:
+    """The discrete Laplace mechanism at scale t: exact audits against Δ/t."""
+    return combine([
+        audit_result(discrete_laplace_mechanism(2), _BITS)[0],
+        audit_result(discrete_laplace_mechanism(1), _BITS)[0],
+        audit_result(discrete_laplace_mechanism(3, 2), Universe((0, 1, 2), (1, 2)))[0],
+    ])
+
+
+def check_discrete_gaussian() -> CheckResult:
+    """The discrete Gaussian at sigma², delta: exact audits against (ρ + 2√(ρ ln(1/δ)), δ)."""
+    return combine([
+        audit_result(discrete_gaussian_mechanism(4, delta="1/1000000"), _BITS)[0],
+        audit_result(discrete_gaussian_mechanism(1, delta="1/1000"), _BITS)[0],
+        audit_result(discrete_gaussian_mechanism(9, 2, delta="1/100"),
+                     Universe((0, 1, 2), (1, 2)))[0],
     ])
 
 
@@ -72,4 +165,48 @@ ENTRIES: tuple[Entry, ...] = (
           kind=Kind.FOLKLORE, status=Status.CHECKED,
           checks=(Check("exact audits of compositions", check_composition_audits),),
           subjects=("reference.composition",)),
+    Entry(paper="folklore", number="Delta leak",
+          statement="Releasing the whole dataset with probability d and otherwise running an "
+                    "(eps, delta)-DP algorithm is (eps, delta + d)-DP.",
+          kind=Kind.FOLKLORE, status=Status.CHECKED,
+          checks=(Check("exact audits of leaks", check_leak_audits),),
+          subjects=("reference.composition",)),
+    Entry(paper="folklore", number="Warner 1965",
+          statement="Randomized response (Warner 1965): keeping each private bit with "
+                    "probability p >= 1/2 and flipping it otherwise is ln(p/(1-p))-DP under "
+                    "substitution of one entry; the same holds for the label flip under "
+                    "substitution of one label.",
+          kind=Kind.FOLKLORE, status=Status.CHECKED,
+          checks=(Check("exact audits, bits and labels, p = 3/4, 2/3, 9/10", check_rr_audits),
+                  Check("ln(p/(1-p)) is attained exactly", check_rr_tight)),
+          subjects=("reference.randomized_response",)),
+    Entry(paper="folklore", number="McKenna-Sheldon 2020 Theorem 1",
+          statement="Permute-and-flip (McKenna and Sheldon, NeurIPS 2020, Theorem 1): visiting "
+                    "the candidates in a uniformly random order and accepting r with probability "
+                    "exp(eps·(q(r) - q_max)/(2Δ)) is eps-DP for a score of sensitivity Δ.",
+          kind=Kind.FOLKLORE, status=Status.CHECKED,
+          checks=(Check("exact audits at decay 1/2, 2/3, 1/5", check_permute_and_flip),),
+          subjects=("reference.noisy_max",)),
+    Entry(paper="folklore", number="Ghosh-Roughgarden-Sundararajan 2009",
+          statement="The geometric mechanism (Ghosh, Roughgarden, Sundararajan, STOC 2009): a "
+                    "query of sensitivity Δ plus two-sided geometric noise, P(z) ∝ alpha^|z|, "
+                    "is (Δ·ln(1/alpha))-DP, and the bound is tight.",
+          kind=Kind.FOLKLORE, status=Status.CHECKED,
+          checks=(Check("exact audits, alpha = 1/2, 1/3, 2/3, Δ = 1, 2", check_geometric),
+                  Check("ln(1/alpha) is attained exactly", check_geometric_tight)),
+          subjects=("reference.geometric",)),
+    Entry(paper="folklore", number="Canonne-Kamath-Steinke 2020 discrete Laplace",
+          statement="The discrete Laplace mechanism (Canonne, Kamath, Steinke, NeurIPS 2020): a "
+                    "query of sensitivity Δ plus noise P(z) ∝ e^(-|z|/t) is (Δ/t)-DP (the "
+                    "geometric mechanism at alpha = e^(-1/t)).",
+          kind=Kind.FOLKLORE, status=Status.CHECKED,
+          checks=(Check("exact audits, t = 1, 2, 3, Δ = 1, 2", check_discrete_laplace),),
+          subjects=("reference.geometric", "reference.discrete_noise")),
+    Entry(paper="folklore", number="Canonne-Kamath-Steinke 2020 Theorem 4",
+          statement="The discrete Gaussian mechanism (Canonne, Kamath, Steinke, NeurIPS 2020, "
+                    "Theorem 4) is ρ-zCDP with ρ = Δ²/(2σ²), hence (ρ + 2√(ρ ln(1/δ)), δ)-DP for "
+                    "every δ > 0 (Bun and Steinke 2016, Proposition 1.3).",
+          kind=Kind.FOLKLORE, status=Status.CHECKED,
+          checks=(Check("exact audits, σ² = 1, 4, 9, Δ = 1, 2", check_discrete_gaussian),),
+          subjects=("reference.geometric", "reference.discrete_noise")),
 )

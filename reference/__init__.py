@@ -2,6 +2,7 @@
 
 from importlib.metadata import PackageNotFoundError, version
 
+from .citations import Citation, Uncited, cite
 from .concepts import (
     Concept,
     ConceptClass,
@@ -56,6 +57,7 @@ except PackageNotFoundError:  # running from a source tree without installation
 __all__ = [
     "BOTTOM",
     "AddRemove",
+    "Citation",
     "Concept",
     "ConceptClass",
     "Dataset",
@@ -76,6 +78,7 @@ __all__ = [
     "Real",
     "Substitution",
     "TooLargeToEnumerate",
+    "Uncited",
     "Universe",
     "UnknownLabel",
     "UnsupportedProgram",
@@ -85,6 +88,7 @@ __all__ = [
     "call",
     "canonical_representatives",
     "categorical",
+    "cite",
     "compare",
     "compose_claims",
     "distribution",

@@ -6,6 +6,11 @@ exact rationals.  Irrational probabilities are handled by lazy refinement: a
 uniform variate is revealed bit by bit and the category boundaries are
 enclosed ever more tightly until the variate's dyadic interval falls inside a
 single category (Mironov 2012's lesson: floating point must not decide).
+
+The array forms (:func:`bernoulli_array`; :class:`privref.reference.finite_law.FiniteLaw`
+and the ``*_array`` samplers of :mod:`privref.reference.discrete_noise` build on it) draw
+``size`` values at once from numpy's bounded integers (``rng.integers``, exactly uniform by
+rejection) instead of raw words: the same laws, exactly, from a different random stream.
 """
 
 from __future__ import annotations
@@ -16,12 +21,17 @@ from functools import partial
 from typing import Final, TypeVar
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _kernels
+from .errors import InvalidArgument
 from .reals import DEFAULT_PRECISION, Real
 
-__all__ = ["EXACT_DRAW_BITS", "bernoulli", "categorical_exact", "categorical_real", "random_bits",
-           "uniform_int"]
+__all__ = ["ARRAY_MAX_DENOMINATOR", "EXACT_DRAW_BITS", "bernoulli", "bernoulli_array",
+           "categorical_exact", "categorical_real", "integer_weights", "random_bits", "uniform_int"]
+
+ARRAY_MAX_DENOMINATOR: Final = 2**62
+"""Array draws compare int64 uniforms on [0, D) with integer weights: D may not exceed this."""
 
 
 def random_bits(rng: np.random.Generator, k: int) -> int:
@@ -54,12 +64,30 @@ def bernoulli(rng: np.random.Generator, p: Fraction) -> bool:
     return uniform_int(rng, p.denominator) < p.numerator
 
 
-def categorical_exact(rng: np.random.Generator, weights: Sequence[Fraction]) -> int:
-    """Index i with probability weights[i] / sum(weights), for non-negative rationals."""
+def bernoulli_array(rng: np.random.Generator, p: Fraction, size: int) -> npt.NDArray[np.bool_]:
+    """``size`` independent draws of Bernoulli(p), p a rational in [0, 1], exactly (array form of
+    :func:`bernoulli`: uniform integers on [0, den) from ``rng.integers`` compared with the numerator).
+
+    Raises InvalidArgument for p outside [0, 1] or a denominator above :data:`ARRAY_MAX_DENOMINATOR`.
+    """
+    if not 0 <= p <= 1:
+        raise InvalidArgument(f"p={p} must lie in [0, 1]")
+    if p.denominator > ARRAY_MAX_DENOMINATOR:
+        raise InvalidArgument(f"p={p} has a denominator above 2^62")
+    return rng.integers(0, p.denominator, size) < p.numerator
+
+
+def integer_weights(weights: Sequence[Fraction]) -> tuple[list[int], int]:
+    """Non-negative rational weights over their least common denominator D: ([w_i·D], D)."""
     den = 1
     for w in weights:
         den = den * w.denominator // _gcd(den, w.denominator)
-    ints = [int(w * den) for w in weights]
+    return [int(w * den) for w in weights], den
+
+
+def categorical_exact(rng: np.random.Generator, weights: Sequence[Fraction]) -> int:
+    """Index i with probability weights[i] / sum(weights), for non-negative rationals."""
+    ints, _ = integer_weights(weights)
     return _kernels.bucket(ints, uniform_int(rng, sum(ints)))
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any, TypeVar
 
+from .citations import cite
 from .data import Dataset
 from .errors import InvalidArgument
 from .mechanism import Mechanism
@@ -42,7 +43,7 @@ def compose(*mechanisms: Mechanism[Any], name: str | None = None) -> Mechanism[t
 
     return Mechanism(name or " + ".join(m.name for m in mechanisms), program,
                      compose_claims(*(m.claim for m in mechanisms)),
-                     "folklore (basic composition)", relation,
+                     cite("folklore Basic composition"), relation,
                      order_invariant=all(m.order_invariant for m in mechanisms))
 
 
@@ -60,7 +61,7 @@ def leak(inner: Mechanism[T], delta: object) -> Mechanism[T | tuple[str, Dataset
         return (yield from call(inner.program, data))
 
     return Mechanism(f"leak({d}) -> {inner.name}", program, claim,
-                     "folklore (delta leak)", inner.relation, order_invariant=False,
+                     cite("folklore Delta leak"), inner.relation, order_invariant=False,
                      description=f"release the data with probability {d}")
 
 

@@ -273,7 +273,7 @@ def _int_domain(n: int) -> Domain:
 
 
 def thresholds(d: int, *, limit: int = DEFAULT_LIMIT) -> ConceptClass:
-    """THRESH_d (004 §3, inventory D9): c_j(x) = 1 iff x < j over X_d = {0, …, 2^d − 1}.
+    """THRESH_d (004 §3): c_j(x) = 1 iff x < j over X_d = {0, …, 2^d − 1}.
 
     Canonical order c_0, c_1, …, c_{2^d} (c_0 ≡ 0, c_{2^d} ≡ 1); 2^d + 1 concepts, VC 1.
     Points are ints.  Requires d >= 0.
@@ -337,7 +337,7 @@ def intervals(domain_size: int, *, limit: int = DEFAULT_LIMIT) -> ConceptClass:
 
 
 def rectangles(d: int, l: int, *, limit: int = DEFAULT_LIMIT) -> ConceptClass:  # noqa: E741
-    """RECTANGLE_d^ℓ (004 §4, inventory D10) over X_d^ℓ = ({0, …, 2^d − 1})^ℓ, with ℓ = ``l``.
+    """RECTANGLE_d^ℓ (004 §4) over X_d^ℓ = ({0, …, 2^d − 1})^ℓ, with ℓ = ``l``.
 
     Points are ℓ-tuples of ints, in lexicographic order.  c_[a,b](x) = 1 iff
     a_i <= x_i <= b_i for every i.  Canonical order: (a, b) ranging over

@@ -29,7 +29,11 @@ class InvalidArgument(PrivrefError):
 
 
 class InexactNumber(InvalidArgument):
-    """A float was given where an exact number (int, Fraction, decimal string) is required."""
+    """A number that cannot be read exactly where an exact number is required.
+
+    privref no longer raises it for floats (a finite float is read as its exact binary value);
+    it stays for callers that catch it.
+    """
 
 
 class EmptyDataset(InvalidArgument):

@@ -1,40 +1,45 @@
-"""The exponential mechanism, in the papers' form and in an exact rational-base form.
+"""The exponential mechanism of the papers, exact for every epsilon.
 
 004 Algorithm 3 / 000 Algorithm 5 (McSherry and Talwar 2007): given a finite
 hypothesis class H and a labeled sample S, output h with probability
 proportional to exp(epsilon·q(S, h)/2), where q(S, h) = |{i : h(x_i) = y_i}|
 counts agreements (sensitivity 1 under substitution).
 
-Privacy claim (004 Proposition A.1 (i)): epsilon-DP.  With a rational base
-r = e^{epsilon/2} (i.e. epsilon = 2 ln r) every probability is an exact
-rational, so audits are decided exactly.
+Privacy claim (004 Proposition A.1 (i)): epsilon-DP.  One function serves
+every epsilon: given symbolically as ``epsilon="2*ln(r)"`` (or the Real
+``log(r) * 2``), e^{epsilon/2} = r is rational, the weights are the exact
+rationals r^{q - q_max} and every probability is an exact rational, so audits
+are decided exactly; otherwise (e.g. epsilon = 1) probabilities are rigorous
+interval enclosures.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
-from typing import TypeVar
+from typing import Final, TypeVar
 
+from .citations import Source, cite
 from .data import BOTTOM, Dataset, label_of, point_of
 from .errors import InvalidArgument
 from .mechanism import Mechanism
 from .privacy import PrivacyClaim, parse_epsilon
 from .program import Categorical, Program, categorical_choice, choose, deterministic
-from .reals import Real, exp, log
-from .validate import check_int, to_fraction
+from .reals import Real, exp
+from .validate import check_int
 
 __all__ = [
     "agreements",
     "count_score",
     "exponential_learner",
-    "exponential_learner_rational",
     "exponential_mechanism",
-    "exponential_mechanism_rational",
     "exponential_weights",
 ]
 
 OutT = TypeVar("OutT", bound=Hashable)
+
+EXPONENTIAL_SOURCE: Final = cite("004 Proposition A.1")
+"""Where the exponential mechanism's epsilon-DP is stated (004 Proposition A.1 (i))."""
 
 
 def agreements(h: Callable[[Hashable], int], data: Dataset) -> int:
@@ -67,7 +72,11 @@ def exponential_weights(scores: Sequence[int], *, epsilon: Real, sensitivity: in
     """Weights exp(epsilon·(q - q_max)/(2·sensitivity)), proportional to the papers' exp(epsilon·q/2).
 
     Shifting by q_max changes no probability and keeps the numbers small.
-    Exact rationals whenever e^{epsilon/(2·sensitivity)} is rational.
+    The exact rational path is taken exactly when each exponent
+    epsilon·(q - q_max)/(2·sensitivity) is an integer multiple k of ln r, r
+    rational, as :func:`privref.reference.reals.exp` detects symbolically
+    (exp(ln(r)·k) = r^k): for ``epsilon = 2 ln r`` (``"2*ln(r)"``) and
+    sensitivity 1 every weight is the rational r^{q - q_max}.
     """
     top = max(scores)
     return tuple(exp(epsilon * Fraction(q - top, 2 * sensitivity)) for q in scores)
@@ -92,7 +101,7 @@ def _select(outputs: tuple[OutT, ...], score: Callable[[Dataset, OutT], int], ep
 
 def exponential_mechanism(outputs: Sequence[OutT], score: Callable[[Dataset, OutT], int], *,
                           epsilon: object, sensitivity: int = 1, name: str = "exponential",
-                          source: str = "004 Proposition A.1") -> Mechanism[OutT]:
+                          source: Source = EXPONENTIAL_SOURCE) -> Mechanism[OutT]:
     """Select o with probability ∝ exp(epsilon·score(D, o)/(2·sensitivity)).
 
     Precondition (caller-checked): ``score`` has the stated sensitivity under
@@ -108,22 +117,6 @@ def exponential_mechanism(outputs: Sequence[OutT], score: Callable[[Dataset, Out
                      description=f"exponential mechanism over {len(outs)} outputs, eps={eps}")
 
 
-def exponential_mechanism_rational(outputs: Sequence[OutT], score: Callable[[Dataset, OutT], int], *,
-                                   base: object, sensitivity: int = 1,
-                                   name: str = "exponential (rational base)",
-                                   source: str = "004 Proposition A.1") -> Mechanism[OutT]:
-    """The exponential mechanism with rational base r = e^{epsilon/2} > 1: weights r^{score/sensitivity}.
-
-    Exactly the papers' mechanism at epsilon = 2 ln r, with every probability
-    an exact rational.  Guarantee: (2 ln r)-DP (004 Proposition A.1 (i)).
-    """
-    r = to_fraction(base, "base")
-    if r <= 1:
-        raise InvalidArgument(f"base={r} must be > 1 (base = e^(epsilon/2))")
-    return exponential_mechanism(outputs, score, epsilon=log(r) * 2, sensitivity=sensitivity,
-                                 name=name, source=source)
-
-
 def exponential_learner(hypotheses: Sequence[OutT], *, epsilon: object,
                         name: str = "exponential mechanism (learner)") -> Mechanism[OutT]:
     """004 Algorithm 3 / 000 Algorithm 5: choose h ∈ H with probability ∝ exp(epsilon·q(S,h)/2).
@@ -133,13 +126,6 @@ def exponential_learner(hypotheses: Sequence[OutT], *, epsilon: object,
     H = C this is the generic learner of Kasiviswanathan et al. (proper).
     """
     return exponential_mechanism(hypotheses, _agreement_score, epsilon=epsilon, name=name)
-
-
-def exponential_learner_rational(hypotheses: Sequence[OutT], *, base: object,
-                                 name: str = "exponential mechanism (learner, rational base)"
-                                 ) -> Mechanism[OutT]:
-    """004 Algorithm 3 with e^{epsilon/2} = base rational: exact probabilities, (2 ln base)-DP."""
-    return exponential_mechanism_rational(hypotheses, _agreement_score, base=base, name=name)
 
 
 def _agreement_score(data: Dataset, h: object) -> int:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
+from .citations import cite
 from .data import Dataset
 from .discrete_noise import DiscreteGaussian, DiscreteLaplace, NoiseLaw, TwoSidedGeometric
 from .errors import InvalidArgument
@@ -72,7 +73,7 @@ def geometric_mechanism(alpha: object, sensitivity: int = 1, *, query: Query | N
     q, invariant = _query(query, sensitivity)
     eps = log(1 / noise.alpha) * sensitivity
     return Mechanism("geometric", _additive(noise, q), PrivacyClaim(eps),
-                     "Ghosh-Roughgarden-Sundararajan 2009",
+                     cite("folklore Ghosh-Roughgarden-Sundararajan 2009"),
                      order_invariant=invariant,
                      description=f"count + two-sided geometric noise, alpha={noise.alpha}, "
                                  f"sensitivity={sensitivity}")
@@ -89,7 +90,7 @@ def discrete_laplace_mechanism(scale: object, sensitivity: int = 1, *,
     q, invariant = _query(query, sensitivity)
     return Mechanism("discrete Laplace", _additive(noise, q),
                      PrivacyClaim(rational(Fraction(sensitivity) / noise.scale)),
-                     "Canonne-Kamath-Steinke 2020 (discrete Laplace)", order_invariant=invariant,
+                     cite("folklore Canonne-Kamath-Steinke 2020 discrete Laplace"), order_invariant=invariant,
                      description=f"count + discrete Laplace noise, scale={noise.scale}, "
                                  f"sensitivity={sensitivity}")
 
@@ -121,7 +122,7 @@ def discrete_gaussian_mechanism(sigma2: object, sensitivity: int = 1, *,
     q, invariant = _query(query, sensitivity)
     claim = discrete_gaussian_claim(noise.sigma2, sensitivity, check_delta(delta))
     return Mechanism("discrete Gaussian", _additive(noise, q), claim,
-                     "CKS20 Theorem 4 + Bun-Steinke Proposition 1.3",
+                     cite("folklore Canonne-Kamath-Steinke 2020 Theorem 4"),
                      order_invariant=invariant,
                      description=f"count + discrete Gaussian noise, sigma2={noise.sigma2}, "
                                  f"sensitivity={sensitivity}")

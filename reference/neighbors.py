@@ -8,7 +8,12 @@ Relations (the papers' notions of "differ in one entry"):
 * :class:`PublicPrivate`: substitution restricted to positions >= ``public_size``,
   the public prefix staying fixed (paper 003);
 * :class:`LabelSubstitution`: labeled examples differing in one label only
-  (label privacy, used by the label-flip mechanism).
+  (label privacy, used by the label-flip mechanism);
+* :class:`LInf`: numeric vectors of equal length whose entries all differ by at most 1
+  (query answers of sensitivity 1, as in the sparse vector technique and report noisy max).
+
+:func:`relation_distance` is the number of neighbor steps between two datasets under a
+relation (for group privacy), or None when no chain of neighbors joins them.
 
 A :class:`Universe` is every dataset of the given sizes over a finite list of
 examples; it enumerates ordered neighboring pairs, optionally up to
@@ -21,6 +26,7 @@ import itertools
 import math
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Literal
 
 from .data import Dataset
@@ -30,12 +36,14 @@ from .validate import check_int
 __all__ = [
     "SUBSTITUTION",
     "AddRemove",
+    "LInf",
     "LabelSubstitution",
     "NeighborRelation",
     "PublicPrivate",
     "Substitution",
     "Universe",
     "check_neighbors",
+    "relation_distance",
 ]
 
 MAX_PAIRS = 2_000_000
@@ -151,7 +159,49 @@ class LabelSubstitution:
         return "substitution of one label"
 
 
-NeighborRelation = Substitution | AddRemove | PublicPrivate | LabelSubstitution
+def _real(x: object) -> Fraction | None:
+    """x as an exact Fraction when it is a finite real number (not a bool), else None."""
+    if isinstance(x, bool) or not isinstance(x, int | float | Fraction):
+        return None
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    return Fraction(x)
+
+
+def _gap(x: object, y: object) -> Fraction | None:
+    fx, fy = _real(x), _real(y)
+    return None if fx is None or fy is None else abs(fx - fy)
+
+
+@dataclass(frozen=True, slots=True)
+class LInf:
+    """Neighbors: numeric vectors of equal length, different, every entry moved by at most 1.
+
+    The neighbor notion of sensitivity-1 query-answer vectors (sparse vector, report noisy max).
+    Entries must be finite real numbers (int, float, Fraction; not bool).
+    """
+
+    kind: Literal["linf"] = "linf"
+
+    def are_neighbors(self, a: Dataset, b: Dataset) -> bool:
+        """True when a != b, same length, all entries numbers and |a_i - b_i| <= 1 for every i."""
+        if len(a) != len(b) or a == b:
+            return False
+        gaps = [_gap(x, y) for x, y in zip(a, b, strict=True)]
+        return all(g is not None and g <= 1 for g in gaps)
+
+    def neighbors(self, data: Dataset, elements: tuple[Hashable, ...]) -> Iterator[Dataset]:
+        """Every other dataset over ``elements`` whose entries are each within 1 of ``data``'s."""
+        choices = [[e for e in elements if (g := _gap(e, x)) is not None and g <= 1] for x in data]
+        for d in itertools.product(*choices):
+            if d != tuple(data):
+                yield d
+
+    def __str__(self) -> str:
+        return "vectors with every entry within 1 (l-infinity distance <= 1)"
+
+
+NeighborRelation = Substitution | AddRemove | PublicPrivate | LabelSubstitution | LInf
 
 SUBSTITUTION: NeighborRelation = Substitution()
 """The default relation (000/004 Definition 2.1); a shared immutable instance."""
@@ -161,6 +211,58 @@ def check_neighbors(relation: NeighborRelation, a: Dataset, b: Dataset) -> None:
     """Raise NotNeighboring (naming the relation) unless a and b are neighbors."""
     if not relation.are_neighbors(a, b):
         raise NotNeighboring(f"datasets {a!r} and {b!r} are not neighbors under {relation}")
+
+
+MAX_DISTANCE_SIZE = 10_000
+"""Longest dataset :func:`relation_distance` accepts (add/remove uses an O(n·m) table)."""
+
+
+def _lcs(a: Dataset, b: Dataset) -> int:
+    row = [0] * (len(b) + 1)
+    for x in a:
+        prev = 0
+        for j, y in enumerate(b, start=1):
+            cur = row[j]
+            row[j] = prev + 1 if x == y else max(row[j], row[j - 1])
+            prev = cur
+    return row[-1]
+
+
+def relation_distance(relation: NeighborRelation, a: Dataset, b: Dataset) -> int | None:
+    """Least number of neighbor steps from ``a`` to ``b`` under ``relation``; None if unreachable.
+
+    0 for equal datasets.  Substitution: Hamming distance (equal sizes); add/remove:
+    ``len(a) + len(b) - 2·LCS(a, b)`` (deletions and insertions); public/private: Hamming
+    distance of the private parts when the public prefixes agree; label substitution: the
+    number of differing labels when all points agree; l-infinity: ``ceil(max |a_i - b_i|)``.
+    Raises TooLargeToEnumerate when a dataset is longer than MAX_DISTANCE_SIZE.
+    """
+    if max(len(a), len(b)) > MAX_DISTANCE_SIZE:
+        raise TooLargeToEnumerate(f"relation distance of datasets of sizes {len(a)} and {len(b)}: "
+                                  f"sizes must be <= {MAX_DISTANCE_SIZE}")
+    if tuple(a) == tuple(b):
+        return 0
+    if isinstance(relation, AddRemove):
+        return len(a) + len(b) - 2 * _lcs(a, b)
+    if len(a) != len(b):
+        return None
+    pairs = list(zip(a, b, strict=True))
+    if isinstance(relation, Substitution):
+        return sum(x != y for x, y in pairs)
+    if isinstance(relation, PublicPrivate):
+        k = relation.public_size
+        if len(a) < k or tuple(a[:k]) != tuple(b[:k]):
+            return None
+        return sum(x != y for x, y in pairs[k:])
+    if isinstance(relation, LabelSubstitution):
+        diffs = [(x, y) for x, y in pairs if x != y]
+        ok = all(isinstance(x, tuple) and isinstance(y, tuple) and len(x) == len(y) == 2
+                 and x[0] == y[0] for x, y in diffs)
+        return len(diffs) if ok else None
+    gaps = [_gap(x, y) for x, y in pairs]
+    if any(g is None for g in gaps):
+        return None
+    return max(math.ceil(g) for g in gaps if g is not None)
 
 
 @dataclass(frozen=True, slots=True)

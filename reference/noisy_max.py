@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from typing import TypeVar
 
+from .citations import cite
 from .data import Dataset
 from .errors import InvalidArgument
 from .mechanism import Mechanism
@@ -57,6 +58,6 @@ def report_noisy_max(outputs: Sequence[OutT], score: Callable[[Dataset, OutT], i
 
     eps = log(1 / rho) * (2 * sensitivity)
     return Mechanism(name, program, PrivacyClaim(eps),
-                     "McKenna-Sheldon 2020 Theorem 1",
+                     cite("folklore McKenna-Sheldon 2020 Theorem 1"),
                      order_invariant=True,
                      description=f"permute-and-flip over {len(outs)} outputs, decay {rho}")

@@ -23,8 +23,9 @@ _LOG = re.compile(r"^\s*(?:(?P<coef>[0-9./]+)\s*\*\s*)?(?:ln|log)\s*\(\s*(?P<arg
 def parse_epsilon(value: object, name: str = "epsilon") -> Real:
     """An exact epsilon >= 0 from a Real, int, Fraction, or a string like '1/2', 'ln(3)', '2*ln(3/2)'.
 
-    Floats are refused (see reference.validate.to_fraction); NaN, infinities
-    and negative values raise InvalidArgument naming ``name``.
+    A finite float is its exact binary value (0.1 -> 3602879701896397/36028797018963968; see
+    reference.validate.to_fraction), so ``str`` of the result records exactly what was
+    audited; NaN, infinities and negative values raise InvalidArgument naming ``name``.
     """
     if isinstance(value, Real):
         eps = value
@@ -71,7 +72,7 @@ class PrivacyClaim:
 def group_privacy(claim: PrivacyClaim, k: int) -> PrivacyClaim:
     """(epsilon, delta)-DP implies (k·epsilon, delta·Σ_{j<k} e^{j·epsilon})-DP for datasets at distance k.
 
-    Folklore (used throughout the proofs of 004 Appendix C; inventory D1).
+    Folklore (used throughout the proofs of 004 Appendix C; ledger ``folklore Group privacy``).
     Edge cases in order: k is validated (>= 1); k = 1 returns the claim; then
     the closed form.  The delta factor is exact when e^epsilon is rational;
     otherwise it is rounded up to a rational (never down), so the returned

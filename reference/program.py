@@ -395,7 +395,7 @@ def _enumerate(program: Callable[..., Program[T]], args: tuple[Any, ...], prec: 
             raise TooLargeToEnumerate(
                 f"exact enumeration exceeded max_paths={budget[1]} execution paths; "
                 "use a smaller input or raise max_paths")
-        gen = program(*args)
+        gen = _start(program, args)
         try:
             choice = next(gen)
             for value in prefix:
@@ -429,6 +429,17 @@ def _enumerate(program: Callable[..., Program[T]], args: tuple[Any, ...], prec: 
     return Distribution.from_mapping(merged, tuple(components.items()))
 
 
+def _start(program: Callable[..., Program[T]], args: tuple[Any, ...]) -> Program[T]:
+    """``program(*args)``, refused with UnsupportedProgram unless it is a generator."""
+    gen = program(*args)
+    if not isinstance(gen, Generator):
+        name = getattr(program, "__qualname__", repr(program))
+        raise UnsupportedProgram(
+            f"program={name} returned {type(gen).__name__}, not a generator: write it as a "
+            "generator function that yields its choices (reference.program)")
+    return gen
+
+
 def _check_replay(choice: object, value: object) -> None:
     """Refuse a program whose choices change on replay (hidden randomness or state)."""
     ok = (isinstance(choice, Uniform) and isinstance(value, int) and 0 <= value < choice.n) or (
@@ -459,7 +470,10 @@ def distribution(program: Callable[..., Program[T]], *args: Any,
 
 def sample(program: Callable[..., Program[T]], *args: Any, rng: np.random.Generator) -> T:
     """Run ``program(*args)`` once, drawing each choice exactly from ``rng``'s raw bits."""
-    gen = program(*args)
+    if not isinstance(rng, np.random.Generator):
+        raise InvalidArgument(f"rng={rng!r} must be a numpy.random.Generator "
+                              "(e.g. numpy.random.default_rng(0))")
+    gen = _start(program, args)
     try:
         choice = next(gen)
         while True:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from .citations import cite
 from .data import Dataset, label_of, nonempty_dataset, point_of
 from .errors import InvalidArgument
 from .mechanism import Mechanism
@@ -57,7 +58,7 @@ def randomized_response(keep: object) -> Mechanism[int]:
         return (yield from flip_bit(bit, p))
 
     return Mechanism("randomized response", program, PrivacyClaim(rr_epsilon(p)),
-                     "folklore (Warner 1965)", Substitution(),
+                     cite("folklore Warner 1965"), Substitution(),
                      description=f"keep the bit with probability {p}")
 
 
@@ -80,5 +81,5 @@ def label_flip(keep: object) -> Mechanism[tuple[tuple[object, int], ...]]:
         return tuple(out)
 
     return Mechanism("label flip", program, PrivacyClaim(rr_epsilon(p)),
-                     "folklore (randomized response)", LabelSubstitution(),
+                     cite("folklore Warner 1965"), LabelSubstitution(),
                      description=f"keep each label with probability {p}")

@@ -12,6 +12,12 @@ privref never lets a float decide anything.  Numbers come in three forms:
 
 Comparisons that decide verdicts go through :func:`compare`, which is
 three-valued: it returns the proved ordering or :data:`UNDECIDED`.
+
+Magnitudes are bounded: enclosures keep their endpoints within 2^±:data:`MAX_EXPONENT`
+(see :mod:`privref.reference._mp`), widening outward where that stays sound and raising
+TooLargeToEnumerate where an endpoint would need astronomically many bits (an upper bound on
+``exp(10**9)``).  :func:`compare` then compares positive numbers through their logarithms
+(``exp(10**9) > 5`` because ``10**9 > ln 5``), so huge values still get proved answers.
 """
 
 from __future__ import annotations
@@ -23,10 +29,12 @@ from fractions import Fraction
 from typing import Final
 
 from . import _kernels, _mp
-from .errors import InvalidArgument
+from ._mp import MAX_EXPONENT
+from .errors import InvalidArgument, TooLargeToEnumerate
 
 __all__ = [
     "DEFAULT_PRECISION",
+    "MAX_EXPONENT",
     "MAX_PRECISION",
     "Interval",
     "Order",
@@ -142,7 +150,7 @@ class Interval:
         return Interval(min(self.lo, other.lo), max(self.hi, other.hi))
 
     def __str__(self) -> str:
-        return f"[{float(self.lo):.17g}, {float(self.hi):.17g}]"
+        return f"[{_mp._short(self.lo)}, {_mp._short(self.hi)}]"
 
 
 def _as_interval(x: Interval | Fraction | int) -> Interval:
@@ -224,11 +232,20 @@ class Real:
             case "neg":
                 return -self.args[0].enclose(prec)
             case "inv":
-                return (Fraction(1) / self.args[0].enclose(inner)).rounded(prec)
+                box = self.args[0].enclose(inner)
+                if box.lo <= 0 <= box.hi and box.lo >= -_mp.TINY and box.hi <= _mp.TINY:
+                    raise TooLargeToEnumerate(
+                        f"1/x with |x| <= 2^-{MAX_EXPONENT} exceeds 2^{MAX_EXPONENT} in "
+                        "magnitude; privref does not enclose numbers that large")
+                return (Fraction(1) / box).rounded(prec)
             case "exp" | "log" | "sqrt":
                 x = self.args[0].enclose(inner)
                 if self.op == "log" and x.lo <= 0:
                     x = self.args[0].enclose(inner * 4)
+                    if x.lo == 0 and 0 < x.hi <= _mp.TINY:
+                        raise TooLargeToEnumerate(
+                            f"log(x) with 0 < x <= 2^-{MAX_EXPONENT}: x is too small to "
+                            "enclose its logarithm")
                     if x.lo <= 0:
                         raise InvalidArgument(f"log of a number not proved positive: {x}")
                 if self.op == "sqrt" and x.lo < 0:
@@ -423,15 +440,79 @@ def compare(a: Real | Fraction | int, b: Real | Fraction | int, *,
     if ra is rb:
         return Order.EQUAL, Fraction(0)
     prec = DEFAULT_PRECISION
+    tried_logs = False
     while True:
-        diff = ra.enclose(prec) - rb.enclose(prec)
+        try:
+            box_a, box_b = ra.enclose(prec), rb.enclose(prec)
+        except TooLargeToEnumerate:
+            return _compare_huge(ra, rb, max_precision)
+        diff = box_a - box_b
         if diff.hi < 0:
             return Order.LESS, Fraction(0)
         if diff.lo > 0:
             return Order.GREATER, Fraction(0)
+        if not tried_logs and (_capped(box_a) or _capped(box_b)):
+            # an endpoint was widened at 2^±MAX_EXPONENT: more precision cannot help, logs can
+            tried_logs = True
+            order, _ = _compare_huge(ra, rb, max_precision)
+            if order is not Order.UNDECIDED:
+                return order, Fraction(0)
         if prec >= max_precision:
             return Order.UNDECIDED, diff.width
         prec *= 2
+
+
+def _capped(box: Interval) -> bool:
+    """True when an endpoint sits on a magnitude cap of :mod:`privref.reference._mp`."""
+    return any(abs(x) in (_mp.TINY, _mp.HUGE) for x in (box.lo, box.hi))
+
+
+def _log_of_positive(r: Real) -> Real | None:
+    """A Real equal to log(r) when r is proved positive by its structure, else None.
+
+    exp(x) > 0 with log x; a positive rational; products, reciprocals and square roots of
+    proved-positive numbers.  Never encloses anything (so it works for huge magnitudes).
+    """
+    if r.value is not None:
+        return log(r) if r.value > 0 else None
+    match r.op:
+        case "exp":
+            return r.args[0]
+        case "mul":
+            la, lb = _log_of_positive(r.args[0]), _log_of_positive(r.args[1])
+            return None if la is None or lb is None else la + lb
+        case "inv":
+            inner = _log_of_positive(r.args[0])
+            return None if inner is None else -inner
+        case "sqrt":
+            inner = _log_of_positive(r.args[0])
+            return None if inner is None else inner * Fraction(1, 2)
+    return None
+
+
+def _compare_huge(a: Real, b: Real, max_precision: int) -> tuple[Order, Fraction]:
+    """compare() when an enclosure would exceed 2^MAX_EXPONENT: compare logarithms.
+
+    Sound because log is strictly increasing on positive numbers; a proved-positive number
+    is greater than any rational <= 0.  Anything else is UNDECIDED (never a guess).
+    """
+    if a.op == "neg" and b.op == "neg":  # -x vs -y is y vs x
+        return _compare_huge(b.args[0], a.args[0], max_precision)
+    la, lb = _log_of_positive(a), _log_of_positive(b)
+    na = a.op == "neg" and _log_of_positive(a.args[0]) is not None  # a proved negative
+    nb = b.op == "neg" and _log_of_positive(b.args[0]) is not None
+    if na and (lb is not None or (b.value is not None and b.value >= 0)):
+        return Order.LESS, Fraction(0)
+    if nb and (la is not None or (a.value is not None and a.value >= 0)):
+        return Order.GREATER, Fraction(0)
+    if la is not None and lb is not None:
+        order, _ = compare(la, lb, max_precision=max_precision)
+        return order, Fraction(0)
+    if la is not None and b.value is not None and b.value <= 0:
+        return Order.GREATER, Fraction(0)
+    if lb is not None and a.value is not None and a.value <= 0:
+        return Order.LESS, Fraction(0)
+    return Order.UNDECIDED, Fraction(0)
 
 
 def interval_exp(x: Interval, prec: int = DEFAULT_PRECISION) -> Interval:

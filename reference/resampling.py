@@ -11,6 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TypeVar
 
+from .citations import cite
 from .data import Dataset, nonempty_dataset
 from .errors import InvalidArgument
 from .mechanism import Mechanism
@@ -53,6 +54,6 @@ def resample_iid(inner: Mechanism[T], *, claim: PrivacyClaim | None = None) -> M
             picked.append(data[v])
         return (yield from call(inner.program, tuple(picked)))
 
-    return Mechanism(f"iid resample -> {inner.name}", program, stated, "004 Claim C.3",
+    return Mechanism(f"iid resample -> {inner.name}", program, stated, cite("004 Claim C.3"),
                      inner.relation, order_invariant=True,
                      description="n i.i.d. uniform draws from the input, then the inner mechanism")

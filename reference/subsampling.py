@@ -13,6 +13,7 @@ import math
 from fractions import Fraction
 from typing import TypeVar
 
+from .citations import cite
 from .data import Dataset
 from .errors import InvalidArgument
 from .mechanism import Mechanism
@@ -88,6 +89,6 @@ def subsample(inner: Mechanism[T], n: int, t: int, *, shuffle: bool | None = Non
         return (yield from call(inner.program, tuple(picked)))
 
     return Mechanism(f"subsample {n} of {t} -> {inner.name}", program, stated,
-                     "004 Claim C.1", inner.relation, order_invariant=do_shuffle or
+                     cite("004 Claim C.1"), inner.relation, order_invariant=do_shuffle or
                      inner.order_invariant,
                      description=f"subsampling without replacement, shuffle={do_shuffle}")

@@ -1,37 +1,50 @@
 """Argument validation shared by every module (one place, one message style).
 
-Messages follow ``name=value must be <condition>``.  Floats are refused
-wherever an exact value is needed, because a binary float rarely equals the
-number its author meant (0.1 is not 1/10) and privref's verdicts are exact.
+Messages follow ``name=value must be <condition>``.  A finite float is taken at its
+*exact binary value* (``0.1`` is 3602879701896397/36028797018963968, the number the float
+really holds), which is sound: every verdict is then exact about that number.  Only the
+decimal the author may have meant is lost; pass ``'0.1'`` or ``Fraction(1, 10)`` for it.
+NaN and infinities are refused.  Decimal strings are read exactly (``'0.1'`` is 1/10).
 """
 
 from __future__ import annotations
 
 import math
+import re
 from decimal import Decimal
 from fractions import Fraction
 
-from .errors import EmptyDataset, InexactNumber, InvalidArgument
+from .errors import EmptyDataset, InvalidArgument
 
-ExactInput = int | Fraction | str | Decimal
+ExactInput = int | Fraction | str | Decimal | float
+
+MAX_DECIMAL_EXPONENT = 4000
+"""Largest |exponent| of a decimal string or Decimal ('1e400' is fine, '1e999999999' is not:
+it alone would need billions of bits; 4000 keeps every such number printable)."""
+
+_EXPONENT = re.compile(r"[eE]\s*([+-]?\d+)\s*$")
+
+
+def _check_exponent(exponent: int, value: object, name: str) -> None:
+    if abs(exponent) > MAX_DECIMAL_EXPONENT:
+        raise InvalidArgument(f"{name}={value!r} has a decimal exponent beyond "
+                              f"±{MAX_DECIMAL_EXPONENT}")
 
 
 def to_fraction(value: object, name: str) -> Fraction:
-    """Convert an exact input (int, Fraction, Decimal, or a decimal/fraction string) to Fraction.
+    """Convert an exact input to a Fraction: int, Fraction, Decimal, a decimal/fraction string,
+    or a finite float (taken at its exact binary value, e.g. 0.5 -> 1/2, 0.1 ->
+    3602879701896397/36028797018963968).
 
-    Raises InexactNumber for floats (with the reason) and InvalidArgument for
-    anything else that is not an exact finite number.
+    Raises InvalidArgument (naming ``name``) for NaN, infinities, bools, decimal exponents
+    beyond ±MAX_DECIMAL_EXPONENT and anything else that is not a finite number.
     """
     if isinstance(value, bool):
         raise InvalidArgument(f"{name}={value!r} must be a number, not a bool")
     if isinstance(value, float):
         if math.isnan(value) or math.isinf(value):
             raise InvalidArgument(f"{name}={value!r} must be a finite number")
-        raise InexactNumber(
-            f"{name}={value!r} is a float; pass an exact value instead "
-            f"(int, Fraction, or a string such as '{Fraction(str(value))}'), because a binary "
-            "float rarely equals the decimal it was typed as and privref decides verdicts exactly"
-        )
+        return Fraction(value)  # exact: every finite float is a dyadic rational
     if isinstance(value, Fraction):
         return value
     if isinstance(value, int):
@@ -39,8 +52,17 @@ def to_fraction(value: object, name: str) -> Fraction:
     if isinstance(value, Decimal):
         if not value.is_finite():
             raise InvalidArgument(f"{name}={value!r} must be a finite number")
+        exponent = value.as_tuple().exponent
+        assert isinstance(exponent, int)  # finite
+        _check_exponent(exponent, value, name)
         return Fraction(value)
     if isinstance(value, str):
+        if len(value) > 10_000:
+            raise InvalidArgument(f"{name}: a number of {len(value)} characters is longer than "
+                                  "10000")
+        match = _EXPONENT.search(value)
+        if match is not None:
+            _check_exponent(int(match.group(1)), value, name)
         try:
             result = Fraction(value.strip())
         except (ValueError, ZeroDivisionError):

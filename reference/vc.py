@@ -69,7 +69,7 @@ def _pattern(mask: int, positions: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def projection(C: ConceptClass, B: Sequence[Hashable]) -> frozenset[tuple[int, ...]]:
-    """Π_C(B) = {(c(b_1), …, c(b_ℓ)) : c ∈ C} (004 Definition B.1, inventory D8).
+    """Π_C(B) = {(c(b_1), …, c(b_ℓ)) : c ∈ C} (004 Definition B.1).
 
     ``B`` is a sequence of domain points; the tuples follow its order.  A point
     repeated in B gives a repeated coordinate, so such a B is never shattered

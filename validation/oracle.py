@@ -41,6 +41,7 @@ from privref.audits.exact import audit_pair
 from privref.audits.stats import check_alpha, tail_exact
 from privref.reference.discrete_noise import DiscreteGaussian, DiscreteLaplace, TwoSidedGeometric
 from privref.reference.errors import InvalidArgument, UnsupportedProgram
+from privref.reference.finite_law import FiniteLaw
 from privref.reference.mechanism import Mechanism
 from privref.reference.privacy import PrivacyClaim, parse_epsilon
 from privref.reference.program import Distribution
@@ -214,25 +215,12 @@ def oracle_bound(dist_a: Distribution[Any], dist_b: Distribution[Any], *, n: int
 def law_sampler(dist: Distribution[Any]) -> Callable[[np.random.Generator, int], list[Any]]:
     """An exact vectorized sampler of a finite law with rational probabilities.
 
-    Draws u uniform on [0, D) (D the common denominator, numpy's unbiased
-    bounded integers) and returns the outcome whose cumulative integer weight
-    first exceeds u.  Raises InvalidArgument for inexact or infinite laws or D >= 2^62.
+    :meth:`privref.reference.finite_law.FiniteLaw.draw`: u uniform on [0, D) (D the
+    common denominator, numpy's unbiased bounded integers) selects the outcome whose
+    cumulative integer weight first exceeds u.  Raises UnsupportedProgram for inexact
+    or infinite laws or D > 2^62.
     """
-    if not dist.is_finite or not dist.is_exact:
-        raise InvalidArgument("law_sampler needs a finite distribution with exact probabilities")
-    outcomes = [o for o, _ in dist.items()]
-    probs = [p for _, p in dist.items() if isinstance(p, Fraction)]
-    den = math.lcm(*(p.denominator for p in probs))
-    if den >= 2**62:
-        raise InvalidArgument(f"common denominator {den} is too large for the vectorized sampler")
-    cumulative = np.cumsum(np.array([int(p * den) for p in probs], dtype=np.int64))
-
-    def draw(rng: np.random.Generator, size: int) -> list[Any]:
-        u = rng.integers(0, den, size=size, dtype=np.int64)
-        idx = np.searchsorted(cumulative, u, side="right")
-        return [outcomes[i] for i in idx.tolist()]
-
-    return draw
+    return FiniteLaw.of(dist).draw
 
 
 # ---------------------------------------------------------------- coverage

@@ -30,12 +30,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from privref.reference.discrete_noise import sample_discrete_laplace
+from privref.reference.discrete_noise import discrete_laplace_array, sample_discrete_laplace
 from privref.reference.errors import InvalidArgument
 from privref.reference.geometric import discrete_laplace_mechanism
 from privref.reference.reals import Interval, interval_exp, rational
 
-from .zoo_samplers import discrete_laplace, full_precision_uniform
+from .zoo_samplers import full_precision_uniform
 from .zoo_types import NOT_PRIVATE, Witness, ZooEntry
 
 __all__ = [
@@ -80,7 +80,7 @@ def _histogram(scale: Fraction, name: str) -> tuple[Any, Any]:
 
     def vectorized(data: list[Any], rng: np.random.Generator, size: int) -> npt.NDArray[np.int64]:
         counts = np.asarray(_counts(data), dtype=np.int64)
-        return counts + discrete_laplace(rng, scale, size * BINS).reshape(size, BINS)
+        return counts + discrete_laplace_array(rng, scale, size * BINS).reshape(size, BINS)
 
     sampler.__name__ = vectorized.__name__ = name
     return sampler, vectorized
@@ -231,7 +231,7 @@ def laplace_discrete(data: list[Any], rng: np.random.Generator) -> int:
 def laplace_discrete_vectorized(data: list[Any], rng: np.random.Generator, size: int
                                 ) -> npt.NDArray[np.int64]:
     """``size`` exact draws of :func:`laplace_discrete`."""
-    return _count(data) + discrete_laplace(rng, 1 / LAPLACE_EPSILON, size)
+    return _count(data) + discrete_laplace_array(rng, 1 / LAPLACE_EPSILON, size)
 
 
 def laplace_entries() -> tuple[ZooEntry, ...]:

@@ -1,16 +1,13 @@
-"""Vectorized samplers for the zoo: exact integer-randomness samplers, and Mironov's full-precision uniform.
+"""Vectorized samplers for the zoo: finite exact laws, and Mironov's full-precision uniform.
 
-Exact samplers here use only ``rng.integers`` (exactly uniform by rejection)
-and integer comparisons, so their laws are the stated ones exactly; they are
-the vectorized counterparts of :mod:`privref.reference.discrete_noise` and of
-:meth:`privref.reference.mechanism.Mechanism.sample`.
+The exact samplers are the reference layer's: :class:`privref.reference.finite_law.FiniteLaw`
+for finite laws with rational probabilities, and the array forms in
+:mod:`privref.reference.discrete_noise` (discrete Laplace, Bernoulli(e^{-γ})) for noise.
+:func:`full_precision_uniform` is a float sampler, kept here for the floating-point zoo entries.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Hashable
-from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
@@ -18,81 +15,16 @@ import numpy as np
 import numpy.typing as npt
 
 from privref.reference.data import Dataset, as_dataset
-from privref.reference.errors import InvalidArgument, UnsupportedProgram
+from privref.reference.errors import UnsupportedProgram
+from privref.reference.finite_law import FiniteLaw
 from privref.reference.mechanism import Mechanism
 
 from .zoo_types import Sampler, Vectorized
 
 __all__ = [
-    "bernoulli",
-    "bernoulli_exp_neg",
-    "discrete_laplace",
     "finite_law_samplers",
     "full_precision_uniform",
 ]
-
-_MAX_DENOMINATOR = 2**62
-
-
-def bernoulli(rng: np.random.Generator, p: Fraction, size: int) -> npt.NDArray[np.bool_]:
-    """``size`` independent draws of Bernoulli(p), p a rational in [0, 1], exactly."""
-    if not 0 <= p <= 1:
-        raise InvalidArgument(f"p={p} must lie in [0, 1]")
-    if p.denominator > _MAX_DENOMINATOR:
-        raise InvalidArgument(f"p={p} has a denominator above 2^62")
-    return rng.integers(0, p.denominator, size) < p.numerator
-
-
-def _bernoulli_exp_unit(rng: np.random.Generator, gamma: Fraction, size: int) -> npt.NDArray[np.bool_]:
-    # CKS20 Algorithm 1 for 0 <= γ <= 1: A_k ~ Bernoulli(γ/k) until the first failure at K;
-    # P(K > k) = γ^k/k!, so P(K odd) = Σ_k (-γ)^k/k! = e^{-γ}.
-    out = np.empty(size, dtype=bool)
-    active = np.arange(size)
-    k = 1
-    while active.size:
-        success = bernoulli(rng, gamma / k, active.size)
-        out[active[~success]] = k % 2 == 1
-        active = active[success]
-        k += 1
-    return out
-
-
-def bernoulli_exp_neg(rng: np.random.Generator, gamma: Fraction, size: int) -> npt.NDArray[np.bool_]:
-    """``size`` draws of Bernoulli(e^{-γ}) for rational γ >= 0, exactly (Canonne-Kamath-Steinke 2020, Alg. 1).
-
-    For γ > 1, e^{-γ} = (e^{-1})^{⌊γ⌋}·e^{-(γ - ⌊γ⌋)}: one independent trial per factor.
-    """
-    if gamma < 0:
-        raise InvalidArgument(f"gamma={gamma} must be >= 0")
-    whole = gamma.numerator // gamma.denominator
-    out = _bernoulli_exp_unit(rng, gamma - whole, size)
-    for _ in range(whole):
-        out &= _bernoulli_exp_unit(rng, Fraction(1), size)
-    return out
-
-
-def _geometric_count(rng: np.random.Generator, gamma: Fraction, size: int) -> npt.NDArray[np.int64]:
-    """Successes of Bernoulli(e^{-γ}) before the first failure: P(G = k) = (1 - e^{-γ})·e^{-γk}."""
-    out = np.zeros(size, dtype=np.int64)
-    active = np.arange(size)
-    while active.size:
-        success = bernoulli_exp_neg(rng, gamma, active.size)
-        out[active[success]] += 1
-        active = active[success]
-    return out
-
-
-def discrete_laplace(rng: np.random.Generator, scale: Fraction, size: int) -> npt.NDArray[np.int64]:
-    """``size`` exact draws of the discrete Laplace law P(z) ∝ e^{-|z|/t} with rational scale t > 0.
-
-    Z = G1 - G2 for independent G_i with P(G = k) = (1-q)q^k, q = e^{-1/t}:
-    for z >= 0, P(Z = z) = Σ_k (1-q)²q^{z+2k} = (1-q)/(1+q)·q^z, the law of
-    :class:`privref.reference.discrete_noise.DiscreteLaplace` (Canonne-Kamath-Steinke 2020).
-    """
-    if scale <= 0:
-        raise InvalidArgument(f"scale={scale} must be > 0")
-    gamma = 1 / scale
-    return _geometric_count(rng, gamma, size) - _geometric_count(rng, gamma, size)
 
 
 def full_precision_uniform(rng: np.random.Generator, size: int) -> npt.NDArray[np.float64]:
@@ -122,27 +54,20 @@ def finite_law_samplers(mechanism: Mechanism[Any]) -> tuple[Sampler, Vectorized]
     """Exact scalar and vectorized samplers of a mechanism with a finite, exactly rational output law.
 
     The law of each dataset is computed once (exactly, by
-    :meth:`Mechanism.distribution`), then ``size`` outcomes are drawn by
-    comparing exact uniform integers in [0, D) with the cumulative numerators
-    over the common denominator D.
+    :meth:`Mechanism.distribution`) and drawn from by
+    :class:`privref.reference.finite_law.FiniteLaw` (exact uniform integers in
+    [0, D) against the cumulative numerators over the common denominator D).
     """
     @lru_cache(maxsize=256)
-    def table(data: Dataset) -> tuple[tuple[Hashable, ...], npt.NDArray[np.int64], int]:
-        dist = mechanism.distribution(data)
-        if not dist.is_finite or not dist.is_exact:
-            raise UnsupportedProgram(f"{mechanism.name} has no finite exact law on {data!r}")
-        outs = dist.support()
-        probs = [p for _, p in dist.items() if isinstance(p, Fraction)]
-        den = math.lcm(*(p.denominator for p in probs))
-        if den > _MAX_DENOMINATOR:
-            raise UnsupportedProgram(f"{mechanism.name}: common denominator {den} exceeds 2^62")
-        cumulative = np.cumsum([int(p * den) for p in probs], dtype=np.int64)
-        return outs, cumulative, den
+    def table(data: Dataset) -> FiniteLaw[Any]:
+        try:
+            return FiniteLaw.of(mechanism.distribution(data))
+        except UnsupportedProgram as err:
+            raise UnsupportedProgram(f"{mechanism.name} on {data!r}: {err}") from err
 
     def vectorized(data: list[Any], rng: np.random.Generator, size: int) -> npt.NDArray[Any]:
-        outs, cumulative, den = table(as_dataset(data))
-        index = np.searchsorted(cumulative, rng.integers(0, den, size), side="right")
-        return np.asarray(outs)[index]
+        law = table(as_dataset(data))
+        return np.asarray(law.outcomes)[law.indices(rng, size)]
 
     def sampler(data: list[Any], rng: np.random.Generator) -> Any:
         return vectorized(data, rng, 1).tolist()[0]

@@ -26,9 +26,10 @@ import numpy as np
 import numpy.typing as npt
 
 from privref.audits.exact import AuditReport, audit
+from privref.reference.citations import Uncited
 from privref.reference.data import Dataset
 from privref.reference.errors import InvalidArgument
-from privref.reference.exponential import exponential_mechanism_rational
+from privref.reference.exponential import exponential_mechanism
 from privref.reference.mechanism import Mechanism
 from privref.reference.neighbors import Universe
 from privref.reference.privacy import PrivacyClaim
@@ -181,12 +182,13 @@ def votes(data: Dataset, candidate: int) -> int:
 
 def exponential_mechanisms() -> tuple[Mechanism[int], Mechanism[int]]:
     """The exact mechanisms behind the two exponential entries: (with 1/2, without 1/2)."""
-    correct = exponential_mechanism_rational((0, 1), votes, base=EXPONENTIAL_BASE,
-                                             name="exponential mechanism (votes)")
-    doubled = exponential_mechanism_rational((0, 1), votes, base=EXPONENTIAL_BASE**2)
+    correct = exponential_mechanism((0, 1), votes, epsilon=log(EXPONENTIAL_BASE) * 2,
+                                    name="exponential mechanism (votes)")
+    doubled = exponential_mechanism((0, 1), votes, epsilon=log(EXPONENTIAL_BASE**2) * 2)
     claimed = PrivacyClaim(log(EXPONENTIAL_BASE) * 2)
     no_half = Mechanism("exponential mechanism without 1/2 (votes)", doubled.program, claimed,
-                        "McSherry-Talwar 2007, with the factor 1/2 dropped", order_invariant=True,
+                        Uncited("McSherry-Talwar 2007 with the factor 1/2 dropped"),
+                        order_invariant=True,
                         description="weights exp(ε·u) instead of exp(ε·u/2)")
     return correct, no_half
 

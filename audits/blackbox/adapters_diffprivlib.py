@@ -43,7 +43,7 @@ from privref.reference.neighbors import AddRemove, Substitution
 from privref.reference.privacy import PrivacyClaim
 from privref.reference.reals import Order, Real, compare, exp, log, rational
 
-from .adapters import AdapterDefinition, Implementation, Outcomes, claim_of
+from .adapter_types import AdapterDefinition, Implementation, Outcomes, claim_of
 
 __all__ = ["CANDIDATES", "DEFINITIONS", "exponential_pair_epsilon"]
 

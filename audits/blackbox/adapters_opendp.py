@@ -46,7 +46,7 @@ from privref.reference.neighbors import AddRemove, Substitution
 from privref.reference.privacy import PrivacyClaim
 from privref.reference.reals import log, rational
 
-from .adapters import AdapterDefinition, Implementation, Outcomes, claim_of
+from .adapter_types import AdapterDefinition, Implementation, Outcomes, claim_of
 
 __all__ = ["DEFINITIONS", "LAPLACE_SCALE", "MISCONFIGURED_BOUND", "RR_PROB"]
 

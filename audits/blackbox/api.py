@@ -16,78 +16,128 @@ Example::
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Sequence
 from fractions import Fraction
 
 from privref.reference.errors import InvalidArgument
 from privref.reference.mechanism import Mechanism
-from privref.reference.neighbors import AddRemove
+from privref.reference.neighbors import NeighborRelation, Substitution
 from privref.reference.privacy import parse_epsilon
 from privref.reference.strategies import neighboring_pairs
 from privref.reference.validate import check_delta, to_fraction
 
-from .report import BlackboxReport, BlackboxVerdict
-from .runner import AuditConfig, Estimator, run_audit
-from .search import SearchSpace
-from .target import target_from_callable
+from .report import FLOAT_LEAK, BlackboxReport, BlackboxVerdict
+from .runner import AuditConfig, Estimator, check_pairs, run_audit
+from .search import SearchSpace, relation_from_name
+from .target import DEFAULT_TIMEOUT, check_timeout, target_from_callable
 
 __all__ = ["assert_private", "neighboring_pairs"]
 
 
-def _pairs(pairs: Sequence[tuple[Sequence[Hashable], Sequence[Hashable]]] | None
-           ) -> list[tuple[tuple[Hashable, ...], tuple[Hashable, ...]]] | None:
+def _exact(value: object, name: str) -> object:
+    """A float becomes its exact binary value (a Fraction); anything else is returned unchanged.
+
+    Sound: every finite float is a dyadic rational, and that rational is what the float
+    denotes.  NaN and infinities raise InvalidArgument naming ``name``.
+    """
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise InvalidArgument(f"{name}={value!r} must be a finite number")
+        return Fraction(value)
+    return value
+
+
+def _pairs(pairs: object) -> list[tuple[tuple[Hashable, ...], tuple[Hashable, ...]]] | None:
     if pairs is None:
         return None
+    if isinstance(pairs, str | bytes) or not isinstance(pairs, Sequence):
+        raise InvalidArgument(f"pairs={pairs!r} must be a list of pairs (a, b) of datasets")
     out = []
     for p in pairs:
-        if len(p) != 2:
+        if isinstance(p, str | bytes) or not isinstance(p, Sequence) or len(p) != 2:
             raise InvalidArgument(f"pairs entry {p!r} must be a pair (a, b) of datasets")
-        out.append((tuple(p[0]), tuple(p[1])))
+        a, b = p
+        for d in (a, b):
+            if isinstance(d, str | bytes) or not isinstance(d, Sequence):
+                raise InvalidArgument(f"pairs entry {p!r} must be a pair (a, b) of datasets "
+                                      f"(lists or tuples), not of {type(d).__name__}")
+        out.append((tuple(a), tuple(b)))
     return out
+
+
+def _relation(relation: object, mechanism: object) -> NeighborRelation:
+    if relation is None:
+        declared = mechanism.relation if isinstance(mechanism, Mechanism) else None
+        return declared if declared is not None else Substitution()
+    if isinstance(relation, str):
+        return relation_from_name(relation, "relation")
+    from privref.reference.neighbors import AddRemove, LabelSubstitution, LInf, PublicPrivate
+
+    if isinstance(relation, Substitution | AddRemove | LabelSubstitution | LInf | PublicPrivate):
+        return relation
+    raise InvalidArgument(f"relation={relation!r} must be a relation of privref.reference.neighbors "
+                          "or one of its names")
 
 
 def assert_private(mechanism: object, *, epsilon: object, delta: object = 0,
                    pairs: Sequence[tuple[Sequence[Hashable], Sequence[Hashable]]] | None = None,
                    samples: int = 20_000, confidence: object = Fraction(95, 100), seed: int = 0,
                    workers: int = 1, search: SearchSpace | None = None,
-                   estimator: Estimator | None = None, float_events: bool = True) -> BlackboxReport:
+                   estimator: Estimator | None = None, float_events: bool = True,
+                   relation: NeighborRelation | str | None = None, group: int = 1,
+                   timeout: float | None = DEFAULT_TIMEOUT) -> BlackboxReport:
     """Assert that no black-box evidence contradicts ``(epsilon, delta)``-DP; return the report.
 
     ``mechanism`` is a ``(data, rng)`` (or vectorized ``(data, rng, size)``)
     callable or a :class:`privref.reference.mechanism.Mechanism` (audited through its
-    exact sampler; its relation picks the search relation).  ``epsilon``
-    accepts exact forms ('1/2', 'ln(3)', Fraction, Real); ``delta`` and
-    ``confidence`` are exact numbers (floats are refused).  ``pairs`` are
-    neighboring datasets; without them a neighbor search runs over
-    ``search`` (default: substitution over {0, 1}, sizes 1 to 3).  The seed
+    exact sampler).  ``epsilon`` accepts exact forms ('1/2', 'ln(3)', Fraction,
+    Real); ``epsilon``, ``delta`` and ``confidence`` also accept floats, taken at
+    their exact binary value (0.95 is 4278419646001971/4503599627370496; the
+    report records it).  ``pairs`` are datasets neighboring under ``relation``
+    (a class of privref.reference.neighbors or its name; default: the Mechanism's
+    relation, else substitution), or within distance ``group`` when ``group > 1``
+    (the tested claim is then the group claim); anything else raises
+    NotNeighboring, never a verdict.  Without pairs a neighbor search runs over
+    ``search`` (default: ``relation`` over {0, 1}, sizes 1 to 3).  The seed
     defaults to 0 so test suites are deterministic.  ``float_events=False``
     leaves out the events that read the bits of float outputs (an audit of
-    the algorithm as if it ran in real arithmetic).
+    the algorithm as if it ran in real arithmetic).  ``timeout``: seconds one
+    call of the mechanism may take (TargetTimeout beyond; None: no limit).
 
     Raises AssertionError when the lower bound exceeds the claim at the
     stated confidence; the message shows the witness pair, the event, the
-    counts and the bound.  A falsely raised AssertionError happens with
+    counts and the bound, and names a floating-point leak (Mironov 2012) when
+    the event reads float bits.  A falsely raised AssertionError happens with
     probability at most ``1 - confidence`` (for a truly private mechanism).
     Passing is no proof of privacy.
     """
-    claim_eps = parse_epsilon(epsilon)
-    claim_delta = check_delta(delta)
-    conf = to_fraction(confidence, "confidence")
-    if search is None:
-        add_remove = isinstance(mechanism, Mechanism) and isinstance(mechanism.relation, AddRemove)
-        search = SearchSpace(relation="add-remove" if add_remove else "substitution")
+    claim_eps = parse_epsilon(_exact(epsilon, "epsilon"))
+    claim_delta = check_delta(_exact(delta, "delta"))
+    conf = to_fraction(_exact(confidence, "confidence"), "confidence")
+    rel = _relation(relation, mechanism)
+    if timeout is not None:
+        timeout = check_timeout(timeout)
+    given = _pairs(pairs)
+    if search is None and given is None:
+        search = SearchSpace(relation=rel)
     target = target_from_callable(mechanism)
     config = AuditConfig(epsilon=claim_eps, delta=claim_delta, confidence=conf, samples=samples,
-                         seed=seed, workers=workers, search=search, float_events=float_events)
-    report = run_audit(target, config, _pairs(pairs), estimator=estimator)
+                         seed=seed, workers=workers, search=search or SearchSpace(),
+                         float_events=float_events, relation=rel, group=group, timeout=timeout)
+    if given is not None:  # checked here so that errors name the API argument; run_audit
+        check_pairs(given, rel, config.group, name="pairs entry")  # drops duplicates, warns
+    report = run_audit(target, config, given, estimator=estimator)
     if report.verdict is BlackboxVerdict.VIOLATION:
         w = report.witness
         assert w is not None
+        leak = (f"\n  {FLOAT_LEAK}\n  event counts: {dict(w.estimate.counts)}"
+                if report.float_leak else "")
         raise AssertionError(
             f"{target.name} is not ({claim_eps}, {claim_delta})-DP: epsilon >= "
             f"{report.epsilon_lower_bound:.6g} with confidence {conf}\n"
             f"  witness pair: {list(w.pair[0])!r} vs {list(w.pair[1])!r} ({w.estimate.direction})\n"
             f"  event: {w.estimate.event}\n"
             f"  counts: {dict(w.estimate.counts)}\n"
-            f"  samples: {report.samples} per side, seed {report.seed}")
+            f"  samples: {report.samples} per side, seed {report.seed}" + leak)
     return report

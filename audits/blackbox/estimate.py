@@ -5,7 +5,7 @@ Method (see docs/blackbox-statistics.md):
 1. Split each side positionally: the first ``selection_fraction`` of the
    samples is the selection split, the rest the held-out split (the samples
    are i.i.d., so any split fixed in advance is as good as a random one).
-2. On the selection split only, :func:`privref.audits.blackbox.events.select_events`
+2. On the selection split only, :func:`privref.audits.blackbox.selection.select_events`
    picks m <= ``max_events`` distinct (event F, direction) candidates; the
    direction says which input is P (the numerator).
 3. On the held-out split, each candidate gets Clopper–Pearson bounds
@@ -40,7 +40,8 @@ from privref.reference.reals import Interval, Order, Real, compare, exp, interva
 from privref.reference.validate import check_delta, check_int, to_fraction
 
 from ..stats import check_alpha, cp_lower, cp_upper
-from .events import Candidate, select_events
+from .events import FloatPattern
+from .selection import Candidate, select_events
 
 __all__ = [
     "PairEstimate",
@@ -49,6 +50,7 @@ __all__ = [
     "epsilon_from_ratio",
     "estimate_pair",
     "estimate_pair_detailed",
+    "exceeds",
 ]
 
 Samples = Sequence[Any] | NDArray[Any]
@@ -70,6 +72,8 @@ class PairEstimate:
     * ``counts``: held-out hits and sizes per side, and the selection sizes.
     * ``alpha``: the failure probability spent on this pair.
     * ``violation``: the bound proves epsilon(delta) > claimed epsilon.
+    * ``float_leak``: the event is an IEEE-754 pattern event (FloatPattern): the
+      evidence reads the bits of float outputs (a floating-point leak, Mironov 2012).
     """
 
     epsilon_lower_bound: float
@@ -79,6 +83,7 @@ class PairEstimate:
     counts: dict[str, int]
     alpha: float
     violation: bool
+    float_leak: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +125,28 @@ def epsilon_from_ratio(ratio: Fraction) -> float:
     return math.nextafter(f, -math.inf) if Fraction(f) > lo else f
 
 
+_HUGE = 50_000
+"""Above this (an enclosure of) epsilon, e^epsilon is never formed: ln of any bound is far below."""
+
+
+def exceeds(ratio: Fraction, epsilon: Real) -> bool:
+    """True exactly when ``ratio > e^epsilon`` (epsilon >= 0), without forming e^epsilon for huge epsilon.
+
+    ratio <= 1 never exceeds; otherwise ln(ratio) is enclosed and compared with an enclosure of
+    epsilon, and only an overlap falls back to the exact comparison (then epsilon is within a
+    hair of ln(ratio), a modest number).
+    """
+    if ratio <= 1:
+        return False
+    log_ratio = interval_log(Interval.point(ratio))
+    eps = epsilon.enclose(64)
+    if eps.lo > log_ratio.hi:
+        return False
+    if eps.hi < log_ratio.lo:
+        return True
+    return compare(rational(ratio), exp(epsilon))[0] is Order.GREATER
+
+
 def _round(x: Fraction, up: bool) -> float:
     f = float(x)
     if up and Fraction(f) < x:
@@ -141,12 +168,16 @@ def _label(candidate: Candidate) -> str:
     return f"{candidate.event.describe()}  (P = M({p}), Q = M({q}))"
 
 
-def _delta_interval(c: Candidate, hits: dict[str, int], sizes: dict[str, int], t: Real,
+def _delta_interval(c: Candidate, hits: dict[str, int], sizes: dict[str, int], eps: Real,
                     alpha_side: Fraction) -> tuple[float, float]:
     p, q = ("a", "b") if c.direction == "a→b" else ("b", "a")
-    box = t.enclose(128)
-    lower = cp_lower(hits[p], sizes[p], alpha_side) - box.hi * cp_upper(hits[q], sizes[q], alpha_side)
-    upper = cp_upper(hits[p], sizes[p], alpha_side) - box.lo * cp_lower(hits[q], sizes[q], alpha_side)
+    q_hi, q_lo = cp_upper(hits[q], sizes[q], alpha_side), cp_lower(hits[q], sizes[q], alpha_side)
+    p_lo, p_hi = cp_lower(hits[p], sizes[p], alpha_side), cp_upper(hits[p], sizes[p], alpha_side)
+    if eps.enclose(64).lo > _HUGE:  # e^epsilon·q >= 1 for every positive dyadic bound q here
+        return (0.0, _round(p_hi, up=True) if q_lo == 0 else 0.0)
+    box = exp(eps).enclose(128)  # formed only below _HUGE
+    lower = p_lo - box.hi * q_hi
+    upper = p_hi - box.lo * q_lo
     return (_round(min(max(lower, Fraction(0)), Fraction(1)), up=False),
             _round(min(max(upper, Fraction(0)), Fraction(1)), up=True))
 
@@ -211,13 +242,13 @@ def estimate_pair_detailed(samples_a: Samples, samples_b: Samples, *, epsilon: o
             best = (ratio, c, hits)
     assert best is not None
     ratio, c, hits = best
-    violation = ratio > 0 and compare(rational(ratio), exp(eps))[0] is Order.GREATER
+    violation = exceeds(ratio, eps)
     counts["hits_a"], counts["hits_b"] = hits["a"], hits["b"]
     estimate = PairEstimate(
         epsilon_lower_bound=epsilon_from_ratio(ratio),
-        delta_at_claimed_epsilon=_delta_interval(c, hits, held, exp(eps), alpha_side),
+        delta_at_claimed_epsilon=_delta_interval(c, hits, held, eps, alpha_side),
         event=_label(c), direction=c.direction, counts=counts, alpha=float(a),
-        violation=violation)
+        violation=violation, float_leak=isinstance(c.event, FloatPattern))
     p, q = ("a", "b") if c.direction == "a→b" else ("b", "a")
     return PairFinding(estimate, c, ratio, alpha_side, cp_lower(hits[p], held[p], alpha_side),
                        cp_upper(hits[q], held[q], alpha_side))

@@ -9,7 +9,14 @@ estimator; 0.0 when there is no evidence), ``verdict`` (``VIOLATION`` or
 ``target``, ``target_package``, ``target_package_version``, ``warnings``,
 ``notes``, ``pairs`` (one record per pair and stage), ``elapsed_seconds``,
 ``status``, ``error`` and ``float_events`` (False for the real-arithmetic
-view, without the IEEE-754 pattern events).
+view, without the IEEE-754 pattern events); ``relation`` (the neighbor relation
+the given pairs were checked under; null: unchecked), ``group`` (k for group
+privacy at distance k) with ``tested_epsilon_exact``/``tested_delta_exact`` (the
+group claim actually tested; null when k = 1), ``float_leak`` (the witness event
+reads the IEEE-754 bits of float outputs: a floating-point leak, Mironov 2012)
+and ``float_leak_explanation``.  Every exact parameter (``claimed_epsilon``,
+``claimed_delta``, ``confidence``) also has an ``_exact`` string: a float given to
+the API is used at its exact binary value, and that value is what is recorded.
 """
 
 from __future__ import annotations
@@ -25,11 +32,30 @@ from typing import Any, Protocol
 from numpy.typing import NDArray
 
 from privref import reference
-from privref.reference.errors import PrivrefError
+from privref.reference.errors import InvalidArgument, OutputError
 from privref.reference.reals import Real
 
-__all__ = ["BlackboxReport", "BlackboxVerdict", "EstimateLike", "PairResult", "WitnessSamples",
-           "write_json"]
+__all__ = ["FLOAT_LEAK", "BlackboxReport", "BlackboxVerdict", "EstimateLike", "PairResult",
+           "WitnessSamples", "exact_text", "is_float_leak", "write_json"]
+
+FLOAT_LEAK = ("floating-point leak (Mironov 2012): the violation lives in the IEEE-754 bits of the "
+              "float outputs (sign, binade, trailing zero bits), not in their real values; rerun "
+              "with --no-float-events (API: float_events=False) for the real-arithmetic view")
+"""The explanation attached to a verdict that comes from an IEEE-754 pattern event."""
+
+
+def is_float_leak(estimate: object) -> bool:
+    """True when ``estimate`` (a PairEstimate or look-alike) comes from an IEEE-754 pattern event."""
+    return getattr(estimate, "float_leak", False) is True
+
+
+def exact_text(value: Fraction | Real) -> str:
+    """A short decimal for the terminal, followed by `` = exact`` unless the decimal is exact."""
+    short = f"{float(value):.6g}"
+    exact = value if isinstance(value, Fraction) else value.exact
+    if exact is not None and Fraction(short) == exact:
+        return short
+    return f"{short} = {value}"
 
 
 class BlackboxVerdict(Enum):
@@ -150,6 +176,16 @@ class BlackboxReport:
     error: str | None = None
     float_events: bool = True
     witness_samples: WitnessSamples | None = field(default=None, repr=False, compare=False)
+    relation: str | None = None
+    group: int = 1
+    tested_epsilon: Real | None = None
+    tested_delta: Fraction | None = None
+
+    @property
+    def float_leak(self) -> bool:
+        """The verdict is VIOLATION and its witness event is an IEEE-754 pattern event."""
+        return (self.verdict is BlackboxVerdict.VIOLATION and self.witness is not None
+                and is_float_leak(self.witness.estimate))
 
     def to_json(self) -> dict[str, Any]:
         """The JSON report (see the module docstring for the fields)."""
@@ -188,6 +224,12 @@ class BlackboxReport:
             "elapsed_seconds": round(self.elapsed_seconds, 3),
             "error": self.error,
             "float_events": self.float_events,
+            "relation": self.relation,
+            "group": self.group,
+            "tested_epsilon_exact": None if self.tested_epsilon is None else str(self.tested_epsilon),
+            "tested_delta_exact": None if self.tested_delta is None else str(self.tested_delta),
+            "float_leak": self.float_leak,
+            "float_leak_explanation": FLOAT_LEAK if self.float_leak else None,
         }
 
     def summary(self) -> str:
@@ -195,15 +237,19 @@ class BlackboxReport:
         lines = [f"black-box audit of {self.target}"
                  + (f" ({self.target_package} {self.target_package_version})"
                     if self.target_package_version else "")]
-        eps = self.claimed_epsilon
-        claim = f"{float(eps):.6g}" + ("" if eps.exact is not None else f" = {eps}")
-        lines.append(f"  claim            ({claim}, {self.claimed_delta})-DP")
+        lines.append(f"  claim            ({exact_text(self.claimed_epsilon)}, "
+                     f"{exact_text(self.claimed_delta)})-DP"
+                     + ("" if self.relation is None else f" under {self.relation}"))
+        if self.group > 1 and self.tested_epsilon is not None and self.tested_delta is not None:
+            lines.append(f"  group privacy    pairs within distance {self.group}: tested "
+                         f"({exact_text(self.tested_epsilon)}, {exact_text(self.tested_delta)})-DP "
+                         f"(group claim of the stated one)")
         if self.status != "complete":
             lines.append(f"  status           {self.status.upper()}: {self.error}")
         w = self.witness
         if w is not None:
             lines.append(f"  eps lower bound  {self.epsilon_lower_bound:.6g} at confidence "
-                         f"{float(self.confidence):.6g}")
+                         f"{exact_text(self.confidence)}")
             lines.append(f"  witness pair     {_jsonable(w.pair[0])} vs {_jsonable(w.pair[1])} "
                          f"({w.estimate.direction})")
             lines.append(f"  event            {w.estimate.event}")
@@ -219,15 +265,31 @@ class BlackboxReport:
             lines.append("  events           real-arithmetic view (no IEEE-754 pattern events)")
         lines.extend(f"  warning          {m}" for m in self.warnings)
         lines.extend(f"  note             {m}" for m in self.notes)
+        if self.float_leak:
+            assert w is not None
+            lines.append(f"  float leak       {FLOAT_LEAK}; event counts {dict(w.estimate.counts)}")
         if self.verdict is not None:
-            lines.append(f"  verdict          {self.verdict.value}")
+            lines.append(f"  verdict          {self.verdict.value}"
+                         + (" (floating-point leak, Mironov 2012)" if self.float_leak else ""))
         return "\n".join(lines)
 
 
 def write_json(path: str | Path, payload: Mapping[str, Any], flag: str = "--json") -> None:
-    """Write ``payload`` as indented JSON; PrivrefError (naming ``flag``) if the directory is missing."""
+    """Write ``payload`` as indented JSON.
+
+    InvalidArgument (naming ``flag``) if the folder is missing or the path is a directory;
+    OutputError (naming ``flag``) when the write itself fails (a full disk, no permission).
+    """
     target = Path(path)
     if not target.parent.exists():
-        raise PrivrefError(f"{flag} {path}: directory {target.parent} does not exist")
-    target.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        raise InvalidArgument(f"{flag} {path}: directory {target.parent} does not exist")
+    if target.is_dir():
+        raise InvalidArgument(f"{flag} {path}: is a directory; give a file path")
+    text = json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+    try:
+        with open(target, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as exc:
+        raise OutputError(f"{flag} {path}: could not write the report "
+                          f"({exc.strerror or type(exc).__name__})") from None
 

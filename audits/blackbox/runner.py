@@ -29,13 +29,32 @@ chunk per worker.
 Checkpoint.  With ``checkpoint`` set, every completed chunk is appended (and
 fsynced) to a JSON-lines file whose first line fingerprints the parameters;
 a rerun with the same parameters skips the chunks found there, and a file
-written for other parameters is refused (CheckpointError).
+written for other parameters is refused (CheckpointError).  Integrity: every
+chunk line carries ``sha256`` = SHA-256 of (SHA-256 of the header line ||
+the line's canonical JSON without that field), so a flipped byte, a chunk
+spliced in from another run's file, an edited header or a truncated line is
+refused (CheckpointError), never trusted.  (Not a defence against a forger who
+recomputes the digests; it catches corruption and accidental edits.)
+
+Pairs.  Given pairs must be neighboring under ``config.relation`` (or, with
+``config.group = k``, within distance k; the claim tested is then the group
+claim (kε, δ·Σ_{j<k} e^{jε})): anything else is NotNeighboring, never a
+verdict.  Exact duplicates (also up to order) are dropped with a warning, and
+entries must be finite.  ``relation=None`` means the caller vouches for the
+pairs (the validation zoo's custom relations); the report says "unchecked".
+
+Limits: ``samples`` <= MAX_SAMPLES per side, ``workers`` <= MAX_WORKERS,
+datasets of at most MAX_DATASET_SIZE entries, ``seed`` < 2**128,
+``confidence`` <= 1 - 10**-15, and a per-call ``timeout`` (audits.blackbox.target).
+Tasks are generated lazily, so memory is the stored samples, never the plan.
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import functools
+import hashlib
 import io
 import json
 import math
@@ -54,31 +73,72 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from privref.reference.errors import InvalidArgument, PrivrefError
-from privref.reference.neighbors import AddRemove, Substitution
+from privref.reference.errors import (
+    InvalidArgument,
+    NotNeighboring,
+    OutputError,
+    PrivrefError,
+    TooLargeToEnumerate,
+)
+from privref.reference.neighbors import NeighborRelation, relation_distance
+from privref.reference.privacy import PrivacyClaim, group_privacy
 from privref.reference.reals import Real, rational
 
 from .report import BlackboxReport, BlackboxVerdict, EstimateLike, PairResult, WitnessSamples
-from .search import Pair, SearchSpace, candidate_pairs
+from .search import Pair, SearchSpace, candidate_pairs, relation_name_safe
 from .target import (
+    DEFAULT_TIMEOUT,
     Batch,
     OutcomeError,
     Target,
     TargetCallError,
     TargetError,
+    TargetTimeout,
+    check_timeout,
     draw,
     probe_randomness,
     seeded_globals,
 )
 
-__all__ = ["AuditConfig", "CheckpointError", "Estimator", "run_audit", "sample_pair"]
+__all__ = [
+    "MAX_CONFIDENCE",
+    "MAX_DATASET_SIZE",
+    "MAX_SAMPLES",
+    "MAX_SEED",
+    "MAX_WORKERS",
+    "AuditConfig",
+    "CheckpointError",
+    "Estimator",
+    "audited_claim",
+    "low_power",
+    "run_audit",
+    "sample_pair",
+]
+
+MAX_SAMPLES = 10**8
+"""Largest ``samples`` (per side, per pair): about 1.6 GB of float outcomes for one pair."""
+
+MAX_WORKERS = 4 * (os.cpu_count() or 1)
+"""Largest ``workers``: four per core."""
+
+MAX_SEED = 2**128 - 1
+"""Largest seed (numpy's SeedSequence entropy is taken as 128 bits here)."""
+
+MAX_CONFIDENCE = 1 - Fraction(1, 10**15)
+"""Largest confidence: 1 - 10**-15 (beyond it the float proposals of audits.stats underflow)."""
+
+MAX_DATASET_SIZE = 10_000
+"""Longest dataset in a given pair."""
 
 Estimator = Callable[..., EstimateLike]
 _Key = tuple[int, int, int, int]  # (stage, candidate index, side, chunk)
 
 
-class CheckpointError(PrivrefError):
-    """A checkpoint file is unreadable or was written for other parameters."""
+class CheckpointError(InvalidArgument):
+    """A checkpoint file is unreadable, tampered with, truncated, or written for other parameters.
+
+    A PrivrefError (a usage error, exit status 2): the message names ``--checkpoint`` and the file.
+    """
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +150,10 @@ class AuditConfig:
     how many candidates are confirmed on fresh samples after screening.
     ``float_events=False`` makes the default estimator leave out the IEEE-754
     pattern events (the real-arithmetic view; audits.blackbox.features).
+    ``relation`` is the neighbor relation given pairs must satisfy (None: not
+    checked, the caller vouches); ``group = k`` accepts pairs within distance
+    k and tests the group claim (see :func:`audited_claim`).  ``timeout`` is
+    the per-call limit in seconds (None: none).  Limits: see the module docstring.
     """
 
     epsilon: Real
@@ -105,20 +169,36 @@ class AuditConfig:
     search: SearchSpace = field(default_factory=SearchSpace)
     chunk_size: int | None = None
     float_events: bool = True
+    relation: NeighborRelation | None = None
+    group: int = 1
+    timeout: float | None = DEFAULT_TIMEOUT
 
     def __post_init__(self) -> None:
+        if not isinstance(self.confidence, Fraction | int) or isinstance(self.confidence, bool):
+            raise InvalidArgument(f"confidence={self.confidence!r} must be an exact Fraction")
         if not 0 < self.confidence < 1:
             raise InvalidArgument(f"confidence={self.confidence} must lie in (0, 1)")
+        if self.confidence > MAX_CONFIDENCE:
+            raise InvalidArgument(f"confidence={self.confidence} must be <= 1 - 10**-15")
         if not 0 <= self.delta < 1:
             raise InvalidArgument(f"delta={self.delta} must lie in [0, 1)")
-        for name, value, low in (("samples", self.samples, 2), ("workers", self.workers, 1),
-                                 ("confirm", self.confirm, 1), ("seed", self.seed, 0)):
+        for name, value, low, high in (("samples", self.samples, 2, MAX_SAMPLES),
+                                       ("workers", self.workers, 1, MAX_WORKERS),
+                                       ("confirm", self.confirm, 1, 1000),
+                                       ("seed", self.seed, 0, MAX_SEED),
+                                       ("group", self.group, 1, 1000)):
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise InvalidArgument(f"{name}={value!r} must be an int >= {low}")
+            if value > high:
+                raise InvalidArgument(f"{name}={_big(value)} must be <= {_big(high)}")
+        if self.timeout is not None:
+            check_timeout(self.timeout)
         for name, opt in (("screening_samples", self.screening_samples),
                           ("chunk_size", self.chunk_size)):
             if opt is not None and (isinstance(opt, bool) or not isinstance(opt, int) or opt < 1):
                 raise InvalidArgument(f"{name}={opt!r} must be an int >= 1")
+            if opt is not None and opt > MAX_SAMPLES:
+                raise InvalidArgument(f"{name}={_big(opt)} must be <= {_big(MAX_SAMPLES)}")
 
     @property
     def screening(self) -> int:
@@ -132,6 +212,17 @@ class AuditConfig:
         return self.chunk_size or (2**14 if target.vectorized else 2**11)
 
 
+def _big(n: int) -> str:
+    """n as digits, or as 10**k when it is an exact power of ten above 10**6 (readable limits)."""
+    if n > 10**6:
+        k = len(str(n)) - 1
+        if n == 10**k:
+            return f"10**{k}"
+        if n == 2**128 - 1:
+            return "2**128 - 1"
+    return str(n)
+
+
 # ---------------------------------------------------------------------------- one chunk
 
 def _chunk_seed(seed: int, key: _Key, stream: int) -> np.random.SeedSequence:
@@ -139,10 +230,10 @@ def _chunk_seed(seed: int, key: _Key, stream: int) -> np.random.SeedSequence:
 
 
 def _sample_chunk(target: Target, data: Sequence[Hashable], seed: int, key: _Key,
-                  size: int) -> Batch:
+                  size: int, timeout: float | None = None) -> Batch:
     rng = np.random.Generator(np.random.PCG64(_chunk_seed(seed, key, 0)))
     with seeded_globals(_chunk_seed(seed, key, 1)):
-        return draw(target, data, rng, size)
+        return draw(target, data, rng, size, timeout)
 
 
 _WORKER_TARGET: list[Target] = []
@@ -157,12 +248,12 @@ def _init_worker(target: Target | None, spec: str | None) -> None:
     _WORKER_TARGET[:] = [target]
 
 
-_Task = tuple[_Key, tuple[Hashable, ...], int, int]  # key, data, seed, size
+_Task = tuple[_Key, tuple[Hashable, ...], int, int, float | None]  # key, data, seed, size, timeout
 
 
 def _worker_task(task: _Task) -> tuple[_Key, Batch]:
-    key, data, seed, size = task
-    return key, _sample_chunk(_WORKER_TARGET[0], data, seed, key, size)
+    key, data, seed, size, timeout = task
+    return key, _sample_chunk(_WORKER_TARGET[0], data, seed, key, size, timeout)
 
 
 # ---------------------------------------------------------------------------- checkpoint
@@ -180,44 +271,92 @@ def _encode(o: object) -> object:
 def _decode(o: object) -> Hashable:
     if isinstance(o, dict):
         return tuple(_decode(x) for x in o["t"])
-    assert o is None or isinstance(o, bool | int | float | str)
+    if not (o is None or isinstance(o, bool | int | float | str)):
+        raise TypeError(f"not an outcome: {o!r}")
     return o
 
 
+def _canonical(record: dict[str, Any]) -> bytes:
+    return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
+
+
 class Checkpoint:
-    """Append-only JSON-lines store of completed chunks, keyed by (stage, index, side, chunk)."""
+    """Append-only JSON-lines store of completed chunks, keyed by (stage, index, side, chunk).
+
+    Integrity: see the module docstring (a SHA-256 per chunk line, chained to the header);
+    a tampered, truncated or foreign file raises CheckpointError naming ``--checkpoint``.
+    Write failures raise OutputError.
+    """
+
+    VERSION = 2
 
     def __init__(self, path: Path, fingerprint: dict[str, Any]) -> None:
         self.path = path
         self.chunks: dict[_Key, Batch] = {}
-        if path.exists() and path.stat().st_size > 0:
-            self._load(fingerprint)
-        else:
-            if not path.parent.exists():
-                raise CheckpointError(f"--checkpoint {path}: directory {path.parent} does not exist")
-            with path.open("w", encoding="utf-8") as f:
-                f.write(json.dumps({"privref_checkpoint": 1, "fingerprint": fingerprint}) + "\n")
-        self._file: TextIO = path.open("a", encoding="utf-8")
+        if path.is_dir():
+            raise CheckpointError(f"--checkpoint {path}: is a directory; give a file path")
+        try:
+            if path.exists() and path.stat().st_size > 0:
+                self._load(fingerprint)
+            else:
+                if not path.parent.exists():
+                    raise CheckpointError(
+                        f"--checkpoint {path}: directory {path.parent} does not exist")
+                header = json.dumps({"privref_checkpoint": self.VERSION,
+                                     "fingerprint": fingerprint}, sort_keys=True) + "\n"
+                with path.open("w", encoding="utf-8") as f:
+                    f.write(header)
+                self._chain = hashlib.sha256(header.encode("utf-8")).digest()
+            self._file: TextIO = path.open("a", encoding="utf-8")
+        except OSError as exc:
+            raise OutputError(f"--checkpoint {path}: cannot use the file "
+                              f"({exc.strerror or type(exc).__name__})") from None
+
+    def _bad(self, what: str) -> CheckpointError:
+        return CheckpointError(f"--checkpoint {self.path} {what}; delete it (or use another file) "
+                               "to start over")
 
     def _load(self, fingerprint: dict[str, Any]) -> None:
-        good = 0
-        with self.path.open("r", encoding="utf-8") as f:
-            lines = f.readlines()
+        raw = self.path.read_bytes()
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise CheckpointError(f"--checkpoint {self.path} is not a privref checkpoint (binary "
+                                  "data); delete it or use another file") from None
+        lines = text.split("\n")
         try:
             header = json.loads(lines[0])
             old = header["fingerprint"]
-        except (ValueError, KeyError, TypeError):
-            raise CheckpointError(f"--checkpoint {self.path} is not a privref checkpoint") from None
+            version = header["privref_checkpoint"]
+            if not isinstance(old, dict):
+                raise TypeError
+        except (ValueError, KeyError, TypeError, IndexError):
+            raise CheckpointError(f"--checkpoint {self.path} is not a privref checkpoint (no "
+                                  "header line); delete it or use another file") from None
+        if version != self.VERSION:
+            raise self._bad(f"has format version {version!r}, not {self.VERSION}")
         for name in sorted(set(old) | set(fingerprint)):
             if old.get(name) != fingerprint.get(name):
                 raise CheckpointError(
                     f"--checkpoint {self.path} was written for other parameters ({name}: "
                     f"{old.get(name)!r} in the file, {fingerprint.get(name)!r} now); rerun with "
                     "the original parameters or use another file")
-        good = len(lines[0])
-        for line in lines[1:]:
+        self._chain = hashlib.sha256((lines[0] + "\n").encode("utf-8")).digest()
+        body = lines[1:]
+        if body and body[-1] == "":
+            body = body[:-1]  # the final newline
+        elif body or not text.endswith("\n"):
+            raise self._bad("is truncated (its last line is incomplete)")
+        for number, line in enumerate(body, start=2):
             try:
                 record = json.loads(line)
+                digest = record.pop("sha256")
+            except (ValueError, KeyError, TypeError, AttributeError):
+                raise self._bad(f"is corrupted or truncated at line {number}") from None
+            if not isinstance(digest, str) or digest != hashlib.sha256(
+                    self._chain + _canonical(record)).hexdigest():
+                raise self._bad(f"was tampered with: line {number} fails its SHA-256 digest")
+            try:
                 key: _Key = (int(record["key"][0]), int(record["key"][1]), int(record["key"][2]),
                              int(record["key"][3]))
                 if record["encoding"] == "npy":
@@ -226,19 +365,12 @@ class Checkpoint:
                 else:
                     values = [_decode(o) for o in record["data"]]
                 batch = Batch(record["kind"], values, _decode(record["first"]))
-            except (ValueError, KeyError, TypeError, IndexError):
-                break  # a line cut by a crash: drop it and everything after
+            except (ValueError, KeyError, TypeError, IndexError, AssertionError, OSError):
+                raise self._bad(f"has an unreadable chunk at line {number}") from None
             self.chunks[key] = batch
-            good += len(line)
-        with self.path.open("r+", encoding="utf-8") as f:  # drop a torn tail before appending
-            f.seek(0)
-            text = f.read()
-            f.seek(0)
-            f.write(text[:good])
-            f.truncate()
 
     def record(self, key: _Key, batch: Batch) -> None:
-        """Persist one completed chunk (flushed and fsynced before returning)."""
+        """Persist one completed chunk (flushed and fsynced before returning); OutputError on failure."""
         if isinstance(batch.values, np.ndarray):
             buf = io.BytesIO()
             np.save(buf, batch.values, allow_pickle=False)
@@ -246,16 +378,22 @@ class Checkpoint:
             payload: object = data
         else:
             enc, payload = "json", [_encode(o) for o in batch.values]
-        line = json.dumps({"key": list(key), "kind": batch.kind, "first": _encode(batch.first),
-                           "encoding": enc, "data": payload})
-        self._file.write(line + "\n")
-        self._file.flush()
-        os.fsync(self._file.fileno())
+        record: dict[str, Any] = {"key": list(key), "kind": batch.kind,
+                                  "first": _encode(batch.first), "encoding": enc, "data": payload}
+        record["sha256"] = hashlib.sha256(self._chain + _canonical(record)).hexdigest()
+        try:
+            self._file.write(json.dumps(record) + "\n")
+            self._file.flush()
+            os.fsync(self._file.fileno())
+        except OSError as exc:
+            raise OutputError(f"--checkpoint {self.path}: could not write a chunk "
+                              f"({exc.strerror or type(exc).__name__})") from None
         self.chunks[key] = batch
 
     def close(self) -> None:
         """Close the file (the data is already on disk)."""
-        self._file.close()
+        with contextlib.suppress(OSError):  # every chunk was fsynced already
+            self._file.close()
 
 
 # ---------------------------------------------------------------------------- progress
@@ -352,23 +490,31 @@ class _Engine:
     def sample(self, stage: int, pairs: Sequence[tuple[int, Pair]], n: int,
                label: str) -> dict[tuple[int, int], Batch]:
         chunk = self.config.chunk(self.target)
-        tasks: list[_Task] = []
+        chunks = -(-n // chunk)
         found: dict[_Key, Batch] = {}
-        total = 0
-        for index, pair in pairs:
+        pending = 0
+        for index, _ in pairs:
             for side in (0, 1):
-                for c in range(-(-n // chunk)):
+                for c in range(chunks):
                     key = (stage, index, side, c)
-                    size = min(chunk, n - c * chunk)
-                    total += size
                     if self.checkpoint is not None and key in self.checkpoint.chunks:
                         found[key] = self.checkpoint.chunks[key]
                     else:
-                        tasks.append((key, pair[side], self.config.seed, size))
-        self.progress.begin(label, total)
+                        pending += 1
+
+        def tasks() -> Iterator[_Task]:  # lazily: the plan never sits in memory
+            for index, pair in pairs:
+                for side in (0, 1):
+                    for c in range(chunks):
+                        key = (stage, index, side, c)
+                        if key not in found:
+                            yield (key, pair[side], self.config.seed, min(chunk, n - c * chunk),
+                                   self.config.timeout)
+
+        self.progress.begin(label, 2 * n * len(pairs))
         self.progress.advance(sum(len(b) for b in found.values()))
         try:
-            for key, batch in self._run(tasks):
+            for key, batch in self._run(tasks(), pending, chunk):
                 if self.checkpoint is not None:
                     self.checkpoint.record(key, batch)
                 found[key] = batch
@@ -379,16 +525,31 @@ class _Engine:
         for index, pair in pairs:
             for side in (0, 1):
                 # pop: each side's chunks are released once merged (peak ≈ total + one side)
-                parts = [found.pop((stage, index, side, c)) for c in range(-(-n // chunk))]
+                parts = [found.pop((stage, index, side, c)) for c in range(chunks)]
                 out[(index, side)] = _merge(parts, self.target, pair[side])
         return out
 
-    def _run(self, tasks: list[_Task]) -> Iterator[tuple[_Key, Batch]]:
-        if self.config.workers == 1 or len(tasks) <= 1:
-            for key, data, seed, size in tasks:
-                yield key, _sample_chunk(self.target, data, seed, key, size)
+    def _run(self, tasks: Iterator[_Task], count: int, chunk: int
+             ) -> Iterator[tuple[_Key, Batch]]:
+        if self.config.workers == 1 or count <= 1:
+            for key, data, seed, size, timeout in tasks:
+                yield key, _sample_chunk(self.target, data, seed, key, size, timeout)
             return
-        yield from self._pool().imap_unordered(_worker_task, tasks)
+        results = self._pool().imap_unordered(_worker_task, tasks)
+        timeout = self.config.timeout
+        # watchdog behind the workers' own per-call alarms: a worker stuck where signals
+        # cannot reach (C code holding the GIL) is caught here and the pool terminated
+        budget = None if timeout is None else timeout * (1 if self.target.vectorized else chunk) + 30
+        for _ in range(count):
+            try:
+                yield results.next(budget)
+            except multiprocessing.TimeoutError:
+                assert timeout is not None and budget is not None
+                raise TargetTimeout(
+                    f"target {self.target.name}: no chunk came back from the worker processes "
+                    f"within {budget:g} s (per-call limit timeout={timeout:g} s); the target "
+                    "blocks or ignores signals; raise --timeout (API: timeout=) or fix the "
+                    "target") from None
 
 
 def _merge(parts: list[Batch], target: Target, data: Sequence[Hashable]) -> Batch:
@@ -416,7 +577,7 @@ def sample_pair(target: Target, pair: Pair, *, samples: int, seed: int, workers:
     stage, index), never on ``workers``.
     """
     config = AuditConfig(epsilon=rational(0), samples=max(samples, 2), seed=seed, workers=workers,
-                         chunk_size=chunk_size)
+                         chunk_size=chunk_size, timeout=None)
     with _Engine(target, config, {}) as engine:
         out = engine.sample(stage, [(index, pair)], samples, "sampling")
     return out[(index, 0)], out[(index, 1)]
@@ -459,13 +620,15 @@ def _fingerprint(target: Target, config: AuditConfig, given: Sequence[Pair] | No
 
 
 def _usable_candidates(target: Target, candidates: Sequence[Pair], seed: int,
-                       warnings: list[str]) -> list[Pair]:
+                       warnings: list[str], timeout: float | None) -> list[Pair]:
     usable: list[Pair] = []
     failures: list[str] = []
     for i, pair in enumerate(candidates):
         try:
             for side in (0, 1):
-                _sample_chunk(target, pair[side], seed, (9, i, side, 0), 1)
+                _sample_chunk(target, pair[side], seed, (9, i, side, 0), 1, timeout)
+        except TargetTimeout:
+            raise
         except TargetCallError as exc:
             failures.append(str(exc))
             continue
@@ -480,30 +643,141 @@ def _usable_candidates(target: Target, candidates: Sequence[Pair], seed: int,
     return usable
 
 
-def _linf_neighbors(a: Sequence[Hashable], b: Sequence[Hashable]) -> bool:
-    if len(a) != len(b):
-        return False
-    for x, y in zip(a, b, strict=True):
-        if not (isinstance(x, int | float) and isinstance(y, int | float)) or abs(x - y) > 1:
-            return False
+def _show(d: Sequence[Hashable]) -> str:
+    text = repr(list(d))
+    return text if len(text) <= 60 else text[:57] + "...]"
+
+
+def _finite(x: object) -> bool:
+    if isinstance(x, float):
+        return math.isfinite(x)
+    if isinstance(x, complex):
+        return math.isfinite(x.real) and math.isfinite(x.imag)
+    if isinstance(x, tuple):
+        return all(_finite(y) for y in x)
     return True
 
 
-def _check_given(pairs: Sequence[Pair], warnings: list[str]) -> None:
+def _pair_key(pair: Pair) -> tuple[str, str]:
+    a, b = repr(pair[0]), repr(pair[1])
+    return (a, b) if a <= b else (b, a)
+
+
+def _warn(warnings: list[str], on_warning: Callable[[str], None] | None, message: str) -> None:
+    warnings.append(message)
+    if on_warning is not None:
+        on_warning(message)
+
+
+def check_pairs(pairs: Sequence[Pair], relation: NeighborRelation | None, group: int = 1, *,
+                name: str = "pair") -> tuple[list[Pair], int]:
+    """Validate given pairs; return them without duplicates and the number of duplicates dropped.
+
+    Each dataset: at most MAX_DATASET_SIZE entries, hashable, finite numbers only; the two
+    datasets differ; under ``relation`` (unless None) they are neighbors, or with ``group = k``
+    at distance at most k.  Raises InvalidArgument / NotNeighboring whose message starts with
+    ``name`` and the pair, and names the relation.  A duplicate (also up to order: the estimator
+    tests both directions) would only split the confidence, so it is dropped.
+    """
+    out: dict[tuple[str, str], Pair] = {}
+    duplicates = 0
     for a, b in pairs:
+        where = f"{name} {_show(a)} vs {_show(b)}"
+        for d in (a, b):
+            if len(d) > MAX_DATASET_SIZE:
+                raise InvalidArgument(f"{where}: a dataset of {len(d)} entries; sizes must be "
+                                      f"<= {MAX_DATASET_SIZE}")
+            try:
+                hash(d)
+            except TypeError:
+                raise InvalidArgument(f"{where}: entries must be hashable (numbers, strings, "
+                                      "tuples), not lists or dicts") from None
+            if not all(_finite(x) for x in d):
+                raise InvalidArgument(f"{where}: entries must be finite numbers (no inf or NaN; "
+                                      "1e400 overflows to inf)")
         if a == b:
-            raise InvalidArgument(f"pair {list(a)!r}, {list(b)!r}: the two datasets are equal")
-        if not (Substitution().are_neighbors(a, b) or AddRemove().are_neighbors(a, b)
-                or _linf_neighbors(a, b)):
-            warnings.append(f"pair {list(a)!r} vs {list(b)!r} is neighboring under none of "
-                            "substitution, add/remove or entries within 1 of each other; the "
-                            "bound is only meaningful if the mechanism's claim covers this pair")
+            raise InvalidArgument(f"{where}: the two datasets are equal")
+        if relation is not None:
+            rel = relation_name_safe(relation)
+            if group == 1 and not relation.are_neighbors(a, b):
+                raise NotNeighboring(
+                    f"{where} is not neighboring under {rel} ({relation}); give a neighboring "
+                    "pair, choose the relation (--relation / relation=), or test group privacy "
+                    "(--group K / group=K)")
+            if group > 1:
+                try:
+                    dist = relation_distance(relation, a, b)
+                except TooLargeToEnumerate as exc:  # pragma: no cover - sizes capped above
+                    raise InvalidArgument(f"{where}: {exc}") from None
+                if dist is None or dist > group:
+                    far = "unreachable" if dist is None else f"at distance {dist}"
+                    raise NotNeighboring(
+                        f"{where} is {far} under {rel} ({relation}), more than the group size "
+                        f"--group {group} (API: group={group})")
+        key = _pair_key((a, b))
+        if key in out:
+            duplicates += 1
+            continue
+        out[key] = (a, b)
+    return list(out.values()), duplicates
+
+
+def audited_claim(config: AuditConfig) -> tuple[Real, Fraction]:
+    """The claim the audit tests: config's (epsilon, delta), or for ``group = k`` the group claim.
+
+    Group privacy: (epsilon, delta)-DP implies (k·epsilon, delta·Σ_{j<k} e^{j·epsilon})-DP
+    for datasets at distance k (reference.privacy.group_privacy; the delta factor rounded up,
+    so the tested claim is implied by the stated one).  A vacuous result (delta >= 1) raises
+    InvalidArgument naming ``--group``; e^epsilon is never computed when delta = 0.
+    """
+    k = config.group
+    if k == 1:
+        return config.epsilon, config.delta
+    if config.delta == 0:
+        return config.epsilon * k, Fraction(0)
+    # delta·e^{(k-1)·epsilon} <= the new delta; vacuous once it reaches 1 (checked on an
+    # enclosure first, so that a huge epsilon never reaches the exact exponential)
+    lo = (config.epsilon * (k - 1)).enclose(64).lo
+    if lo > 50_000 or math.log(float(config.delta)) + float(lo) > 1:
+        raise InvalidArgument(f"--group={k} with delta={config.delta}: the group claim's delta "
+                              f"delta·Σ e^(j·epsilon) is >= 1, which is vacuous")
+    try:
+        claim = group_privacy(PrivacyClaim(config.epsilon, config.delta), k)
+    except InvalidArgument as exc:
+        raise InvalidArgument(f"--group={k}: {exc}") from None
+    return claim.epsilon, claim.delta
+
+
+def low_power(config: AuditConfig, pairs: int) -> str | None:
+    """The LOW-POWER warning, or None: can the default estimator find a violation at all?
+
+    With n = ``samples`` per side, the default estimator bounds its event on the held-out half
+    (n - n//2 draws per side) at alpha/(2·pairs) per side.  The most extreme counts, every
+    held-out draw of P inside the event and none of Q, give the largest possible ratio
+    (cp_lower(h, h) - delta)/cp_upper(0, h); when even that is <= e^epsilon (exact comparison),
+    no outcome of the audit can be VIOLATION.
+    """
+    from .estimate import bound_ratio, epsilon_from_ratio, exceeds
+
+    eps, delta = audited_claim(config)
+    n = config.samples
+    held = n - n // 2
+    alpha_side = (1 - config.confidence) / pairs / 2
+    ratio = bound_ratio(held, held, 0, held, delta=delta, alpha_side=alpha_side)
+    if exceeds(ratio, eps):
+        return None
+    return (f"LOW-POWER: samples={n} per side cannot detect a violation of the claim: even the "
+            f"most extreme counts ({held} of {held} held-out draws in the event on one side, 0 on "
+            f"the other) give an epsilon lower bound of at most {epsilon_from_ratio(ratio):.4g}, "
+            f"not above the claimed {float(eps):.4g} at confidence {config.confidence} over "
+            f"{pairs} pair(s); NO_VIOLATION_FOUND means nothing here: raise --samples")
 
 
 def run_audit(target: Target, config: AuditConfig, pairs: Sequence[Pair] | None = None, *,
               estimator: Estimator | None = None,
               on_partial: Callable[[BlackboxReport], None] | None = None,
-              keep_witness_samples: bool = False) -> BlackboxReport:
+              keep_witness_samples: bool = False,
+              on_warning: Callable[[str], None] | None = None) -> BlackboxReport:
     """Audit ``target`` against ``config``'s claim on ``pairs`` (searched when None).
 
     Guarantee: when the report is complete, with probability at least
@@ -519,8 +793,14 @@ def run_audit(target: Target, config: AuditConfig, pairs: Sequence[Pair] | None 
     no extra sampling) for audits.blackbox.html; the other pairs' samples are
     dropped on return, so memory stays that of one stage.  Nothing else in
     the report changes.
+
+    Given pairs are checked by :func:`check_pairs` (NotNeighboring under
+    ``config.relation``; duplicates dropped with a warning); with ``group = k``
+    the tested claim is :func:`audited_claim`.  Warnings known before sampling
+    (duplicates, LOW-POWER) are also passed to ``on_warning`` as they arise.
     """
     estimate_pair = estimator or _default_estimator(config.float_events)
+    claim_eps, claim_delta = audited_claim(config)
     start = time.perf_counter()
     warnings: list[str] = []
     notes: list[str] = []
@@ -529,8 +809,15 @@ def run_audit(target: Target, config: AuditConfig, pairs: Sequence[Pair] | None 
     if pairs is not None:
         if not pairs:
             raise InvalidArgument("pairs=[] must hold at least one pair")
-        candidates: list[Pair] = [(tuple(a), tuple(b)) for a, b in pairs]
-        _check_given(candidates, warnings)
+        try:
+            given = [(tuple(a), tuple(b)) for a, b in pairs]
+        except TypeError:
+            raise InvalidArgument("pairs must be pairs (a, b) of datasets (sequences)") from None
+        candidates, duplicates = check_pairs(given, config.relation, config.group)
+        if duplicates:
+            _warn(warnings, on_warning,
+                  f"{duplicates} duplicate pair(s) removed (a repeated pair, also in the other "
+                  "order, would only split the confidence)")
     else:
         candidates = list(candidate_pairs(config.search, config.seed))
 
@@ -557,12 +844,23 @@ def run_audit(target: Target, config: AuditConfig, pairs: Sequence[Pair] | None 
             workers=config.workers, warnings=tuple(warnings), notes=tuple(notes),
             elapsed_seconds=time.perf_counter() - start, error=error,
             float_events=config.float_events,
-            witness_samples=None if witness is None else kept.get(witness.index))
+            witness_samples=None if witness is None else kept.get(witness.index),
+            relation=(None if config.relation is None else relation_name_safe(config.relation)),
+            group=config.group,
+            tested_epsilon=None if config.group == 1 else claim_eps,
+            tested_delta=None if config.group == 1 else claim_delta)
 
     try:
         if pairs is None:
-            candidates = _usable_candidates(target, candidates, config.seed, warnings)
-        w, n = probe_randomness(target, candidates[0][0], seed=config.seed)
+            candidates = _usable_candidates(target, candidates, config.seed, warnings,
+                                            config.timeout)
+        if estimator is None:
+            confirmed_pairs = min(len(candidates), config.confirm)
+            weak = low_power(config, confirmed_pairs)
+            if weak is not None:
+                _warn(warnings, on_warning, weak)
+        w, n = probe_randomness(target, candidates[0][0], seed=config.seed,
+                                timeout=config.timeout)
         warnings.extend(w)
         notes.extend(n)
         indexed = dict(enumerate(candidates))
@@ -575,7 +873,7 @@ def run_audit(target: Target, config: AuditConfig, pairs: Sequence[Pair] | None 
                 _check_kinds(batches, indexed, target, seen)
                 for i, pair in chosen:
                     est = estimate_pair(batches[(i, 0)].values, batches[(i, 1)].values,
-                                        epsilon=config.epsilon, delta=config.delta, alpha=alpha)
+                                        epsilon=claim_eps, delta=claim_delta, alpha=alpha)
                     results.append(PairResult(i, "screening", pair, config.screening, alpha, est))
                 del batches
                 ranked = sorted(results, key=lambda r: (-r.estimate.epsilon_lower_bound, r.index))
@@ -585,7 +883,7 @@ def run_audit(target: Target, config: AuditConfig, pairs: Sequence[Pair] | None 
             _check_kinds(batches, indexed, target, seen)
             for i, pair in chosen:
                 est = estimate_pair(batches[(i, 0)].values, batches[(i, 1)].values,
-                                    epsilon=config.epsilon, delta=config.delta, alpha=share)
+                                    epsilon=claim_eps, delta=claim_delta, alpha=share)
                 results.append(PairResult(i, "confirmation", pair, config.samples, share, est))
                 if keep_witness_samples:
                     kept[i] = WitnessSamples(batches[(i, 0)].values, batches[(i, 1)].values)

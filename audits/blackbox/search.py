@@ -21,9 +21,14 @@ Two sources, both deterministic given the seed:
    :func:`privref.reference.strategies.neighboring_pairs` over ``elements`` and
    ``sizes``, with ``hypothesis.find`` driven by ``random.Random(seed)``.
 
-Guarantee: every candidate of the ``substitution`` and ``add-remove`` spaces
-is a neighboring pair under that relation (checked here), and ``linf``
-candidates differ by at most 1 in every entry.  Pairs are deduplicated up to
+Relations are the classes of :mod:`privref.reference.neighbors` (one vocabulary
+with the exact auditor); :data:`RELATIONS` maps the command-line names to them.
+The search generates :class:`Substitution`, :class:`AddRemove` and
+:class:`LInf` pairs; any other relation raises InvalidArgument (never a silent
+fallback to substitution): give the pairs instead.
+
+Guarantee: every candidate is a neighboring pair under the space's relation
+(checked here).  Hypothesis writes nothing to disk (``database=None``).  Pairs are deduplicated up to
 order (the estimator tests both directions).  The statistical correction over
 the candidates is the runner's job (see audits.blackbox.runner).
 """
@@ -34,54 +39,112 @@ import contextlib
 import random
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
-from typing import Literal
 
 from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis.errors import NoSuchExample
 
 from privref.reference.data import Dataset
 from privref.reference.errors import InvalidArgument
-from privref.reference.neighbors import AddRemove, NeighborRelation, Substitution
+from privref.reference.neighbors import (
+    SUBSTITUTION,
+    AddRemove,
+    LabelSubstitution,
+    LInf,
+    NeighborRelation,
+    PublicPrivate,
+    Substitution,
+)
 from privref.reference.strategies import neighboring_pairs
 
-__all__ = ["RELATIONS", "Pair", "SearchSpace", "candidate_pairs"]
+__all__ = ["MAX_SEARCH_SIZE", "RELATIONS", "SEARCHABLE", "Pair", "SearchSpace", "candidate_pairs",
+           "relation_from_name", "relation_name"]
 
-Relation = Literal["substitution", "add-remove", "linf"]
-RELATIONS: tuple[Relation, ...] = ("substitution", "add-remove", "linf")
+RELATIONS: dict[str, NeighborRelation] = {
+    "substitution": Substitution(),
+    "add-remove": AddRemove(),
+    "linf": LInf(),
+    "label-substitution": LabelSubstitution(),
+    "public-private:K": PublicPrivate(0),
+}
+"""Command-line names of the neighbor relations (``public-private:K``: the first K entries public)."""
+
+SEARCHABLE = (Substitution, AddRemove, LInf)
+"""The relations the pair search can generate."""
+
+MAX_SEARCH_SIZE = 1000
+"""Largest dataset size of the pair search."""
+
 Pair = tuple[tuple[Hashable, ...], tuple[Hashable, ...]]
+
+
+def relation_from_name(name: str, flag: str = "relation") -> NeighborRelation:
+    """The relation named ``name`` (see :data:`RELATIONS`); InvalidArgument naming ``flag`` otherwise."""
+    known = ", ".join(RELATIONS)
+    if isinstance(name, str) and name.startswith("public-private:"):
+        size = name.partition(":")[2]
+        if not size.isdigit() or len(size) > 6:
+            raise InvalidArgument(f"{flag}={name!r}: public-private:K needs an int K >= 0 (the "
+                                  "number of public entries), e.g. public-private:2")
+        return PublicPrivate(int(size))
+    if not isinstance(name, str) or name not in RELATIONS or name.endswith(":K"):
+        raise InvalidArgument(f"{flag}={name!r} must be one of {known}")
+    return RELATIONS[name]
+
+
+def relation_name(relation: NeighborRelation) -> str:
+    """The command-line name of ``relation`` (inverse of :func:`relation_from_name`)."""
+    if isinstance(relation, PublicPrivate):
+        return f"public-private:{relation.public_size}"
+    for name, rel in RELATIONS.items():
+        if rel == relation:
+            return name
+    raise InvalidArgument(f"relation={relation!r} is not a neighbor relation")  # pragma: no cover
 
 
 @dataclass(frozen=True, slots=True)
 class SearchSpace:
     """Where to look for neighboring pairs: relation, entry values, dataset sizes.
 
+    ``relation`` is a relation class instance of reference.neighbors that the
+    search can generate (:data:`SEARCHABLE`; others raise InvalidArgument).
     ``elements`` are the values an entry may take, in increasing order for
-    "up"/"down" moves; ``linf`` ignores them (vectors around all ones).
+    "up"/"down" moves; ``LInf`` ignores them (vectors around all ones).  Sizes
+    are at most :data:`MAX_SEARCH_SIZE`.
     """
 
-    relation: Relation = "substitution"
+    relation: NeighborRelation = SUBSTITUTION
     elements: tuple[Hashable, ...] = (0, 1)
     sizes: tuple[int, ...] = (1, 2, 3)
     hypothesis_examples: int = 16
     max_candidates: int = 48
 
     def __post_init__(self) -> None:
-        if self.relation not in RELATIONS:
-            raise InvalidArgument(f"relation={self.relation!r} must be one of {', '.join(RELATIONS)}")
+        if isinstance(self.relation, str):
+            raise InvalidArgument(f"relation={self.relation!r} must be a relation of "
+                                  "privref.reference.neighbors (e.g. Substitution(), AddRemove(), "
+                                  "LInf()); map a name with relation_from_name")
+        if not isinstance(self.relation, SEARCHABLE):
+            raise InvalidArgument(
+                f"relation={relation_name_safe(self.relation)!r} cannot be searched: the pair "
+                "search generates substitution, add-remove and linf pairs only; give the "
+                "pairs yourself (--pair / pairs=)")
         if not self.elements:
             raise InvalidArgument("elements=() must hold at least one value")
         if len(set(self.elements)) != len(self.elements):
             raise InvalidArgument(f"elements={list(self.elements)!r} contains duplicates")
-        if self.relation == "substitution" and len(self.elements) < 2:
+        if isinstance(self.relation, Substitution) and len(self.elements) < 2:
             raise InvalidArgument(f"elements={list(self.elements)!r} must hold at least two values "
                                   "for substitution neighbors")
         if not self.sizes:
             raise InvalidArgument("sizes=() must hold at least one dataset size")
+        low = 0 if isinstance(self.relation, AddRemove) else 1
         for s in self.sizes:
-            if isinstance(s, bool) or not isinstance(s, int) or s < (0 if self.relation == "add-remove"
-                                                                      else 1):
+            if isinstance(s, bool) or not isinstance(s, int) or s < low:
                 raise InvalidArgument(f"sizes={list(self.sizes)!r}: every size must be an int >= "
-                                      f"{0 if self.relation == 'add-remove' else 1}")
+                                      f"{low}")
+            if s > MAX_SEARCH_SIZE:
+                raise InvalidArgument(f"sizes={list(self.sizes)!r}: every size must be <= "
+                                      f"{MAX_SEARCH_SIZE}")
         for name, value, low in (("hypothesis_examples", self.hypothesis_examples, 0),
                                  ("max_candidates", self.max_candidates, 1)):
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
@@ -89,7 +152,7 @@ class SearchSpace:
 
     def to_json(self) -> dict[str, object]:
         """A JSON-able description (used in reports and checkpoint fingerprints)."""
-        return {"relation": self.relation, "elements": list(self.elements),
+        return {"relation": relation_name(self.relation), "elements": list(self.elements),
                 "sizes": list(self.sizes), "hypothesis_examples": self.hypothesis_examples,
                 "max_candidates": self.max_candidates}
 
@@ -130,15 +193,18 @@ def _linf(space: SearchSpace) -> Iterator[Pair]:
             yield (1,) * h + (0,) * (n - h), (0,) * h + (1,) * (n - h)  # X shape
 
 
-def _relation(space: SearchSpace) -> NeighborRelation:
-    return AddRemove() if space.relation == "add-remove" else Substitution()
+def relation_name_safe(relation: object) -> str:
+    """:func:`relation_name` for a relation, else its repr (for messages)."""
+    if isinstance(relation, Substitution | AddRemove | LInf | LabelSubstitution | PublicPrivate):
+        return relation_name(relation)
+    return repr(relation)
 
 
 def _hypothesis_pairs(space: SearchSpace, seed: int) -> list[Pair]:
-    if space.hypothesis_examples == 0 or space.relation == "linf":
+    if space.hypothesis_examples == 0 or isinstance(space.relation, LInf):
         return []
-    add_remove = space.relation == "add-remove"
-    strategy = neighboring_pairs(_relation(space), space.elements, min_size=min(space.sizes),
+    add_remove = isinstance(space.relation, AddRemove)
+    strategy = neighboring_pairs(space.relation, space.elements, min_size=min(space.sizes),
                                  max_size=max(space.sizes) + (1 if add_remove else 0))
     found: list[Pair] = []
 
@@ -150,9 +216,27 @@ def _hypothesis_pairs(space: SearchSpace, seed: int) -> list[Pair]:
 
     config = settings(max_examples=space.hypothesis_examples, database=None, deadline=None,
                       phases=[Phase.generate], suppress_health_check=list(HealthCheck))
-    with contextlib.suppress(NoSuchExample):  # collect() never accepts, so find always ends here
-        find(strategy, collect, settings=config, random=random.Random(seed))
+    with _private_storage(), contextlib.suppress(NoSuchExample):  # collect() never accepts,
+        find(strategy, collect, settings=config, random=random.Random(seed))  # so find ends here
     return found
+
+
+@contextlib.contextmanager
+def _private_storage() -> Iterator[None]:
+    """Point hypothesis's storage (its caches, e.g. ``constants/``) at a temporary folder that is
+    removed afterwards: a search writes nothing to the user's working directory.  The previous
+    setting (possibly the user's own) is restored."""
+    import tempfile
+
+    import hypothesis.configuration as hc
+
+    previous = getattr(hc, "__hypothesis_home_directory", None)  # None: the default resolution
+    with tempfile.TemporaryDirectory(prefix="privref-hypothesis-") as tmp:
+        hc.set_hypothesis_home_dir(tmp)
+        try:
+            yield
+        finally:
+            hc.set_hypothesis_home_dir(previous)
 
 
 def _key(pair: Pair) -> tuple[str, str]:
@@ -166,17 +250,18 @@ def candidate_pairs(space: SearchSpace, seed: int) -> tuple[Pair, ...]:
     Deterministic: the same ``space`` and ``seed`` give the same tuple.
     """
     patterns: Iterator[Pair]
-    match space.relation:
-        case "substitution":
-            patterns = _substitution(space)
-        case "add-remove":
-            patterns = _add_remove(space)
-        case "linf":
-            patterns = _linf(space)
+    relation = space.relation
+    if isinstance(relation, Substitution):
+        patterns = _substitution(space)
+    elif isinstance(relation, AddRemove):
+        patterns = _add_remove(space)
+    elif isinstance(relation, LInf):
+        patterns = _linf(space)
+    else:  # pragma: no cover - SearchSpace refuses the others
+        raise InvalidArgument(f"relation={relation_name_safe(relation)!r} cannot be searched")
     out: dict[tuple[str, str], Pair] = {}
-    relation = _relation(space)
     for a, b in [*patterns, *_hypothesis_pairs(space, seed)]:
-        if space.relation != "linf" and not relation.are_neighbors(a, b):
+        if not relation.are_neighbors(a, b):
             raise AssertionError(f"search produced a non-neighboring pair {a!r}, {b!r}")
         out.setdefault(_key((a, b)), (a, b))
         if len(out) >= space.max_candidates:

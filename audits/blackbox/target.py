@@ -15,7 +15,15 @@ Outcomes are numbers (int, float, numpy scalars), other hashable values
 one audit must have the same *kind* (number, label, or tuple of a fixed arity
 with a fixed kind per position); the first draw that breaks this raises
 :class:`OutcomeError` naming it.  NaN is refused (it is not equal to itself,
-so no event can be counted on it).
+so no event can be counted on it), and so is an int beyond the float range
+(``|x| >= 2**1024``), which no numeric event can read.
+
+Timeout.  Every call of the target must return within ``timeout`` seconds
+(:data:`DEFAULT_TIMEOUT` unless given; a vectorized call counts as one call).
+In the main thread of a process (the command line, each worker process, a
+test suite's thread) the call is interrupted by ``SIGALRM`` and
+:class:`TargetTimeout` is raised; elsewhere (a non-main thread, or a platform
+without ``setitimer``) a call that overruns is detected when it returns.
 """
 
 from __future__ import annotations
@@ -28,7 +36,10 @@ import inspect
 import math
 import os
 import random
+import signal
 import sys
+import threading
+import time
 import traceback
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
@@ -38,17 +49,22 @@ from types import ModuleType
 
 import numpy as np
 
-from privref.reference.errors import PrivrefError
+from privref.reference.errors import InvalidArgument, PrivrefError
 from privref.reference.mechanism import Mechanism
+from privref.reference.neighbors import NeighborRelation
 from privref.reference.privacy import PrivacyClaim
 
 __all__ = [
+    "DEFAULT_TIMEOUT",
+    "MAX_TIMEOUT",
     "Batch",
     "OutcomeError",
     "Target",
     "TargetCallError",
     "TargetError",
     "TargetLoadError",
+    "TargetTimeout",
+    "check_timeout",
     "draw",
     "load_target",
     "make_batch",
@@ -76,6 +92,86 @@ class OutcomeError(TargetError):
     """An outcome is unsupported (unhashable, NaN) or inconsistent with earlier draws."""
 
 
+class TargetTimeout(TargetCallError):
+    """A call of the target did not return within the per-call timeout; the message names both."""
+
+
+DEFAULT_TIMEOUT = 600.0
+"""Seconds one call of the target may take unless told otherwise (``--timeout``, ``timeout=``)."""
+
+MAX_TIMEOUT = 86_400.0 * 7
+"""Largest per-call timeout accepted (a week)."""
+
+
+def check_timeout(value: object, name: str = "timeout") -> float:
+    """A per-call timeout in seconds: a finite number with 0 < value <= MAX_TIMEOUT.
+
+    Accepts int, float, Fraction or a decimal string; raises InvalidArgument naming ``name``.
+    """
+    if isinstance(value, bool):
+        raise InvalidArgument(f"{name}={value!r} must be a number of seconds > 0")
+    try:
+        seconds = float(value.strip() if isinstance(value, str) else value)  # type: ignore[arg-type]
+    except (TypeError, ValueError, OverflowError):
+        raise InvalidArgument(f"{name}={value!r} must be a number of seconds > 0") from None
+    shown = value.strip() if isinstance(value, str) else repr(value)
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise InvalidArgument(f"{name}={shown} must be a number of seconds > 0")
+    if seconds > MAX_TIMEOUT:
+        raise InvalidArgument(f"{name}={shown} must be <= {MAX_TIMEOUT:.0f} (a week)")
+    return seconds
+
+
+class _Expired(BaseException):
+    """Raised by the SIGALRM handler; a BaseException so that the target's ``except Exception``
+    cannot swallow it."""
+
+
+class _Watch:
+    """Arms a per-call timer: SIGALRM in a main thread, a check on return elsewhere."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds
+        self.signals = (seconds is not None and hasattr(signal, "setitimer")
+                        and threading.current_thread() is threading.main_thread())
+        self.old: object = None
+        self.started = 0.0
+
+    def __enter__(self) -> _Watch:
+        if self.signals:
+            def expire(signum: int, frame: object) -> None:
+                raise _Expired()
+            self.old = signal.signal(signal.SIGALRM, expire)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.signals:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self.old)  # type: ignore[arg-type]
+
+    def start(self) -> None:
+        if self.seconds is None:
+            return
+        self.started = time.monotonic()
+        if self.signals:
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+
+    def stop(self) -> bool:
+        """Disarm; True when the call overran (detected without signals)."""
+        if self.seconds is None:
+            return False
+        if self.signals:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            return False
+        return time.monotonic() - self.started > self.seconds
+
+
+def _timed_out(target: Target, data: Sequence[object], seconds: float) -> TargetTimeout:
+    return TargetTimeout(f"target {target.name} did not return within the per-call limit "
+                         f"timeout={seconds:g} s on data={_describe(list(data))}; raise it with "
+                         "--timeout (API: timeout=) or fix the target")
+
+
 @dataclass(frozen=True, slots=True)
 class Target:
     """A loaded black-box target.
@@ -88,6 +184,8 @@ class Target:
     target declares about itself, used by the CLI when ``--epsilon`` or
     ``--pair`` is omitted: a registered third-party target declares its
     library's claim and its recommended pairs, a built-in Mechanism its claim.
+    ``relation`` is the neighbor relation the target's claim is stated under
+    (None: not declared; the auditors then default to substitution).
     """
 
     name: str
@@ -98,6 +196,7 @@ class Target:
     package_version: str | None = None
     claim: PrivacyClaim | None = None
     pairs: tuple[tuple[tuple[Hashable, ...], tuple[Hashable, ...]], ...] | None = None
+    relation: NeighborRelation | None = None
 
 
 def _vectorized(fn: Callable[..., object], name: str) -> bool:
@@ -141,7 +240,7 @@ def target_from_callable(fn: object, name: str | None = None) -> Target:
     if isinstance(fn, Mechanism):
         sampler = fn.sampler()
         return Target(name or fn.name, sampler, False, None, "privref",
-                      _package_version("privref")[1], claim=fn.claim)
+                      _package_version("privref")[1], claim=fn.claim, relation=fn.relation)
     label = name or getattr(fn, "__qualname__", None) or repr(fn)
     if not callable(fn):
         raise TargetLoadError(f"target {label} is a {type(fn).__name__}, not callable")
@@ -196,7 +295,8 @@ def _third_party(spec: str) -> Target:
     built = adapters.third_party_target(spec)
     return Target(spec, built.function, _vectorized(built.function, spec), spec,
                   str(built.library), built.library_version, claim=built.claim,
-                  pairs=tuple((tuple(a), tuple(b)) for a, b in built.pairs))
+                  pairs=tuple((tuple(a), tuple(b)) for a, b in built.pairs),
+                  relation=getattr(built, "relation", None))
 
 
 def load_target(spec: str) -> Target:
@@ -226,7 +326,7 @@ def load_target(spec: str) -> Target:
     if isinstance(obj, Mechanism):
         base = target_from_callable(obj, spec)
         return Target(spec, base.function, False, spec, base.package, base.package_version,
-                      claim=base.claim)
+                      claim=base.claim, relation=base.relation)
     if not callable(obj):
         raise TargetLoadError(f"target {spec!r} is a {type(obj).__name__}, not callable")
     package, version = (None, None) if is_file else _package_version(module_part)
@@ -299,8 +399,29 @@ class Batch:
 
 
 def _describe(o: object) -> str:
-    text = repr(o)
+    if isinstance(o, int) and not isinstance(o, bool) and o.bit_length() > 256:
+        return _huge_int(o)
+    try:
+        text = repr(o)
+    except ValueError:  # an int too long for repr, nested somewhere
+        text = f"<{type(o).__name__} too large to print>"
     return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _huge_int(o: int) -> str:
+    digits = math.floor((o.bit_length() - 1) * math.log10(2)) + 1
+    return f"an int of about {'-' if o < 0 else ''}10**{digits - 1} ({digits} digits or so)"
+
+
+_FLOAT_LIMIT = 2**1024
+
+
+def _beyond_float(o: object) -> bool:
+    if isinstance(o, int) and not isinstance(o, bool):
+        return abs(o) >= _FLOAT_LIMIT
+    if isinstance(o, tuple):
+        return any(_beyond_float(x) for x in o)
+    return False
 
 
 def _check_hashable(o: object, name: str, data: Sequence[object]) -> None:
@@ -349,6 +470,10 @@ def make_batch(raw: Sequence[object] | np.ndarray, name: str, data: Sequence[obj
         if _has_nan(o):
             raise OutcomeError(f"target {name} returned NaN in {_describe(o)} (draw #{i}) on "
                                f"data={list(data)!r}; NaN outcomes cannot be counted")
+        if _beyond_float(o):
+            raise OutcomeError(f"target {name} returned {_describe(o)} (draw #{i}) on "
+                               f"data={list(data)!r}; int outcomes must lie below 2**1024 in "
+                               "absolute value (the float range), return a label (str) instead")
     assert isinstance(first, Hashable)
     if kind == "number":
         try:
@@ -371,16 +496,37 @@ def _call_failed(target: Target, data: Sequence[object], exc: BaseException) -> 
                            f"{type(exc).__name__}: {exc}{where}")
 
 
-def draw(target: Target, data: Sequence[object], rng: np.random.Generator, size: int) -> Batch:
+def draw(target: Target, data: Sequence[object], rng: np.random.Generator, size: int,
+         timeout: float | None = None) -> Batch:
     """``size`` outcomes of the target on ``data``, checked (see module docstring).
 
     Each scalar call gets a fresh copy of ``data``, so a target that mutates
     its input cannot affect later draws.  Raises TargetCallError when the
-    target raises, OutcomeError on a bad or inconsistent outcome.
+    target raises, TargetTimeout when a call takes longer than ``timeout``
+    seconds (None: no limit), OutcomeError on a bad or inconsistent outcome.
     """
+    with _Watch(timeout) as watch:
+        try:
+            return _draw(target, data, rng, size, watch)
+        except _Expired:
+            assert timeout is not None
+            raise _timed_out(target, data, timeout) from None
+
+
+def _call(watch: _Watch, fn: Callable[..., object], *args: object) -> object:
+    watch.start()
+    try:
+        return fn(*args)
+    finally:
+        if watch.stop():
+            raise _Expired()
+
+
+def _draw(target: Target, data: Sequence[object], rng: np.random.Generator, size: int,
+          watch: _Watch) -> Batch:
     try:
         if target.vectorized:
-            raw = target.function(list(data), rng, size)
+            raw = _call(watch, target.function, list(data), rng, size)
             if not isinstance(raw, np.ndarray | Sequence) or isinstance(raw, str | bytes):
                 raise OutcomeError(f"target {target.name} is vectorized but returned "
                                    f"{_describe(raw)} for size={size}; it must return a sequence "
@@ -389,7 +535,8 @@ def draw(target: Target, data: Sequence[object], rng: np.random.Generator, size:
                 raise OutcomeError(f"target {target.name} returned {len(raw)} outcomes for "
                                    f"size={size} on data={list(data)!r}")
             return make_batch(raw, target.name, data)
-        return make_batch([target.function(list(data), rng) for _ in range(size)], target.name, data)
+        return make_batch([_call(watch, target.function, list(data), rng) for _ in range(size)],
+                          target.name, data)
     except TargetError:
         raise
     except Exception as exc:
@@ -418,7 +565,7 @@ def seeded_globals(seq: np.random.SeedSequence) -> Iterator[None]:
 
 
 def probe_randomness(target: Target, data: Sequence[object], *, seed: int,
-                     draws: int = 8) -> tuple[list[str], list[str]]:
+                     draws: int = 8, timeout: float | None = None) -> tuple[list[str], list[str]]:
     """Check that the target's randomness comes from ``rng``; return (warnings, notes).
 
     Draws ``draws`` outcomes twice with generators seeded identically and
@@ -432,11 +579,11 @@ def probe_randomness(target: Target, data: Sequence[object], *, seed: int,
     # the two identically seeded draws see different global states, so a target that reads the
     # global RNGs is told apart by the seed alone (deterministically), not by chance
     with seeded_globals(g1):
-        first = draw(target, data, np.random.Generator(np.random.PCG64(s1)), draws)
+        first = draw(target, data, np.random.Generator(np.random.PCG64(s1)), draws, timeout)
     with seeded_globals(g2):
-        again = draw(target, data, np.random.Generator(np.random.PCG64(s1)), draws)
+        again = draw(target, data, np.random.Generator(np.random.PCG64(s1)), draws, timeout)
     with seeded_globals(g1):
-        other = draw(target, data, np.random.Generator(np.random.PCG64(s2)), draws)
+        other = draw(target, data, np.random.Generator(np.random.PCG64(s2)), draws, timeout)
     warnings: list[str] = []
     notes: list[str] = []
     if not _same(first, again) and getattr(target.function, "uses_own_randomness", False) is True:

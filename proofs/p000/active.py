@@ -23,7 +23,7 @@ __all__ = ["ENTRIES"]
 
 _RENUMBER: Final = (("Claim 5.6", "Claim 5.7"), ("Algorithm 6", "Algorithm 4"),
                     ("Theorem C.11", "Theorem 4.13"), ("Theorem 4.2", "Theorem 4.14"),
-                    ("Lemma C.10", "Lemma 4.12"))
+                    ("Lemma C.10", "Lemma 4.12"), ("Claim C.1", "Claim 4.3"))
 
 
 def _renumber(text: str | None) -> str | None:
@@ -60,17 +60,29 @@ def _step(step: str, status: Status, *, statement: str, checks: tuple[Check, ...
 
 
 THEOREM56: Final = Entry(
-    paper="000", number="Theorem 5.6", kind=Kind.THEOREM, status=Status.NOT_CHECKABLE,
+    paper="000", number="Theorem 5.6", kind=Kind.THEOREM, status=Status.REFUTED,
     statement="Let α <= 1/9 and β <= 1/4. In every (α, β, ε, δ, n, m)-TPAL for THRESH_d the "
-              "labeled sample complexity satisfies m = Ω(1/α).",
-    also=_ALSO, subjects=_SUB,
-    reason="Quantified over every TPAL, with Ω(·); the Ω(1/α) conclusion also needs ε = O(1) "
-           "and nδ = o(1/α), which are not stated (entry '/ solving for m').",
-    illustration="reference.learners.lower_bound runs the experiment exactly on tiny d, n; with "
-                 "δ = 0, ε = 1, β = 1/4 the final inequality gives m >= e^−2(11/36)/(9α) ≈ "
-                 "0.0046/α.",
-    checks=(Check("α·bound is constant in α and > 0", partial(
-        lower.check_bound_scales_with_alpha, "000", Fraction(1, 4))),))
+              "labeled sample complexity satisfies m = Ω(1/α). (Read with ε and δ > 0 fixed: a "
+              "constant c(ε, δ) > 0 with m >= c/α for every n.)",
+    also=_ALSO, subjects=(*_SUB, "reference.learners.subset_search"),
+    counterexample=lower.CE_C12.replace("(1 − 7β/3)/18 = 5/216", "(1 − 25β/9)/18 = 11/648"
+                                        ).replace("m = 13 < 94.8 = c/α", "m = 13 < 69.5 = c/α"),
+    corrected="m >= e^−2ε(1 − 25β/9)/(9α) − nδ(1+e^−ε) (the proof's final inequality, up to "
+              "the constants of the step corrections), so m = Ω(1/α) when ε <= ε₀ and δ = O(1/n): "
+              "nδ(1+e^−ε) <= e^−2ε₀(11/36)/18 gives m >= e^−2ε(11/36)/(18α) for β <= 1/4. The "
+              "subset-search learners have nδ = k ≈ ln(1/β)/α, outside this hypothesis, and "
+              "satisfy the inequality (checked).",
+    notes="The earlier reason text already said the conclusion needs nδ = o(1/α); the statement "
+          "does not say so, and the counterexample shows the condition is necessary: δ = k/n "
+          "with k = O(log(1/β)/α) random indices suffices for ⌈log₂(k+1)⌉ labels. See 004 "
+          "Theorem C.12 (same learner, 004's constant).",
+    checks=(Check("fixed δ = 1/100: m >= c/α fails along the subset-search family", partial(
+        lower.check_fixed_delta_family, "000"), Verdict.VIOLATED),
+            *lower.SUBSET_SEARCH_CHECKS,
+            Check("corrected: the family satisfies the inequality, outside δ = O(1/n)", partial(
+                lower.check_corrected_consistency, "000")),
+            Check("corrected: α·bound is constant in α and > 0 (δ = 0)", partial(
+                lower.check_bound_scales_with_alpha, "000", Fraction(1, 4)))))
 
 THEOREM56_STEPS: Final = (
     _step("(1−β)(1−16β/9) algebra", Status.PROVED,
@@ -89,7 +101,7 @@ THEOREM56_STEPS: Final = (
           statement="Given the labels outside B, t is uniform on B = {1..8α2^d} and a learner "
                     "that queries no point of B fails to be α-good w.p. >= 3/4.",
           counterexample="Within α <= 1/9: d = 6, α = 1/16, |B| = 32: h = c_5 fails w.p. 23/32 "
-                         "< 3/4; d = 3, α = 1/32: 1/2 over all 256 hypotheses. (Inventory's "
+                         "< 3/4; d = 3, α = 1/32: 1/2 over all 256 hypotheses. (000-E16(v): "
                          "d = 6, α = 1/8: 47/64; there α > 1/9.)",
           corrected="The exact minimum failure is 1 − min(|B|, 2⌊α2^d⌋+1)/|B| (= 3/4 − 1/|B| "
                     "when α2^d ∈ ℤ), so 9/16 becomes (3/4)(1 − (2⌊α2^d⌋+1)/|B|) and 16β/9 its "
@@ -114,7 +126,7 @@ THEOREM56_STEPS: Final = (
           statement="With α <= 1/9 and β <= 1/4, the final inequality m/n >= e^−2ε(1 − 25β/9)/"
                     "(9αn) − δ(1+e^−ε) yields m = Ω(1/α).",
           counterexample="δ = 1/1000, β = 1/4, ε = 1, α = 1/16 at the WLOG n = 106468: the "
-                         "bound is negative (inventory E16(vii)).",
+                         "bound is negative (000-E16(vii)).",
           corrected="m >= e^−2ε(1 − 25β/9)/(9α) − nδ(1+e^−ε) >= e^−2ε(11/36)/(18α) when "
                     "nδ(1+e^−ε) <= e^−2ε(11/36)/(18α); Ω(1/α) for ε = O(1).",
           checks=(Check("δ = 1/1000 at the WLOG n", partial(

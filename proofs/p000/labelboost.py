@@ -1,7 +1,7 @@
 """Ledger: 000 LabelBoostProcedure (Algorithm 2) and LabelBoost (Algorithm 3).
 
 Entries: Lemma 4.1 (𝓑 = 𝒜∘LabelBoostProcedure), Claim 4.2 (refuted as stated,
-E6), Remark 4.4, Lemma 4.6, Observation 4.7, Claims 4.8, 4.9, Remarks 4.10,
+000-E6), Remark 4.4, Lemma 4.6, Observation 4.7, Claims 4.8, 4.9, Remarks 4.10,
 4.15.  Results whose content matches a 004 entry are ``dataclasses.replace``
 copies of it (see :mod:`privref.proofs.p004.labelboost`, :mod:`privref.proofs.p004.iterlabelboost` and
 :mod:`privref.proofs.p004.schedule`, whose checks cover both versions' constants).
@@ -165,7 +165,7 @@ def check_claim42_counterexample(k: int = 7, alpha: Fraction = Fraction(99, 100)
 
 
 def check_claim42_e6() -> CheckResult:
-    """The inventory's E6 instance: all functions on 11 points, |S| = 2 distinct points, α = 0.4,
+    """000-E6 instance: all functions on 11 points, |S| = 2 distinct points, α = 0.4,
     β = 0.5 (failure 1 − (√e/(1+√e))² ≈ 0.6125)."""
     C = _all_functions(11)
     s_part: Dataset = ((0, 1), (1, 0))
@@ -173,7 +173,7 @@ def check_claim42_e6() -> CheckResult:
     if _hypothesis_slack(C, 11, 2, 0, alpha, beta) is Order.LESS:
         return CheckResult(Verdict.UNDECIDED, "hypothesis fails")
     tail = claim42_tail(C, s_part, (), alpha)
-    text = f"E6: Pr[error_S(h) > 0.4] ∈ [{float(tail.lo):.6g}, {float(tail.hi):.6g}] vs β = 1/2"
+    text = f"000-E6: Pr[error_S(h) > 0.4] ∈ [{float(tail.lo):.6g}, {float(tail.hi):.6g}] vs β = 1/2"
     return CheckResult(Verdict.VIOLATED if tail.lo > beta else Verdict.HOLDS, text, witness=text)
 
 
@@ -368,17 +368,17 @@ _CLAIM42 = Entry(
     subjects=("reference.learners.labelboost",),
     counterexample="C = all 128 functions on 7 points (VC = 7), S = ((0, 1)), T = ∅, α = 99/100, "
                    "β = 37/100: the hypothesis holds ((β/e)·7·e^(α/14) − 1 ≈ 0.023 >= 0), but "
-                   "Pr[error_S(h) > α] = 1/(1 + e^(1/2)) ≈ 0.3775 > β. Also the inventory's E6 "
+                   "Pr[error_S(h) > α] = 1/(1 + e^(1/2)) ≈ 0.3775 > β. Also 000-E6 "
                    "(all functions on 11 points, |S| = 2): ≈ 0.6125 > 1/2.",
     corrected="Add |S| + |T| >= VC(C): then |Π_C(P)| <= Σ_(i<=VC) C(|S|+|T|, i) <= "
               "(e(|S|+|T|)/VC)^VC and the printed proof goes through (Sauer's lemma needs "
-              "|P| > VC, E6). Inside LabelBoost the added hypothesis always holds.",
+              "|P| > VC, 000-E6). Inside LabelBoost the added hypothesis always holds.",
     notes="The smallest instance we found. With |S| = 1 the failure probability is 1/(1+√e) "
           "whenever both labels of the point are realised, and the hypothesis needs "
           "β >= e/(VC·e^(α/(2VC))), which exceeds 1/(1+√e) for VC <= 6.",
     checks=(Check("counterexample (7 points, |S| = 1)", check_claim42_counterexample,
                   Verdict.VIOLATED),
-            Check("inventory E6 (11 points, |S| = 2)", check_claim42_e6, Verdict.VIOLATED),
+            Check("000-E6 (11 points, |S| = 2)", check_claim42_e6, Verdict.VIOLATED),
             Check("corrected: generated cases, exact tails", check_claim42_corrected),
             Check("corrected Sauer step for N >= d", check_sauer_form)))
 
@@ -386,7 +386,7 @@ _OBS47 = Entry(
     paper="000", number="Observation 4.7", kind=Kind.OBSERVATION, status=Status.CHECKED,
     statement="In every iteration i, with probability at least 1 − β_i, error_(S_i^c)(h_i) <= α_i.",
     also=("004 Claim C.5",), subjects=("reference.learners.iterlabelboost",),
-    notes="'Follows from Claim 4.2', which is false as stated (E6) but true with |S|+|T| >= VC; "
+    notes="'Follows from Claim 4.2', which is false as stated (000-E6) but true with |S|+|T| >= VC; "
           "the corrected hypotheses hold at every iteration checked. With 000's v (no 1/e) the "
           "Claim 4.2 hypothesis uses keep = 1/100 <= 1/e.",
     checks=(Check("EM tail <= β_i, paper constants", partial(sched4.check_em_tail, PAPER_000)),
@@ -400,8 +400,8 @@ _CLAIM49 = Entry(
     statement="If |D| >= 90000n and |S| >= (96000/α)VC(C)·log(2240/(αβ)), then in every iteration "
               "|S_i^b| >= (4800/α_i)VC(C)·log(14/(α_iβ_i)).",
     subjects=("reference.learners.schedule",),
-    notes="log = ln in the schedule check; the chain step is proved in both bases (E20). With the "
-          "paper constants only n >= 10^100 reaches i = 2 (E23).",
+    notes="log = ln in the schedule check; the chain step is proved in both bases (000-E20). With the "
+          "paper constants only n >= 10^100 reaches i = 2 (000-E23).",
     checks=(Check("schedule lower bounds", check_claim49_lower_bounds),
             Check("base case identity", check_claim49_base_identity)))
 
@@ -413,8 +413,8 @@ _CLAIM49_CHAIN = Entry(
               "exp(α_(i−1)|S^b_(i−1)|/(200VC)) and the induction hypothesis) Claim 4.9.",
     parameter_range="all α, β ∈ (0, 1], VC >= 1, i >= 2; log = ln and log = log2",
     notes="With 000's −|S| the first equality is exact for real-valued sizes (unlike 004's "
-          "−100|S|, E7); with floors |S_i^b| loses < 2. exp(24·log x) >= x^24 in either base "
-          "(x >= 14 > 1). Final ratio >= 10^71 (E22).",
+          "−100|S|, 004-E7); with floors |S_i^b| loses < 2. exp(24·log x) >= x^24 in either base "
+          "(x >= 14 > 1). Final ratio >= 10^71 (000-E22).",
     checks=(Check("corner + monotonicity, ln and log2", check_claim49_chain),))
 
 _REMARK410 = Entry(

@@ -14,6 +14,7 @@ from typing import Final
 from privref.reference.reals import Interval, interval_log
 
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
+from ..p004 import subsampling as sub
 from ..p004 import utility as u
 
 __all__ = ["ENTRIES", "check_e12_instance"]
@@ -63,6 +64,10 @@ _ACC_000: Final = Check("exact bookkeeping: 10Σα_j <= α, 2Σβ_j <= β/2, bas
 _BOX_LO: Final = (F(1, 2**30), F(1), F(1))
 
 _DELTA_004 = next(e for e in u.ENTRIES if e.id.startswith("004 Theorem 4.2 / "))
+_RATE_REPAIR: Final = Check("rate ε(3+e)/164 (t = 164 at ε = 1): (ε, δ) over all pairs",
+                            sub.check_rescaled_rate)
+_RATE_BROKEN: Final = Check("printed rate (t = 6, ε ≈ 0.953): δ over all pairs > δ",
+                            partial(sub.check_rescaled_rate, 6), Verdict.VIOLATED)
 
 ENTRIES: tuple[Entry, ...] = (
     Entry(
@@ -71,7 +76,7 @@ ENTRIES: tuple[Entry, ...] = (
         statement="(48/α_i)·VC·log(14/(α_iβ_i)) >= (48/(10α_i))(10·VC·log(48e/(10α_i)) + log(5/β_i)) "
                   "for α_i = α/(10·2^i), β_i = β/(4·2^i).",
         parameter_range=u.E21_RANGE,
-        notes="Inventory E21: minimum have/need 1.0666 on the box (α_1 = α/20, β_1 = β/8), tending to 1 as "
+        notes="000-E21: minimum have/need 1.0666 on the box (α_1 = α/20, β_1 = β/8), tending to 1 as "
               "α → 0 (the gap a·(have - need) does not depend on α at all: its coefficient 48 - 480/10 "
               "is 0). Base case: |S_1^c| = |S|/100 = (960/α)VC log(2240/(αβ)) = (48/α_1)VC "
               "log(14/(α_1β_1)) exactly. " + u.E21_NOTE,
@@ -88,7 +93,8 @@ ENTRIES: tuple[Entry, ...] = (
         notes="Checked: the proof's constant-carrying steps (B.5 sample sufficiency by b&b, accumulation "
               "and base case exactly, triangle inequality). The induction also uses Observation 4.7 "
               "(the LabelBoost helper's entry) and Theorem B.5 (cited; checked on instances). Also a "
-              "seeded Monte Carlo of the claim itself with scaled sizes (inventory A4, E23; printed α_i, "
+              "seeded Monte Carlo of the claim itself with scaled sizes (000 Algorithm 3, 000-E23; "
+              "printed α_i, "
               "β_i, N = 4 iterations on THRESH[16], exact one-sided Clopper–Pearson at confidence 0.999); "
               "its premise on |S| is not met at these sizes, so it is supporting evidence only and the "
               "status stays CHECKED. 004 Claim C.9 uses 12 (10 fails with its |S_i|).",
@@ -103,7 +109,7 @@ ENTRIES: tuple[Entry, ...] = (
                        "300n <= |S|, so the loop runs N = 0 times and |S^3| <= |S|/300 + 1 ≈ 39,423 < "
                        "(640/α)·ln(4480/(αβ)) ≈ 83,280 (log2: 56,875 < 120,148). The printed bound needs "
                        "Claim 4.9 at i = N+1, i.e. an uncapped last iteration; with N = 0 or a capped one "
-                       "(v = 30000n, the typical case) it fails (inventory E12).",
+                       "(v = 30000n, the typical case) it fails (000-E12).",
         corrected="|S^3| >= (320/α)·VC·log(2240/(αβ)) in every case (N = 0: |S^3| ≈ |S|/300; N >= 1: "
                   "|S^3| >= n > |S|/300), and that suffices for Theorem B.5 at (10α, β/2): minimum ratio "
                   "8.06, so Lemma 4.12 survives with the smaller constant.",
@@ -125,7 +131,7 @@ ENTRIES: tuple[Entry, ...] = (
                   "learner's output h_fin, for any (α, β, n, n)-SSL.",
         counterexample="An improper h_fin (not in C) agreeing with h_N on the points of S^3 only: THRESH on "
                        "10^7 points, μ uniform, α = 1/20, β = 1/10, |S^3| = 175,433: error_S3 = 0 but "
-                       "error_μ >= 1 - 175,433/10^7 > 10α = 1/2, with probability 1 (inventory E10).",
+                       "error_μ >= 1 - 175,433/10^7 > 10α = 1/2, with probability 1 (000-E10).",
         corrected="The step holds when the base learner is proper (h_fin ∈ C); improper base learners need "
                   "B.5 for a class containing their outputs (or a DP-generalization argument).",
         notes="Affects Corollary 4.18 (RepDim, improper); Remark 4.15(2) concerns proper learners.",
@@ -140,8 +146,9 @@ ENTRIES: tuple[Entry, ...] = (
         statement="Applying LabelBoost on an (α, β, n, n)-SSL for C results in an (11α, 2β, O(n), m)-SSL "
                   "for C, m = O((1/α)·VC(C)·log(1/(αβ))).",
         reason="Quantified over every base learner, with O(·) sizes. The proof supports the statement "
-               "for proper base learners (with the corrected |S^3| bound, E12); for improper ones its use "
-               "of Theorem B.5 fails (E10), and we neither prove nor refute that case.",
+               "for proper base learners (with the corrected |S^3| bound, 000-E12); for improper "
+               "ones its use "
+               "of Theorem B.5 fails (000-E10), and we neither prove nor refute that case.",
         illustration="Explicit: for a proper base learner, |D| >= 90000n, |S| >= (96000/α)VC "
                      "log(2240/(αβ)): error <= 10α (B.5 at (10α, β/2), sample size checked) + α (Claim "
                      "4.11: 10Σα_j <= α) = 11α, failure <= β + β/2 + β/2 = 2β (exact bookkeeping below).",
@@ -164,13 +171,19 @@ ENTRIES: tuple[Entry, ...] = (
     ),
     replace(_DELTA_004, paper="000", number="Theorem 4.14",
             step="Claim 4.3 turns the (1, 41δ) learner into an (ε, δ) learner", also=(_DELTA_004.id,),
-            statement="Subsampling (Claim 4.3 with ε* = 1, t = (n/ε)(3+e)) the (1, 41δ)-DP learner of "
-                      "Theorem 4.13 gives an (ε, δ)-DP learner, for every ε <= 1.",
-            corrected="Claim 4.3 gives (ε, 4·41/(3+e)·εδ) = (ε, ≈28.68·εδ) (audited exactly), which is "
-                      "<= δ only for ε <= (3+e)/164 ≈ 0.0349; for any ε <= 1, subsampling at ε(3+e)/164 "
-                      "instead (t = 164n/ε, still O(n/ε)) yields (ε, δ).",
-            notes="Same derivation and counterexample as 004 Theorem 4.2 (inventory E13); Claim 4.3 is "
-                  "004's Claim C.1."),
+            statement="Subsampling (Claim 4.3 with ε* = 1) at the target ε, i.e. t = (n/ε)(3+e), the "
+                      "(1, 41δ)-DP learner of Theorem 4.13 gives an (ε, δ)-DP learner, for every ε <= 1.",
+            corrected="The step as printed gives (ε, 4·41/(3+e)·εδ) = (ε, ≈28.68·εδ) (audited exactly), "
+                      "which is <= δ only for ε <= (3+e)/164 ≈ 0.0349. The theorem survives: subsample "
+                      "at the lower rate ε(3+e)/164 = ε/28.68 (<= ε) instead, i.e. t = 164n/ε (28.68 "
+                      "times the printed t, still O(n/ε)); Claim 4.3 then gives δ′ = 4·41δ·(ε/28.68)/"
+                      "(3+e) = εδ <= δ. The labeled size grows by the same factor 164/(3+e), still "
+                      "m = O(VC(C)/(αε)·log(1/(αβ))). Exact check at ε = 1, n = 1: t = 164 gives "
+                      "(ε, δ) over all neighbors.",
+            notes="Same derivation and counterexample as 004 Theorem 4.2 (004-E13); Claim 4.3 is "
+                  "004's Claim C.1. The same rate repair fixes 000 Theorem 5.8 (Claim 5.7 at "
+                  "ε/38.35, m unchanged there).",
+            checks=(*_DELTA_004.checks, _RATE_REPAIR, _RATE_BROKEN)),
     Entry(
         paper="000", number="Theorem 4.14", kind=Kind.THEOREM, status=Status.NOT_CHECKABLE,
         also=("004 Theorem 4.2",),
@@ -179,11 +192,12 @@ ENTRIES: tuple[Entry, ...] = (
                   "O((1/(αε))·VC(C)·log(1/(αβ))).",
         reason="Existential (λ unspecified) with O(·) sizes, over every base PSSL. The printed "
                "derivation gives δ′ = 4·41/(3+e)·εδ ≈ 28.68·εδ, not δ (proof step above); the statement "
-               "itself survives by subsampling at ε(3+e)/164 instead, which only changes constants.",
+               "itself survives by subsampling at ε(3+e)/164 instead (t = 164n/ε), which only changes "
+               "constants (checked exactly at ε = 1 below).",
         illustration="Explicit: λ = 11 (11α, 2β <= 11β), ε, δ′ = 28.68·εδ from the printed chain; δ′ <= δ "
                      "needs ε <= (3+e)/164 ≈ 0.0349, or the rescaled subsampling. Checked: the δ factor and "
                      "an exact audit of Claim 4.3's δ′ on a (1, 41δ)-DP mechanism.",
-        checks=(u.DELTA_FACTOR, u.DELTA_CORRECTED),
+        checks=(u.DELTA_FACTOR, u.DELTA_CORRECTED, _RATE_REPAIR),
     ),
     Entry(
         paper="000", number="Theorem 4.16", kind=Kind.THEOREM, status=Status.NOT_CHECKABLE,
@@ -192,7 +206,7 @@ ENTRIES: tuple[Entry, ...] = (
                   "there is a (λα, λβ, ε, δ, O(n/ε), m)-agnostic-PSSL using F, m = "
                   "O((1/(α²ε))·VC(F)·log(1/(αβ))).",
         reason="No proof ('minor changes in the proof of Theorem 4.14'); existential λ and O(·) sizes "
-               "over every base PSSL; inherits Theorem 4.14's δ issue (E13).",
+               "over every base PSSL; inherits Theorem 4.14's δ issue (000-E13).",
         illustration="The agnostic tool is uniform convergence (Theorem B.6, m ∝ 1/α²): checked exactly on "
                      "instances with f ∉ F.",
         checks=(u.AGNOSTIC,),
@@ -212,13 +226,13 @@ ENTRIES: tuple[Entry, ...] = (
                   "sample complexity O_{α,β,ε}(VC(C)) and unlabeled sample complexity O_{α,β,ε}(RepDim(C)).",
         reason="Existential over all classes, through external RepDim learners ([6]) and O bounds; it "
                "applies LabelBoost to an improper learner, where Lemma 4.12's use of Theorem B.5 fails "
-               "(E10).",
+               "(000-E10).",
         illustration="B.5's conclusion fails deterministically for an improper pair (h_fin, h_N) at "
                      "Lemma 4.12's sample size (exact check below; the expected failure is reported as "
                      "HOLDS).",
         checks=(Check("an improper pair escapes Theorem B.5 (exact)",
                       lambda: u.expect_violation(u.check_improper_pair("000"))),),
         notes="000 states O_{α,β,ε}(RepDim(C)) unlabeled; 004 Corollary 4.6 states Õ (inventory §1.4). "
-              "Both rest on the improper case (E10).",
+              "Both rest on the improper case (000-E10).",
     ),
 )

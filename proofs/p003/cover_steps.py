@@ -1,6 +1,6 @@
 """Ledger: the constant-carrying steps inside the proof of 003 Lemma 3.3 (the α-cover).
 
-The proof (inventory P1–P8) runs: every h has a representative h̃ ∈ H̃ that
+The proof of 003 Lemma 3.3 runs: every h has a representative h̃ ∈ H̃ that
 agrees with it on T_pub (P1); so if H̃ is not an α-cover the event Bad occurs
 (P2); Bad is an event about H_Δ = {h_1 Δ h_2} against h_0 ≡ 0 (P7); the
 double-sample argument bounds it by 2·G_{H_Δ}(2n)·e^{−αn/4} (P8); G_{H_Δ} <=
@@ -147,7 +147,7 @@ def check_not_cover_implies_bad() -> CheckResult:
 
 
 def check_cover_needs_subset() -> CheckResult:
-    """The step needs H̃ ⊆ H (inventory E7): representatives taken outside H break it.
+    """The step needs H̃ ⊆ H (003-E7): representatives taken outside H break it.
 
     Off-class representatives: the pattern on A, the complement of H's canonical
     representative elsewhere.  HOLDS when some (A, α) has no Bad yet no α-cover.
@@ -256,7 +256,7 @@ def check_bad_via_xor_class() -> CheckResult:
 
 
 def check_zero_reference_needed() -> CheckResult:
-    """h_0 is undefined in the paper (inventory E6); h_0 ≡ 1 would change the event.
+    """h_0 is undefined in the paper (003-E6); h_0 ≡ 1 would change the event.
 
     HOLDS when some case has Bad(A) differing from the h_0 ≡ 1 event.
     """
@@ -439,7 +439,7 @@ ENTRIES: tuple[Entry, ...] = (
                       check_cover_needs_subset)),
         notes=("Deterministic in the support of T_pub; the probability form is checked in "
                "'003 Lemma 3.3'. The argument uses H̃ ⊆ H, which Algorithm 1 guarantees "
-               "(inventory E7); the second check shows it is needed."),
+               "(003-E7); the second check shows it is needed."),
         subjects=_SUBJECTS),
     STEP_INEQ_1,
     Entry(
@@ -486,7 +486,7 @@ ENTRIES: tuple[Entry, ...] = (
         kind=Kind.PROOF_STEP, status=Status.REFUTED,
         counterexample=("H = all functions on 8 points (d = 8), m = 1: G_H(1) = 2 > (e/8)^8 ≈ "
                         "1.8·10^-4; and G_{H_Δ}(2) = 4 > (2e/8)^16. Sauer's exponential form "
-                        "needs m >= d (inventory E5)."),
+                        "needs m >= d (003-E5)."),
         corrected=("For m >= d >= 1: G_H(m) <= Σ_{i<=d} C(m, i) <= (e·m/d)^d, and G_{H_Δ}(m) <= "
                    "(e·m/d)^{2d}; in (1) this is the hypothesis 2n_pub >= d."),
         checks=(Check("(em/d)^d at m < d", check_sauer_unrestricted, Verdict.VIOLATED),
@@ -503,7 +503,7 @@ ENTRIES: tuple[Entry, ...] = (
                       check_bad_via_xor_class),
                 Check("h_0 must be ≡ 0: h_0 ≡ 1 gives a different event",
                       check_zero_reference_needed)),
-        notes="Inventory E6: h_0 is not defined in the text; only h_0 ≡ 0 makes the equality hold.",
+        notes="003-E6: h_0 is not defined in the text; only h_0 ≡ 0 makes the equality hold.",
         subjects=("reference.vc.xor_class",)),
     Entry(
         paper="003", number="Lemma 3.3", step="double-sample bound 2·G_{H_Δ}(2n)·e^{−αn/4}",

@@ -57,7 +57,7 @@ PAPER_BETA = Fraction(1, 18)
 """The confidence parameter at which Theorems 4.1/4.2 invoke the semi-private learner A."""
 
 CORRECTED_BETA = Fraction(1, 24)
-"""A β_A that leaves room for Lemma 4.4's two 0.01 failure terms inside 1/16 (inventory E1)."""
+"""A β_A that leaves room for Lemma 4.4's two 0.01 failure terms inside 1/16 (003-E1)."""
 
 TARGET_BETA = Fraction(1, 16)
 """Confidence of the private learner produced by Lemma 4.4 and excluded by Theorem 4.3."""
@@ -338,7 +338,7 @@ _L25 = Entry(
     illustration=("The easy converse, exactly: on a realizable distribution (D_X, h*) the "
                   "minimum error over H is 0, so an agnostic learner's excess-error guarantee is "
                   "a realizable error guarantee with the same (α, β)."),
-    notes=("Inventory E8: Theorem 4.2's proof applies Lemma 2.5 to *pure* learners "
+    notes=("003-E8: Theorem 4.2's proof applies Lemma 2.5 to *pure* learners "
            "(pure-realizable ⇒ pure-agnostic); the lemma as printed does not say 'pure'. "
            "Presumably [BNS15, Thm 4.16] covers the pure case; we record it as an unverified "
            "dependency of Theorem 4.2."),
@@ -358,7 +358,7 @@ _L26 = Entry(
                   "learner, since 1/16 <= 1/10 and P[err > α′] <= P[err > α] for α <= α′ "
                   "(checked exactly on a grid of error laws)."),
     notes=("The paper notes no analogue is known for approximate DP ([ABM19]); that is why the "
-           "dichotomy (Theorem 4.2) is stated for pure learners only.  Inventory E8: using "
+           "dichotomy (Theorem 4.2) is stated for pure learners only.  003-E8: using "
            "(0.1,0.1,0.1) to exclude (1/16,1/16,0.1) learners is the implicit monotonicity "
            "checked here."),
     subjects=("proofs.p003.lower.check_accuracy_monotone",),
@@ -378,10 +378,10 @@ _T41 = Entry(
                   "The conclusion's arithmetic: 100·n_pub·α > 1/16 ⇔ n_pub > 1/(1600α), and "
                   "its instantiations (vacuous, n_pub >= 1, for α > 1/1600)."),
     notes=("Proof steps are separate entries: '/ 100·n_pub·α > 1/16 ⇔ n_pub > 1/(1600α)' "
-           "(PROVED), '/ δ(n_priv) <= δ(ñ) for Theorem 4.3 at ñ' (REFUTED at ñ = 1, inventory "
-           "E3), '/ β_A = 1/18 fits Lemma 4.4's 1/16 budget' (REFUTED, inventory E1).  With "
+           "(PROVED), '/ δ(n_priv) <= δ(ñ) for Theorem 4.3 at ñ' (REFUTED at ñ = 1, "
+           "003-E3), '/ β_A = 1/18 fits Lemma 4.4's 1/16 budget' (REFUTED, 003-E1).  With "
            "the corrections (β_A = 1/24, n_priv > 10·n_pub; Def 2.3 learners work for every β "
-           "and every large n_priv) the conclusion n_pub > 1/(1600α) is unchanged.  E4: "
+           "and every large n_priv) the conclusion n_pub > 1/(1600α) is unchanged.  003-E4: "
            "δ = negl(n_priv) gives δ <= 1/(100 n_priv² log n_priv) only for large n_priv."),
     subjects=("reference.vc.littlestone_dimension", "reference.concepts.thresholds"),
 )
@@ -411,7 +411,7 @@ _T41_DELTA = Entry(
             Check("exact: corrected, n_priv > 10·n_pub (n_pub <= 10, n_priv <= 300)",
                   check_delta_monotone)),
     counterexample=("(n_priv, n_pub) = (10, 1): ñ = ⌈10/10⌉ = 1 and 100·1²·log 1 = 0, so "
-                    "Theorem 4.3's δ at sample size ñ is undefined (inventory E3); the same "
+                    "Theorem 4.3's δ at sample size ñ is undefined (003-E3); the same "
                     "happens whenever n_priv <= 10·n_pub."),
     corrected=("If n_priv > 10·n_pub then 2 <= ñ <= n_priv and, since n² log n is increasing "
                "on n >= 2, 1/(100·n_priv²·log n_priv) <= 1/(100·ñ²·log ñ) (any log base > 1)."),
@@ -421,12 +421,12 @@ _T41_DELTA = Entry(
     subjects=("proofs.p003.lower.check_delta_defined",),
 )
 
-_BUDGET_NOTES = ("Inventory E1: Lemma 4.4's proof loses 0.01 (exhaustion, eq. 2) and 0.01 "
+_BUDGET_NOTES = ("003-E1: Lemma 4.4's proof loses 0.01 (exhaustion, eq. 2) and 0.01 "
                  "(public-sample TV, eq. 3) on top of A's β, so invoking A at β_A = 1/18 gives "
                  "17/225 ≈ 0.0756 > 1/16.  Def 2.3 learners work for every β, so using "
                  "n_priv(α, 1/24), n_pub(α, 1/24) repairs the proof with the bound n_pub > "
                  "1/(1600α) unchanged.  The exhaustion term is < 0.01 only for ñ >= 3 "
-                 "(inventory E2, Lemma 4.4 / Claim 4.6 entries).")
+                 "(003-E2, Lemma 4.4 / Claim 4.6 entries).")
 
 _T41_BUDGET = Entry(
     paper="003", number="Theorem 4.1", step="β_A = 1/18 fits Lemma 4.4's 1/16 budget",
@@ -459,7 +459,7 @@ _T42 = Entry(
            "characterized by representation dimension [background]); the Ldim checks only "
            "illustrate the two examples.  Proof steps: '/ (1/16,1/16,0.1) ⇒ (0.1,0.1,0.1)' "
            "(PROVED), '/ 100·n_pub·α > 1/16 ⇔ n_pub > 1/(1600α)' (PROVED), '/ β_A = 1/18 fits "
-           "Lemma 4.4's 1/16 budget' (REFUTED, E1).  E8: uses the pure form of Lemma 2.5."),
+           "Lemma 4.4's 1/16 budget' (REFUTED, 003-E1).  003-E8: uses the pure form of Lemma 2.5."),
     subjects=("reference.vc.littlestone_dimension", "reference.concepts.point_functions"),
 )
 
@@ -511,7 +511,7 @@ _T43 = Entry(
     illustration=("Its hypothesis on finite truncations: thresholds on n points have Ldim "
                   "⌊log2(n+1)⌋ (k on 2^k points, unbounded) while VC = 1; point functions "
                   "stay at Ldim 1."),
-    notes=("Inventory E3: δ = 1/(100·n²·log n) is undefined at n = 1 (log 1 = 0); see "
+    notes=("003-E3: δ = 1/(100·n²·log n) is undefined at n = 1 (log 1 = 0); see "
            "'003 Theorem 4.1 / δ(n_priv) <= δ(ñ) for Theorem 4.3 at ñ'."),
     subjects=("reference.vc.littlestone_dimension", "reference.concepts.thresholds_on"),
 )

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from fractions import Fraction
 
+from privref.reference.citations import Uncited
 from privref.reference.composition import leak
 from privref.reference.concepts import Concept, point_functions, thresholds_on
 from privref.reference.data import Dataset
@@ -105,7 +106,8 @@ def _reusing_mechanism(a: SemiPrivateLearner[Concept]) -> Mechanism[Concept]:
         filler = yield from call(PUBSAMP.program, D0, 1)
         return (yield from call(inner, (*pub, z, z, *filler)))
 
-    return Mechanism("𝓑 reusing one point twice", program, a.mechanism.claim, "negative control")
+    return Mechanism("𝓑 reusing one point twice", program, a.mechanism.claim,
+                     Uncited("negative control"))
 
 
 def check_privacy_reuse_is_needed() -> CheckResult:
@@ -307,7 +309,7 @@ ENTRIES: tuple[Entry, ...] = (
         reason=("The accuracy half quantifies over every agnostic SP learner 𝒜 and every "
                 "realizable D (infinite families), so no finite computation decides it; the "
                 "privacy half is 003 Claim 4.5 (CHECKED). Moreover the shown proof does not give "
-                "the constant 1/16: 1/18 + 0.01 + 0.01 > 1/16 (inventory E1) and eq. (2) fails "
+                "the constant 1/16: 1/18 + 0.01 + 0.01 > 1/16 (003-E1) and eq. (2) fails "
                 "for small ñ (entry '003 Claim 4.6 / eq. (2)')."),
         illustration=("Exact audits of 𝓑 at (ε, δ) = 𝒜's claim on X = {0,1}; the corrected "
                       "accuracy transfer P[err > α/p] <= β_𝒜 + P[exh] + 1-(1-p)^n_pub exactly on "

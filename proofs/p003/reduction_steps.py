@@ -7,7 +7,7 @@ eq. (2) (entry ``003 Claim 4.6 / eq. (2)`` in :mod:`privref.proofs.p003.reductio
 * P11, eq. (3): replacing S_pub by the coupled Ŝ_pub moves the probability of
   "excess on D_(p) > α" by at most 0.01;
 * P12, eq. (4): P_{S_priv,Ŝ_pub,𝒜}[excess > α] <= 1/17 — the printed arithmetic
-  1/18 + 0.01 does not give 1/17 (inventory E1);
+  1/18 + 0.01 does not give 1/17 (003-E1);
 * P13: hence, by (3), the excess is <= α except with probability < 1/16 —
   1/17 + 0.01 > 1/16 again;
 * P14: err(h; D_(p)) = p·err(h; D) + (1 − p)/2, so the argmins over H agree;
@@ -79,7 +79,7 @@ FINAL_BOUND = F(1, 16)
 STEP_SLACK = F(1, 100)
 """Each of the proof's 0.01 terms (exhaustion, eq. (2); public-sample TV, eq. (3))."""
 FIXED_BETA = F(1, 24)
-"""Inventory E1's repair: run 𝒜 at β_𝒜 = 1/24."""
+"""003-E1's repair: run 𝒜 at β_𝒜 = 1/24."""
 
 _REALIZABLE: Law = {(0, 1): F(1, 2), (1, 0): F(1, 2)}     # h*(0) = 1, h*(1) = 0: H2[1]
 _NOISY: Law = {(0, 1): F(1, 3), (0, 0): F(1, 6), (1, 1): F(1, 2)}   # not realizable by H2
@@ -498,7 +498,7 @@ _COUPLING = Check("P10: PubSamp and the coupled Ŝ_pub, exact (TV <= 1 - P[equal
                   check_public_coupling)
 _BUDGET_NOTE = ("The total budget 1/18 + 0.01 + 0.01 > 1/16 is refuted separately by "
                 "'003 Theorem 4.1 / β_A = 1/18 fits Lemma 4.4's 1/16 budget' and its Theorem 4.2 "
-                "twin (inventory E1); this entry records the printed intermediate step only.")
+                "twin (003-E1); this entry records the printed intermediate step only.")
 
 ENTRIES: tuple[Entry, ...] = (
     Entry(
@@ -539,7 +539,7 @@ ENTRIES: tuple[Entry, ...] = (
                 Check("corrected: <= β_𝒜 + P[exh] with PrivSamp's S_priv, exact",
                       check_corrected_eq4)),
         counterexample=("The printed derivation gives β_𝒜 + P[exhaustion] = 1/18 + 1/100 = "
-                        "59/900 ≈ 0.0656 > 1/17 ≈ 0.0588 (exact Fractions; inventory E1)."),
+                        "59/900 ≈ 0.0656 > 1/17 ≈ 0.0588 (exact Fractions; 003-E1)."),
         corrected=("P_{S_priv,Ŝ_pub,𝒜}[excess on D_(p) > α] <= β_𝒜(α; D_(p)) + P[exhaustion], "
                    "S_priv being PrivSamp's output on S̃ ~ D^ñ (TV to D_(p)^n_priv <= "
                    "P[exhaustion]); checked exactly for every attainable α on tiny instances. "
@@ -558,7 +558,7 @@ ENTRIES: tuple[Entry, ...] = (
                 Check("corrected: <= β_𝒜 + P[exh] + 1-(1-p)^n_pub running 𝓑, exact",
                       check_corrected_end_to_end)),
         counterexample=("Even granting eq. (4), 1/17 + 1/100 = 117/1700 ≈ 0.0688 > 1/16 = "
-                        "0.0625 (exact Fractions; inventory E1)."),
+                        "0.0625 (exact Fractions; 003-E1)."),
         corrected=("P_{S_priv,S_pub,𝒜}[excess on D_(p) > α] <= β_𝒜(α; D_(p)) + P[exhaustion] + "
                    "(1 − (1 − p)^n_pub), checked exactly by running 𝓑 on S̃ ~ D^ñ. With "
                    "β_𝒜 = 1/24, P[exhaustion] < 0.01 (ñ >= 3) and TV <= 0.01 this is "

@@ -11,8 +11,8 @@ What is checked, and on what (every check is exact; no sampling):
   P[Bad] and P[not cover] exact by support inclusion–exclusion
   (P[supp T = A] = Σ_{B⊆A} (−1)^{|A|−|B|} D_X(B)^n), the right side an exact
   real decided by interval arithmetic.
-* **Inequality (1) needs 2n >= d** (inventory E5): all functions on 8 points,
-  n = 1, α = 1/10 has P[Bad] = 1 > 2(e/4)^{16}e^{−1/40} ≈ 0.0041.
+* **Inequality (1) needs 2n >= d** (003-E5): all functions on 8 points,
+  n = 1, α = 1/10 has P[Bad] = 1 > 2(e/4)^{16}e^{−1/40} ≈ 0.0040.
 * **Theorem 3.1** (O(·), not checkable as stated): the proof's chain on a tiny
   instance, exactly: P[excess > α] <= P[cover fails at α_c] + P[uniform
   convergence fails at η] + P[exponential mechanism fails at γ].
@@ -29,7 +29,7 @@ from typing import Final
 
 from privref.reference.concepts import Concept, ConceptClass, explicit, intervals, thresholds_on
 from privref.reference.data import labeled
-from privref.reference.learners.semiprivate import alpha_cover, sspp_learner, sspp_learner_rational
+from privref.reference.learners.semiprivate import alpha_cover, sspp_learner
 from privref.reference.neighbors import Universe
 from privref.reference.privacy import PrivacyClaim
 from privref.reference.reals import Order, Real, compare, exp, log, rational
@@ -157,10 +157,10 @@ def check_privacy() -> CheckResult:
     results = []
     H = thresholds_on(3)
     for public in _PUBLICS:
-        L = sspp_learner_rational(H, public_size=len(public), base=_BASE)
+        L = sspp_learner(H, public_size=len(public), epsilon=log(_BASE) * 2)
         results.append(audit_result(L.mechanism, _universe(public, H, 3))[0])
     J = intervals(3)
-    L = sspp_learner_rational(J, public_size=2, base=_BASE)
+    L = sspp_learner(J, public_size=2, epsilon=log(_BASE) * 2)
     results.append(audit_result(L.mechanism, _universe((0, 2), J, 2))[0])
     return combine(results)
 
@@ -305,7 +305,7 @@ def check_chain_tiny() -> CheckResult:
         cover = alpha_cover(H, public)
         if all(_err(c.mask, D) > opt + a_c for c in cover):
             p_cover += pa
-        learner = sspp_learner_rational(H, public_size=len(public), base=_BASE)
+        learner = sspp_learner(H, public_size=len(public), epsilon=log(_BASE) * 2)
         em_fail_a = Fraction(0)
         for S, ps in samples:
             data = tuple(labeled(x, 0) for x in public) + tuple(labeled(x, y) for x, y in S)
@@ -360,7 +360,7 @@ LEMMA_3_3 = Entry(
           "(proofs.p003.cover_steps): representatives (P1), not-a-cover ⇒ Bad (P2), the O(·) "
           "sample size with explicit constants (P4, REFUTED uniformly in α, β; C = 30 for "
           "α <= 1/10), |Π_{H_Δ}| <= |Π_H|² (P5), Sauer (P6, needs m >= d), h_0 ≡ 0 (P7, "
-          "inventory E6) and the double-sample bound (P8).")
+          "003-E6) and the double-sample bound (P8).")
 
 STEP_INEQ_1 = Entry(
     paper="003", number="Lemma 3.3", kind=Kind.PROOF_STEP, status=Status.REFUTED,
@@ -368,8 +368,8 @@ STEP_INEQ_1 = Entry(
     statement="P_{T_pub ~ D_X^{n_pub}}[Bad] <= 2·(2e·n_pub/d)^{2d}·e^{−α n_pub/4} (stated for all "
               "n_pub).",
     counterexample="H = all functions on 8 points (d = 8), D_X uniform, α = 1/10, n_pub = 1: "
-                   "P[Bad] = 1 exactly, but 2(2e/8)^{16}e^{−1/40} ≈ 0.0041 (Sauer's (em/d)^d needs "
-                   "m >= d; inventory E5).",
+                   "P[Bad] = 1 exactly, but 2(2e/8)^{16}e^{−1/40} ≈ 0.0040 (Sauer's (em/d)^d needs "
+                   "m >= d; 003-E5).",
     corrected="Inequality (1) holds when 2n_pub >= d (the lemma's O(·) forces this anyway).",
     checks=(Check("(1) at d = 8, n = 1 (2n < d)", check_inequality_1_small_n, Verdict.VIOLATED),
             Check("(1) with 2n >= d on every exact case", check_inequality_1_corrected)),

@@ -40,7 +40,7 @@ from privref.audits.stats import bonferroni, cp_lower, cp_upper
 from privref.reference.concepts import ConceptClass, thresholds_on
 from privref.reference.data import Dataset, labeled, unlabeled
 from privref.reference.errors import InvalidArgument
-from privref.reference.learners.semiprivate import sspp_learner_rational
+from privref.reference.learners.semiprivate import sspp_learner
 from privref.reference.privacy import parse_epsilon
 from privref.reference.reals import Order, Real, compare, log
 from privref.reference.validate import check_int, to_fraction
@@ -279,11 +279,11 @@ def run_case(case: McCase, n_pub: int, n_priv: int, runs: int = MC_RUNS, seed: i
     """``runs`` seeded runs (child i of SeedSequence(seed) drives run i) of A_SSPP on ``case``.
 
     Per run: T_pub ~ μ^{n_pub}, S_priv ~ D^{n_priv}, h_priv = ``learner.sample`` of
-    ``sspp_learner_rational(THRESH[k], public_size=n_pub, base=MC_BASE)`` on that database.
+    ``sspp_learner(THRESH[k], public_size=n_pub, epsilon=log(MC_BASE) * 2)`` on that database.
     The excess err(h_priv; D) − min_H err(·; D) is exact.  Deterministic and cached.
     """
     H = _thresholds(case.points)
-    learner = sspp_learner_rational(H, public_size=n_pub, base=MC_BASE)
+    learner = sspp_learner(H, public_size=n_pub, epsilon=log(MC_BASE) * 2)
     index = {h: i for i, h in enumerate(H.concepts)}
     excess, den = _excess_numerators(case, H)
     cum = np.cumsum(np.array(case.weights, dtype=np.int64))

@@ -22,10 +22,11 @@ from functools import cache, partial
 from typing import Any, Final
 
 from privref.audits.exact import audit, audit_pair, epsilon_text
+from privref.reference.citations import cite
 from privref.reference.composition import leak
 from privref.reference.concepts import Concept, thresholds_on
 from privref.reference.data import BOTTOM, Dataset, label_of, labeled, point_of, unlabeled
-from privref.reference.exponential import exponential_learner_rational
+from privref.reference.exponential import exponential_learner
 from privref.reference.learners.active import (
     LabelOracle,
     pssl_as_active,
@@ -50,8 +51,10 @@ __all__ = [
     "check_delta_coefficient",
     "check_repaired_large_eps",
     "check_repaired_small_eps",
+    "check_rescaled_sizes",
     "check_subsampling_audits",
     "check_theorem55",
+    "check_theorem57_all_pairs",
     "noisy_label_learner",
     "ratio_identity",
 ]
@@ -61,6 +64,7 @@ _C2: Final = thresholds_on(2)
 _E3: Final = ((0, 0), (0, 1), (1, 0))
 _E2: Final = ((0, 0), (0, 1))
 _E2B: Final = ((0, 1), (1, 0))
+_E4: Final = ((0, 0), (0, 1), (1, 0), (1, 1))
 _ONE: Final = Fraction(1)
 
 
@@ -77,7 +81,7 @@ def _from_bnb(res: BnbResult, what: str) -> CheckResult:
 
 
 def _em(base: str) -> Learner[Any]:
-    return as_learner(exponential_learner_rational(tuple(_C2), base=base), _C2, proper=True)
+    return as_learner(exponential_learner(tuple(_C2), epsilon=f"2*ln({base})"), _C2, proper=True)
 
 
 def _leaky(learner: Learner[Any], delta: str) -> Learner[Any]:
@@ -104,7 +108,7 @@ def noisy_label_learner(keep: str) -> Learner[Any]:
         return _C2[0] if bit == 0 else _C2[2]
 
     mech = Mechanism(f"noisy label (keep {p})", program, PrivacyClaim(rr_epsilon(p)),
-                     "privref test learner", description="constant concept = RR(first label)")
+                     cite("folklore Warner 1965"), description="constant concept = RR(first label)")
     return as_learner(mech, _C2, proper=True)
 
 
@@ -467,7 +471,7 @@ def _c11_coefficient(extra: int) -> Interval:
 
 def check_c11_coefficient(extra: int = 7, lo: Fraction = Fraction(3835, 100),
                           hi: Fraction = Fraction(3836, 100)) -> CheckResult:
-    """41(7 + e)/(3 + e²) ∈ [38.35, 38.36] (inventory E13); 41(1 + e)/(3 + e²) ≈ 14.67."""
+    """41(7 + e)/(3 + e²) ∈ [38.35, 38.36] (004-E13); 41(1 + e)/(3 + e²) ≈ 14.67."""
     c = _c11_coefficient(extra)
     ok = lo <= c.lo and c.hi <= hi
     return CheckResult(Verdict.HOLDS if ok else Verdict.VIOLATED,
@@ -503,6 +507,78 @@ def check_theorem57_delta(form: str) -> CheckResult:
     return CheckResult(rep.verdict, f"claim (eps={_d(eps)}, delta'={_d(claim.delta)}): pair "
                        f"{rep.verdict.value}, hockey-stick at e^eps ∈ {rep.delta_at_claim}",
                        witness=f"{b!r} -> {a!r}" if rep.verdict is Verdict.VIOLATED else None)
+
+
+def _rescaled_t(extra: int, epsilon: Fraction = _ONE) -> int:
+    """t = ⌈c·(3 + e²)·n/ε′⌉ with ε′ = ε/c, c = 41(extra + e)/(3 + e²), n = 1: ⌈41(extra + e)/ε⌉."""
+    box = (41 * (exp(1) + extra) / epsilon).enclose(PREC)
+    if int(box.lo) != int(box.hi):
+        raise ValueError("41(extra + e)/ε too close to an integer")
+    return int(box.hi) + 1
+
+
+@cache
+def check_theorem57_all_pairs(t: int, delta: Fraction = Fraction(1, 1000)) -> CheckResult:
+    """Exact δ over *all* neighbors: SubSampling (n = m = 1, t) of the (1, 41δ)-DP base, at (ε_t, δ).
+
+    ε_t = (3 + e²)/t (t = (n/ε_t)(3 + e^{2ε*}), ε* = 1).  At the printed t = 11
+    (ε_t ≈ 0.94) it fails; at t = ⌈41(7 + e)⌉ = 399, i.e. Claim 5.6 applied at
+    privacy ε/38.35 with ε = 1 (so ε_t <= ε), Claim 5.6's δ′ = 41(7+e)/(3+e²)·ε_tδ
+    = 41(7+e)δ/399 <= δ: the repaired Theorem 5.7.  The learner still asks m = 1
+    label: only t (the unlabeled pool) grows, to 41(7+e)n/ε = O(n/ε).
+
+    Every neighboring pair of ({0,1}²)^t is covered: the output law is
+    (1/t)Σ_j 𝒜(s_j) (the one queried entry is uniform), so for neighbors
+    differing at i, P(F) − e^ε·P′(F) is largest when every other entry is the w
+    minimizing 𝒜(w)(F) (its coefficient (1 − e^ε)/t is <= 0): the worst δ is
+    attained on some (z, w, …, w) / (z′, w, …, w): 48 ordered pairs over the 16
+    datasets (z, w, …, w).  Their exact laws come from the learner's program;
+    the hockey-stick Σ_o max(0, P(o) − x·P′(o)) is then computed in exact
+    rationals with x a rational <= e^ε_t (HOLDS: the true δ is at most the sum)
+    or >= e^ε_t (VIOLATED: the true δ is at least the sum).
+    """
+    base = _leaky(noisy_label_learner("2/3"), "41/1000")
+    eps = (exp(2) + 3) * Fraction(1, t)
+    learner = subsampling_learner(base, 1, 1, t, claim=PrivacyClaim(eps, delta))
+    pal = learner.pal()
+    box = exp(eps).enclose(PREC)
+    laws: dict[tuple[tuple[int, int], tuple[int, int]], dict[Any, Fraction]] = {}
+    for z in _E4:
+        for w in _E4:
+            exact_law = pal.distribution((z,) + (w,) * (t - 1))
+            laws[z, w] = {o: p for o, p in exact_law.items() if isinstance(p, Fraction)}
+            if len(laws[z, w]) != len(exact_law):
+                return CheckResult(Verdict.UNDECIDED, "inexact output law")
+    worst = Fraction(0)
+    for (z, w), mine in laws.items():
+        for z2 in _E4:
+            if z2 == z:
+                continue
+            other = laws[z2, w]
+            low = sum((max(Fraction(0), p - box.hi * other.get(o, Fraction(0)))
+                       for o, p in mine.items()), Fraction(0))
+            high = sum((max(Fraction(0), p - box.lo * other.get(o, Fraction(0)))
+                        for o, p in mine.items()), Fraction(0))
+            if low > delta:
+                return CheckResult(Verdict.VIOLATED, f"t={t}, ε_t = (3+e²)/{t}: pair {z}→{z2}, "
+                                   f"others {w}: δ(ε_t) >= {_d(low)} > {delta}",
+                                   witness=f"({z}, {w}×{t - 1}) -> ({z2}, {w}×{t - 1})")
+            if high > delta:
+                return CheckResult(Verdict.UNDECIDED, f"t={t}: pair {z}→{z2}, others {w}: "
+                                   f"δ(ε_t) ∈ [{_d(low)}, {_d(high)}]")
+            worst = max(worst, high)
+    return CheckResult(Verdict.HOLDS, f"t={t}, ε_t = (3+e²)/{t} ≈ {_d(eps)}, m = {learner.m}: "
+                       f"all 48 reduced pairs have δ(ε_t) <= {_d(worst)} <= {delta} (exact "
+                       "hockey-stick, e^ε_t enclosed)")
+
+
+def check_rescaled_sizes() -> CheckResult:
+    """The pool sizes of the rate repair at ε = 1, n = 1 (interval-decided ceilings)."""
+    got = (_rescaled_t(7), _rescaled_t(1))
+    ok = got == (399, 153)
+    return CheckResult(Verdict.HOLDS if ok else Verdict.VIOLATED,
+                       f"⌈41(7+e)⌉ = {got[0]}, ⌈41(1+e)⌉ = {got[1]}: t = c·(3+e²)n/ε with c = "
+                       "41(7+e)/(3+e²) or 41(1+e)/(3+e²), i.e. c times the printed t")
 
 
 def check_source_routes() -> CheckResult:
@@ -554,7 +630,7 @@ REPAIRED_CHECKS: Final = (
           partial(check_subsampling_audits, "repaired", False)),
 )
 DELTA_CHECKS: Final = (
-    Check("e^ε route at ε*=0, ε=3/2 (E15): 4.11 > 3.00",
+    Check("e^ε route at ε*=0, ε=3/2 (004-E15): 4.11 > 3.00",
           partial(check_delta_coefficient, Fraction(0), Fraction(3, 2), route="exp"),
           Verdict.VIOLATED),
     Check("even A/B route at ε*=5, ε=5/2: A/B > 3",
@@ -579,6 +655,13 @@ T57_DELTA_CHECKS: Final = (
         check_c11_coefficient, 1, Fraction(1467, 100), Fraction(1468, 100))),
     Check("repaired δ′ = 14.67εδ holds on the instance", partial(check_theorem57_delta,
                                                                 "repaired")),
+    Check("printed rate t = 11: exact δ over all pairs > δ",
+          partial(check_theorem57_all_pairs, 11), Verdict.VIOLATED),
+    Check("rate ε/38.35 (t = ⌈41(7+e)n/ε⌉ = 399 at ε = 1): (ε, δ) over all pairs, m = 1",
+          partial(check_theorem57_all_pairs, 399)),
+    Check("rate ε/14.67 (repaired δ-term, t = 153 at ε = 1): (ε, δ) over all pairs",
+          partial(check_theorem57_all_pairs, 153)),
+    Check("t = ⌈41(7+e)/ε⌉ = 399 and ⌈41(1+e)/ε⌉ = 153 at ε = 1", check_rescaled_sizes),
 )
 SOURCE_CHECKS: Final = (Check("constants of the two ε-free routes", check_source_routes),)
 
@@ -623,7 +706,7 @@ CLAIM56: Final = Entry(
     parameter_range="privacy: every ε > 0, ε* >= 0, δ, 0 <= m <= n <= t (q = n/t <= 1; for "
                     "ε > 3 + e^2ε* take t = n), by the repaired δ-term (entry '/ repaired "
                     "δ-term'); exact audits for n <= 2, t <= 17",
-    notes="The printed proof covers only e^ε <= 3 (entry '/ δ-coefficient', inventory E15); the "
+    notes="The printed proof covers only e^ε <= 3 (entry '/ δ-coefficient', 004-E15); the "
           "claim itself holds for every ε by a repaired proof (ε >= ε*: same-J coupling; "
           "ε < ε*: e^ε(1−q) >= 1 − q + q·e^2ε*), with the smaller δ′ = (1+e^ε*)/(3+e^2ε*)·εδ. "
           "Utility: D_J is n i.i.d. draws with its m smallest indices labeled, laid out labeled "
@@ -646,7 +729,7 @@ CLAIM56_STEPS: Final = (
           statement="Eliminating Pr[𝒜(D′_J)∈F | i∉J] from the two displayed bounds gives "
                     "Pr[SS(D)∈F] <= e^ε·Pr[SS(D′)∈F] + (7+e^ε*)/(3+e^2ε*)·εδ, for every ε.",
           counterexample="The elimination gives q(1 + e^ε* + 2R)δ with R the ratio bound. With "
-                         "R = e^ε (E15): ε* = 0, ε = 3/2: 4.11 > 3.00. Even with the exact "
+                         "R = e^ε (004-E15): ε* = 0, ε = 3/2: 4.11 > 3.00. Even with the exact "
                          "R = A/B: ε* = 5, ε = 5/2 has A/B ≈ 3.50 > 3, so the coefficient "
                          "exceeds (7+e^ε*)q.",
           corrected="The printed elimination gives (1 + e^ε* + 2e^ε)/(3+e^2ε*)·εδ, which is "
@@ -676,29 +759,41 @@ THEOREM57: Final = Entry(
     paper="004", number="Theorem 5.7", kind=Kind.THEOREM, status=Status.NOT_CHECKABLE,
     statement=_S57, also=("000 Theorem 5.8",), subjects=("reference.learners.active",),
     reason="O(n/ε) and O(VC(C)/α·log(1/(αβ))) have unspecified constants, and the utility "
-           "(α+α′, β+β′) inherits the gap of Lemma C.10 (inventory E9).",
+           "(α+α′, β+β′) inherits the gap of Lemma C.10 (004-E9).",
     illustration="Claim 5.6 with ε* = 1 on the (1, 41δ) learner of Theorem C.11: t = "
                  "(n/ε)(3 + e²) ≈ 10.39n/ε and δ′ = 41(7+e)/(3+e²)·εδ ≈ 38.35εδ (not δ; "
-                 "entry '/ δ′'), m unchanged.",
-    checks=T57_ILLUSTRATION)
+                 "entry '/ δ′ = δ'), m unchanged; at privacy ε/38.35 instead (t ≈ 398.4n/ε, "
+                 "still O(n/ε), m unchanged) it gives (ε, δ), so the statement survives.",
+    checks=(*T57_ILLUSTRATION,
+            Check("rate ε/38.35 (t = 399 at ε = 1): (ε, δ) over all pairs, m = 1",
+                  partial(check_theorem57_all_pairs, 399))))
 
 THEOREM57_STEPS: Final = (
     _step("Theorem 5.7", "δ′ = δ", status=Status.REFUTED, also=("000 Theorem 5.8",),
-          statement="Applying Claim 5.6 (ε* = 1) to the (1, 41δ)-DP learner yields an "
-                    "(…, ε, δ, …)-PAL.",
-          counterexample="Claim 5.6 gives δ′ = 41(7+e)/(3+e²)·εδ ∈ [38.35, 38.36]·εδ (inventory "
-                         "E13). Exact instance: base leak(noisy label 2/3, 41δ) is (1, 41δ)-DP "
+          statement="Applying Claim 5.6 (ε* = 1) at the target ε, i.e. t = (n/ε)(3 + e²), to "
+                    "the (1, 41δ)-DP learner yields an (…, ε, δ, …)-PAL.",
+          counterexample="Claim 5.6 gives δ′ = 41(7+e)/(3+e²)·εδ ∈ [38.35, 38.36]·εδ ("
+                         "004-E13). Exact instance: base leak(noisy label 2/3, 41δ) is (1, 41δ)-DP "
                          "(δ = 1/1000); SubSampling with n = m = 1, t = 11 (ε = (3+e²)/11) "
                          "leaks the one labeled entry w.p. 41δ/11 > δ: the pair audit at "
                          "(ε, δ) is VIOLATED.",
-          corrected="(…, ε, 41(7+e)/(3+e²)·εδ, …)-PAL, or 41(1+e)/(3+e²)·εδ ≈ 14.67εδ by the "
-                    "repaired δ-term; (ε, δ) only for ε <= (3+e²)/(41(7+e)) ≈ 0.026, or by "
-                    "running the base at δ/(38.35ε), which changes n.",
+          corrected="The step as printed gives (…, ε, 41(7+e)/(3+e²)·εδ, …) ≈ 38.35εδ (or "
+                    "41(1+e)/(3+e²)·εδ ≈ 14.67εδ by the repaired δ-term): δ only for ε <= "
+                    "(3+e²)/(41(7+e)) ≈ 0.026. The theorem survives: apply Claim 5.6 at "
+                    "privacy ε/38.35 (<= ε) instead of ε, i.e. t = 41(7+e)n/ε ≈ 398.4n/ε "
+                    "(38.35 times the printed t, still O(n/ε)); then δ′ = 38.35·(ε/38.35)·δ = "
+                    "εδ <= δ and m is unchanged (SubSampling queries m labels whatever t is); "
+                    "ε/14.67 with t ≈ 152.4n/ε also works by the repaired δ-term. Exact check at "
+                    "ε = 1, n = m = 1: t = 399 and t = 153 give (ε, δ) over all neighbors.",
+          notes="Same repair as 004 Theorem 4.2 / Claim C.1 (subsample at ε/28.68, t = 164n/ε); "
+                "there the labeled size of the PSSL grows with t, here m does not. The earlier "
+                "text offered 'running the base at δ/(38.35ε), which changes n'; the rate "
+                "repair needs no change of the base.",
           checks=T57_DELTA_CHECKS),
     _step("Theorem 5.7", "source learner", status=Status.CHECKED, also=("000 Theorem 5.8",),
           statement="'Applying Claim 5.6 to the learner from Theorem 4.2' gives labeled complexity "
                     "m = O(VC(C)/α·log(1/(αβ))), free of ε.",
-          notes="Inventory E14: Theorem 4.2's learner at the target ε has m = O(VC/(αε)·log), "
+          notes="004-E14: Theorem 4.2's learner at the target ε has m = O(VC/(αε)·log), "
                 "which Claim 5.6 keeps. The claim is right only with Theorem 4.2 instantiated at "
                 "ε = 1 (= Claim C.1 at ε = 1 on C.11's learner: (1, 28.68δ), then 26.83εδ) or "
                 "with Theorem C.11's learner directly (38.35εδ). Checked: the constants of both "

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from privref.reference.concept_strategies import concept_classes
 from privref.reference.concepts import ConceptClass, thresholds_on
 from privref.reference.data import Dataset
-from privref.reference.exponential import agreements, exponential_learner, exponential_learner_rational
+from privref.reference.exponential import agreements, exponential_learner
 from privref.reference.neighbors import Substitution, Universe
 from privref.reference.reals import Order, compare, exp, log, rational
 
@@ -29,8 +29,8 @@ def check_privacy_thresholds() -> CheckResult:
     uni = _labeled_universe(C, 2)
     return combine([
         audit_result(exponential_learner(tuple(C), epsilon=1), uni)[0],
-        audit_result(exponential_learner_rational(tuple(C), base="3/2"), uni)[0],
-        audit_result(exponential_learner_rational(tuple(C), base=3), _labeled_universe(C, 1))[0],
+        audit_result(exponential_learner(tuple(C), epsilon="2*ln(3/2)"), uni)[0],
+        audit_result(exponential_learner(tuple(C), epsilon="2*ln(3)"), _labeled_universe(C, 1))[0],
     ])
 
 
@@ -50,7 +50,7 @@ def _privacy_cases(draw: st.DrawFn) -> tuple[ConceptClass, Dataset, Dataset, Fra
 def _privacy_violation(case: tuple[ConceptClass, Dataset, Dataset, Fraction]) -> str | None:
     from privref.audits.exact import audit_pair
     C, a, b, base = case
-    mech = exponential_learner_rational(tuple(C), base=base)
+    mech = exponential_learner(tuple(C), epsilon=f"2*ln({base})")
     assert Substitution().are_neighbors(a, b)
     rep = audit_pair(mech, a, b)
     if rep.verdict is not Verdict.HOLDS:
@@ -79,7 +79,7 @@ def utility_tail_violation(case: tuple[ConceptClass, Dataset, Fraction, Fraction
     """None when Pr[error_S(h) > ê + gap] <= factor·|H|·exp(-eps·gap·m/2) exactly (004 Prop A.1 (ii))."""
     C, data, base, gap = case
     hs = tuple(C)
-    mech = exponential_learner_rational(hs, base=base)
+    mech = exponential_learner(hs, epsilon=f"2*ln({base})")
     dist = mech.distribution(data)
     m = len(data)
     errors = {h: Fraction(m - agreements(h, data), m) for h in hs}

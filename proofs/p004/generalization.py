@@ -20,7 +20,7 @@ m in the thousands is cheap for k <= 3 (k = 4 for moderate m).
 
 Sample sizes.  Each theorem's m* is the least integer >= its formula, decided
 by interval arithmetic (:func:`sample_size`); "log" in B.5 is read both as ln
-and as log2 (the papers mix them; inventory E20).  B.4's event is monotone in
+and as log2 (the papers mix them; 004-E20).  B.4's event is monotone in
 m (adding a draw can only hit more sets), so checking m* covers every m >= m*;
 B.5 and B.6 are checked at m* and m* + 1 only.
 
@@ -614,7 +614,7 @@ B5 = Entry(
           "read as ln (at m* and m*+1) and as log2 (at m*). The probabilities at m* are astronomically "
           "small (e.g. 1e-1200): B.5's constants are very loose on tiny domains. Uniform over pairs "
           "in C × C only: the utility proofs of 000 Lemma 4.12 / 004 Lemma C.10 need the base "
-          "learner's output in C (inventory E10). 004 prints error_D in the event (typo, E20).",
+          "learner's output in C (004-E10). 004 prints error_D in the event (typo, 004-E20).",
     checks=(Check("exact Pr <= β at m*, m*+1 (log = ln), 4 instances", check_b5),
             Check("exact Pr <= β at m* (log = log2), 4 instances", partial(check_b5, reading="log2")),
             Check("the bound is not vacuous", check_b5_not_vacuous)),

@@ -11,7 +11,7 @@ What is checked, and on what (every check is exact; no sampling):
   a tiny class and two distributions μ, at explicit (not asymptotic) sizes.
 * **Accuracy** of BLR (004 Definition A.2, item 2): the exact worst case over
   every input of size n of Pr[max_c |Q_c(S) − Q_c(Ŝ)| > α].
-* **Proof constants** of Theorem 3.3 (inventory E18) by exact rational
+* **Proof constants** of Theorem 3.3 (004-E18) by exact rational
   arithmetic, and the one step that fails (the proof's labeled-sample
   requirement is not within the stated O(·)) by interval arithmetic.
 
@@ -481,7 +481,7 @@ _T33_NOTES = (
     "(exact support), and utility at explicit small sizes on a tiny instance (exact). Not checkable "
     "as stated: the O(·) sample sizes (unspecified constants); the proof's explicit constants are "
     "the proof-step entries, one of which fails (the proof's m requirement is not within the stated "
-    "O(·), inventory E18). Step 4's 'c(j_1), …, c(j_ℓ)' is read as c(b_1), …, c(b_ℓ). Inequality (3) "
+    "O(·), 004-E18). Step 4's 'c(j_1), …, c(j_ℓ)' is read as c(b_1), …, c(b_ℓ). Inequality (3) "
     "concerns D, of size n − m, but the proof requires 'n and m' >= 1250/α²·VC·ln(25/(αβ)); it needs "
     "n − m >= that. The split D | S is the public parameter m; ⊥ labels in S agree with nothing; labels "
     "in D are ignored. BLR (not described in the paper) is the sanitizer; see 004 Theorem A.3.")
@@ -530,7 +530,7 @@ _STEP_M = Entry(
               "stated m = O(VC(C)/(α³ε)·log(1/α) + 1/(αε)·log(1/β)), i.e. is at most a universal "
               "constant times it.",
     counterexample="As β → 0 the ratio tends to 1250·VC·ε/α, unbounded in VC, ε and 1/α: at "
-                   "α = 1/2, ε = 1, VC = 1000, ln(1/β) = 10^9 it is ≈ 2.5·10^6 (> 10^6). Inventory E18 "
+                   "α = 1/2, ε = 1, VC = 1000, ln(1/β) = 10^9 it is ≈ 2.5·10^6 (> 10^6). 004-E18 "
                    "(MINOR): the VC·log(1/β)/α² term is missing from the statement.",
     corrected="m = O(VC(C)/α²·log(1/(αβ)) + VC(C)/(α³ε)·log(1/α) + 1/(αε)·log(1/β)) (for ε <= 1 the "
               "first term's log(1/α) part is absorbed): 1250/α²·VC·ln(25/(αβ)) <= "
@@ -561,7 +561,7 @@ _L34 = ("There exists an efficient approximate-private proper learner for THRESH
 LEMMA_3_4 = Entry(
     paper="004", number="Lemma 3.4", statement=_L34, kind=Kind.LEMMA, status=Status.NOT_CHECKABLE,
     reason="It rests on the BNS13 sanitizer for intervals/thresholds ([8]), which neither paper "
-           "describes (inventory A11), and its sizes are asymptotic (O_{α,β,ε}(1), "
+           "describes, and its sizes are asymptotic (O_{α,β,ε}(1), "
            "Õ(8^{log* d}) with unspecified constants).",
     illustration="GenericLearner with the pure BLR sanitizer in its place on THRESH_1: exactly "
                  "ε-DP (audit, n = 3, m ∈ {1, 2}); and for d = 1..4 every sanitized database of size k "
@@ -587,7 +587,7 @@ THEOREM_A_3 = Entry(
                   check_blr_tail)),
     also=("000 Theorem A.3",), subjects=("reference.learners.sanitizer",),
     notes="Checked for the concrete instantiation, not as stated: the theorem is existential with "
-          "O(·) sizes (unspecified constants). Neither paper describes BLR (inventory A11); the "
+          "O(·) sizes (unspecified constants). Neither paper describes BLR; the "
           "construction (exponential mechanism over size-k multisets, score −|S|·max_c|Q_c(S) − Q_c(Ŝ)|, "
           "sensitivity 1) comes from outside the papers. Checked: ε-DP exactly; Definition A.2's "
           "accuracy exactly for one (α, β, ε, m, k) on every input; and the exponential-mechanism "

@@ -18,6 +18,7 @@ from functools import partial
 from typing import Any, Final
 
 from privref.audits.exact import audit_pair
+from privref.reference.citations import cite
 from privref.reference.concepts import Concept, thresholds_on
 from privref.reference.data import BOTTOM, Dataset
 from privref.reference.learners.base import Learner
@@ -187,7 +188,7 @@ def _coordinatewise_rr(keep: Fraction) -> Mechanism[tuple[int, ...]]:
             out.append(x if kept else 1 - x)
         return tuple(out)
     return Mechanism("coordinatewise RR", program, PrivacyClaim(log(keep / (1 - keep))),
-                     "folklore (randomized response)", order_invariant=False)
+                     cite("folklore Warner 1965"), order_invariant=False)
 
 
 def check_shuffle(shuffle: bool, n: int = 2, t: int = 5) -> CheckResult:
@@ -349,7 +350,7 @@ ENTRIES: tuple[Entry, ...] = (
     Entry(paper="004", number="Lemma C.4", kind=Kind.LEMMA, status=Status.CHECKED,
           statement="If 𝒜 is (1, δ)-DP then IterLabelBoost is (1, 41δ)-DP.",
           also=_C4_ALSO, subjects=("reference.learners.iterlabelboost",),
-          notes="Induction over 𝓛_t (inventory A10). The printed proof cites '(ln(244), 2476)' "
+          notes="Induction over 𝓛_t (the proof of 004 Lemma C.4). The printed proof cites '(ln(244), 2476)' "
                 "without δ (typo) and 'Lemme 4.1', and '|S_1^c| + |T_2^c|' for T_1^c. Full "
                 "audits at the paper constants are infeasible (|D| = 90000n); the chain is checked "
                 "on the floored schedules and the building blocks are audited exactly with "

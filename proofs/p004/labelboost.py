@@ -24,7 +24,6 @@ from privref.reference.data import BOTTOM, Dataset
 from privref.reference.exponential import (
     agreements,
     exponential_learner,
-    exponential_learner_rational,
     exponential_weights,
 )
 from privref.reference.learners.base import Learner, as_learner
@@ -160,13 +159,13 @@ def _neighbors(data: Dataset, elements: tuple[Hashable, ...]) -> Iterator[Datase
 def em_learner(C: ConceptClass, base: str | None = None) -> Learner[Concept]:
     """The exponential-mechanism learner over C (004 Algorithm 3): ε = 1, or 2 ln(base) if given."""
     mech = (exponential_learner(C.concepts, epsilon=1) if base is None
-            else exponential_learner_rational(C.concepts, base=base))
+            else exponential_learner(C.concepts, epsilon=f"2*ln({base})"))
     return as_learner(mech, C, proper=True)
 
 
 def leaky_learner(C: ConceptClass, base: str, delta: str) -> Learner[Any]:
     """leak(δ) ∘ rational-base EM: (2 ln base, δ)-DP; with probability δ it outputs the data."""
-    return as_learner(leak(exponential_learner_rational(C.concepts, base=base), delta), C,
+    return as_learner(leak(exponential_learner(C.concepts, epsilon=f"2*ln({base})"), delta), C,
                       proper=False)
 
 
@@ -258,7 +257,7 @@ _LEMMA41_STATEMENT_004 = (
     "exponential mechanism's choice, ε = 1, over one canonical concept per pattern of Π_C(P), "
     "then execute 𝒜) is (ε + 3, 4ε·δ)-differentially private (as printed).")
 _LEMMA41_CORRECTED = (
-    "LabelBoost is (ε + 3, 4e·δ)-DP (000 Lemma 4.1 and the last line of 004's own proof, E5); "
+    "LabelBoost is (ε + 3, 4e·δ)-DP (000 Lemma 4.1 and the last line of 004's own proof, 004-E5); "
     "the same decomposition even gives (ε + ln(4e), δ) (reference.learners.labelboost."
     "labelboost_tight_claim), so the printed (ε + 3, 4εδ) holds exactly when 4ε >= 1 and fails "
     "for ε < 1/4.")
@@ -287,7 +286,7 @@ ENTRIES: tuple[Entry, ...] = (
                          "≈ 0.0976, δ = 1/20) on THRESH over 2 points, |S| = 2, |T| = 1: the exact "
                          "δ-divergence at e^(ε+3) is δ = 1/20 > 4εδ ≈ 0.0195 (VIOLATED).",
           corrected=_LEMMA41_CORRECTED,
-          notes="E5 calls 4ε a typo for 4e. Read literally, 4εδ is stronger than 4eδ for ε < e "
+          notes="004-E5 calls 4ε a typo for 4e. Read literally, 4εδ is stronger than 4eδ for ε < e "
                 "and false for ε < 1/4: a leaked relabeled database is output with probability δ "
                 "and has probability 0 under a neighbor with a different point. It holds for "
                 "ε >= 1/4 because the tight bound has δ-term δ <= 4εδ. Exact audits of the "

@@ -550,7 +550,7 @@ def _entries() -> tuple[Entry, ...]:
             step="S2(ε) = Σ (e/ℓ)^ℓ e^(ℓε) <= 61 for ε <= 1", also=_C3_ALSO,
             statement="For every ε <= 1: Σ_{ℓ>=0} (e/ℓ)^ℓ·e^(ℓε) <= 61.",
             counterexample="ε = 1: S2(1) ∈ [61.385, 61.387] > 61 (rigorous enclosure; "
-                           "inventory E2).",
+                           "004-E2).",
             corrected="S2(ε) <= 61 for 0 <= ε <= 0.998 (the crossing is in (0.99805, 0.99806)), "
                       "and S2(ε) <= 62 for 0 <= ε <= 1.",
             notes="Each term increases in ε, so the interval enclosure over [0, ε_hi] is tight at "
@@ -592,8 +592,8 @@ def _entries() -> tuple[Entry, ...]:
                       "Σ Pr[L=ℓ]e^(ℓε) <= S2 <= 61, Σ Pr[L=ℓ](e^(ℓε)-1)/(e^ε-1) <= S3 <= 36 and "
                       "denominator >= 1/4, yields Pr[B(D)∈F] <= 244·Pr[B(D')∈F] + 2467δ.",
             counterexample="4·S2(1) ∈ [245.54, 245.55] > 244 (so 1/4 with the true S2(1) does not "
-                           "give 244, inventory E2), and the printed arithmetic is "
-                           "4·10·61 + 36 = 2476 ≠ 2467 (inventory E1).",
+                           "give 244, 004-E2), and the printed arithmetic is "
+                           "4·10·61 + 36 = 2476 ≠ 2467 (004-E1).",
             corrected="Jensen/Bernoulli repair: the denominator is >= e^(-ε) (not just 1/4), so "
                       "for ε <= 1 the ratio is <= e·S2(1) ≈ 166.86 <= 244 and the δ-coefficient "
                       "<= e·S1·S2(1) + S3(1) ≈ 1666.8 <= 2467; hence Claim C.3's "

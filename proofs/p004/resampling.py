@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from privref.reference.composition import leak
-from privref.reference.exponential import count_score, exponential_mechanism, exponential_mechanism_rational
+from privref.reference.exponential import count_score, exponential_mechanism
 from privref.reference.neighbors import Universe
 from privref.reference.privacy import PrivacyClaim
 from privref.reference.reals import Order, compare, log
@@ -31,7 +31,7 @@ def check_resampling_audits() -> CheckResult:
         res, report = audit_result(resample_iid(em1), Universe((0, 1), (n,)))
         results.append(res)
         if n <= 3:
-            leaky = leak(exponential_mechanism_rational(outs, count_score, base="3/2"), "1/5000")
+            leaky = leak(exponential_mechanism(outs, count_score, epsilon="2*ln(3/2)"), "1/5000")
             results.append(audit_result(resample_iid(leaky), Universe((0, 1), (n,)))[0])
         if report.epsilon_upper is not None:
             order, _ = compare(report.epsilon_upper, log(244))

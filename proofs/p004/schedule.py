@@ -397,7 +397,7 @@ def check_c7_corrected_equality() -> CheckResult:
 
 def check_c7_chain(indices: tuple[int, ...] = (2, 3, 4), rhs_log_shift: Fraction = Fraction(0)
                    ) -> CheckResult:
-    """E22 for 004 C.7 with E7's correction, in log space (VC cancels).
+    """004-E22 for 004 C.7 with 004-E7's correction, in log space (VC cancels).
 
     With s_0 = (40/α_{i−1})VC·ln(2/(α_{i−1}β_{i−1}))·E, E = exp^{[i−2]}(3), and
     K(s) = (β_{i−1}/(10000e))VC·e^{α_{i−1}s/(2VC)}: K(s_0) >= 2(0.99 s_0 + 1) and
@@ -483,7 +483,7 @@ ENTRIES: tuple[Entry, ...] = (
                     "<= α_i (S_i after Step 2c).",
           also=("000 Observation 4.7",), subjects=("reference.learners.iterlabelboost",),
           notes="The proof's display types e^(β_i/(100e)) where e·β_i/(100e) = β_i/100 is meant "
-                "(E8). The Sauer step needs |P_i| > VC (E6); |S_i| + |T_i| >= VC holds on every "
+                "(004-E8). The Sauer step needs |P_i| > VC (000-E6); |S_i| + |T_i| >= VC holds on every "
                 "schedule checked.",
           checks=(Check("exact EM tail <= β_i, paper constants", partial(check_em_tail, PAPER_004)),
                   Check("exact EM tail <= β_i, scaled constants",
@@ -515,7 +515,7 @@ ENTRIES: tuple[Entry, ...] = (
                     "exp(α_(i−1)|S_(i−1)|/(2VC)).",
           counterexample="With 004's v = (β/e)VC·e^x − 100|S| the right side exceeds |S_i| by "
                          "0.0099·|S^b_(i−1)| (exact algebra: K = 10^9, |S^b| = 3000 gives a "
-                         "difference of −29.7) (E7).",
+                         "difference of −29.7) (004-E7).",
           corrected="|S_i| = (1/10000)(β_(i−1)/e)VC·exp(α_(i−1)|S_(i−1)|/(2VC)) − 0.0099|S^b_(i−1)| "
                     "(uncapped, real-valued sizes; ≥ that − 2 with floors); the chain still "
                     "reaches C.7's bound since K(s) − 0.99s is increasing and K(s_0)/2 >= RHS_i.",

@@ -1,7 +1,7 @@
 """Ledger: the utility chain of IterLabelBoost (004 Claim C.9, Lemma C.10, Theorems C.11, 4.2, 4.4,
 Corollaries 4.5, 4.6), and the shared machinery for 000's counterparts (proofs.p000.utility).
 
-Sample-size sufficiency (inventory E21).  Each utility proof applies Theorem
+Sample-size sufficiency (004-E21).  Each utility proof applies Theorem
 B.5 to a sample it knows to have at least ``have = (P/a)·VC·log(Q/(a·b))``
 points, at accuracy k·a and confidence s·b, where B.5 asks for
 ``need = (48/(k·a))·(10·VC·log(48e/(k·a)) + log(5/(s·b)))``.  With
@@ -13,7 +13,7 @@ x = -log a and y = -log b both sides are affine in (x, y), so
 is affine in each of x, y and VC separately: its range over a box is the hull
 of its 8 vertex values, each enclosed by interval arithmetic.
 :func:`check_sufficiency` proves g_1 >= 0 by interval branch-and-bound over
-the box of inventory E21 (α ∈ [2^-30, 1], β ∈ [2^-60, 1], VC ∈ [1, 10^4], a =
+the box of 004-E21 (α ∈ [2^-30, 1], β ∈ [2^-60, 1], VC ∈ [1, 10^4], a =
 a_scale·α, b = b_scale·β), for log read as ln and as log2.  When the
 coefficients of x and y are >= 0 (checked exactly), g_1 only grows as α, β
 decrease, so the result extends to all α, β ∈ (0, 1].  :func:`check_min_ratio`
@@ -22,15 +22,14 @@ shows a constant that does not work (004 with 10 in place of 12).
 
 The other checks are exact bookkeeping (error and failure accumulation,
 base-case identities, the triangle inequality) and the refutations of two
-proof steps of 004 Lemma C.10 (inventory E9, E10) and of the δ in Theorem 4.2
-(E13), each with its corrected statement.
+proof steps of 004 Lemma C.10 (004-E9, 004-E10) and of the δ in Theorem 4.2
+(004-E13), each with its corrected statement.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache, partial
@@ -43,8 +42,8 @@ from privref.reference.composition import leak
 from privref.reference.concepts import Concept, ConceptClass, rectangles, thresholds_on
 from privref.reference.data import BOTTOM, Dataset
 from privref.reference.errors import InvalidArgument
-from privref.reference.learners.iterlabelboost import keep_subset
-from privref.reference.learners.labelboost import relabel_step
+from privref.reference.learners.iterlabelboost import boost_iterations
+from privref.reference.learners.labelboost import LABELBOOST_EM_EPSILON
 from privref.reference.learners.schedule import (
     PAPER_000,
     PAPER_004,
@@ -55,15 +54,16 @@ from privref.reference.learners.schedule import (
 from privref.reference.mechanism import Mechanism
 from privref.reference.neighbors import Universe
 from privref.reference.privacy import PrivacyClaim
-from privref.reference.program import Program, call, sample
+from privref.reference.program import sample
 from privref.reference.randomized_response import randomized_response
-from privref.reference.reals import Interval, exp, interval_exp, interval_log, rational
+from privref.reference.reals import Interval, exp, interval_exp, interval_log
 from privref.reference.subsampling import subsample
 from privref.reference.vc import vc_dimension
 
 from .._common import audit_result
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
 from ..bnb import Enclosure, prove_nonnegative
+from . import subsampling
 from .generalization import B5, B6_INSTANCES, all_functions, check_b6, sci
 
 __all__ = [
@@ -90,7 +90,6 @@ __all__ = [
     "check_triangle",
     "expect_violation",
     "have_enclosure",
-    "loop_program",
     "mc_schedule",
     "need_enclosure",
     "run_monte_carlo",
@@ -128,7 +127,7 @@ def _log_e(reading: Reading) -> Interval:
 class B5Use:
     """One use of Theorem B.5: have = (P/a)·VC·log(Q/(a·b)), applied at (k·a, s·b).
 
-    On the E21 box, a = a_scale·α and b = b_scale·β.  ``where`` cites the proof.
+    On the 004-E21 box, a = a_scale·α and b = b_scale·β.  ``where`` cites the proof.
     """
 
     label: str
@@ -142,7 +141,7 @@ class B5Use:
 
     @property
     def box(self) -> tuple[tuple[Fraction, Fraction], ...]:
-        """(α, β, VC) box of inventory E21."""
+        """(α, β, VC) box of 004-E21."""
         return ((_ALPHA_LO, Fraction(1)), (_BETA_LO, Fraction(1)), (Fraction(1), _VC_HI))
 
     def text(self) -> str:
@@ -175,7 +174,7 @@ B5_USES: Final[dict[str, B5Use]] = {
     "004 C.10": _u("004 C.10", "004 Lemma C.10: (1920/α)VC log(768/(αβ)), B.5(α/2, β/2)",
                    1920, 768, F(1, 2), F(1, 2), 1, 1),
 }
-"""Every use of Theorem B.5 in the utility proofs of 000 and 004 (inventory E21)."""
+"""Every use of Theorem B.5 in the utility proofs of 000 and 004 (004-E21)."""
 
 
 def scaled_gap(use: B5Use, reading: Reading, r: Fraction = Fraction(1)) -> Enclosure:
@@ -232,7 +231,7 @@ def _monotone_note(use: B5Use, r: Fraction = Fraction(1)) -> tuple[bool, str]:
 
 
 def check_sufficiency(use: B5Use, reading: Reading = "ln") -> CheckResult:
-    """b&b: have >= need on the E21 box for ``use`` (004 Claim C.9 / Lemma C.10, 000 4.11 / 4.12)."""
+    """b&b: have >= need on the 004-E21 box for ``use`` (004 Claim C.9 / Lemma C.10, 000 4.11 / 4.12)."""
     res = prove_nonnegative(scaled_gap(use, reading), use.box, max_boxes=2048, prec=PREC)
     _, note = _monotone_note(use)
     witness = None
@@ -248,7 +247,7 @@ def _ratio(use: B5Use, point: tuple[Fraction, Fraction, Fraction], reading: Read
 
 def check_min_ratio(use: B5Use, reading: Reading, r_lo: Fraction, r_hi: Fraction,
                     at: tuple[Fraction, Fraction, Fraction]) -> CheckResult:
-    """min have/need over the E21 box lies in [r_lo, r_hi]: b&b proves >= r_lo, ``at`` shows <= r_hi."""
+    """min have/need over the 004-E21 box lies in [r_lo, r_hi]: b&b proves >= r_lo, ``at`` shows <= r_hi."""
     res = prove_nonnegative(scaled_gap(use, reading, r_lo), use.box, max_boxes=4096, prec=PREC)
     ratio = _ratio(use, at, reading)
     text = (f"{use.label} [{reading}]: have/need >= {_d(r_lo)} on the box ({res.summary()}); at "
@@ -262,7 +261,7 @@ def check_min_ratio(use: B5Use, reading: Reading, r_lo: Fraction, r_hi: Fraction
 
 
 def check_insufficient(use: B5Use, reading: Reading = "ln") -> CheckResult:
-    """HOLDS when b&b finds a proved point of the E21 box with have < need (a constant that fails)."""
+    """HOLDS when b&b finds a proved point of the 004-E21 box with have < need (a constant that fails)."""
     res = prove_nonnegative(scaled_gap(use, reading), use.box, max_boxes=2048, prec=PREC)
     if res.verdict is Verdict.VIOLATED:
         assert res.witness is not None
@@ -371,31 +370,6 @@ def mc_schedule(version: Literal["000", "004"]) -> Schedule:
     return size_schedule(MC_CONSTANTS[version], MC_ALPHA, MC_BETA, 1, MC_M, 1)
 
 
-def loop_program(concepts: ConceptClass, schedule: Schedule, m: int
-                 ) -> Callable[[Dataset], Program[tuple[Dataset, ...]]]:
-    """Step 2 of 004 Algorithm 4 / 000 Algorithm 3 alone, returning S after each iteration i = 1..N.
-
-    It issues the same random choices, in the same order, as the loop of
-    :func:`privref.reference.learners.iterlabelboost.iter_label_boost` (2b: T = next v_i entries of D; 2c:
-    :func:`keep_subset` of S and of T; 2d–2i: :func:`relabel_step` with ε_em = 1), so with one seed
-    both runs see the same loop (tested).  After iteration i every entry of S is labeled by h_i.
-    """
-    steps = tuple((it.t_before, it.s_kept, it.t_kept) for it in schedule.iterations)
-    em = rational(1)
-
-    def program(data: Dataset) -> Program[tuple[Dataset, ...]]:
-        s_part, d_part = data[:m], data[m:]
-        after: list[Dataset] = []
-        for v, kept_s, kept_t in steps:
-            t_part, d_part = d_part[:v], d_part[v:]
-            s_c = yield from call(keep_subset, s_part, kept_s)
-            t_c = yield from call(keep_subset, t_part, kept_t)
-            s_part = yield from call(relabel_step, concepts, s_c, t_c, em)
-            after.append(s_part)
-        return tuple(after)
-    return program
-
-
 def hypothesis_of(concepts: ConceptClass, relabeled: Dataset) -> Concept:
     """h_i from S after iteration i: the first concept (canonical order) agreeing with every label.
 
@@ -430,17 +404,20 @@ class MonteCarloRun:
 @cache
 def run_monte_carlo(version: Literal["000", "004"], runs: int = MC_RUNS, seed: int = MC_SEED
                     ) -> MonteCarloRun:
-    """Seeded runs of the loop (one child of SeedSequence(seed) per run): deterministic, cached."""
+    """Seeded runs of the loop (one child of SeedSequence(seed) per run): deterministic, cached.
+
+    The loop is :func:`privref.reference.learners.iterlabelboost.boost_iterations` at ε_em = 1, the
+    very sub-program :func:`~privref.reference.learners.iterlabelboost.iter_label_boost` runs.
+    """
     sched = mc_schedule(version)
     C = thresholds_on(MC_POINTS)
-    program = loop_program(C, sched, MC_M)
     rows = []
     for child in np.random.SeedSequence(seed).spawn(runs):
         rng = np.random.default_rng(child)
         j, data = mc_dataset(rng, sched)
         target = C.concepts[j]
         row = []
-        for relabeled in sample(program, data, rng=rng):
+        for relabeled in sample(boost_iterations, C, sched, data, LABELBOOST_EM_EPSILON, rng=rng)[1:]:
             h = hypothesis_of(C, relabeled)
             row.append(Fraction((h.mask ^ target.mask).bit_count(), MC_POINTS))
         rows.append(tuple(row))
@@ -450,7 +427,7 @@ def run_monte_carlo(version: Literal["000", "004"], runs: int = MC_RUNS, seed: i
 def check_error_accumulation_mc(version: Literal["000", "004"] = "004", runs: int = MC_RUNS,
                                 seed: int = MC_SEED, level: Fraction = MC_LEVEL,
                                 claim_scale: Fraction = Fraction(1)) -> CheckResult:
-    """Monte Carlo of 004 Claim C.9 / 000 Claim 4.11 at scaled sizes (inventory A4, E23).
+    """Monte Carlo of 004 Claim C.9 / 000 Claim 4.11 at scaled sizes (004 Algorithm 4, 004-E23).
 
     Instance: THRESH on 16 points, μ uniform, target c_j with j uniform in 0..16 (per run), α = β =
     1/2, n = 1, m = 60, VC = 1, constants :data:`MC_CONSTANTS` (printed α_i, β_i; scaled sizes; the
@@ -491,7 +468,7 @@ def check_error_accumulation_mc(version: Literal["000", "004"] = "004", runs: in
     return CheckResult(Verdict.HOLDS, text + ": no contradiction", confidence=1 - level)
 
 
-# ------------------------------------------------------------------ E9: Lemma C.10's B.5 step
+# ------------------------------------------------------------------ 004-E9: Lemma C.10's B.5 step
 
 GAP_INSTANCE: Final = (F(1, 10), F(1, 10), F(1, 10), F(3, 40))
 """(α, α′, β, p): Lemma C.10 counterexample, p = μ(h_fin Δ h_N) ∈ (α/2, α′)."""
@@ -557,7 +534,7 @@ def check_corrected_c10(alpha: Fraction = GAP_INSTANCE[0], alpha_p: Fraction = G
                        f"{alpha + multiplier * alpha_p}")
 
 
-# ------------------------------------------------------------------ E10: improper base learners
+# ------------------------------------------------------------------ 004-E10: improper base learners
 
 
 def check_improper_pair(version: Literal["000", "004"] = "004", domain: int = 10**7) -> CheckResult:
@@ -586,7 +563,7 @@ def check_improper_pair(version: Literal["000", "004"] = "004", domain: int = 10
     return CheckResult(Verdict.HOLDS, f"{text} <= {bound}: no counterexample at this size")
 
 
-# ------------------------------------------------------------------ E13: δ of Theorem 4.2 / 4.14
+# ------------------------------------------------------------------ 004-E13: δ of Theorem 4.2 / 4.14
 
 _DELTA: Final = Fraction(1, 1000)
 
@@ -600,7 +577,7 @@ def check_delta_step(t: int = 6, delta_claim: Fraction = _DELTA) -> CheckResult:
 
     𝒜 = leak(41δ) ∘ randomized response(2/3) is (ln 2, 41δ)-DP, hence (1, 41δ)-DP, δ = 1/1000.
     VIOLATED (with the auditor's witness) refutes "Claim C.1 turns the (1, 41δ) learner into an
-    (ε, δ) learner" (004 Theorem 4.2 / 000 Theorem 4.14, proof; inventory E13).
+    (ε, δ) learner" (004 Theorem 4.2 / 000 Theorem 4.14, proof; 004-E13).
     """
     eps = (exp(1) + 3) / t
     mech = subsample(_delta_mechanism(), 1, t, claim=PrivacyClaim(eps, delta_claim))
@@ -615,7 +592,7 @@ def check_delta_corrected(t: int = 6) -> CheckResult:
 
 def check_delta_factor(lo: Fraction = Fraction(2867, 100), hi: Fraction = Fraction(2869, 100)
                        ) -> CheckResult:
-    """4·41/(3+e) ∈ [lo, hi] (interval): the δ′ = 28.68·εδ of inventory E13, and (3+e)/164 ≈ 1/28.68."""
+    """4·41/(3+e) ∈ [lo, hi] (interval): the δ′ = 28.68·εδ of 004-E13, and (3+e)/164 ≈ 1/28.68."""
     e = interval_exp(Interval.point(1), PREC)
     factor = (164 / (e + 3)).rounded(PREC)
     if lo <= factor.lo and factor.hi <= hi:
@@ -695,7 +672,7 @@ ENTRIES: tuple[Entry, ...] = (
                   "with α_1 = α/48, β_1 = β/8; and (40/α_i)·VC·log(2/(α_iβ_i)) >= the same with "
                   "α_i, β_i for i >= 2 (α_i <= α/96, β_i <= β/16); with 10 in place of 12 the second fails.",
         parameter_range=E21_RANGE,
-        notes="Inventory E21: min have/need 3.0019 at i = 1 and 1.0228 at i >= 2 on the box (enclosed "
+        notes="004-E21: min have/need 3.0019 at i = 1 and 1.0228 at i >= 2 on the box (enclosed "
               "windows below; they tend to 3 and 1 as α → 0); with 10 instead of 12 it is 0.847 < 1, "
               "which explains why 004 uses 12 where 000 uses 10. " + E21_NOTE,
         checks=(SUFF_C9,
@@ -716,7 +693,8 @@ ENTRIES: tuple[Entry, ...] = (
               "accumulation and base case exactly, the triangle inequality). The induction also uses "
               "Claim C.5 (per-iteration empirical error; the LabelBoost helper's entry) and Theorem B.5 "
               "(cited; checked on instances). Also a seeded Monte Carlo of the claim itself with scaled "
-              "sizes (inventory A4, E23: with the paper's constants the loop runs at most once): printed "
+              "sizes (004 Algorithm 4, 004-E23: with the paper's constants the loop runs at most "
+              "once): printed "
               "α_i, β_i, N = 4 iterations on THRESH[16], h_i read off the loop, exact one-sided "
               "Clopper–Pearson at confidence 0.999; its premise on |S| is not met at these sizes, so it "
               "is supporting evidence only and the status stays CHECKED (the exact checks establish it).",
@@ -727,7 +705,7 @@ ENTRIES: tuple[Entry, ...] = (
         step="|S^3| suffices for Theorem B.5 at (α/2, β/2)",
         statement="(1920/α)·VC·log(768/(αβ)) >= (48/(α/2))(10·VC·log(48e/(α/2)) + log(5/(β/2))).",
         parameter_range=E21_RANGE,
-        notes="Inventory E21: minimum ratio 2.0639 on the box. Only the sample size is fine; B.5's "
+        notes="004-E21: minimum ratio 2.0639 on the box. Only the sample size is fine; B.5's "
               "premise at accuracy α/2 (error_S3 <= α/20) is not available (next entry). " + E21_NOTE,
         checks=(SUFF_C10,
                 Check("min ratio ∈ [2.063, 2.064] (ln)", partial(
@@ -743,7 +721,7 @@ ENTRIES: tuple[Entry, ...] = (
                        "only, μ(0) = 3/40, |S^3| = 215,981 (the bound, ln): h_fin meets the premise "
                        "(error_S3 <= α′) except with probability <= exp(-m·KL(1/10 ‖ 3/40)) < 10^-385, yet "
                        "error_μ(h_fin, h_N) = 3/40 > α/2 always. B.5 at accuracy α/2 needs error_S3 <= α/20, "
-                       "which an (α′, β′) base learner does not provide unless α′ <= α/20 (inventory E9).",
+                       "which an (α′, β′) base learner does not provide unless α′ <= α/20 (004-E9).",
         corrected="Apply B.5 at accuracy A = max(10α′, α/2): its premise error_S3 <= A/10 holds, and "
                   "(1920/α)VC log(768/(αβ)) >= B.5(α/2, β/2) >= B.5(A, β/2) samples, so error_μ(h_fin, h_N) "
                   "< max(10α′, α/2) w.p. >= 1 - β/2; with Claim C.9, IterLabelBoost on a proper "
@@ -765,7 +743,7 @@ ENTRIES: tuple[Entry, ...] = (
         counterexample="An improper h_fin (not in C) that agrees with h_N on the points of S^3 and "
                        "disagrees elsewhere: THRESH on 10^7 points, μ uniform, α = 1/20, β = 1/10, "
                        "|S^3| = 458,577: error_S3 = 0 but error_μ >= 1 - 458,577/10^7 > α/2, with "
-                       "probability 1 (inventory E10).",
+                       "probability 1 (004-E10).",
         corrected="The step holds when the base learner is proper (h_fin ∈ C): then (h_fin, h_N) ∈ C × C "
                   "and Theorem B.5 applies. Improper base learners need B.5 for a class containing "
                   "their outputs (or a DP-generalization argument).",
@@ -779,8 +757,8 @@ ENTRIES: tuple[Entry, ...] = (
         statement="Applying IterLabelBoost on an (α′, β′, n, n)-SSL for C results in an "
                   "(α + α′, β + β′, O(n), m)-SSL for C, m = O((1/α)·VC(C)·log(1/(αβ))).",
         reason="Quantified over every base learner, with O(·) sizes; and the printed proof does not "
-               "support the (α + α′) form (step 'error_μ(h_fin, h_N) <= α/2 by Theorem B.5', inventory "
-               "E9) nor improper base learners (E10). We neither prove nor refute the statement.",
+               "support the (α + α′) form (step 'error_μ(h_fin, h_N) <= α/2 by Theorem B.5', "
+               "004-E9) nor improper base learners (004-E10). We neither prove nor refute the statement.",
         illustration="The explicit version the proof does support: for a proper base learner, "
                      "|D| >= 90000n, |S| >= (576000/α)VC log(768/(αβ)): (α + 10α′, β + β′). Its constant "
                      "steps are the checks below (B.5 sample sufficiency, accumulation).",
@@ -793,7 +771,7 @@ ENTRIES: tuple[Entry, ...] = (
         statement="Applying IterLabelBoost on an (α′, β′, ε′=1, δ, n, n)-PSSL for C results in an "
                   "(α + α′, β + β′, ε′=1, 41δ, O(n), m)-PSSL, m = O((1/α)·VC(C)·log(1/(αβ))).",
         reason="Quantified over every base PSSL with O(·) sizes; its utility half is Lemma C.10, whose "
-               "(α + α′) form the proof does not support (E9).",
+               "(α + α′) form the proof does not support (004-E9).",
         illustration="Explicit: for a proper (α′, β′, 1, δ, n, n)-PSSL, (α + 10α′, β + β′, 1, 41δ) with "
                      "|S| >= (576000/α)VC log(768/(αβ)) labeled examples; the privacy half is Lemma C.4 "
                      "(another entry), the utility constants are checked below.",
@@ -802,24 +780,30 @@ ENTRIES: tuple[Entry, ...] = (
     Entry(
         paper="004", number="Theorem 4.2", kind=Kind.PROOF_STEP, status=Status.REFUTED,
         step="Claim C.1 turns the (1, 41δ) learner into an (ε, δ) learner",
-        statement="Subsampling (Claim C.1 with ε* = 1, t = (n/ε)(3+e)) the (1, 41δ)-DP learner of "
-                  "Theorem C.11 gives an (ε, δ)-DP learner, for every ε <= 1.",
+        statement="Subsampling (Claim C.1 with ε* = 1) the (1, 41δ)-DP learner of Theorem C.11 at the "
+                  "target ε, i.e. t = (n/ε)(3+e), gives an (ε, δ)-DP learner, for every ε <= 1.",
         counterexample="𝒜 = leak(41δ)∘randomized response(2/3) is (ln 2, 41δ)-DP, hence (1, 41δ)-DP "
                        "(δ = 1/1000); subsampling 1 of t = 6 entries (ε = (3+e)/6 ≈ 0.953) is not "
                        "(ε, δ)-DP: the exact audit finds the neighbors (0,0,0,0,0,1) / (0,0,0,0,0,0) and "
-                       "the event 'leak (1,)', of probability 41δ/6 ≈ 6.8δ vs 0 (inventory E13).",
-        corrected="Claim C.1 gives (ε, 4·41/(3+e)·εδ) = (ε, ≈28.68·εδ) (audited exactly below), which is "
-                  "<= δ only for ε <= (3+e)/164 ≈ 0.0349; for any ε <= 1, subsampling at ε(3+e)/164 "
-                  "instead (t = 164n/ε, still O(n/ε); labeled size ×164/(3+e)) yields (ε, δ).",
+                       "the event 'leak (1,)', of probability 41δ/6 ≈ 6.8δ vs 0 (004-E13).",
+        corrected="The step fails, the theorem survives: Claim C.1 at the target ε gives (ε, 4·41/(3+e)·εδ) "
+                  "= (ε, ≈28.68·εδ) (audited exactly below), which is <= δ only for ε <= (3+e)/164 ≈ "
+                  "0.0349; for any ε <= 1, subsampling at the lower rate ε(3+e)/164 instead (t = 164n/ε, "
+                  "still O(n/ε); labeled size ×164/(3+e)) yields (ε, δ), checked exactly at ε = 1 over "
+                  "every neighboring pair.",
         checks=(Check("exact audit of the subsampled 𝒜 at (ε, δ)", check_delta_step, Verdict.VIOLATED),
-                DELTA_CORRECTED, DELTA_FACTOR),
+                DELTA_CORRECTED, DELTA_FACTOR,
+                Check("rate ε(3+e)/164 (t = 164 at ε = 1): (ε, δ) over all pairs",
+                      subsampling.check_rescaled_rate),
+                Check("printed rate (t = 6, ε ≈ 0.953): δ over all pairs > δ",
+                      partial(subsampling.check_rescaled_rate, 6), Verdict.VIOLATED)),
     ),
     Entry(
         paper="004", number="Theorem 4.2", kind=Kind.THEOREM, status=Status.NOT_CHECKABLE,
         statement="Fix α, β, ε. Applying IterLabelBoost on an (α′, β′, ε′=1, δ, n, n)-PSSL for C results "
                   "in an (α + α′, β + β′, ε, δ, O(n/ε), m)-PSSL, m = O((1/(αε))·VC(C)·log(1/(αβ))).",
         reason="Quantified over every base PSSL with O(·) sizes. The printed derivation has two gaps: "
-               "the (α + α′) utility (Lemma C.10, E9) and δ: Claim C.1 yields 28.68·εδ, not δ (E13).",
+               "the (α + α′) utility (Lemma C.10, 004-E9) and δ: Claim C.1 yields 28.68·εδ, not δ (004-E13).",
         illustration="Explicit, as the proof supports it: for a proper base PSSL, (α + 10α′, β + β′, ε, "
                      "4·41/(3+e)·εδ) with t = (n′/ε)(3+e); subsampling at ε(3+e)/164 restores δ at a "
                      "constant factor in the sizes. Checked: the δ factor and the exact audit of "
@@ -832,7 +816,7 @@ ENTRIES: tuple[Entry, ...] = (
                   "(α + α′, β + β′, ε, δ, O(n/ε), m)-agnostic-PSSL using F, m = O((1/(α²ε))·VC(F)·"
                   "log(1/(αβ))).",
         reason="No proof ('minor changes in the proof of Theorem 4.2'); quantified over every base PSSL "
-               "with O(·) sizes; it inherits Theorem 4.2's gaps (E9, E13).",
+               "with O(·) sizes; it inherits Theorem 4.2's gaps (004-E9, 004-E13).",
         illustration="The tool an agnostic version needs is uniform convergence (Theorem B.6, m ∝ 1/α²), "
                      "which is where the 1/α² comes from: B.6 checked exactly on instances with f ∉ F.",
         checks=(AGNOSTIC,),
@@ -855,7 +839,7 @@ ENTRIES: tuple[Entry, ...] = (
                   "sample complexity O_{α,β,ε}(VC(C)) and unlabeled sample complexity Õ_{α,β,ε}(RepDim(C)).",
         reason="Existential over all classes, through external RepDim learners ([7]) and O/Õ bounds; "
                "moreover it applies LabelBoost to an improper learner, where the utility proof's use of "
-               "Theorem B.5 fails (E10).",
+               "Theorem B.5 fails (004-E10).",
         illustration="Why improperness matters: B.5's conclusion fails deterministically for an improper "
                      "pair (h_fin, h_N) at the proof's sample size (exact check below, VIOLATED is the "
                      "expected failure of B.5 and is reported as HOLDS here).",

@@ -257,8 +257,8 @@ SAUER = Entry(
            "THRESH and intervals.  The hypothesis |B| > VC(C) matters: for |B| < VC(C) the "
            "right-hand side can fall below the true count, e.g. all four functions on two "
            "points (VC 2) and |B| = 1 give |Π_C(B)| = 2 > e²/4 (tests/proofs/"
-           "test_vc_entries.py); this is the root of the Claim 4.2 counterexample (inventory "
-           "E6).  [000] prints the statement without |·| around Π_C(B) (E20)."),
+           "test_vc_entries.py); this is the root of the Claim 4.2 counterexample ("
+           "000-E6).  [000] prints the statement without |·| around Π_C(B) (004-E20)."),
     subjects=("reference.vc.projection", "reference.vc.projection_size",
               "reference.vc.vc_dimension", "reference.vc.sauer_shelah_bound",
               "reference.vc.sauer_bound_exponential"),
@@ -284,7 +284,7 @@ XOR_VC = Entry(
     ),
     also=("000 Observation 3.2",),
     notes=("The checks run on arbitrary finite domains, which covers X_d.  Strictly, the proof "
-           "gives VC(C^⊕) < 10·VC(C) when VC(C) >= 1 (inventory E17); when VC(C) = 0 its bound "
+           "gives VC(C^⊕) < 10·VC(C) when VC(C) >= 1 (004-E17); when VC(C) = 0 its bound "
            "divides by zero, but then |C| = 1 and VC(C^⊕) = 0.  Observed ratios stay far below "
            "10: at most 5/2 on the seeded family (THRESH 1 -> 2, intervals 2 -> 4).  The "
            "numeric step is the separate entry '004 Observation 3.2 / (eℓ/v)^(2v) < 2^ℓ for "

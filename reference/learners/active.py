@@ -45,6 +45,7 @@ from typing import Any, Generic, TypeVar, cast
 
 import numpy as np
 
+from ..citations import Source, cite
 from ..concepts import ConceptClass
 from ..data import BOTTOM, Dataset, as_dataset, label_of, labeled, point_of, unlabeled
 from ..errors import InvalidArgument, UnknownLabel, UnsupportedProgram
@@ -206,7 +207,7 @@ class ActiveLearner(Generic[H]):
     proper: bool
     pal_claim: PrivacyClaim
     tpal_claim: PrivacyClaim | None
-    source: str
+    source: Source
 
     def run(self, data: Dataset) -> Program[tuple[H, Transcript]]:
         """The program S ↦ (hypothesis, transcript) on a fully labeled sample of size n."""
@@ -247,7 +248,7 @@ class ActiveLearner(Generic[H]):
 
 def active_learner(name: str, program: Callable[[Points], Program[H]], *, n: int, m: int,
                    concepts: ConceptClass, proper: bool, pal_claim: PrivacyClaim,
-                   tpal_claim: PrivacyClaim | None = None, source: str) -> ActiveLearner[H]:
+                   tpal_claim: PrivacyClaim | None = None, source: Source) -> ActiveLearner[H]:
     """Validate and build an :class:`ActiveLearner` (n >= 1, 0 <= m <= n)."""
     n = check_int(n, "n", minimum=1)
     m = check_int(m, "m", minimum=0, maximum=n)
@@ -293,7 +294,7 @@ def pssl_as_active(base: Learner[H], n: int, m: int) -> ActiveLearner[H]:
 
     return active_learner(f"PSSL as active ({base.name})", program, n=n, m=m,
                           concepts=base.concepts, proper=base.proper, pal_claim=base.claim,
-                          tpal_claim=base.claim, source="004 Theorem 5.5")
+                          tpal_claim=base.claim, source=cite("004 Theorem 5.5"))
 
 
 # ------------------------------------------------------------------ SubSampling
@@ -324,7 +325,7 @@ def subsampling_active_claim(inner: PrivacyClaim, n: int, t: int, *,
 
     Since ε/(3 + e^{2ε*}) = n/t, δ' = (7 + e^{ε*})·(n/t)·δ exactly (rounded up
     when e^{ε*} is irrational).  The papers state it "for every ε", but the
-    printed proof needs e^ε <= 3 (inventory E15; ledger ``004 Claim 5.6 /
+    printed proof needs e^ε <= 3 (004-E15; ledger ``004 Claim 5.6 /
     δ-coefficient``).  With ``proved_range_only`` (default) an ε > ln 3 raises
     InvalidArgument naming t; pass False to get the claim as printed.
     """
@@ -335,7 +336,7 @@ def subsampling_active_claim(inner: PrivacyClaim, n: int, t: int, *,
             bound = float((exp(inner.epsilon * 2) + 3) * n / log(3))
             raise InvalidArgument(
                 f"t={t} must be >= n·(3 + e^(2eps*))/ln 3 = {bound:.6g} so that eps <= ln 3, the "
-                "range of the printed proof of 004 Claim 5.6 (inventory E15); pass "
+                "range of the printed proof of 004 Claim 5.6 (004-E15); pass "
                 "proved_range_only=False for the claim as printed")
     coefficient = (exp(inner.epsilon) + 7) * Fraction(n, t)
     return PrivacyClaim(eps, _delta(coefficient, inner.delta, "(7 + e^eps*)·n/t·delta"))
@@ -402,4 +403,4 @@ def subsampling_learner(base: Learner[H], n: int, m: int, t: int, *,
 
     return active_learner(f"SubSampling n={n} m={m} t={t} ({base.name})", program, n=t, m=m,
                           concepts=base.concepts, proper=base.proper, pal_claim=stated,
-                          tpal_claim=None, source="004 Claim 5.6")
+                          tpal_claim=None, source=cite("004 Claim 5.6"))

@@ -1,7 +1,7 @@
 """GenericLearner (004/000 Algorithm 1) and the generic learner of Kasiviswanathan et al.
 
 **KLNRS** (Kasiviswanathan, Lee, Nissim, Raskhodnikova, Smith 2011; cited as
-[21], only "O(log |C|)" is stated, inventory A11): the exponential mechanism
+[21], only "O(log |C|)" is stated): the exponential mechanism
 (004 Algorithm 3) with H = C on the labeled sample.  Proper, ε-DP.
 
 **GenericLearner** (004 Algorithm 1 = 000 Algorithm 1; the two versions are
@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Final
 
+from ..citations import cite
 from ..concepts import Concept, ConceptClass
 from ..data import Dataset, label_of
 from ..errors import InvalidArgument
@@ -58,12 +59,12 @@ __all__ = [
     "split_database",
 ]
 
-GENERIC_LEARNER_SOURCE: Final = "004 Theorem 3.3"
+GENERIC_LEARNER_SOURCE: Final = cite("004 Theorem 3.3")
 """Where GenericLearner's privacy claim is stated (proof in 004 Appendix C.1; 000 Theorem 3.3)."""
 
 
 def klnrs_learner(concepts: ConceptClass, *, epsilon: object) -> Learner[Concept]:
-    """The generic learner of Kasiviswanathan et al.: 004 Algorithm 3 with H = C (inventory A11).
+    """The generic learner of Kasiviswanathan et al.: 004 Algorithm 3 with H = C.
 
     Input: a labeled sample (entries (x, y); ⊥ entries never agree).  Proper;
     ε-DP under substitution (004 Proposition A.1 (i)).

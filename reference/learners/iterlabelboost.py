@@ -18,14 +18,14 @@ For each iteration i = 1..N of the schedule:
 
 Then 3: keep a uniformly random ⌊keep_final·|S|⌋-subset of S; 4: S′ ← i.i.d.
 uniform draws from S (|S| draws as printed, or n draws with
-``draws="n"``: the algorithm's comment says "n i.i.d. samples", inventory
-E11); 5: run the base learner 𝒜 on S′.
+``draws="n"``: the algorithm's comment says "n i.i.d. samples",
+004-E11); 5: run the base learner 𝒜 on S′.
 
 Privacy.  With the printed constants and a (1, δ)-DP base (any ε <= 1),
 000 Lemma 4.6 / 004 Lemma C.4 claim (1, 41δ).  With other constants the
 learner's claim is recomputed by :func:`iteration_privacy_chain` along the
-proof's induction over 𝓛_t (the last t iterations, then Steps 3–5; inventory
-A10): 𝓛_0 = subsample ∘ resample ∘ 𝒜 (004 Claims C.3, C.1),
+proof's induction over 𝓛_t (the last t iterations, then Steps 3–5;
+004 Lemma C.4's proof): 𝓛_0 = subsample ∘ resample ∘ 𝒜 (004 Claims C.3, C.1),
 𝓛′_t = LabelBoost(𝓛_{t−1}) (Lemma 4.1), 𝓛_t = subsample(𝓛′_t).  The devices
 themselves are built by :func:`privacy_devices` for exact audits.
 """
@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final, Literal, TypeVar
 
+from ..citations import Citation, cite
 from ..concepts import ConceptClass
 from ..data import Dataset
 from ..errors import InvalidArgument
@@ -64,6 +65,7 @@ __all__ = [
     "Amplification",
     "PrivacyDevices",
     "amplified_claim",
+    "boost_iterations",
     "iter_label_boost",
     "iteration_privacy_chain",
     "keep_subset",
@@ -106,6 +108,28 @@ def _iteration(concepts: ConceptClass, s_part: Dataset, t_part: Dataset, kept_s:
     s_c = yield from call(keep_subset, s_part, kept_s)
     t_c = yield from call(keep_subset, t_part, kept_t)
     return (yield from call(relabel_step, concepts, s_c, t_c, epsilon))
+
+
+def boost_iterations(concepts: ConceptClass, schedule: Schedule, data: Dataset, epsilon: Real
+                     ) -> Program[tuple[Dataset, ...]]:
+    """Step 2 of 004 Algorithm 4 / 000 Algorithm 3 on B = S∘D: returns (S_0, S_1, …, S_N).
+
+    S_0 = the first ``schedule.m`` entries of ``data``; for i = 1..N (the
+    iterations of ``schedule``) 2b: T ← the next v_i entries of D; 2c–2i: keep
+    a uniformly random |S_i^c|-subset of S and |T_i^c|-subset of T, relabel
+    both by the h the exponential mechanism (``epsilon``) picks on S, S_i ←
+    S∘T.  After iteration i every entry of S_i is labeled by h_i.  The one
+    definition of the loop: :func:`iter_label_boost` runs it inline (``yield
+    from``), the ledger's Monte Carlo (``004 Claim C.9``) samples it alone.
+    """
+    s_part, d_part = data[:schedule.m], data[schedule.m:]
+    history = [s_part]
+    for it in schedule.iterations:
+        t_part, d_part = d_part[:it.t_before], d_part[it.t_before:]          # Step 2b
+        s_part = yield from call(_iteration, concepts, s_part, t_part, it.s_kept, it.t_kept,
+                                 epsilon)                                    # Steps 2c–2i
+        history.append(s_part)
+    return tuple(history)
 
 
 # ----------------------------------------------------------------- privacy chain
@@ -162,9 +186,11 @@ def iteration_privacy_chain(schedule: Schedule, base: PrivacyClaim, *,
     return tuple(claims)
 
 
-def _learner_claim(schedule: Schedule, base: PrivacyClaim, em: Real) -> tuple[PrivacyClaim, str]:
+def _learner_claim(schedule: Schedule, base: PrivacyClaim, em: Real
+                   ) -> tuple[PrivacyClaim, Citation]:
     c = schedule.constants
-    source = "000 Lemma 4.6" if c.version == "000" else "004 Lemma C.4"
+    paper = c.version == "000"
+    source = cite("000 Lemma 4.6") if paper else cite("004 Lemma C.4")
     order, _ = compare(base.epsilon, 1)
     if c.is_paper and em.exact == 1 and order in (Order.LESS, Order.EQUAL):
         delta = base.delta * LEMMA_DELTA_FACTOR
@@ -172,7 +198,8 @@ def _learner_claim(schedule: Schedule, base: PrivacyClaim, em: Real) -> tuple[Pr
             raise InvalidArgument(f"41·delta={delta} must be < 1 for a meaningful claim")
         return PrivacyClaim(rational(1), delta), source
     chain = iteration_privacy_chain(schedule, base, how="tight", em_epsilon=em)
-    return chain[-1], f"{source} (chain recomputed)"
+    # the claim is the chain recomputed by the lemma's proof at these constants
+    return chain[-1], cite("000 Lemma 4.6 (proof)") if paper else cite("004 Lemma C.4 (proof)")
 
 
 # ----------------------------------------------------------------- the learner
@@ -226,16 +253,12 @@ def iter_label_boost(base: Learner[H], *, alpha: object, beta: object, n: int, m
     em = parse_epsilon(em_epsilon, "em_epsilon")
     n_draws = sched.draws(draws)
     inner = base.mechanism.program
-    steps = tuple((it.t_before, it.s_kept, it.t_kept) for it in sched.iterations)
     size = sched.input_size
 
     def program(data: Dataset) -> Program[H]:
         data = yield from deterministic(_check_size, size, data)
-        s_part, d_part = data[:m], data[m:]
-        for v, kept_s, kept_t in steps:
-            t_part, d_part = d_part[:v], d_part[v:]                         # Step 2b
-            s_part = yield from call(_iteration, C, s_part, t_part, kept_s, kept_t, em)
-        s3 = yield from call(keep_subset, s_part, sched.s_final)            # Step 3
+        loop = yield from boost_iterations(C, sched, data, em)              # Step 2
+        s3 = yield from call(keep_subset, loop[-1], sched.s_final)          # Step 3
         s4 = yield from call(resample_draws, s3, n_draws)                   # Step 4
         return (yield from call(inner, s4))                                 # Step 5
 
@@ -253,7 +276,7 @@ def iter_label_boost(base: Learner[H], *, alpha: object, beta: object, n: int, m
 
 @dataclass(frozen=True, slots=True)
 class PrivacyDevices:
-    """The learners 𝓛_0..𝓛_N and 𝓛′_1..𝓛′_N of the privacy induction (inventory A10).
+    """The learners 𝓛_0..𝓛_N and 𝓛′_1..𝓛′_N of the privacy induction (004 Lemma C.4's proof).
 
     ``tails[t]`` is 𝓛_t: the last t iterations, then Steps 3–5, on a database
     of size n(N − t + 1) (``schedule.database_sizes()``).  ``boosted[t − 1]``
@@ -292,7 +315,7 @@ def privacy_devices(base: Learner[H], *, alpha: object, beta: object, n: int, m:
         s4 = yield from call(resample_draws, s3, n_draws)
         return (yield from call(inner, s4))
 
-    source = "004 Lemma C.4 (proof device)"
+    source = cite("004 Lemma C.4 (proof)")  # a proof device of the induction
     current: Learner[Any] = as_learner(
         Mechanism(f"L_0 (keep {s_final} of {s_loop}, resample, {base.name})", tail0, chain[0],
                   source), base.concepts, proper=base.proper)

@@ -27,37 +27,32 @@ and ln(4e) <= 3 this gives the printed claim; for another ε_em the same proof
 gives (ε + ln 4 + ε_em, 4e^{ε_em}·δ) (:func:`labelboost_claim`).  The same
 decomposition also yields the tighter (ε + ln 4 + ε_em, δ)
 (:func:`labelboost_tight_claim`): the δ-terms sum to Σ_z w_{1,z}·δ = δ, so the
-factor 4e on δ is not needed.  004 *prints* (ε + 3, 4ε·δ) (inventory E5); the
+factor 4e on δ is not needed.  004 *prints* (ε + 3, 4ε·δ) (004-E5); the
 ledger entry ``004 Lemma 4.1`` records what that statement is worth.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Final, TypeVar
 
-import numpy as np
-
+from ..citations import Source, cite
 from ..concepts import Concept, ConceptClass
-from ..data import Dataset, as_dataset, label_of
+from ..data import Dataset, label_of
 from ..errors import InvalidArgument
 from ..exponential import agreements, exponential_weights
-from ..mechanism import Mechanism
+from ..mechanism import Interpreted, Mechanism
 from ..privacy import PrivacyClaim, parse_epsilon
 from ..program import (
-    MAX_PATHS,
     Categorical,
-    Distribution,
     Program,
     call,
     categorical_choice,
     choose,
     deterministic,
-    distribution,
-    sample,
 )
 from ..reals import DEFAULT_PRECISION, Real, exp, log, rational
 from ..validate import check_int
@@ -83,8 +78,8 @@ H = TypeVar("H", bound=Hashable)
 LABELBOOST_EM_EPSILON: Final = rational(1)
 """ε of the exponential mechanism inside LabelBoost (004 Algorithm 2, Step 4; 000 Algorithm 2, Step 4)."""
 
-_SOURCE_004: Final = "004 Lemma 4.1"
-_SOURCE_000: Final = "000 Lemma 4.1"
+_SOURCE_004: Final = cite("004 Lemma 4.1 (corrected)")
+_SOURCE_000: Final = cite("000 Lemma 4.1")
 
 
 # ----------------------------------------------------------------- the relabeling step
@@ -115,7 +110,7 @@ def labelboost_hypotheses(concepts: ConceptClass, s_part: Dataset, t_part: Datas
 
 
 def relabel(entries: Dataset, h: Callable[[Hashable], int]) -> Dataset:
-    """(S∘T)^h = ((x_i, h(x_i)))_i (inventory D16; 004 Algorithm 2, Step 5)."""
+    """(S∘T)^h = ((x_i, h(x_i)))_i (004 Algorithm 2, Step 5)."""
     out: list[Hashable] = []
     for entry in entries:
         label_of(entry)
@@ -206,13 +201,13 @@ def labelboost_tight_claim(inner: PrivacyClaim, em_epsilon: object = 1) -> Priva
 
 
 @dataclass(frozen=True, slots=True)
-class LabelBoostProcedure:
+class LabelBoostProcedure(Interpreted[Dataset]):
     """000 Algorithm 2: on S∘T∘D output (S∘T)^h∘D, h by the exponential mechanism (ε_em) on S.
 
     Not differentially private by itself (its output reveals P): it has no
     privacy claim.  Compose it with a private learner by :func:`boosted_learner`
-    (000 Lemma 4.1).  ``program``, :meth:`distribution` and :meth:`sample` all
-    come from the one definition.
+    (000 Lemma 4.1).  ``distribution(data)`` and ``sample(data, rng=)`` both
+    interpret the one ``program`` (:class:`~privref.reference.mechanism.Interpreted`).
     """
 
     concepts: ConceptClass
@@ -220,6 +215,7 @@ class LabelBoostProcedure:
     t: int
     d: int
     em_epsilon: Real = LABELBOOST_EM_EPSILON
+    name: str = field(init=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.concepts, ConceptClass):
@@ -227,6 +223,7 @@ class LabelBoostProcedure:
         _sizes(self.s, self.t, self.d)
         if not isinstance(self.em_epsilon, Real):
             raise InvalidArgument(f"em_epsilon={self.em_epsilon!r} must be a reference.reals.Real")
+        object.__setattr__(self, "name", f"LabelBoostProcedure(s={self.s}, t={self.t}, d={self.d})")
 
     def program(self, data: Dataset) -> Program[Dataset]:
         """The probabilistic program of 000 Algorithm 2 (one database in, one relabeled database out)."""
@@ -234,21 +231,11 @@ class LabelBoostProcedure:
         relabeled = yield from call(relabel_step, self.concepts, s_part, t_part, self.em_epsilon)
         return relabeled + d_part
 
-    def distribution(self, data: Any, *, precision: int = DEFAULT_PRECISION,
-                     max_paths: int = MAX_PATHS) -> Distribution[Dataset]:
-        """The exact law of the output database (interval enclosures at ε_em = 1)."""
-        return distribution(self.program, as_dataset(data), precision=precision,
-                            max_paths=max_paths)
-
-    def sample(self, data: Any, rng: np.random.Generator) -> Dataset:
-        """One exact draw of the output database."""
-        return sample(self.program, as_dataset(data), rng=rng)
-
 
 def label_boost_procedure(concepts: ConceptClass, *, s: int, t: int, d: int,
                           em_epsilon: object = 1) -> LabelBoostProcedure:
     """000 Algorithm 2 with public split sizes (s, t, d); ``em_epsilon`` as in the module docstring."""
-    return LabelBoostProcedure(concepts, s, t, d, parse_epsilon(em_epsilon, "em_epsilon"))
+    return LabelBoostProcedure(concepts, *_sizes(s, t, d), parse_epsilon(em_epsilon, "em_epsilon"))
 
 
 def _check_base(base: object) -> Learner[Any]:
@@ -268,19 +255,26 @@ def boosted_learner(base: Learner[H], procedure: LabelBoostProcedure, *,
     base = _check_base(base)
     if not isinstance(procedure, LabelBoostProcedure):
         raise InvalidArgument(f"procedure={procedure!r} must be a LabelBoostProcedure")
+    return _boosted(base, procedure, name or f"{base.name} ∘ {procedure.name}", _SOURCE_000,
+                    f"000 Lemma 4.1: 𝒜∘LabelBoostProcedure, em eps={procedure.em_epsilon}")
+
+
+def _boosted(base: Learner[H], procedure: LabelBoostProcedure, label: str, source: Source,
+             description: str) -> Learner[H]:
+    """The one program of 𝒜∘LabelBoostProcedure (000 Lemma 4.1) = LabelBoost (004 Algorithm 2).
+
+    The procedure's choices are issued inline (``yield from``), then 𝒜 runs
+    as a sub-program on the relabeled database S^h∘T^h∘D.
+    """
     inner = base.mechanism.program
     run_procedure = procedure.program
 
     def program(data: Dataset) -> Program[H]:
-        relabeled = yield from call(run_procedure, data)
+        relabeled = yield from run_procedure(data)
         return (yield from call(inner, relabeled))
 
-    claim = labelboost_claim(base.claim, procedure.em_epsilon)
-    label = name or f"{base.name} ∘ LabelBoostProcedure(s={procedure.s}, t={procedure.t}, " \
-                    f"d={procedure.d})"
-    mech = Mechanism(label, program, claim, _SOURCE_000,
-                     description=f"000 Lemma 4.1: 𝒜∘LabelBoostProcedure, em eps="
-                                 f"{procedure.em_epsilon}")
+    mech = Mechanism(label, program, labelboost_claim(base.claim, procedure.em_epsilon), source,
+                     description=description)
     return as_learner(mech, base.concepts, proper=base.proper)
 
 
@@ -295,24 +289,14 @@ def label_boost(base: Learner[H], *, s: int, t: int, d: int, concepts: ConceptCl
     entries (x, y), the points of S∘T lie in C's domain (C = ``concepts``,
     default the base's class).  Guarantee: (ε + 3, 4e·δ)-DP from an
     (ε, δ)-DP base (000 Lemma 4.1, 004 Lemma 4.1's proof; the printed 004
-    statement says 4εδ, see the ledger), proper iff the base is.  Ledger:
-    ``004 Lemma 4.1``, ``004 Remark 4.3``.
+    statement says 4εδ, see the ledger), proper iff the base is.  It is
+    :func:`boosted_learner`'s 𝒜∘LabelBoostProcedure (same program, same
+    law), cited as 004's.  Ledger: ``004 Lemma 4.1``, ``004 Remark 4.3``.
     """
     base = _check_base(base)
     C = base.concepts if concepts is None else concepts
-    if not isinstance(C, ConceptClass):
-        raise InvalidArgument(f"concepts={C!r} must be a ConceptClass")
-    s, t, d = _sizes(s, t, d)
-    em = parse_epsilon(em_epsilon, "em_epsilon")
-    inner = base.mechanism.program
-
-    def program(data: Dataset) -> Program[H]:
-        s_part, t_part, d_part = yield from deterministic(_split, s, t, d, data)
-        relabeled = yield from call(relabel_step, C, s_part, t_part, em)
-        return (yield from call(inner, relabeled + d_part))
-
-    claim = labelboost_claim(base.claim, em)
-    label = name or f"LabelBoost(s={s}, t={t}, d={d}) -> {base.name}"
-    mech = Mechanism(label, program, claim, _SOURCE_004,
-                     description=f"004 Algorithm 2 over {C.name}, em eps={em}")
-    return as_learner(mech, base.concepts, proper=base.proper)
+    procedure = label_boost_procedure(C, s=s, t=t, d=d, em_epsilon=em_epsilon)
+    return _boosted(base, procedure,
+                    name or f"LabelBoost(s={procedure.s}, t={procedure.t}, d={procedure.d}) -> "
+                            f"{base.name}", _SOURCE_004,
+                    f"004 Algorithm 2 over {C.name}, em eps={procedure.em_epsilon}")

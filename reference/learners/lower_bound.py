@@ -1,7 +1,7 @@
 """The lower-bound experiment for transcript-private active learners, executable on tiny d and n.
 
 004 Theorem C.12 / 000 Theorem 5.6: every TPAL for THRESH_d has m = Ω(1/α).
-The proof (inventory A9) draws a labeled sample S from a distribution 𝒫:
+The proof (004 Theorem C.12 / 000 Theorem 5.6) draws a labeled sample S from a distribution 𝒫:
 
 1. D = (x_1, …, x_n), n uniform i.i.d. points of X_d = {0, …, 2^d − 1};
 2. t uniform in a set B of thresholds; c_t(x) = 1 iff x < t;
@@ -80,7 +80,7 @@ def threshold_range(d: int, alpha: object, *, version: Version = "000",
     integer (needs α <= 1/8; 000 assumes α <= 1/9, and with α = 1/8 the last
     element 2^d is a threshold but not a point of X_d).  ``"004"`` (004 Theorem
     C.12): B = {0, …, 8αn}; needs ``n`` and 8αn an integer.  004's B does not
-    depend on d, so it can even leave X_d (inventory E16(i)).
+    depend on d, so it can even leave X_d (004-E16(i)).
     """
     d = check_int(d, "d", minimum=0, maximum=24)
     a = _alpha(alpha)
@@ -250,7 +250,7 @@ def failure_bound(d: int, alpha: object, thresholds: tuple[int, ...]) -> Fractio
     1 − min(|B|, 2⌊α2^d⌋ + 1)/|B|.  An α-good h for c_t and c_{t′} has
     |t − t′| <= 2⌊α2^d⌋ (errors count whole points, triangle inequality), and
     c_s with s the middle of such a window achieves it.  For 000's B with α2^d
-    an integer this is 3/4 − 1/|B|, e.g. 47/64 at d = 6, α = 1/8 (inventory E16(v)).
+    an integer this is 3/4 − 1/|B|, e.g. 47/64 at d = 6, α = 1/8 (004-E16(v)).
     """
     d = check_int(d, "d", minimum=0, maximum=24)
     a = _alpha(alpha)
@@ -283,7 +283,7 @@ def implied_label_lower_bound(alpha: object, beta: object, epsilon: object, delt
 
     000: e^{−2ε}(1 − 25β/9)/(9α) − nδ(1 + e^{−ε}); 004: the same with 7β/3.
     It is Ω(1/α) only when the first term dominates: β < 9/25 (000) or β < 3/7
-    (004), ε = O(1) and nδ = o(1/α) (inventory E16(ii), (vii)); otherwise it can
+    (004), ε = O(1) and nδ = o(1/α) (004-E16(ii), (vii)); otherwise it can
     be <= 0, i.e. vacuous.
     """
     a = _alpha(alpha)

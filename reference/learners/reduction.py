@@ -30,18 +30,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final, Generic, TypeVar
 
-import numpy as np
-
+from ..citations import cite
 from ..concepts import Concept, ConceptClass
 from ..data import Dataset, label_of, point_of
 from ..errors import InvalidArgument
 from ..exponential import agreements
-from ..mechanism import Mechanism
+from ..mechanism import Interpreted, Mechanism
 from ..neighbors import SUBSTITUTION, PublicPrivate
 from ..privacy import PrivacyClaim
 from ..program import (
-    MAX_PATHS,
-    Distribution,
     Program,
     bernoulli,
     call,
@@ -49,8 +46,6 @@ from ..program import (
     categorical_choice,
     choose,
     deterministic,
-    distribution,
-    sample,
     uniform,
 )
 from ..reals import log, rational
@@ -79,7 +74,7 @@ __all__ = [
 ]
 
 H = TypeVar("H", bound=Hashable)
-REDUCTION_SOURCE: Final = "003 Claim 4.5"
+REDUCTION_SOURCE: Final = cite("003 Claim 4.5")
 """Where 𝓑's privacy claim (𝒜's (ε, δ) under substitution of one entry of S̃) is stated."""
 Example = tuple[Hashable, int]
 
@@ -169,22 +164,18 @@ def pub_samp(d0: DummyDistribution, n_pub: int) -> Program[Dataset]:
 
 
 @dataclass(frozen=True, slots=True)
-class SampleGenerator:
-    """A sample generator of 003 with its source and privacy claim (None: no DP claim)."""
+class SampleGenerator(Interpreted[Any]):
+    """A sample generator of 003 with its source and privacy claim (None: no DP claim).
+
+    ``distribution(*args)`` and ``sample(*args, rng=)`` both interpret the one
+    ``program(*args)`` (:class:`~privref.reference.mechanism.Interpreted`).
+    """
 
     name: str
     program: Callable[..., Program[Any]]
     source: str
     claim: PrivacyClaim | None
     note: str
-
-    def distribution(self, *args: Any, max_paths: int = MAX_PATHS) -> Distribution[Any]:
-        """Exact output law of ``program(*args)``."""
-        return distribution(self.program, *args, max_paths=max_paths)
-
-    def sample(self, *args: Any, rng: np.random.Generator) -> Any:
-        """One exact draw of ``program(*args)``."""
-        return sample(self.program, *args, rng=rng)
 
 
 PRIVSAMP = SampleGenerator(
@@ -259,7 +250,7 @@ def exponential_semi_private_learner(concepts: ConceptClass, *, base: object, n_
         return hyps[index]
 
     mech = Mechanism(f"semi-private EM(r={r}, w={public_weight})", program,
-                     PrivacyClaim(log(r) * 2), "004 Proposition A.1",
+                     PrivacyClaim(log(r) * 2), cite("004 Proposition A.1"),
                      relation=PublicPrivate(n_pub),
                      description="exponential mechanism on private agreements, reweighted by "
                                  "public agreements")

@@ -11,7 +11,7 @@ database of points of a finite domain to a sanitized database, plus the query
 class it answers and the size of its output.
 
 :func:`blr_sanitizer` is the construction behind 004/000 Theorem A.3 (Blum,
-Ligett and Roth 2008).  **Neither paper describes it** (inventory A11); the
+Ligett and Roth 2008).  **Neither paper describes it**; the
 standard construction used here comes from outside the papers: the
 exponential mechanism over candidate databases Ŝ of a fixed size k.
 
@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
+from ..citations import cite
 from ..concepts import ConceptClass
 from ..data import Dataset
 from ..errors import InvalidArgument, TooLargeToEnumerate
@@ -124,7 +125,7 @@ def blr_sanitizer(queries: ConceptClass, *, k: int, epsilon: object,
     """BLR: the exponential mechanism over all size-k multisets Ŝ, score −max_c | |S|·Q_c(Ŝ) − count_c(S) |.
 
     The construction behind 004/000 Theorem A.3 (Blum, Ligett, Roth 2008),
-    which neither paper describes (inventory A11); see the module docstring
+    which neither paper describes; see the module docstring
     for the normalization.  Guarantee: ε-DP under substitution (004
     Proposition A.1 (i); score sensitivity 1); outputs are sorted tuples of k
     domain points.  Input: a non-empty database of points of
@@ -140,7 +141,7 @@ def blr_sanitizer(queries: ConceptClass, *, k: int, epsilon: object,
                   for cand in candidates)
     program = _blr_program(queries, candidates, table, k, eps)
     label = name or f"BLR sanitizer for {queries.name} (k={k})"
-    mech = Mechanism(label, program, PrivacyClaim(eps), "004 Theorem A.3",
+    mech = Mechanism(label, program, PrivacyClaim(eps), cite("004 Theorem A.3"),
                      order_invariant=True,
                      description=f"exponential mechanism over {len(candidates)} multisets of "
                                  f"{k} points, eps={eps}")

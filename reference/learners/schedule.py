@@ -11,7 +11,7 @@ arithmetic (:mod:`privref.reference.reals`), sizes are Python ints, so even
 astronomically large n (10^100) is handled.
 
 **Rounding rule** (the papers never say how fractional sizes are rounded;
-inventory §3 and E11).  One rule, applied everywhere:
+inventory §3 and 004-E11).  One rule, applied everywhere:
 
 * Step 2b: v = min(cap·n, max(0, ⌊y⌋)) where y is the paper's real-valued
   expression (000: β_i·VC·e^{α_i|S|/(200·VC)} − |S|; 004:
@@ -77,7 +77,7 @@ class LabelBoostConstants:
     normalized (stop/unlabeled/cap factors: ints >= 1; divisors: exact
     rationals > 0, so tiny instances can use divisors below 1; the |S|
     coefficient of Step 2b: exact rational >= 0; keep rates: exact rationals
-    in (0, 1]).  Floats are refused.
+    in (0, 1]).  A float is taken at its exact binary value.
     """
 
     version: Version
@@ -211,7 +211,7 @@ class Schedule:
         return sum(it.t_before for it in self.iterations)
 
     def draws(self, mode: DrawsMode = "printed") -> int:
-        """Step 4: |S^3| i.i.d. draws as printed, or n draws (the comment's "n i.i.d. samples"; E11)."""
+        """Step 4: |S^3| i.i.d. draws as printed, or n draws (the comment's "n i.i.d. samples"; 004-E11)."""
         if mode == "printed":
             return self.s_final
         if mode == "n":

@@ -13,7 +13,7 @@ A_SSPP(·, T_pub) is ε-DP".
 2–5. H̃ ← one concept per pattern of Π_H(T̃).  The paper's "arbitrary" choice
    is fixed here as the first concept of H in its canonical order realising
    the pattern (:func:`privref.reference.vc.canonical_representatives`): a function of
-   (H, the set T̃) only, never of S_priv (inventory §6 E7).  H̃ ⊆ H.
+   (H, the set T̃) only, never of S_priv (003-E7).  H̃ ⊆ H.
 6. h_priv ← the exponential mechanism with ε on S_priv over H̃.
 7. Output h_priv (proper).
 
@@ -21,8 +21,9 @@ Score.  003 writes q(S_priv, h) = −err̂(h; S_priv), sensitivity 1/n_priv, and
 Pr[h] ∝ exp(ε·q/(2Δq)).  We use the unnormalized count (the number of
 agreements n_priv − M(h), M = mistakes), sensitivity 1, with the papers'
 weights e^{ε·q/2}: ε·(−err̂)/(2/n_priv) = −ε·M/2, so the law is identical
-(shifts by a constant cancel).  With ``base`` = e^{ε/2} rational every
-probability is an exact rational.
+(shifts by a constant cancel).  With ε = 2 ln r, r rational (``epsilon="2*ln(r)"``),
+e^{ε/2} = r and every probability is an exact rational
+(:func:`privref.reference.exponential.exponential_weights`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from typing import Final
 
 import numpy as np
 
+from ..citations import cite
 from ..concepts import Concept, ConceptClass
 from ..data import BOTTOM, Dataset, label_of
 from ..errors import InvalidArgument
@@ -40,8 +42,8 @@ from ..mechanism import Mechanism
 from ..neighbors import PublicPrivate
 from ..privacy import PrivacyClaim, parse_epsilon
 from ..program import Categorical, Program, categorical_choice, choose, deterministic
-from ..reals import Real, log
-from ..validate import check_int, to_fraction
+from ..reals import Real
+from ..validate import check_int
 from ..vc import canonical_representatives
 from .base import Learner, as_learner
 
@@ -51,10 +53,9 @@ __all__ = [
     "cover_agreements",
     "split_public_private",
     "sspp_learner",
-    "sspp_learner_rational",
 ]
 
-SSPP_SOURCE: Final = "003 Lemma 3.2"
+SSPP_SOURCE: Final = cite("003 Lemma 3.2")
 """Where A_SSPP's privacy claim (pure ε-DP in S_priv for every T_pub) is stated."""
 
 
@@ -101,6 +102,7 @@ def sspp_learner(concepts: ConceptClass, *, public_size: int, epsilon: object,
     """A_SSPP (003 Algorithm 1) with privacy parameter ε; see the module docstring.
 
     Guarantee: ε-DP under PublicPrivate(public_size) (003 Lemma 3.2), proper.
+    Exact rational probabilities when ``epsilon="2*ln(r)"`` with r rational.
     Ledger: ``003 Lemma 3.2``, ``003 Theorem 3.1``.
     """
     if not isinstance(concepts, ConceptClass):
@@ -115,15 +117,6 @@ def sspp_learner(concepts: ConceptClass, *, public_size: int, epsilon: object,
                      description=f"003 Algorithm 1: cover from the first {public_size} entries, "
                                  f"then the exponential mechanism (eps={eps}) on the rest")
     return as_learner(mech, concepts, proper=True)
-
-
-def sspp_learner_rational(concepts: ConceptClass, *, public_size: int, base: object,
-                          name: str | None = None) -> Learner[Concept]:
-    """A_SSPP with rational base r = e^{ε/2} > 1 (ε = 2 ln r): exact rational probabilities."""
-    r = to_fraction(base, "base")
-    if r <= 1:
-        raise InvalidArgument(f"base={r} must be > 1 (base = e^(epsilon/2))")
-    return sspp_learner(concepts, public_size=public_size, epsilon=log(r) * 2, name=name)
 
 
 # ------------------------------------------------------------------ internals

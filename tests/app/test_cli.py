@@ -59,10 +59,10 @@ def test_errors_are_clear_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "does not exist" in capsys.readouterr().err
     assert main(["lemmas", "--id", "no such entry"]) == 2
     assert "no ledger entry matches" in capsys.readouterr().err
-    with pytest.raises(SystemExit) as exc:
-        main(["audit", "--bogus"])
-    assert exc.value.code == 2
+    assert main(["audit", "--bogus"]) == 2  # argparse errors are returned, not raised
+    assert "unrecognized arguments: --bogus" in capsys.readouterr().err
     assert main([]) == 2
+    assert capsys.readouterr().err.splitlines()[-1].startswith("privref: error: a COMMAND")
 
 
 def test_builtin_sources_cite_manifest_results() -> None:
@@ -70,12 +70,13 @@ def test_builtin_sources_cite_manifest_results() -> None:
     from privref.app.builtin import builtin_audits
     from privref.app.extra_builtin import EXTRA
     from privref.proofs.manifest import MANIFEST
+    from privref.reference.citations import Citation
 
     for item in builtin_audits(extra=EXTRA):
         source = item.mechanism.source
-        paper = source[:3]
-        if MANIFEST.get(paper):
-            assert source[4:] in MANIFEST[paper], source
+        assert isinstance(source, Citation), source
+        if MANIFEST.get(source.paper):
+            assert source.number in MANIFEST[source.paper], source
 
 
 def test_audit_only_without_match_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:
@@ -90,3 +91,103 @@ def test_default_audit_includes_the_reduction_of_paper_003(capsys: pytest.Captur
     assert main(["audit", "--only", "𝓑 around A_SSPP"]) == 0
     out = capsys.readouterr().out
     assert "003 Claim 4.5" in out and "HOLDS" in out and "1 audits" in out
+
+
+# ---------------------------------------------------------------- exit codes and outputs
+
+
+def _last_err(capsys: pytest.CaptureFixture[str]) -> str:
+    return capsys.readouterr().err.strip().splitlines()[-1]
+
+
+def test_help_lists_every_command_and_the_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
+    """privref --help names every command (the black-box auditor too) and documents 0-4."""
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    for command in ("audit ", "audit blackbox", "lemmas", "learn", "illustrate"):
+        assert f"\n  {command}" in out, command
+    for code in range(5):
+        assert f"\n  {code}  " in out
+    for argv in (["audit"], ["audit", "blackbox"], ["lemmas"], ["learn"], ["illustrate"]):
+        assert main([*argv, "--help"]) == 0
+        assert "exit status:" in capsys.readouterr().out, argv
+
+
+@pytest.mark.parametrize("argv, flag", [
+    (["audit", "--only", "randomized response", "--json", "{tmp}"], "--json"),
+    (["audit", "--only", "randomized response", "--json", "{tmp}/missing/x.json"], "--json"),
+    (["audit", "--only", "randomized response", "--json", ""], "--json"),
+    (["audit", "--only", ""], "--only"),
+    (["lemmas", "--id", "Observation 3.2", "--markdown", "{tmp}"], "--markdown"),
+    (["lemmas", "--id", ""], "--id"),
+])
+def test_unusable_outputs_are_usage_errors_before_the_run(
+        argv: list[str], flag: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A directory, a missing folder or an empty path: exit 2, one line naming the flag."""
+    assert main([a.replace("{tmp}", str(tmp_path)) for a in argv]) == 2
+    captured = capsys.readouterr()
+    last = captured.err.strip().splitlines()[-1]
+    assert last.startswith(f"privref {argv[0]}: error: ") and flag in last
+    assert captured.out == ""  # refused before any audit ran
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_write_failure_mid_run_exits_3(capsys: pytest.CaptureFixture[str]) -> None:
+    """/dev/full passes the early check but the write fails: exit 3 (not 1 = violation)."""
+    assert main(["audit", "--only", "randomized response", "--json", "/dev/full"]) == 3
+    last = _last_err(capsys)
+    assert last.startswith("privref audit: error: --json /dev/full: could not write")
+    assert main(["lemmas", "--id", "Observation 3.2", "--markdown", "/dev/full"]) == 3
+    assert "--markdown /dev/full" in _last_err(capsys)
+
+
+def test_an_unexpected_exception_is_one_line_exit_3(monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """A bug prints one 'internal error' line, no traceback (PRIVREF_DEBUG=1 shows it)."""
+    import privref.app.builtin as builtin
+
+    def broken(**kwargs: object) -> list[object]:
+        raise ZeroDivisionError("boom\nsecond line")
+
+    monkeypatch.setattr(builtin, "builtin_audits", broken)
+    monkeypatch.delenv("PRIVREF_DEBUG", raising=False)
+    assert main(["audit"]) == 3
+    err = capsys.readouterr().err
+    assert err == "privref audit: internal error: ZeroDivisionError: boom second line\n"
+    monkeypatch.setenv("PRIVREF_DEBUG", "1")
+    assert main(["audit"]) == 3
+    assert "Traceback (most recent call last)" in capsys.readouterr().err
+
+
+def test_blackbox_errors_are_named_after_the_subcommand(capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    assert main(["audit", "blackbox", "no_such_module_xyz:f", "--epsilon", "1",
+                 "--samples", "-5"]) == 2
+    assert _last_err(capsys).startswith("privref audit blackbox: error: --samples")
+
+
+def test_exit_codes_of_verdicts(monkeypatch: pytest.MonkeyPatch,
+                                capsys: pytest.CaptureFixture[str]) -> None:
+    """VIOLATED -> 1; UNDECIDED without a violation -> 4; all HOLDS -> 0."""
+    from privref.app import cli
+    from privref.audits import exact
+    from privref.audits.exact import Verdict
+
+    real_audit = exact.audit
+    for verdict, code in ((Verdict.HOLDS, 0), (Verdict.UNDECIDED, 4), (Verdict.VIOLATED, 1)):
+        def fake(*args: object, _v: Verdict = verdict, **kwargs: object) -> exact.AuditReport:
+            import dataclasses
+            return dataclasses.replace(real_audit(*args, **kwargs),  # type: ignore[arg-type]
+                                       verdict=_v)
+        monkeypatch.setattr(exact, "audit", fake)
+        assert cli.main(["audit", "--only", "randomized response"]) == code, verdict
+    capsys.readouterr()
+
+
+def test_progress_lines_go_to_stderr_and_quiet_silences_them(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lemmas", "--check", "--id", "Group privacy"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("[1/") and "Group privacy" in err
+    assert main(["lemmas", "--check", "--id", "Group privacy", "--quiet"]) == 0
+    assert capsys.readouterr().err == ""

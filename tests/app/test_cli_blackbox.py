@@ -158,7 +158,7 @@ def test_unimportable_target(tmp_path: Path) -> None:
     (["--sizes", "[0]"], "--elements/--sizes: sizes=[0]"),
     (["--elements", "[1]"], "--elements/--sizes: elements=[1] must hold at least two values"),
     (["--confirm", "0"], "--confirm=0 must be an int >= 1"),
-    (["--json", "/no/such/dir/r.json"], "--json /no/such/dir/r.json: directory /no/such/dir does"),
+    (["--json", "/no/such/dir/r.json"], "--json /no/such/dir/r.json: folder /no/such/dir does"),
 ])
 def test_nonsense_flags(target_file: Path, flags: list[str], message: str) -> None:
     base = [f"{target_file}:rr", "--epsilon", "1", "--samples", "100", "--workers", "1"]
@@ -214,7 +214,7 @@ def test_no_float_events_asks_the_real_arithmetic_question(tmp_path: Path,
     path = tmp_path / "float_laplace.py"
     path.write_text(textwrap.dedent(FLOAT_LAPLACE), encoding="utf-8")
     base = [f"{path}:count_laplace", "--epsilon", "1", "--pair", "[]", "[0]", "--samples", "4000",
-            "--seed", "3", "--workers", "1"]
+            "--seed", "3", "--workers", "1", "--relation", "add-remove"]
     out = tmp_path / "bits.json"
     assert _run([*base, "--json", str(out)]) == 1
     bits = json.loads(out.read_text())

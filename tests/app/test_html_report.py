@@ -133,7 +133,8 @@ def test_self_contained_with_three_plots(case: str) -> None:
     report, text = audited(case)
     assert report.status == "complete"
     assert_self_contained(text)
-    assert text.count("<svg") == 3 and text.count("</svg>") == 3
+    plots = 4 if report.float_leak else 3  # a float leak adds the real-valued view
+    assert text.count("<svg") == plots and text.count("</svg>") == plots
     for title in ("output distributions of the witness pair", "empirical privacy-loss distribution",
                   "epsilon lower bound as N grows"):
         assert title in text
@@ -172,7 +173,11 @@ def test_views_per_output_type() -> None:
     assert "Bars per outcome" in labels and "&#x27;green&#x27;" in labels
     assert "(q̂ = 0)" in labels  # the event outcome is never seen under Q: the +inf loss bucket
     floats = audited("float")[1]
-    assert "Histograms on shared bins" in floats and ">+∞</text>" in floats and ">−∞</text>" in floats
+    # a floating-point leak: the pattern view where it lives, then the innocent real values
+    assert "Floating-point leak (Mironov 2012)" in floats and "--no-float-events" in floats
+    assert floats.index("the IEEE-754 pattern class of the output") < floats.index(
+        "Real-valued view")
+    assert ">+∞</text>" in floats and ">−∞</text>" in floats
     vector = audited("vector")[1]
     assert re.search(r"Shown: output\[\d\], the coordinate the witness event reads", vector)
 
@@ -243,7 +248,7 @@ def test_report_without_samples_still_has_three_panels() -> None:
 
 def test_write_html_refuses_missing_directory(tmp_path: Path) -> None:
     report, _ = audited("discrete")
-    with pytest.raises(PrivrefError, match=r"--html /no/such/dir/r\.html: directory /no/such/dir does"):
+    with pytest.raises(PrivrefError, match=r"--html /no/such/dir/r\.html: folder /no/such/dir does"):
         write_html("/no/such/dir/r.html", report)
     write_html(tmp_path / "r.html", report)
     assert (tmp_path / "r.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
@@ -299,11 +304,11 @@ def test_cli_partial_report(target_file: Path, tmp_path: Path) -> None:
 def test_cli_bad_html_directory(target_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     base = [f"{target_file}:rr", "--epsilon", "1", "--pair", "[0]", "[1]", "--samples", "100",
             "--workers", "1"]
-    with pytest.raises(InvalidArgument, match=r"--html /no/such/dir/r\.html: directory /no/such/dir "
+    with pytest.raises(InvalidArgument, match=r"--html /no/such/dir/r\.html: folder /no/such/dir "
                                               "does not exist"):
         _run([*base, "--html", "/no/such/dir/r.html"])
     # exit status and one-line message exactly like --json's
     assert main(["audit", "blackbox", *base, "--json", "/no/such/dir/r.json"]) == 2
     assert main(["audit", "blackbox", *base, "--html", "/no/such/dir/r.html"]) == 2
     err = capsys.readouterr().err
-    assert "error: --html /no/such/dir/r.html: directory /no/such/dir does not exist" in err
+    assert "error: --html /no/such/dir/r.html: folder /no/such/dir does not exist" in err

@@ -35,3 +35,30 @@ def test_cli_writes_json_and_png(which: str, tmp_path: Path) -> None:
 def test_bad_arguments() -> None:
     assert main(["illustrate", "public", "--runs", "x", "--json", "/tmp/x.json"]) == 2
     assert main(["illustrate", "littlestone", "--png", "/no/such/dir/p.png"]) == 2
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["semiprivate", "--quick", "--runs", "5"], "--quick sets --runs to 10"),
+    (["public", "--runs", "1000000000"], "--runs=1000000000 must be an int in [1, 100000]"),
+    (["public", "--runs", "5000"], "--runs=5000 must be an int in [1, 2000]"),
+    (["public", "--seed=-5"], "--seed=-5 must be an int in [0, 18446744073709551615]"),
+    (["littlestone", "--json", "{tmp}"], "is a directory"),
+])
+def test_bad_values_name_the_flag(argv: list[str], message: str, tmp_path: Path,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["illustrate", *(a.replace("{tmp}", str(tmp_path)) for a in argv)]) == 2
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last.startswith("privref illustrate: error: ") and message in last, last
+
+
+def test_nothing_is_written_unless_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["illustrate", "littlestone", "--quick"]) == 0
+    assert "'littlestone': 4" in capsys.readouterr().out  # 16 points: Ldim 4
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_full_disk_exits_3(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["illustrate", "littlestone", "--quick", "--png", "/dev/full"]) == 3
+    assert "--png /dev/full: could not write" in capsys.readouterr().err

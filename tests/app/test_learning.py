@@ -72,3 +72,54 @@ def test_cli_writes_json_and_png(tmp_path: Path) -> None:
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert main(["learn", "--dims", "2,x", "--json", str(out)]) == 2
     assert main(["learn", "--png", "/no/such/dir/p.png", "--runs", "1"]) == 2
+
+
+def test_cli_writes_nothing_unless_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """Without --json/--png the results go to stdout and the working directory stays empty."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["learn", "--quick", "--learners", "klnrs", "--families", "thresholds",
+                 "--quiet"]) == 0
+    captured = capsys.readouterr()
+    assert "klnrs      thresholds  d=2 VC=1: m* = " in captured.out
+    assert captured.err == "" and list(tmp_path.iterdir()) == []
+
+
+def test_progress_is_one_counter_line_per_cell(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["learn", "--learners", "klnrs", "--families", "thresholds", "--dims", "2",
+                 "--labeled", "4,16", "--runs", "3"]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert [line[:6] for line in lines] == ["[1/2] ", "[2/2] "]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--quick", "--runs", "5"], "--quick sets --dims, --labeled, --unlabeled and --runs; drop "
+                                 "--quick or --runs"),
+    (["--runs", "5,6"], "--runs='5,6' must be an int in [1, 100000]"),
+    (["--runs", "1000000000"], "--runs=1000000000 must be an int in [1, 100000]"),
+    (["--dims", "60"], "--dims='60' must be a comma-separated list of ints in [1, 16]"),
+    (["--labeled=-3"], "--labeled='-3' must be a comma-separated list of ints in [1, 100000]"),
+    (["--seed", "1" + "0" * 40], "--seed="),
+    (["--alpha", "0"], "--alpha=0 must lie in (0, 1)"),
+    (["--beta", "nan"], "--beta='nan' is not an exact number"),
+    (["--epsilon", "1e9"], "--epsilon=1e9 must lie in (0, 1000]"),
+    (["--epsilon", "1e99999999"], "--epsilon='1e99999999' is not an exact number"),
+    (["--learners", "nope"], "--learners: 'nope' is unknown"),
+    (["--runs", "10000", "--dims", "2,3,4,5,6,7,8"], "more than max_work=4e+09"),
+])
+def test_cli_refuses_bad_and_huge_values_before_running(
+        argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every numeric flag is bounded; the error names the flag and the limit; nothing runs."""
+    assert main(["learn", *argv]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    last = captured.err.strip().splitlines()[-1]
+    assert last.startswith("privref learn: error: ") and message in last, last
+
+
+def test_grid_work_is_bounded_in_the_api() -> None:
+    """ExperimentConfig refuses a grid whose estimated work exceeds max_work (raisable)."""
+    with pytest.raises(InvalidArgument, match="max_work=4e\\+09"):
+        ExperimentConfig(dims=(8, 9, 10), runs=100_000)
+    config = ExperimentConfig(dims=(8,), runs=10_000, max_work=10**12)
+    assert config.max_work == 10**12

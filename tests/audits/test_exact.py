@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from privref.audits._pair import epsilon_at_delta, hockey_stick, profile_breakpoints
 from privref.audits.exact import Verdict, audit, audit_pair
+from privref.reference.citations import Uncited
 from privref.reference.composition import leak
 from privref.reference.data import Dataset
 from privref.reference.errors import InvalidArgument, NotNeighboring
@@ -153,7 +154,8 @@ def test_false_order_invariance_declaration_is_caught() -> None:
         yield from ()
         return data[0]
 
-    liar = Mechanism("first entry", first, PrivacyClaim.of(0), "test", order_invariant=True)
+    liar = Mechanism("first entry", first, PrivacyClaim.of(0), Uncited("test"),
+                     order_invariant=True)
     with pytest.raises(InvalidArgument, match="declares order_invariant=True"):
         audit(liar, Universe((0, 1), (2,)))
 

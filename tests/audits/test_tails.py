@@ -10,6 +10,7 @@ import pytest
 
 from privref.audits import _tails
 from privref.audits.exact import Verdict, audit, audit_pair
+from privref.reference.citations import Uncited
 from privref.reference.data import Dataset
 from privref.reference.discrete_noise import DiscreteGaussian, DiscreteLaplace, NoiseLaw, TwoSidedGeometric
 from privref.reference.errors import UnsupportedProgram
@@ -118,7 +119,7 @@ def test_mixture_with_atoms() -> None:
         z: int = yield noise
         return count + z
 
-    mech = Mechanism("leaky geometric", program, PrivacyClaim(log(4)), "test")
+    mech = Mechanism("leaky geometric", program, PrivacyClaim(log(4)), Uncited("test"))
     report = audit(mech, UNIVERSE)
     assert report.verdict is Verdict.HOLDS
     assert report.epsilon_exact is not None

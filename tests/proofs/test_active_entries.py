@@ -46,6 +46,19 @@ def test_statuses_are_as_recorded() -> None:
     assert status["004 Claim 5.6 / δ-coefficient"] is Status.REFUTED
     assert status["004 Theorem 5.7"] is Status.NOT_CHECKABLE
     assert status["000 Theorem 5.6 / 7αn <= b <= 9αn"] is Status.PROVED
+    assert status["000 Theorem 5.6"] is Status.REFUTED  # for a fixed δ > 0
+
+
+def test_the_rate_repair_of_theorem_57() -> None:
+    """Subsampling at ε/38.35 (t = 399 at ε = 1) gives (ε, δ); the printed t = 11 does not; the
+    pool grows, the label budget m = 1 does not."""
+    bad = a4.check_theorem57_all_pairs(11)
+    good = a4.check_theorem57_all_pairs(399)
+    assert bad.verdict is Verdict.VIOLATED and bad.witness
+    assert good.verdict is Verdict.HOLDS and "m = 1" in good.evidence
+    assert a4.check_rescaled_sizes().verdict is Verdict.HOLDS
+    # not vacuous: at t = 30 the leak alone has probability 41δ/30 > δ
+    assert a4.check_theorem57_all_pairs(30).verdict is Verdict.VIOLATED
 
 
 # ------------------------------------------------------------------ broken variants are caught

@@ -12,6 +12,7 @@ import pytest
 from privref.proofs import Check, Entry, Kind, Status, Verdict
 from privref.proofs.p000 import generic as g000
 from privref.proofs.p004 import generic as g
+from privref.reference.citations import Uncited
 from privref.reference.concepts import Concept, thresholds_on
 from privref.reference.data import Dataset
 from privref.reference.exponential import agreements, exponential_weights
@@ -80,7 +81,8 @@ def _reads_s_in_the_sanitizer(m: int) -> Learner[Concept]:
         index = yield from choose(categorical_choice(weights))
         return hyps[index]
 
-    return as_learner(Mechanism("leaky GenericLearner", program, PrivacyClaim(EPS), "mutation"),
+    return as_learner(Mechanism("leaky GenericLearner", program, PrivacyClaim(EPS),
+                                Uncited("mutation")),
                       T3, proper=True)
 
 

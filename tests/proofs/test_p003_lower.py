@@ -52,9 +52,9 @@ def test_ids_statuses_and_kinds() -> None:
         assert (e.kind is Kind.PROOF_STEP) == (e.step is not None)
         assert e.number in {"Lemma 2.5", "Lemma 2.6", "Theorem 4.1", "Theorem 4.2",
                             "Theorem 4.3"}
-    assert "E8" in entry_by_id("003 Lemma 2.5").notes
+    assert "003-E8" in entry_by_id("003 Lemma 2.5").notes
     assert "pure" in entry_by_id("003 Lemma 2.5").notes
-    assert "E3" in entry_by_id("003 Theorem 4.3").notes
+    assert "003-E3" in entry_by_id("003 Theorem 4.3").notes
 
 
 # ------------------------------------------------------------- exact values

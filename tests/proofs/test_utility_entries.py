@@ -12,6 +12,7 @@ from privref.proofs.manifest import MANIFEST
 from privref.proofs.p000 import utility as u000
 from privref.proofs.p004 import utility as u
 from privref.proofs.runner import run_entry
+from privref.reference.citations import Uncited
 from privref.reference.concepts import thresholds_on
 from privref.reference.reals import Interval
 from tests.proofs.checks import assert_check
@@ -77,7 +78,7 @@ def test_scaled_gap_matches_the_formulas(key: str, reading: u.Reading) -> None:
 
 
 def test_known_ratios() -> None:
-    """Inventory E21's minima, enclosed from the formulas directly."""
+    """004-E21's minima, enclosed from the formulas directly."""
     expected = {"000 C4.11": (F(10666, 10000), F(10667, 10000)),
                 "000 L4.12": (F(1650, 100), F(1651, 100)),
                 "000 L4.12 corrected": (F(8055, 1000), F(8056, 1000)),
@@ -115,11 +116,11 @@ def test_broken_constants_are_caught() -> None:
 
 
 def test_counterexamples_need_their_hypotheses() -> None:
-    # E9: with μ(h_fin Δ h_N) <= α/2 the step's conclusion holds on the instance.
+    # 004-E9: with μ(h_fin Δ h_N) <= α/2 the step's conclusion holds on the instance.
     assert u.check_premise_gap(p=F(1, 20)).verdict is Verdict.HOLDS
-    # E10: with few domain points the improper pair no longer escapes.
+    # 004-E10: with few domain points the improper pair no longer escapes.
     assert u.check_improper_pair("004", domain=10**5).verdict is Verdict.HOLDS
-    # E12: the corrected 320/2240 bound is met where 640/4480 is not.
+    # 000-E12: the corrected 320/2240 bound is met where 640/4480 is not.
     assert u000.check_e12_instance().verdict is Verdict.VIOLATED
     assert u000.check_e12_instance(printed=(320, 2240)).verdict is Verdict.HOLDS
     # corrected C.10 bookkeeping fails with a multiplier below 10
@@ -158,13 +159,14 @@ def test_monte_carlo_catches_a_claim_ten_times_too_small() -> None:
     assert res.verdict is Verdict.VIOLATED and res.witness and "i=1" in res.witness
 
 
-def test_loop_mirror_matches_iter_label_boost() -> None:
+def test_monte_carlo_loop_is_iter_label_boosts_loop() -> None:
     """With one seed, iter_label_boost (base = a reporter of its input S′) relabels every entry it
-    hands to the base by the h_N that the Monte Carlo's loop program recovers."""
+    hands to the base by the h_N that the Monte Carlo recovers from the loop sub-program it samples."""
     import numpy as np
 
     from privref.reference.learners.base import as_learner
-    from privref.reference.learners.iterlabelboost import iter_label_boost
+    from privref.reference.learners.iterlabelboost import boost_iterations, iter_label_boost
+    from privref.reference.learners.labelboost import LABELBOOST_EM_EPSILON
     from privref.reference.mechanism import Mechanism
     from privref.reference.privacy import PrivacyClaim
     from privref.reference.program import sample
@@ -176,12 +178,15 @@ def test_loop_mirror_matches_iter_label_boost() -> None:
         return data
         yield  # pragma: no cover
 
-    reporter = as_learner(Mechanism("reporter", report, PrivacyClaim.of(0), "test"), C, proper=False)
+    reporter = as_learner(Mechanism("reporter", report, PrivacyClaim.of(0), Uncited("test")), C,
+                          proper=False)
     learner = iter_label_boost(reporter, alpha=u.MC_ALPHA, beta=u.MC_BETA, n=1, m=u.MC_M,
                                constants=u.MC_CONSTANTS["004"], vc=1)
-    program = u.loop_program(C, sched, u.MC_M)
     for seed in range(5):
         _, data = u.mc_dataset(np.random.default_rng(seed), sched)
-        h_n = u.hypothesis_of(C, sample(program, data, rng=np.random.default_rng(100 + seed))[-1])
+        loop = sample(boost_iterations, C, sched, data, LABELBOOST_EM_EPSILON,
+                      rng=np.random.default_rng(100 + seed))
+        assert len(loop) == sched.n_iterations + 1 and loop[0] == data[:u.MC_M]
+        h_n = u.hypothesis_of(C, loop[-1])
         out = learner.sample(data, np.random.default_rng(100 + seed))
         assert len(out) == sched.draws() and all(h_n(x) == y for x, y in out)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Hashable
 from fractions import Fraction
 
@@ -16,11 +17,13 @@ from privref.reference.discrete_noise import (
     NoiseLaw,
     TwoSidedGeometric,
     bernoulli_exp_neg,
+    bernoulli_exp_neg_array,
     discrete_gaussian,
     discrete_laplace,
+    discrete_laplace_array,
     two_sided_geometric,
 )
-from privref.reference.errors import InexactNumber, InvalidArgument
+from privref.reference.errors import InvalidArgument
 from privref.reference.geometric import (
     discrete_gaussian_mechanism,
     discrete_laplace_mechanism,
@@ -159,7 +162,7 @@ def test_mechanisms_sample_integers_and_return_affine_laws() -> None:
 @pytest.mark.parametrize(("make", "message"), [
     (lambda: TwoSidedGeometric(Fraction(3, 2)), r"alpha=3/2 must lie in \(0, 1\)"),
     (lambda: TwoSidedGeometric(Fraction(0)), r"alpha=0 must lie in \(0, 1\)"),
-    (lambda: TwoSidedGeometric(0.5), r"alpha=0.5 is a float"),  # type: ignore[arg-type]
+    (lambda: TwoSidedGeometric(1.5), r"alpha=3/2 must lie in \(0, 1\)"),  # type: ignore[arg-type]
     (lambda: DiscreteLaplace(Fraction(0)), r"scale=0 must be > 0"),
     (lambda: DiscreteGaussian(Fraction(-1)), r"sigma2=-1 must be > 0"),
     (lambda: DiscreteGaussian(Fraction(1)).pmf(1.5), r"z=1.5 must be an int"),  # type: ignore[arg-type]
@@ -177,10 +180,11 @@ def test_bad_arguments_name_the_argument(make: Callable[[], object], message: st
         make()
 
 
-def test_float_is_refused_as_inexact() -> None:
-    """A float parameter is an InexactNumber, not silently converted."""
-    with pytest.raises(InexactNumber):
-        DiscreteLaplace(0.1)  # type: ignore[arg-type]
+def test_float_is_its_exact_binary_value() -> None:
+    """A float parameter is the dyadic rational it holds (0.1 is not 1/10); NaN is refused."""
+    assert DiscreteLaplace(0.1).scale == Fraction(3602879701896397, 36028797018963968)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgument, match="scale=nan must be a finite number"):
+        DiscreteLaplace(float("nan"))  # type: ignore[arg-type]
 
 
 def test_laws_are_hashable_values() -> None:
@@ -188,3 +192,34 @@ def test_laws_are_hashable_values() -> None:
     assert DiscreteLaplace(Fraction(2)) == DiscreteLaplace(2)  # type: ignore[arg-type]
     assert len({TwoSidedGeometric(Fraction(1, 2)), TwoSidedGeometric(Fraction(2, 4))}) == 1
     assert isinstance(prob_as_interval(DiscreteGaussian(Fraction(1)).pmf(0)), Interval)
+
+
+# ------------------------------------------------------------------ array forms
+
+
+def test_bernoulli_exp_neg_array_is_calibrated() -> None:
+    for gamma in (Fraction(1, 3), Fraction(1), Fraction(5, 2)):
+        n = 50_000
+        hits = int(bernoulli_exp_neg_array(np.random.default_rng(17), gamma, n).sum())
+        assert stats.binomtest(hits, n, math.exp(-float(gamma))).pvalue > FALSE_POSITIVE_RATE
+
+
+@pytest.mark.parametrize("scale", [Fraction(2), Fraction(1, 2), Fraction(3, 4)])
+def test_discrete_laplace_array_matches_the_pmf(scale: Fraction) -> None:
+    """Chi-square against the enclosed pmf on the cells with >= 5 expected draws, the rest pooled."""
+    law, n = DiscreteLaplace(scale), 100_000
+    counts = Counter(discrete_laplace_array(np.random.default_rng(13), scale, n).tolist())
+    boxes = {z: prob_as_interval(law.pmf(z)) for z in range(-12, 13)}
+    probs = {z: float((box.lo + box.hi) / 2) for z, box in boxes.items()}
+    keys = [z for z, p in probs.items() if p * n >= 5]
+    observed = [counts[z] for z in keys] + [n - sum(counts[z] for z in keys)]
+    expected = [probs[z] * n for z in keys] + [n - sum(probs[z] * n for z in keys)]
+    assert float(stats.chisquare(observed, expected).pvalue) > FALSE_POSITIVE_RATE
+
+
+def test_array_forms_refuse_bad_parameters() -> None:
+    rng = np.random.default_rng(0)
+    with pytest.raises(InvalidArgument, match="gamma=-1 must be >= 0"):
+        bernoulli_exp_neg_array(rng, Fraction(-1), 3)
+    with pytest.raises(InvalidArgument, match="scale=0 must be > 0"):
+        discrete_laplace_array(rng, Fraction(0), 3)

@@ -14,9 +14,7 @@ from privref.reference.errors import InvalidArgument, UnknownLabel
 from privref.reference.exponential import (
     count_score,
     exponential_learner,
-    exponential_learner_rational,
     exponential_mechanism,
-    exponential_mechanism_rational,
 )
 from privref.reference.mechanism import Mechanism
 from privref.reference.neighbors import Universe
@@ -115,7 +113,7 @@ class TestExponentialPapersForm(MechanismContract):
 
 class TestExponentialRational(MechanismContract):
     def mechanism(self) -> Mechanism[Any]:
-        return exponential_learner_rational(HYPOTHESES, base="3/2")
+        return exponential_learner(HYPOTHESES, epsilon="2*ln(3/2)")
 
     def universe(self) -> Universe:
         return LABELED
@@ -189,7 +187,7 @@ class TestSubsampling(MechanismContract):
 
 class TestResampling(MechanismContract):
     def mechanism(self) -> Mechanism[Any]:
-        return resample_iid(exponential_mechanism_rational(COUNTS, count_score, base="3/2"))
+        return resample_iid(exponential_mechanism(COUNTS, count_score, epsilon="2*ln(3/2)"))
 
     def universe(self) -> Universe:
         return Universe((0, 1), (2,))
@@ -200,7 +198,7 @@ class TestResampling(MechanismContract):
     def test_inner_epsilon_must_be_at_most_one(self) -> None:
         """004 Claim C.3 needs eps <= 1."""
         with pytest.raises(InvalidArgument, match="must be <= 1"):
-            resample_iid(exponential_mechanism_rational(COUNTS, count_score, base=2))
+            resample_iid(exponential_mechanism(COUNTS, count_score, epsilon="2*ln(2)"))
 
 
 class TestCompositionAndLeak(MechanismContract):
@@ -223,7 +221,23 @@ def test_dropping_the_half_breaks_privacy() -> None:
     """Mutation: weights exp(eps·q) instead of exp(eps·q/2) violate eps-DP, and the audit says so."""
     def score2(data: tuple[Hashable, ...], o: object) -> int:
         return 2 * count_score(data, o)
-    broken = exponential_mechanism_rational(COUNTS, score2, base="3/2")  # sensitivity 2 scores
+    broken = exponential_mechanism(COUNTS, score2, epsilon="2*ln(3/2)")  # sensitivity 2 scores
     report = audit(broken, BITS)
     assert report.verdict is Verdict.VIOLATED
     assert report.verdict_witness is not None and report.verdict_witness.violation_event
+
+
+@pytest.mark.parametrize(("epsilon", "sensitivity", "exact"), [
+    ("2*ln(3/2)", 1, True), ("2*ln(2)", 1, True), ("4*ln(3/2)", 2, True),  # e^{ε/(2Δ)} rational
+    (1, 1, False), ("ln(3/2)", 1, False), ("2*ln(3/2)", 2, False),         # odd multiples of ε/2Δ
+])
+def test_exponential_takes_the_exact_path_exactly_at_two_ln_r(epsilon: object, sensitivity: int,
+                                                               exact: bool) -> None:
+    """One function for every ε (004 Proposition A.1): the weights r^(q - q_max) are exact rationals
+    exactly when ε/(2·sensitivity) is ln r with r rational; otherwise the law is enclosed."""
+    em = exponential_mechanism(COUNTS, count_score, epsilon=epsilon, sensitivity=sensitivity)
+    law = em.distribution((1, 0, 1))
+    assert law.is_exact is exact
+    if epsilon == "2*ln(3/2)" and sensitivity == 1:
+        q = {o: count_score((1, 0, 1), o) for o in COUNTS}
+        assert all(law.prob(o) / law.prob(2) == Fraction(3, 2) ** (q[o] - q[2]) for o in COUNTS)

@@ -7,9 +7,9 @@ from fractions import Fraction
 
 import pytest
 
-from privref.reference.errors import InexactNumber, InvalidArgument
+from privref.reference.errors import InvalidArgument, PrivrefError
 from privref.reference.privacy import PrivacyClaim, compose_claims, group_privacy, parse_epsilon
-from privref.reference.reals import exp
+from privref.reference.reals import MAX_EXPONENT, exp
 
 
 def test_epsilon_parsing_is_exact() -> None:
@@ -20,9 +20,30 @@ def test_epsilon_parsing_is_exact() -> None:
     assert parse_epsilon(2).exact == 2
 
 
+def test_floats_are_read_at_their_exact_binary_value() -> None:
+    """A float is a dyadic rational: 0.1 is taken as the number the float holds, not 1/10."""
+    assert parse_epsilon(0.1).exact == Fraction(3602879701896397, 36028797018963968)
+    assert parse_epsilon(1.5).exact == Fraction(3, 2)
+    claim = PrivacyClaim.of(0.5, 0.25)
+    assert claim.epsilon.exact == Fraction(1, 2) and claim.delta == Fraction(1, 4)
+    assert str(PrivacyClaim.of(0.1).epsilon) == "3602879701896397/36028797018963968"
+
+
+def test_huge_epsilons_are_handled_quickly() -> None:
+    """1e400, 10**400 parse exactly; group privacy with them refuses cleanly (no hang)."""
+    assert parse_epsilon("1e400").exact == 10**400
+    assert PrivacyClaim.of(10**400).epsilon.exact == 10**400
+    with pytest.raises(InvalidArgument, match="exp\\(exp"):
+        parse_epsilon("exp(exp(100))")
+    with pytest.raises(InvalidArgument, match="decimal exponent beyond"):
+        parse_epsilon("1e99999999")
+    with pytest.raises(PrivrefError, match=f"2\\^{MAX_EXPONENT}"):
+        group_privacy(PrivacyClaim.of("1e400", "1/10"), 2)
+
+
 @pytest.mark.parametrize(("value", "error", "message"), [
     (-1, InvalidArgument, "epsilon=-1 must be >= 0"),
-    (0.1, InexactNumber, "epsilon=0.1 is a float"),
+    (-0.5, InvalidArgument, "epsilon=-1/2 must be >= 0"),
     (math.nan, InvalidArgument, "epsilon=nan must be a finite number"),
     (math.inf, InvalidArgument, "epsilon=inf must be a finite number"),
     ("abc", InvalidArgument, "epsilon='abc' is not a number"),

@@ -110,3 +110,39 @@ def test_prob_helpers_stay_exact_for_fractions() -> None:
     assert prob_mul(Fraction(1, 3), Fraction(3, 4)) == Fraction(1, 4)
     mixed = prob_mul(Fraction(1, 2), rational(1).enclose())
     assert isinstance(mixed, Interval)
+
+
+# ---------------------------------------------------------------- astronomically large magnitudes
+
+
+def test_tiny_enclosures_are_widened_soundly_and_fast() -> None:
+    """exp(-10^9) is enclosed by [0, 2^-MAX_EXPONENT] without computing 2^(1.4e9) exactly."""
+    from privref.reference.reals import MAX_EXPONENT
+
+    box = exp(-10**9).enclose()
+    assert box.lo == 0 and box.hi == Fraction(1, 2**MAX_EXPONENT)
+    assert compare(exp(-10**9), 0)[0] is Order.GREATER  # decided through the logarithm
+    assert compare(exp(-10**9), Fraction(1, 10**100))[0] is Order.LESS
+
+
+def test_huge_upper_bounds_are_refused_and_compare_uses_logs() -> None:
+    from privref.reference.errors import TooLargeToEnumerate
+    from privref.reference.reals import MAX_EXPONENT
+
+    with pytest.raises(TooLargeToEnumerate, match=rf"exceeds 2\^{MAX_EXPONENT}"):
+        exp(10**9).enclose()
+    with pytest.raises(TooLargeToEnumerate, match=rf"exceeds 2\^{MAX_EXPONENT}"):
+        exp(Fraction(10**400)).enclose()
+    assert compare(exp(10**9), 5)[0] is Order.GREATER
+    assert compare(exp(10**9), exp(10**9 + 1))[0] is Order.LESS
+    assert compare(exp(10**9) * 3, exp(10**9))[0] is Order.GREATER
+    assert compare(sqrt(exp(10**9)), exp(10**8))[0] is Order.GREATER
+    assert compare(-exp(10**9), 0)[0] is Order.LESS
+    assert compare(-exp(10**9), -exp(10**9 + 1))[0] is Order.GREATER
+    assert compare(exp(10**9) + exp(10**9), exp(10**9))[0] is Order.UNDECIDED  # sound, not guessed
+
+
+def test_the_cap_is_exact_below_it() -> None:
+    """Values inside 2^±16384 keep their ordinary tight enclosures."""
+    box = exp(1000).enclose()
+    assert box.lo < box.hi and box.width < box.lo / 2**90

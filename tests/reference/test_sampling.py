@@ -88,3 +88,19 @@ def test_huge_path_matches_the_exact_path_on_equal_weights() -> None:
     x = Fraction(11, 13) ** 9000
     ones = sum(_sampling.categorical_real(rng, (rational(x), rational(x))) for _ in range(4000))
     assert stats.binomtest(ones, 4000, 0.5).pvalue > FALSE_POSITIVE_RATE
+
+
+def test_bernoulli_array_is_exact_and_validated() -> None:
+    """Bernoulli(1/3) in array form agrees with 1/3; p outside [0, 1] or a huge denominator is refused."""
+    hits = int(_sampling.bernoulli_array(np.random.default_rng(12), Fraction(1, 3), 30_000).sum())
+    assert stats.binomtest(hits, 30_000, 1 / 3).pvalue > FALSE_POSITIVE_RATE
+    assert not _sampling.bernoulli_array(np.random.default_rng(0), Fraction(0), 100).any()
+    assert _sampling.bernoulli_array(np.random.default_rng(0), Fraction(1), 100).all()
+    with pytest.raises(ValueError, match="must lie in"):
+        _sampling.bernoulli_array(np.random.default_rng(0), Fraction(4, 3), 1)
+    with pytest.raises(ValueError, match="denominator above"):
+        _sampling.bernoulli_array(np.random.default_rng(0), Fraction(1, 2**62 + 1), 1)
+
+
+def test_integer_weights_use_the_least_common_denominator() -> None:
+    assert _sampling.integer_weights([Fraction(1, 4), Fraction(1, 6), Fraction(0)]) == ([3, 2, 0], 12)

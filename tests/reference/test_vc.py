@@ -230,7 +230,7 @@ def test_xor_class_is_pairwise_xor(C: ConceptClass) -> None:
 
 @pytest.mark.parametrize("n", range(1, 9))
 def test_xor_of_thresholds_is_half_open_intervals(n: int) -> None:
-    # inventory D9: THRESH^⊕ = {[a, b)} with VC 2
+    # 004 §3: THRESH^⊕ = {[a, b)} with VC 2
     X = xor_class(thresholds_on(n))
     half_open = {tuple(int(a <= x < b) for x in range(n)) for a in range(n + 1)
                  for b in range(a, n + 1)}
@@ -239,7 +239,7 @@ def test_xor_of_thresholds_is_half_open_intervals(n: int) -> None:
 
 
 @pytest.mark.parametrize(("C", "vc", "vc_xor"), [
-    (thresholds(3), 1, 2),                                 # inventory E17: THRESH 1 -> 2
+    (thresholds(3), 1, 2),                                 # 004-E17: THRESH 1 -> 2
     (intervals(6), 2, 4),                                  # INTERVALS 2 -> 4
     (intervals(8), 2, 4),
     (parities(3), 3, 3),                                   # parities are closed under ⊕

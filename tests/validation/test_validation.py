@@ -28,7 +28,7 @@ import pytest
 
 from privref.audits.blackbox.estimate import estimate_pair
 from privref.audits.stats import tail_exact
-from privref.reference.exponential import count_score, exponential_mechanism_rational
+from privref.reference.exponential import count_score, exponential_mechanism
 from privref.reference.geometric import geometric_mechanism
 from privref.reference.mechanism import Mechanism
 from privref.reference.randomized_response import randomized_response
@@ -46,7 +46,7 @@ FALSE_POSITIVE_RATE = Fraction(1, 10**6)
 SEEDS = range(200)
 
 RR = randomized_response(Fraction(3, 4))
-EM = exponential_mechanism_rational(range(3), count_score, base="3/2")
+EM = exponential_mechanism(range(3), count_score, epsilon="2*ln(3/2)")
 GEO = geometric_mechanism("1/2")
 
 

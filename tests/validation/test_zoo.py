@@ -20,18 +20,12 @@ import pytest
 from scipy import stats
 
 from privref.audits.exact import audit_pair
-from privref.reference.discrete_noise import DiscreteLaplace
 from privref.reference.errors import InvalidArgument
 from privref.reference.geometric import discrete_laplace_mechanism
 from privref.reference.reals import Interval, Order, Real, compare, exp, interval_exp, rational
 from privref.validation import zoo_laws
 from privref.validation.zoo import NOT_PRIVATE, Witness, ZooEntry, rows_as_outcomes, zoo, zoo_entry
-from privref.validation.zoo_samplers import (
-    bernoulli_exp_neg,
-    discrete_laplace,
-    finite_law_samplers,
-    full_precision_uniform,
-)
+from privref.validation.zoo_samplers import finite_law_samplers, full_precision_uniform
 from privref.validation.zoo_selection import exponential_mechanisms
 from privref.validation.zoo_svt import (
     ABORTED,
@@ -210,29 +204,6 @@ def test_finite_law_vectorizer_is_exact_on_a_fine_law() -> None:
     dist = mech.distribution((0, 0, 0))  # P(1) = 1/65
     rows = rows_as_outcomes(vectorized([0, 0, 0], np.random.default_rng(4), 50_000))
     assert _chi_square(expected_probabilities(dist), Counter(rows), 50_000) > FALSE_POSITIVE_RATE
-
-
-@pytest.mark.parametrize("scale", [Fraction(2), Fraction(1, 2), Fraction(3, 4)])
-def test_vectorized_discrete_laplace_matches_its_pmf(scale: Fraction) -> None:
-    law = DiscreteLaplace(scale)
-    support = range(-12, 13)
-    n = 100_000
-    counts = Counter(discrete_laplace(np.random.default_rng(13), scale, n).tolist())
-    probs: dict[Hashable, float] = {}
-    for z in support:
-        box = law.pmf(z)
-        assert isinstance(box, Interval)
-        probs[z] = float((box.lo + box.hi) / 2)
-    assert _chi_square(probs, Counter({k: v for k, v in counts.items() if k in probs}), n) \
-        > FALSE_POSITIVE_RATE
-
-
-def test_bernoulli_exp_neg_is_calibrated() -> None:
-    for gamma in (Fraction(1, 3), Fraction(1), Fraction(5, 2)):
-        n = 50_000
-        hits = int(bernoulli_exp_neg(np.random.default_rng(17), gamma, n).sum())
-        p = math.exp(-float(gamma))
-        assert stats.binomtest(hits, n, p).pvalue > FALSE_POSITIVE_RATE
 
 
 def test_full_precision_uniform_fills_every_binade() -> None:

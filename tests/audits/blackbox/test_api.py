@@ -14,7 +14,7 @@ from privref.audits.blackbox.report import BlackboxVerdict
 from privref.audits.blackbox.search import SearchSpace
 from privref.reference import strategies
 from privref.reference.data import Dataset
-from privref.reference.errors import InexactNumber, InvalidArgument
+from privref.reference.errors import InvalidArgument
 from privref.reference.randomized_response import randomized_response
 
 
@@ -45,11 +45,14 @@ def test_builtin_mechanism_with_search() -> None:
     assert report.verdict is BlackboxVerdict.NO_VIOLATION_FOUND and report.candidates == 1
 
 
-def test_floats_are_refused_where_exactness_matters() -> None:
-    with pytest.raises(InexactNumber, match=r"confidence=0\.95 is a float"):
-        assert_private(my_rr, epsilon=1, confidence=0.95, pairs=[([0], [1])])
-    with pytest.raises(InexactNumber, match=r"epsilon=1\.1 is a float"):
-        assert_private(my_rr, epsilon=1.1, pairs=[([0], [1])])
+def test_floats_are_taken_at_their_exact_binary_value() -> None:
+    """epsilon=1.5 and confidence=0.95 are accepted as the dyadic rationals the floats hold."""
+    report = assert_private(my_rr, epsilon=1.5, confidence=0.95, pairs=[([0], [1])],
+                            samples=2000)
+    assert report.claimed_epsilon.exact == Fraction(3, 2)
+    assert report.confidence == Fraction(0.95) == Fraction(4278419646001971, 4503599627370496)
+    with pytest.raises(InvalidArgument, match="confidence=nan"):
+        assert_private(my_rr, epsilon=1, confidence=float("nan"), pairs=[([0], [1])])
     with pytest.raises(InvalidArgument, match="must be a pair"):
         assert_private(my_rr, epsilon=1, pairs=[([0], [1], [2])])  # type: ignore[list-item]
 

@@ -16,7 +16,7 @@ from privref.audits.blackbox.estimate import (
     estimate_pair,
     estimate_pair_detailed,
 )
-from privref.reference.errors import InexactNumber, InvalidArgument
+from privref.reference.errors import InvalidArgument
 from privref.reference.reals import Order, compare, exp, log, rational
 
 RR_A = [0] * 750 + [1] * 250
@@ -39,7 +39,8 @@ def test_contract_fields_and_types() -> None:
     assert isinstance(est, PairEstimate)
     assert [f.name for f in dataclasses.fields(est)] == [
         "epsilon_lower_bound", "delta_at_claimed_epsilon", "event", "direction", "counts", "alpha",
-        "violation"]
+        "violation", "float_leak"]
+    assert est.float_leak is False
     assert isinstance(est.epsilon_lower_bound, float) and est.epsilon_lower_bound > 0.5
     assert est.direction in ("a→b", "b→a") and "P = M(" in est.event
     assert set(est.counts) == {"hits_a", "held_out_a", "hits_b", "held_out_b", "selection_a",
@@ -79,11 +80,11 @@ def test_violation_is_decided_exactly_at_the_boundary() -> None:
 
 
 def test_exact_epsilons_in_every_form() -> None:
-    """Fraction, int, Real, and 'ln(3)' strings are accepted; floats are refused with the reason."""
+    """Fraction, int, Real, 'ln(3)' strings and floats (at their exact binary value) are accepted."""
     for eps in (Fraction(1, 2), 1, log(3), "ln(3)", "1/2"):
         estimate_pair(A, B, epsilon=eps, delta=0, alpha=Fraction(1, 20))
-    with pytest.raises(InexactNumber, match=r"epsilon=0\.5 is a float"):
-        estimate_pair(A, B, epsilon=0.5, delta=0, alpha=Fraction(1, 20))
+    half = estimate_pair(A, B, epsilon=Fraction(1, 2), delta=0, alpha=Fraction(1, 20))
+    assert estimate_pair(A, B, epsilon=0.5, delta=0, alpha=Fraction(1, 20)) == half
 
 
 def test_disjoint_supports_are_a_violation() -> None:
@@ -142,10 +143,10 @@ def test_several_events_split_alpha() -> None:
     ({"alpha": 0}, InvalidArgument, r"alpha=0 must lie in \(0, 1\)"),
     ({"alpha": 1.5}, InvalidArgument, r"alpha=1\.5 must lie in \(0, 1\)"),
     ({"delta": 1}, InvalidArgument, "delta=1 must be < 1"),
-    ({"delta": 0.1}, InexactNumber, r"delta=0\.1 is a float"),
+    ({"delta": 1.0}, InvalidArgument, "delta=1 must be < 1"),
     ({"epsilon": -1}, InvalidArgument, "epsilon=-1 must be >= 0"),
     ({"selection_fraction": 1}, InvalidArgument, r"selection_fraction=1 must lie in \(0, 1\)"),
-    ({"selection_fraction": 0.5}, InexactNumber, r"selection_fraction=0\.5 is a float"),
+    ({"selection_fraction": 1.0}, InvalidArgument, r"selection_fraction=1 must lie in \(0, 1\)"),
     ({"max_events": 0}, InvalidArgument, "max_events=0 must be >= 1"),
 ])
 def test_bad_arguments_are_named(kwargs: dict[str, object], error: type[Exception],

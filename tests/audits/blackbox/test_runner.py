@@ -138,7 +138,7 @@ def test_global_rng_is_reseeded_per_chunk_and_restored() -> None:
 
 def test_given_pairs_split_alpha() -> None:
     est = Recorder()
-    pairs = [((0,), (1,)), ((1,), (0,))]
+    pairs = [((0,), (1,)), ((0, 0), (1, 0))]
     report = run_audit(RR, config(confidence=Fraction(9, 10)), pairs, estimator=est)
     assert [c[2] for c in est.calls] == [Fraction(1, 20), Fraction(1, 20)]
     assert all(p.stage == "confirmation" and p.samples == 3000 for p in report.pairs)
@@ -244,8 +244,12 @@ def test_checkpoint_resume_after_interrupt(tmp_path: Path) -> None:
     assert partial[0].status == "interrupted" and str(path) in (partial[0].error or "")
     lines = path.read_text().splitlines()
     assert len(lines) == 1 + 4  # header + the 4 completed chunks
+    intact = path.read_text()
     with path.open("a") as f:
         f.write('{"key": [1, 0, 1, 2], "kind": "number", "fir')  # a line torn by a crash
+    with pytest.raises(CheckpointError, match=r"is truncated \(its last line is incomplete\)"):
+        run_audit(target_from_callable(Interrupting(None), "t"), cfg, pairs, estimator=Recorder())
+    path.write_text(intact)  # the user deletes the torn line, as the message says
     resumed_target = Interrupting(None)
     resumed = run_audit(target_from_callable(resumed_target, "t"), cfg, pairs, estimator=Recorder())
     assert resumed_target.chunks == 12 - 4  # 6 chunks per side; only the missing ones are drawn
@@ -310,12 +314,11 @@ def test_empty_pair_list_is_refused() -> None:
         run_audit(RR, config(), [((0,), (0,))], estimator=Recorder())
 
 
-def test_given_pairs_that_are_no_neighbors_are_warned() -> None:
+def test_given_pairs_unchecked_without_a_relation() -> None:
+    """relation=None: the caller vouches for the pairs (the zoo's custom relations)."""
     ok = run_audit(RR, config(), [((0, 0), (1, 0)), ((0,), (0, 1)), ((1, 1), (2, 0))],
                    estimator=Recorder())
-    assert ok.warnings == ()
-    far = run_audit(RR, config(), [((0, 0), (1, 5))], estimator=Recorder())
-    assert len(far.warnings) == 1 and "neighboring under none of" in far.warnings[0]
+    assert ok.warnings == () and ok.relation is None and ok.to_json()["relation"] is None
 
 
 def test_progress_bar_shows_eta() -> None:

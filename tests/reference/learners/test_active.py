@@ -12,11 +12,12 @@ import numpy as np
 import pytest
 
 from privref.audits.exact import Verdict, audit, audit_pair
+from privref.reference.citations import Uncited
 from privref.reference.composition import leak
 from privref.reference.concepts import thresholds_on
 from privref.reference.data import BOTTOM, labeled
 from privref.reference.errors import InvalidArgument, UnknownLabel, UnsupportedProgram
-from privref.reference.exponential import exponential_learner_rational
+from privref.reference.exponential import exponential_learner
 from privref.reference.learners.active import (
     ActiveLearner,
     LabelOracle,
@@ -42,7 +43,7 @@ ELEMENTS = ((0, 0), (0, 1), (1, 0))
 
 
 def em(base: str = "3/2") -> Learner[Any]:
-    return as_learner(exponential_learner_rational(tuple(C2), base=base), C2, proper=True)
+    return as_learner(exponential_learner(tuple(C2), epsilon=f"2*ln({base})"), C2, proper=True)
 
 
 def noisy(keep: str = "2/3") -> Learner[Any]:
@@ -59,7 +60,7 @@ def echo_learner(n: int, m: int, queries: tuple[int, ...]) -> ActiveLearner[Any]
         return points, tuple(answers)
     return active_learner("echo", program, n=n, m=m, concepts=C2, proper=False,
                           pal_claim=PrivacyClaim.of(0), tpal_claim=PrivacyClaim.of(0),
-                          source="test")
+                          source=Uncited("test"))
 
 
 # ------------------------------------------------------------------ oracle and driver
@@ -114,7 +115,7 @@ def test_a_query_inside_call_is_refused() -> None:
         return (yield from call(inner, 0))
 
     learner = active_learner("sneaky", program, n=1, m=1, concepts=C2, proper=False,
-                             pal_claim=PrivacyClaim.of(0), source="test")
+                             pal_claim=PrivacyClaim.of(0), source=Uncited("test"))
     with pytest.raises(UnsupportedProgram, match="not inside call"):
         learner.pal().distribution(((0, 1),))
     with pytest.raises(UnsupportedProgram, match="not inside call"):
@@ -266,7 +267,7 @@ def test_programs_are_replayable_by_both_interpreters() -> None:
         return (yield from query(i))
 
     learner = active_learner("random index", program, n=3, m=1, concepts=C2, proper=False,
-                             pal_claim=PrivacyClaim.of(0), source="test")
+                             pal_claim=PrivacyClaim.of(0), source=Uncited("test"))
     data = ((0, 1), (1, 0), (2, 1))
     assert distribution(learner.run, data).as_dict() == {
         (1, (0,)): F(1, 3), (0, (1,)): F(1, 3), (1, (2,)): F(1, 3)}

@@ -13,11 +13,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from privref.audits.exact import Verdict, audit_pair
+from privref.reference.citations import Uncited
 from privref.reference.composition import leak
 from privref.reference.concepts import thresholds_on
 from privref.reference.data import BOTTOM, Dataset, Label
 from privref.reference.errors import InvalidArgument
-from privref.reference.exponential import exponential_learner, exponential_learner_rational
+from privref.reference.exponential import exponential_learner
 from privref.reference.learners import iterlabelboost as itlb
 from privref.reference.learners.base import Learner, as_learner
 from privref.reference.learners.iterlabelboost import (
@@ -54,7 +55,7 @@ INPUTS: tuple[Dataset, ...] = (((0, 1), (2, 0), (1, U), (2, U), (0, U), (1, U)),
 
 def em(base: str | None = None) -> Learner[Any]:
     mech = (exponential_learner(T3.concepts, epsilon=1) if base is None
-            else exponential_learner_rational(T3.concepts, base=base))
+            else exponential_learner(T3.concepts, epsilon=f"2*ln({base})"))
     return as_learner(mech, T3, proper=True)
 
 
@@ -63,7 +64,8 @@ def size_reporter() -> Learner[int]:
     def program(data: Dataset) -> Program[int]:
         return len(data)
         yield  # pragma: no cover
-    return as_learner(Mechanism("size", program, PrivacyClaim.of(0), "test"), T3, proper=False)
+    return as_learner(Mechanism("size", program, PrivacyClaim.of(0), Uncited("test")), T3,
+                      proper=False)
 
 
 def tiny(base: Learner[Any], constants: LabelBoostConstants = TINY_000, unlabeled: int = 4,
@@ -187,7 +189,7 @@ def test_paper_learner_claims_one_41_delta() -> None:
         learner = iter_label_boost(base, alpha=F(1, 2), beta=F(1, 2), n=10**5, m=10**7,
                                    constants=constants)
         assert learner.claim.epsilon.exact == 1 and learner.claim.delta == F(41, 10**6)
-        assert learner.source == source and not learner.proper
+        assert str(learner.source) == source and not learner.proper
         sched = size_schedule(constants, F(1, 2), F(1, 2), 10**5, 10**7, 1)
         for c in iteration_privacy_chain(sched, base.claim, how="paper"):
             assert c.delta <= F(41, 10**6)

@@ -9,7 +9,7 @@ import pytest
 
 from privref.reference.concepts import thresholds
 from privref.reference.data import Dataset
-from privref.reference.errors import InexactNumber, InvalidArgument, TooLargeToEnumerate
+from privref.reference.errors import InvalidArgument, TooLargeToEnumerate
 from privref.reference.learners.lower_bound import (
     PRINTED_FAILURE_BOUND,
     b_positions,
@@ -43,8 +43,7 @@ def test_threshold_ranges_of_both_versions() -> None:
         threshold_range(1, F(3, 64))
     with pytest.raises(InvalidArgument, match="needs n"):
         threshold_range(3, F(1, 8), version="004")
-    with pytest.raises(InexactNumber):
-        threshold_range(3, 0.125)
+    assert threshold_range(3, 0.125) == threshold_range(3, F(1, 8))  # 0.125 is exactly 1/8
 
 
 def test_hard_distribution_is_normalized_and_threshold_labeled() -> None:

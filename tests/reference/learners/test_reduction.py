@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from privref.audits.exact import audit
+from privref.reference.citations import Uncited
 from privref.reference.concepts import Concept, thresholds_on
 from privref.reference.data import Dataset
 from privref.reference.errors import InvalidArgument
@@ -38,6 +39,8 @@ from privref.reference.privacy import PrivacyClaim
 from privref.reference.program import Program, distribution, sample
 from privref.reference.reals import Prob, rational
 from privref.reference.verdict import Verdict
+
+from ...stats import FALSE_POSITIVE_RATE, chi_square_pvalue
 
 F = Fraction
 K = TypeVar("K")
@@ -104,11 +107,22 @@ def test_pubsamp_is_d0_product_and_zero_dp() -> None:
     assert PRIVSAMP.source == "003 Algorithm 3" and PRIVSAMP.claim is None
 
 
+@pytest.mark.parametrize("generator", ["PrivSamp", "PubSamp"])
+def test_sample_generators_sampler_agrees_with_law(generator: str) -> None:
+    """Both interpreters of the one program(*args) (reference.mechanism.Interpreted) agree."""
+    gen, args = ((PRIVSAMP, (((5, 1), (6, 0)), D0, F(1, 2), 3)) if generator == "PrivSamp"
+                 else (PUBSAMP, (D0, 2)))
+    law = gen.distribution(*args)
+    assert law.is_exact and law.total() == 1 and gen.name == generator
+    pvalue = chi_square_pvalue(law, lambda rng: gen.sample(*args, rng=rng), n=3000)
+    assert pvalue > FALSE_POSITIVE_RATE
+
+
 def test_reduction_records_claim_and_source() -> None:
     a = _a()
     b = reduction(a, D0)
     assert b.claim == a.mechanism.claim
-    assert b.source == REDUCTION_SOURCE == "003 Claim 4.5"
+    assert b.source == REDUCTION_SOURCE and str(REDUCTION_SOURCE) == "003 Claim 4.5"
     assert b.relation == SUBSTITUTION
     dist = b.distribution(((0, 1),))
     assert dist.is_exact and dist.total() == 1
@@ -120,7 +134,7 @@ def test_reduction_with_p_one_feeds_s_tilde_first() -> None:
         return data
         yield  # pragma: no cover
 
-    a = SemiPrivateLearner(Mechanism("echo", echo, PrivacyClaim(rational(1)), "test",
+    a = SemiPrivateLearner(Mechanism("echo", echo, PrivacyClaim(rational(1)), Uncited("test"),
                                      relation=PublicPrivate(1)), 3, 1)
     dist = reduction(a, D0, p=1, n_tilde=2).distribution(((0, 1), (1, 0)))
     assert dist.total() == 1
@@ -134,7 +148,7 @@ def test_unlabeled_public_passes_bare_points() -> None:
         return data[0]
         yield  # pragma: no cover
 
-    a = SemiPrivateLearner(Mechanism("pub", public_part, PrivacyClaim(rational(1)), "test",
+    a = SemiPrivateLearner(Mechanism("pub", public_part, PrivacyClaim(rational(1)), Uncited("test"),
                                      relation=PublicPrivate(1)), 3, 1, unlabeled_public=True)
     law = reduction(a, D0).distribution(((0, 1),)).as_dict()
     assert law == {0: F(1, 2), 1: F(1, 2)}

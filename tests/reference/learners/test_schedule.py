@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from privref.reference.errors import InexactNumber, InvalidArgument
+from privref.reference.errors import InvalidArgument
 from privref.reference.learners.schedule import (
     PAPER_000,
     PAPER_004,
@@ -65,7 +65,7 @@ def test_tiny_schedule_exact_values() -> None:
 
 
 def test_paper_schedule_runs_once_and_caps() -> None:
-    """With m at 004's threshold, n = 10^5: one capped iteration (E23); |S_1| = ⌊m/100⌋."""
+    """With m at 004's threshold, n = 10^5: one capped iteration (004-E23); |S_1| = ⌊m/100⌋."""
     a = b = F(1, 2)
     m = m004(a, b, 1)
     s = size_schedule(PAPER_004, a, b, 10**5, m, 1)
@@ -153,8 +153,10 @@ def test_step_2b_cap_is_decided_in_log_space_for_huge_exponents() -> None:
 
 
 def test_bad_arguments_raise_named_errors() -> None:
-    with pytest.raises(InexactNumber, match=r"alpha=0.5 is a float"):
-        size_schedule(PAPER_000, 0.5, F(1, 2), 1, 1, 1)
+    with pytest.raises(InvalidArgument, match=r"alpha=inf must be a finite number"):
+        size_schedule(PAPER_000, float("inf"), F(1, 2), 1, 1, 1)
+    assert size_schedule(PAPER_000, 0.5, F(1, 4), 1, 1, 1) == size_schedule(
+        PAPER_000, F(1, 2), F(1, 4), 1, 1, 1)  # a float is its exact binary value
     with pytest.raises(InvalidArgument, match="beta=1 must lie in"):
         size_schedule(PAPER_000, F(1, 2), 1, 1, 1, 1)
     with pytest.raises(InvalidArgument, match="n=0 must be >= 1"):

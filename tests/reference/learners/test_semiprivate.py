@@ -22,7 +22,6 @@ from privref.reference.learners.semiprivate import (
     cover_agreements,
     split_public_private,
     sspp_learner,
-    sspp_learner_rational,
 )
 from privref.reference.neighbors import PublicPrivate, Universe
 from privref.reference.privacy import PrivacyClaim
@@ -42,7 +41,7 @@ def _db(public: tuple[int, ...], private: tuple[tuple[int, int], ...]) -> tuple[
 
 
 def test_metadata() -> None:
-    L = sspp_learner_rational(T3, public_size=2, base=2)
+    L = sspp_learner(T3, public_size=2, epsilon="2*ln(2)")
     assert L.proper and L.concepts == T3
     assert L.source == SSPP_SOURCE
     assert L.mechanism.relation == PublicPrivate(2)
@@ -53,7 +52,7 @@ def test_metadata() -> None:
 @pytest.mark.parametrize("public", [(), (1,), (0, 2), (2, 0, 2), (0, 1, 2)])
 def test_exact_law_sums_to_one_and_is_proper(C: object, public: tuple[int, ...]) -> None:
     assert C is T3 or C is I3
-    L = sspp_learner_rational(C, public_size=len(public), base=3)
+    L = sspp_learner(C, public_size=len(public), epsilon="2*ln(3)")
     cover = set(alpha_cover(C, public))
     for private in itertools.product(((0, 0), (1, 1), (2, 0), (2, 1)), repeat=2):
         dist = L.distribution(_db(public, private))
@@ -64,7 +63,7 @@ def test_exact_law_sums_to_one_and_is_proper(C: object, public: tuple[int, ...])
 
 def test_exact_law_matches_formula() -> None:
     # r = e^{eps/2} = 2: Pr[h] ∝ 2^{agreements}
-    L = sspp_learner_rational(T3, public_size=2, base=2)
+    L = sspp_learner(T3, public_size=2, epsilon="2*ln(2)")
     private = ((0, 1), (1, 1), (2, 0))
     dist = L.distribution(_db((0, 2), private)).as_dict()
     cover = alpha_cover(T3, (0, 2))
@@ -81,7 +80,7 @@ def test_cover_one_per_pattern_and_public_only() -> None:
     # depends on the set of public points only (order, repeats irrelevant)
     assert alpha_cover(I3, (2, 0)) == alpha_cover(I3, (0, 2, 0, 2)) == alpha_cover(I3, (0, 2))
     # ... and never on the private part: the support lies in the same cover for every S_priv
-    L = sspp_learner_rational(I3, public_size=2, base=2)
+    L = sspp_learner(I3, public_size=2, epsilon="2*ln(2)")
     supports = {frozenset(L.distribution(_db((0, 2), p)).support())
                 for p in itertools.product(((0, 0), (1, 1), (2, 1)), repeat=2)}
     assert set().union(*supports) <= set(alpha_cover(I3, (0, 2)))
@@ -93,7 +92,7 @@ def test_cover_one_per_pattern_and_public_only() -> None:
 
 @pytest.mark.parametrize("public", [(), (1,), (0, 2), (0, 1, 2)])
 def test_privacy_audit(public: tuple[int, ...]) -> None:
-    L = sspp_learner_rational(T3, public_size=len(public), base=2)
+    L = sspp_learner(T3, public_size=len(public), epsilon="2*ln(2)")
     pub = tuple(labeled(x, 0) for x in public)
     report = audit(L.mechanism, Universe(ELEMENTS, (2, 3), public=pub))
     assert report.verdict is Verdict.HOLDS
@@ -109,7 +108,7 @@ def test_without_half_is_caught() -> None:
 
 
 def test_sampler_matches_exact_law() -> None:
-    L = sspp_learner_rational(I3, public_size=2, base=Fraction(3, 2))
+    L = sspp_learner(I3, public_size=2, epsilon="2*ln(3/2)")
     data = _db((0, 2), ((0, 1), (1, 1), (2, 0), (1, 0)))
     dist = L.distribution(data)
     assert len(dist.support()) > 1
@@ -120,16 +119,16 @@ def test_sampler_matches_exact_law() -> None:
 
 
 def test_no_private_data_and_no_public_data() -> None:
-    L = sspp_learner_rational(T3, public_size=2, base=2)
+    L = sspp_learner(T3, public_size=2, epsilon="2*ln(2)")
     dist = L.distribution(_db((0, 2), ()))
     assert set(dist.support()) == set(alpha_cover(T3, (0, 2)))
     assert len(set(dist.as_dict().values())) == 1          # uniform over the cover
-    L0 = sspp_learner_rational(T3, public_size=0, base=2)
+    L0 = sspp_learner(T3, public_size=0, epsilon="2*ln(2)")
     assert len(L0.distribution(_db((), ((0, 1),))).support()) == 1
 
 
 def test_bad_input() -> None:
-    L = sspp_learner_rational(T3, public_size=2, base=2)
+    L = sspp_learner(T3, public_size=2, epsilon="2*ln(2)")
     with pytest.raises(InvalidArgument):
         L.distribution((unlabeled(0),))                            # shorter than the public part
     with pytest.raises(InvalidArgument):
@@ -139,7 +138,7 @@ def test_bad_input() -> None:
     with pytest.raises(InvalidArgument):
         L.distribution((unlabeled(0), unlabeled(1), (1, 2)))        # label not in {0, 1, ⊥}
     with pytest.raises(InvalidArgument):
-        sspp_learner_rational(T3, public_size=2, base=1)
+        sspp_learner(T3, public_size=2, epsilon="2*ln(1/2)")       # ε = 2 ln r < 0 for r < 1
     with pytest.raises(InvalidArgument):
         sspp_learner(T3, public_size=-1, epsilon=1)
     with pytest.raises(InvalidArgument):
@@ -155,11 +154,11 @@ def test_not_declared_order_invariant_across_the_public_boundary() -> None:
     not declare order invariance (the exact auditor verifies such declarations and would refuse)."""
     from privref.audits.exact import verify_order_invariance
     from privref.reference.concepts import thresholds_on
-    from privref.reference.learners.semiprivate import sspp_learner_rational
+    from privref.reference.learners.semiprivate import sspp_learner
     from privref.reference.neighbors import Universe
 
     three = thresholds_on(3)
-    lrn = sspp_learner_rational(three, public_size=1, base=2)
+    lrn = sspp_learner(three, public_size=1, epsilon="2*ln(2)")
     assert lrn.mechanism.order_invariant is False
     a, b = ((0, 0), (0, 0), (0, 1)), ((0, 1), (0, 0), (0, 0))
     assert lrn.distribution(a) != lrn.distribution(b)

@@ -1,0 +1,236 @@
+"""How the black-box auditor reads outcomes: canonical keys, numeric views, and the layout.
+
+* :func:`canonical`: the hashable key of an outcome for discrete events (every
+  NaN is the one key :data:`NAN`; lists and arrays become tuples);
+  :func:`outcome_keys` computes it for a whole sample.
+* Numeric views: :func:`scalars`, :func:`vectors`, :func:`vectors_with_atoms`
+  and :func:`readable` read outcomes as floats, anything unreadable (a
+  non-number where numbers were seen, a vector of another length) as NaN, so
+  that it is outside every threshold, interval, bin and score event;
+  :func:`quantile_cuts` puts cut points at quantiles of such a view.
+* :class:`Layout` / :func:`detect_layout`: whether the selection split holds
+  scalars, vectors, mixed tuples or other values, and whether the
+  ranked-outcome family applies.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+import numpy as np
+from numpy.typing import NDArray
+
+from privref.reference.errors import InvalidArgument
+
+__all__ = [
+    "NAN",
+    "BoolArray",
+    "FloatArray",
+    "IntArray",
+    "Layout",
+    "Raw",
+    "canonical",
+    "detect_layout",
+    "outcome_keys",
+    "quantile_cuts",
+    "readable",
+    "scalars",
+    "vectors",
+    "vectors_with_atoms",
+]
+
+FloatArray = NDArray[np.float64]
+BoolArray = NDArray[np.bool_]
+IntArray = NDArray[np.int64]
+
+
+class _NaN:
+    """The one key every NaN outcome maps to (NaN != NaN would split them)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "nan"
+
+
+NAN: Final = _NaN()
+
+
+def canonical(outcome: object) -> Hashable:
+    """The key of an outcome for discrete events: NaNs merged, lists and arrays made tuples."""
+    if isinstance(outcome, (float, np.floating)):
+        return NAN if math.isnan(outcome) else float(outcome)
+    if isinstance(outcome, np.integer):
+        return int(outcome)
+    if isinstance(outcome, np.bool_):
+        return bool(outcome)
+    if isinstance(outcome, (tuple, list, np.ndarray)):
+        return tuple(canonical(x) for x in outcome)
+    if isinstance(outcome, Hashable):
+        return outcome
+    raise InvalidArgument(f"outcome={outcome!r} is not hashable; outputs must be hashable values, "
+                          "numbers, or tuples of these")
+
+
+def outcome_keys(samples: Sequence[Any] | NDArray[Any]) -> list[Hashable]:
+    """The canonical key of every outcome (fast paths for numpy arrays; same keys as :func:`canonical`)."""
+    if isinstance(samples, np.ndarray) and samples.dtype.kind in "iub" and samples.ndim in (1, 2):
+        return [tuple(r) for r in samples.tolist()] if samples.ndim == 2 else list(samples.tolist())
+    if isinstance(samples, np.ndarray) and samples.dtype.kind == "f" and samples.ndim in (1, 2):
+        values = samples.astype(np.float64)
+        nan_rows = np.isnan(values) if values.ndim == 1 else np.isnan(values).any(axis=1)
+        keys: list[Hashable] = ([tuple(r) for r in values.tolist()] if values.ndim == 2
+                                else list(values.tolist()))
+        for i in np.flatnonzero(nan_rows).tolist():
+            keys[i] = canonical(values[i])
+        return keys
+    return [canonical(x) for x in samples]
+
+
+def _distinct_at_most(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | NDArray[Any],
+                      limit: int) -> bool:
+    """Whether the pooled outcomes take at most ``limit`` distinct canonical values."""
+    parts = (sel_a, sel_b)
+    if all(isinstance(p, np.ndarray) and p.dtype.kind in "iuf" and p.ndim == 2 for p in parts):
+        rows = np.concatenate([np.asarray(p, dtype=np.float64) for p in parts])
+        rows = np.where(np.isnan(rows), math.nan, rows) + 0.0  # one NaN payload; -0.0 + 0.0 is 0.0
+        view = np.ascontiguousarray(rows).view(np.dtype((np.void, 8 * rows.shape[1]))).ravel()
+        return len(np.unique(view)) <= limit
+    if all(isinstance(p, np.ndarray) and p.dtype.kind in "iuf" and p.ndim == 1 for p in parts):
+        return len(np.unique(np.concatenate([np.asarray(p, np.float64) for p in parts]))) <= limit
+    return len(set(outcome_keys(sel_a)) | set(outcome_keys(sel_b))) <= limit
+
+
+def _is_number(x: object) -> bool:
+    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_))
+
+
+def scalars(samples: Sequence[Any] | NDArray[Any]) -> FloatArray:
+    """Outcomes as floats; NaN for anything that is not a real number."""
+    if isinstance(samples, np.ndarray) and samples.ndim == 1 and samples.dtype.kind in "iuf":
+        return samples.astype(np.float64)
+    return np.array([float(x) if _is_number(x) else math.nan for x in samples], dtype=np.float64)
+
+
+def vectors(samples: Sequence[Any] | NDArray[Any], dim: int) -> FloatArray:
+    """Outcomes as rows of ``dim`` floats; a row of NaN for anything else."""
+    if isinstance(samples, np.ndarray) and samples.ndim == 2 and samples.dtype.kind in "iuf":
+        if samples.shape[1] == dim:
+            return samples.astype(np.float64)
+        return np.full((len(samples), dim), math.nan)
+    out = np.full((len(samples), dim), math.nan)
+    for i, x in enumerate(samples):
+        if isinstance(x, (tuple, list, np.ndarray)) and len(x) == dim:
+            out[i] = [float(v) if _is_number(v) else math.nan for v in x]
+    return out
+
+
+def vectors_with_atoms(samples: Sequence[Any] | NDArray[Any], dim: int
+                        ) -> tuple[FloatArray, BoolArray]:
+    """Outcomes as rows of ``dim`` floats (NaN for non-numeric entries) and which rows have length ``dim``."""
+    if isinstance(samples, np.ndarray) and samples.ndim == 2 and samples.dtype.kind in "iuf":
+        ok = np.full(len(samples), samples.shape[1] == dim)
+        return vectors(samples, dim), ok
+    ok = np.fromiter((isinstance(x, (tuple, list, np.ndarray)) and len(x) == dim for x in samples),
+                     dtype=np.bool_, count=len(samples))
+    return vectors(samples, dim), ok
+
+
+@dataclass(frozen=True, slots=True)
+class Raw:
+    """Real values of outputs (or of one coordinate) and which of them are numbers (NaN included)."""
+
+    values: FloatArray
+    readable: BoolArray
+
+
+def readable(samples: Sequence[Any] | NDArray[Any], coord: int | None, dim: int) -> Raw:
+    """Outputs (``coord`` None) or their coordinate ``coord`` (of ``dim``) as reals; which are numbers."""
+    if coord is None:
+        if isinstance(samples, np.ndarray) and samples.ndim == 1 and samples.dtype.kind in "iuf":
+            return Raw(samples.astype(np.float64), np.ones(len(samples), dtype=np.bool_))
+        flags = np.fromiter((_is_number(x) for x in samples), dtype=np.bool_, count=len(samples))
+        return Raw(scalars(samples), flags)
+    values, ok = vectors_with_atoms(samples, dim)
+    if isinstance(samples, np.ndarray) and samples.ndim == 2 and samples.dtype.kind in "iuf":
+        return Raw(values[:, coord], ok)
+    flags = np.fromiter((bool(ok[i]) and _is_number(x[coord]) for i, x in enumerate(samples)),
+                        dtype=np.bool_, count=len(samples))
+    return Raw(values[:, coord], flags)
+
+
+def quantile_cuts(values: FloatArray, max_cuts: int) -> FloatArray:
+    """Up to max_cuts cut points: sample values at evenly spaced quantiles of the pooled sample."""
+    finite = np.sort(values[np.isfinite(values)])
+    if len(finite) == 0:
+        return finite
+    unique = np.unique(finite)
+    if len(unique) <= max_cuts:
+        return unique[:-1] if len(unique) > 1 else unique
+    idx = np.unique(np.linspace(0, len(finite) - 1, max_cuts + 2).astype(np.int64)[1:-1])
+    return np.unique(finite[idx])
+
+
+# ----------------------------------------------------------------- layout
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """How outcomes are read, decided on the selection split: scalar, vector, mixed or other.
+
+    "vector": tuples/arrays of one length with numeric entries; "mixed":
+    tuples of one length whose entries are numbers or other values (None,
+    strings, …), the non-numbers read as the atom nan.  ``discrete`` enables
+    the ranked-outcome family (always for "other" and "mixed"; for numbers when
+    distinct values repeat: at most max(64, half the sample)).
+    """
+
+    kind: Literal["scalar", "vector", "mixed", "other"]
+    dim: int
+    discrete: bool
+
+
+def _row_kind(x: object) -> tuple[str, int]:
+    if _is_number(x):
+        return "scalar", 1
+    if isinstance(x, (tuple, list, np.ndarray)) and len(x) > 0:
+        numeric = [_is_number(v) or isinstance(v, (bool, np.bool_)) for v in x]
+        if all(numeric):
+            return "vector", len(x)
+        if all(isinstance(v, Hashable) for v in x):
+            return ("mixed" if any(numeric) else "atoms"), len(x)
+    return "other", 0
+
+
+def detect_layout(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | NDArray[Any]
+                  ) -> Layout:
+    """The layout of the pooled selection split (numbers, tuples of one length, or other)."""
+    kinds: set[str] = set()
+    dims: set[int] = set()
+    for part in (sel_a, sel_b):
+        if isinstance(part, np.ndarray) and part.dtype.kind in "iuf" and part.ndim in (1, 2):
+            kinds.add("scalar" if part.ndim == 1 else "vector")
+            if part.ndim == 2:
+                dims.add(part.shape[1])
+            continue
+        for x in part:
+            k, d = _row_kind(x)
+            kinds.add(k)
+            if k == "other":
+                break
+            if k != "scalar":
+                dims.add(d)
+    kind: Literal["scalar", "vector", "mixed", "other"] = "other"
+    if kinds == {"scalar"}:
+        kind = "scalar"
+    elif kinds == {"vector"} and len(dims) == 1:
+        kind = "vector"
+    elif kinds <= {"vector", "mixed", "atoms"} and kinds & {"vector", "mixed"} and len(dims) == 1:
+        kind = "mixed"
+    dim = dims.pop() if kind in ("vector", "mixed") else 1
+    pooled = len(sel_a) + len(sel_b)
+    discrete = kind in ("other", "mixed") or _distinct_at_most(sel_a, sel_b, max(64, pooled // 2))
+    return Layout(kind, dim, discrete)

@@ -1,0 +1,188 @@
+"""Candidate pools: the event families of the selection split, with their hit counts in both directions.
+
+A :class:`Pool` holds the hits under P and Q of a family's events, in one
+direction, and builds the event at an index on demand.  Families:
+
+* ranked outcomes (:func:`ranked_pools`): outcomes (or bins, classes,
+  patterns) ranked by the smoothed likelihood ratio
+  ((c_P + 1)/(s_P + 1)) / ((c_Q + 1)/(s_Q + 1)) on a fit part, every prefix of
+  the ranking (a grid of 256 prefix lengths beyond :data:`MAX_PREFIXES`
+  outcomes), counted on a test part;
+* thresholds {x <= c}, {x > c}, intervals {c < x <= c'} and their complements
+  (:func:`threshold_pools`), with at most ``max_cuts`` cut points at quantiles;
+* unions of quantile bins (:func:`binned_pools`), IEEE-754 classes
+  (:func:`float_pattern_pools`) and coordinate-wise patterns
+  (:func:`coarse_pools`), ranked as above;
+* thresholds on a learned score (:func:`score_pools`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Final, Literal, cast
+
+import numpy as np
+
+from .events import Band, BinUnion, CoarseSet, Event, FloatPattern, Score, ScoreThreshold, Threshold
+from .features import float_pattern
+from .outcomes import FloatArray, IntArray, quantile_cuts
+
+__all__ = [
+    "MAX_PREFIXES",
+    "Direction",
+    "Halves",
+    "Pool",
+    "binned_pools",
+    "coarse_pools",
+    "float_pattern_pools",
+    "ranked_pools",
+    "score_pools",
+    "threshold_pools",
+]
+
+Direction = Literal["a→b", "b→a"]
+"""a→b: P = M(a), Q = M(b); b→a the reverse."""
+
+MAX_PREFIXES: Final = 4096
+"""Up to this many distinct outcomes every ranked prefix is a candidate; beyond, a grid of 256."""
+
+
+@dataclass(slots=True)
+class Pool:
+    """Candidates in one direction: hits under P and Q on a counting split of sizes (size_p, size_q)."""
+
+    direction: Direction
+    hits_p: IntArray
+    hits_q: IntArray
+    size_p: int
+    size_q: int
+    make: Callable[[int], Event]
+
+
+def _both(hits_a: IntArray, hits_b: IntArray, size_a: int, size_b: int,
+          make: Callable[[int], Event]) -> list[Pool]:
+    return [Pool("a→b", hits_a, hits_b, size_a, size_b, make),
+            Pool("b→a", hits_b, hits_a, size_b, size_a, make)]
+
+
+def ranked_pools(fit_a: list[Hashable], fit_b: list[Hashable], test_a: list[Hashable],
+            test_b: list[Hashable], build: Callable[[frozenset[Hashable]], Event]) -> list[Pool]:
+    """Prefixes of the outcomes ranked by likelihood ratio on the fit part, counted on the test part."""
+    ca, cb = Counter(fit_a), Counter(fit_b)
+    support = list(dict.fromkeys([*ca, *cb]))  # first-seen order: independent of hash seeds
+    if not support:
+        return []
+    position = {o: i for i, o in enumerate(support)}
+    a = np.array([ca[o] for o in support], dtype=np.int64)
+    b = np.array([cb[o] for o in support], dtype=np.int64)
+    ta = np.bincount([position[o] for o in test_a if o in position], minlength=len(support))
+    tb = np.bincount([position[o] for o in test_b if o in position], minlength=len(support))
+    pools: list[Pool] = []
+    for direction, p, q, sp, sq, tp, tq, np_, nq in (
+            ("a→b", a, b, len(fit_a), len(fit_b), ta, tb, len(test_a), len(test_b)),
+            ("b→a", b, a, len(fit_b), len(fit_a), tb, ta, len(test_b), len(test_a))):
+        ratio = ((p + 1) / (sp + 1)) / ((q + 1) / (sq + 1))
+        order = np.lexsort((-p, -ratio))  # by ratio, then by mass, both decreasing
+        lengths = np.arange(1, len(support) + 1)
+        if len(support) > MAX_PREFIXES:
+            lengths = np.unique(np.geomspace(1, len(support), 256).astype(np.int64))
+        cum_p = np.cumsum(tp[order])[lengths - 1].astype(np.int64)
+        cum_q = np.cumsum(tq[order])[lengths - 1].astype(np.int64)
+
+        def make(i: int, order: IntArray = order, lengths: IntArray = lengths) -> Event:
+            return build(frozenset(support[j] for j in order[: lengths[i]]))
+
+        d: Direction = "a→b" if direction == "a→b" else "b→a"
+        pools.append(Pool(d, cum_p, cum_q, np_, nq, make))
+    return pools
+
+
+@dataclass(frozen=True, slots=True)
+class Halves:
+    """Real values of the selection split: a fit part (learns) and a test part (counts)."""
+
+    fit_a: FloatArray
+    fit_b: FloatArray
+    test_a: FloatArray
+    test_b: FloatArray
+
+
+def _le_counts(values: FloatArray, cuts: FloatArray) -> tuple[IntArray, int]:
+    finite = np.sort(values[~np.isnan(values)])
+    return np.searchsorted(finite, cuts, side="right").astype(np.int64), len(finite)
+
+
+def threshold_pools(whole: Halves, coord: int | None, dim: int, max_cuts: int,
+                     bands: bool) -> list[Pool]:
+    """Thresholds, and (when ``bands``) intervals and their complements, on one real view."""
+    cuts = quantile_cuts(np.concatenate([whole.fit_a, whole.fit_b]), max_cuts)
+    if len(cuts) == 0:
+        return []
+    (le_a, na), (le_b, nb) = _le_counts(whole.test_a, cuts), _le_counts(whole.test_b, cuts)
+    sa, sb = len(whole.test_a), len(whole.test_b)
+    pools = _both(le_a, le_b, sa, sb, lambda i: Threshold(coord, dim, float(cuts[i]), False))
+    pools += _both(na - le_a, nb - le_b, sa, sb,
+                   lambda i: Threshold(coord, dim, float(cuts[i]), True))
+    lo, hi = np.triu_indices(len(cuts), k=1)
+    if bands and len(lo):
+        band_a, band_b = le_a[hi] - le_a[lo], le_b[hi] - le_b[lo]
+        pools += _both(band_a, band_b, sa, sb,
+                       lambda i: Band(coord, dim, float(cuts[lo[i]]), float(cuts[hi[i]]), True))
+        pools += _both(na - band_a, nb - band_b, sa, sb,
+                       lambda i: Band(coord, dim, float(cuts[lo[i]]), float(cuts[hi[i]]), False))
+    return pools
+
+
+def binned_pools(h: Halves, coord: int | None, dim: int, max_cuts: int) -> list[Pool]:
+    """Unions of quantile bins ranked by likelihood ratio on the fit part, counted on the test part."""
+    cuts = quantile_cuts(np.concatenate([h.fit_a, h.fit_b]), max_cuts)
+    if len(cuts) < 2:
+        return []
+    edges = tuple(float(v) for v in cuts)
+
+    def bins(x: FloatArray) -> list[Hashable]:
+        return list(np.searchsorted(cuts, x[~np.isnan(x)], side="left").tolist())
+
+    return ranked_pools(bins(h.fit_a), bins(h.fit_b), bins(h.test_a), bins(h.test_b),
+                   lambda s: BinUnion(coord, dim, edges, frozenset(cast(int, v) for v in s)))
+
+
+def score_pools(score: Score, h: Halves, max_cuts: int) -> list[Pool]:
+    """Thresholds on a learned score: cut points from the fit part, counts on the test part."""
+    cuts = quantile_cuts(np.concatenate([h.fit_a, h.fit_b]), max_cuts)
+    if len(cuts) == 0:
+        return []
+    (le_a, na), (le_b, nb) = _le_counts(h.test_a, cuts), _le_counts(h.test_b, cuts)
+    sa, sb = len(h.test_a), len(h.test_b)
+    pools = _both(le_a, le_b, sa, sb, lambda i: ScoreThreshold(score, float(cuts[i]), False))
+    pools += _both(na - le_a, nb - le_b, sa, sb,
+                   lambda i: ScoreThreshold(score, float(cuts[i]), True))
+    return pools
+
+
+def float_pattern_pools(h: Halves, coord: int | None, dim: int) -> list[Pool]:
+    """Unions of IEEE-754 classes ranked by likelihood ratio on the fit part (only for non-integer floats)."""
+    fit = np.concatenate([h.fit_a, h.fit_b])
+    finite = fit[np.isfinite(fit)]
+    if len(finite) == 0 or np.all(finite == np.round(finite)):
+        return []
+
+    def keys(x: FloatArray) -> list[Hashable]:
+        return list(float_pattern(x).tolist())
+
+    return ranked_pools(keys(h.fit_a), keys(h.fit_b), keys(h.test_a), keys(h.test_b),
+                   lambda s: FloatPattern(coord, dim, frozenset(cast(int, k) for k in s)))
+
+
+def coarse_pools(fit_a: FloatArray, fit_b: FloatArray, test_a: FloatArray, test_b: FloatArray,
+                  bins: int) -> list[Pool]:
+    """Unions of coordinate-wise patterns (bin or atom per coordinate) ranked by likelihood ratio."""
+    dim = fit_a.shape[1]
+    edges = tuple(tuple(float(v) for v in quantile_cuts(np.concatenate([fit_a[:, i], fit_b[:, i]]), bins - 1))
+                  for i in range(dim))
+    probe = CoarseSet(dim, edges, frozenset())
+    return ranked_pools(probe.codes(fit_a)[0], probe.codes(fit_b)[0], probe.codes(test_a)[0],
+                   probe.codes(test_b)[0],
+                   lambda s: CoarseSet(dim, edges, frozenset(probe.decode(c) for c in s)))

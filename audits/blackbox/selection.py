@@ -1,0 +1,225 @@
+"""Event selection on a selection split (the events are bounded later on a held-out split).
+
+Candidate events come from the **selection split only**, in the families of
+:mod:`.pools`:
+
+* discrete (hashable) outcomes, tuples included: ranked outcomes, every
+  prefix of the ranking;
+* numeric scalars (ints or floats): thresholds, intervals and their
+  complements, with at most ``max_cuts`` cut points at quantiles of the pooled
+  selection split; unions of quantile bins ranked by likelihood ratio; and
+  IEEE-754 classes for non-integer floats;
+* numeric tuples / vectors: the same threshold families on each coordinate,
+  coordinate-wise patterns, and thresholds on two scores learned on the
+  selection split (:mod:`.scores`: naive Bayes and logistic regression).
+
+Learned families (rankings, bins, patterns, scores) learn on the first half of
+the selection split and are counted on its second half, so that their counts
+carry no fitting bias; fixed-form families are counted on the whole
+selection split.  :func:`select_events` ranks every candidate, in both
+directions, by :func:`plug_in_score` (floats; heuristic) and returns the best
+few distinct ones.
+
+Why the final bounds are valid: the returned events and directions are
+functions of the selection split alone, hence fixed with respect to the
+held-out split, however many candidates were scored.  Bounding only the few
+returned events, with a union bound over them, is a valid confidence
+statement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from statistics import NormalDist
+from typing import Any, Final
+
+import numpy as np
+from numpy.typing import NDArray
+
+from privref.reference.errors import InvalidArgument
+
+from .events import Event, OutcomeSet, Score
+from .outcomes import FloatArray, IntArray, Layout, detect_layout, outcome_keys, readable, scalars, vectors
+from .pools import (
+    Direction,
+    Halves,
+    Pool,
+    binned_pools,
+    coarse_pools,
+    float_pattern_pools,
+    ranked_pools,
+    score_pools,
+    threshold_pools,
+)
+from .scores import logistic_score, naive_bayes_score
+
+__all__ = [
+    "COARSE_MAX_DIM",
+    "LEARNER_MAX_ROWS",
+    "Candidate",
+    "plug_in_score",
+    "select_events",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A selected event and direction, with the hits that scored it and its score (a float).
+
+    ``hits_a``/``hits_b`` are counted on the part of the selection split that
+    scored the candidate (all of it for thresholds and intervals, its second
+    half for learned events); they never involve the held-out split.
+    """
+
+    event: Event
+    direction: Direction
+    hits_a: int
+    hits_b: int
+    score: float
+
+
+Split = Sequence[Any] | NDArray[Any]
+
+
+LEARNER_MAX_ROWS: Final = 50_000
+"""The logistic score learns on at most this many rows per side of the fit part (its cost is linear)."""
+
+COARSE_MAX_DIM: Final = 32
+"""Coordinate-wise pattern and float-pattern families are built for vectors of at most this length."""
+
+
+def _pools(sel_a: Split, sel_b: Split, cut_a: int, cut_b: int, layout: Layout,
+           max_cuts: int, float_events: bool) -> list[Pool]:
+    """Every family's candidates.  Fixed-form families (thresholds, intervals) count on the whole
+    selection split; learned ones (ranked outcomes, bins, patterns, scores) learn on its first part
+    (``[:cut]``) and count on the rest, so their counts carry no fitting bias."""
+    split = cut_a > 0 and cut_b > 0
+    fit_a, fit_b = (sel_a[:cut_a], sel_b[:cut_b]) if split else (sel_a, sel_b)
+    test_a, test_b = (sel_a[cut_a:], sel_b[cut_b:]) if split else (sel_a, sel_b)
+
+    def halves(xa: FloatArray, xb: FloatArray) -> Halves:
+        if not split:
+            return Halves(xa, xb, xa, xb)
+        return Halves(xa[:cut_a], xb[:cut_b], xa[cut_a:], xb[cut_b:])
+
+    pools: list[Pool] = []
+    if layout.discrete:
+        pools += ranked_pools(outcome_keys(fit_a), outcome_keys(fit_b), outcome_keys(test_a),
+                              outcome_keys(test_b), OutcomeSet)
+    if layout.kind == "scalar":
+        xa, xb = scalars(sel_a), scalars(sel_b)
+        pools += threshold_pools(Halves(xa, xb, xa, xb), None, 1, max_cuts, True)
+        pools += binned_pools(halves(xa, xb), None, 1, max_cuts)
+        if float_events and not layout.discrete:
+            ra, rb = readable(sel_a, None, 1), readable(sel_b, None, 1)
+            pools += float_pattern_pools(halves(ra.values, rb.values), None, 1)
+    elif layout.kind in ("vector", "mixed"):
+        dim = layout.dim
+        va, vb = vectors(sel_a, dim), vectors(sel_b, dim)
+        per_coord = max(8, max_cuts // 4) if dim > 1 else max_cuts
+        for i in range(dim):
+            ca, cb = va[:, i], vb[:, i]
+            pools += threshold_pools(Halves(ca, cb, ca, cb), i, dim, per_coord, True)
+            if dim == 1:
+                pools += binned_pools(halves(ca, cb), i, dim, max_cuts)
+            if float_events and not layout.discrete and dim <= COARSE_MAX_DIM:
+                pools += float_pattern_pools(halves(ca, cb), i, dim)
+        fa, fb = (va[:cut_a], vb[:cut_b]) if split else (va, vb)
+        if dim > 1 and dim <= COARSE_MAX_DIM:
+            ta, tb = (va[cut_a:], vb[cut_b:]) if split else (va, vb)
+            for bins in (2, 4):
+                pools += coarse_pools(fa, fb, ta, tb, bins)
+        cap = LEARNER_MAX_ROWS
+        learned: list[Score | None] = [naive_bayes_score(fa, fb, 16), logistic_score(fa[:cap], fb[:cap])]
+        for score in learned:
+            if score is not None:
+                sa, sb = score(va), score(vb)
+                pools += score_pools(score, halves(sa, sb), max_cuts)
+    return pools
+
+
+def _wilson(phat: FloatArray, n: int, z: float, upper: bool) -> FloatArray:
+    z2 = z * z
+    center = (phat + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * np.sqrt(phat * (1 - phat) / n + z2 / (4 * n * n))
+    return np.asarray(np.clip(center + half if upper else center - half, 0.0, 1.0))
+
+
+def plug_in_score(hits_p: IntArray, size_p: int, held_p: int, hits_q: IntArray, size_q: int,
+                  held_q: int, delta: float, z: float, z_selection: float) -> FloatArray:
+    """A pessimistic plug-in of the held-out bound ln((p_lo - delta)/q_hi); -inf when there is none.
+
+    The selection frequencies are first moved to their own Wilson bounds at
+    the selection sizes (``z_selection``; 0 keeps them), then the held-out
+    bounds (``z``) are applied at the held-out sizes.  The first step keeps
+    small events with lucky ratios from winning the maximum over many
+    candidates.  Floats, heuristic: this only chooses events and never
+    enters a reported bound.
+    """
+    p_sel = _wilson(hits_p / size_p, size_p, z_selection, upper=False)
+    q_sel = _wilson(hits_q / size_q, size_q, z_selection, upper=True)
+    p_lo = _wilson(p_sel, held_p, z, upper=False)
+    q_hi = _wilson(q_sel, held_q, z, upper=True)
+    num = p_lo - delta
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.where((num > 0) & (q_hi > 0), np.log(np.maximum(num, 1e-300) / q_hi), -np.inf)
+    return np.asarray(out, dtype=np.float64)
+
+
+def select_events(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | NDArray[Any], *,
+                  held_a: int, held_b: int, delta: Fraction, alpha_side: Fraction,
+                  count: int = 1, max_cuts: int = 64, pessimism: float = 1.0,
+                  float_events: bool = True) -> list[Candidate]:
+    """The ``count`` best distinct (event, direction) candidates, chosen from the selection split only.
+
+    ``held_a``/``held_b`` are the held-out sizes and ``alpha_side`` the level
+    of each one-sided held-out bound; they only shape the score.  Candidates
+    with equal selection counts in the same direction are treated as one.
+    Candidates are ranked by :func:`plug_in_score` with ``z_selection =
+    pessimism·z``, ties (e.g. all -inf) broken by the score without the
+    selection step and then by the smoothed empirical log ratio, so a caller
+    always gets an event when any outcome was seen.  ``float_events=False``
+    leaves out the IEEE-754 pattern family (audit the algorithm as if in real
+    arithmetic; see :mod:`privref.audits.blackbox.features`).
+    """
+    if count < 1:
+        raise InvalidArgument(f"count={count} must be >= 1")
+    if len(sel_a) == 0 or len(sel_b) == 0:
+        raise InvalidArgument("the selection split must hold at least one outcome per side")
+    layout = detect_layout(sel_a, sel_b)
+    cut_a, cut_b = (len(sel_a) + 1) // 2, (len(sel_b) + 1) // 2
+    if cut_a == len(sel_a) or cut_b == len(sel_b):  # too few to split: learned families count in-sample
+        cut_a, cut_b = 0, 0
+    pools = _pools(sel_a, sel_b, cut_a, cut_b, layout, max_cuts, float_events)
+    z = NormalDist().inv_cdf(1 - float(alpha_side))
+    d = float(delta)
+    held = {"a→b": (held_a, held_b), "b→a": (held_b, held_a)}
+    ranked: list[tuple[float, float, float, int, int]] = []  # (keys..., pool, index)
+    for pi, pool in enumerate(pools):
+        if pool.size_p == 0 or pool.size_q == 0:
+            continue
+        held_p, held_q = held[pool.direction]
+        args = (pool.hits_p, pool.size_p, held_p, pool.hits_q, pool.size_q, held_q, d, z)
+        primary = plug_in_score(*args, z_selection=pessimism * z)
+        secondary = plug_in_score(*args, z_selection=0.0)
+        ratio = (np.log((pool.hits_p + 1) / (pool.size_p + 1))
+                 - np.log((pool.hits_q + 1) / (pool.size_q + 1)))
+        top = np.lexsort((-ratio, -secondary, -primary))[: 4 * count]
+        ranked += [(float(primary[i]), float(secondary[i]), float(ratio[i]), pi, int(i))
+                   for i in top]
+    ranked.sort(key=lambda r: r[:3], reverse=True)
+    chosen: list[Candidate] = []
+    seen: set[tuple[str, int, int]] = set()
+    for score, _, _, pi, i in ranked:
+        pool = pools[pi]
+        key = (pool.direction, int(pool.hits_p[i]), int(pool.hits_q[i]))
+        if key in seen:
+            continue
+        seen.add(key)
+        hits_a, hits_b = (key[1], key[2]) if pool.direction == "a→b" else (key[2], key[1])
+        chosen.append(Candidate(pool.make(i), pool.direction, hits_a, hits_b, score))
+        if len(chosen) == count:
+            break
+    return chosen

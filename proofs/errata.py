@@ -1,0 +1,252 @@
+"""Errata: the known errors and typos of the papers that the code and the ledger rely on.
+
+Each :class:`Erratum` has a paper-qualified id, ``<paper>-E<n>`` (``004-E5``,
+``000-E12``, ``003-E2``), where ``n`` is the number of the finding in the
+paper's inventory (000 and 004 share one inventory, so one finding that
+affects both versions has two ids, one per version, each naming that
+version's result).  Code, docstrings and ledger text cite errata by these ids
+only; a test checks that every id cited anywhere resolves here, and that
+every ledger id listed by an erratum exists.  ``docs/errata.md`` is
+generated from this module (``privref lemmas --errata docs/errata.md``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+from typing import Final
+
+from privref.reference.errors import InvalidArgument
+
+__all__ = ["ERRATA", "ERRATUM_ID", "Erratum", "Flaw", "erratum"]
+
+ERRATUM_ID: Final = re.compile(r"\b(00[0-4])-E(\d+)\b")
+"""How an erratum is cited in code and prose: ``004-E5``."""
+
+
+class Flaw(Enum):
+    """What kind of error the paper makes."""
+
+    TYPO = "typo"
+    FALSE = "false statement"
+    GAP = "proof gap"
+    INCONSISTENCY = "inconsistency"
+    MINOR = "minor"
+    PRACTICAL = "practical caveat"
+    HOLDS = "checked, holds"
+
+
+@dataclass(frozen=True, slots=True)
+class Erratum:
+    """One known error of a paper: where it is, what is wrong, and the ledger entries handling it."""
+
+    id: str
+    flaw: Flaw
+    where: str
+    summary: str
+    entries: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        match = ERRATUM_ID.fullmatch(self.id)
+        if match is None:
+            raise InvalidArgument(f"id={self.id!r} must read '<paper>-E<n>', e.g. '004-E5'")
+        if not self.entries:
+            raise InvalidArgument(f"{self.id}: entries=() must name the ledger entries "
+                                  "handling it")
+
+    @property
+    def paper(self) -> str:
+        """The paper whose text has the error (``000``, ``003``, ``004``)."""
+        return self.id[:3]
+
+
+ERRATA: Final[tuple[Erratum, ...]] = (
+    # ---------------------------------------------------------------- 004 (and its twin 000)
+    Erratum("004-E1", Flaw.TYPO, "Claim C.3",
+            "The statement's δ-coefficient 2467 does not match the proof's own arithmetic, "
+            "4·10·61 + 36 = 2476; downstream constants survive either value.",
+            ("004 Claim C.3 / chain as printed supports (ln 244, 2467δ)",)),
+    Erratum("000-E1", Flaw.TYPO, "Claim 4.5, Lemma 4.6",
+            "Claim 4.5 states 2467δ while Lemma 4.6 uses (ln 244, 2476), without the δ; the "
+            "same arithmetic slip as in 004 Claim C.3.",
+            ("004 Claim C.3 / chain as printed supports (ln 244, 2467δ)",)),
+    Erratum("004-E2", Flaw.FALSE, "Claim C.3 (proof)",
+            "The proof bounds Σ_ℓ (e/ℓ)^ℓ e^(ℓε) by 61 for every ε <= 1, but at ε = 1 the sum "
+            "is about 61.39; the bound only holds up to ε ≈ 0.998. The claim itself survives "
+            "a repaired proof (denominator bounded by e^(-ε) instead of 1/4).",
+            ("004 Claim C.3 / S2(ε) = Σ (e/ℓ)^ℓ e^(ℓε) <= 61 for ε <= 1",
+             "004 Claim C.3 / chain as printed supports (ln 244, 2467δ)")),
+    Erratum("000-E2", Flaw.FALSE, "Claim 4.5",
+            "000 gives no proof of Claim 4.5, but its constants come from the same chain as "
+            "004 Claim C.3, whose bound 61 fails at ε = 1.",
+            ("004 Claim C.3 / S2(ε) = Σ (e/ℓ)^ℓ e^(ℓε) <= 61 for ε <= 1",)),
+    Erratum("004-E5", Flaw.TYPO, "Lemma 4.1",
+            "The lemma prints (ε + 3, 4ε·δ); its proof, and 000 Lemma 4.1, conclude 4e·δ. "
+            "The printed form fails for ε < 1/4; code audits the corrected (ε + 3, 4e·δ).",
+            ("004 Lemma 4.1",)),
+    Erratum("000-E6", Flaw.FALSE, "Claim 4.2",
+            "As a standalone statement the claim is false: its Sauer-type bound needs at least "
+            "VC(C) points, which nothing in the hypothesis forces (11-point counterexample). "
+            "Inside LabelBoost the sample sizes are large enough, so the algorithm is unaffected.",
+            ("000 Claim 4.2",)),
+    Erratum("004-E7", Flaw.INCONSISTENCY, "Algorithm 4 Step 2b, Claim C.7",
+            "004's Step 2b subtracts 100|S| where 000 subtracts |S|, so the '=' in the first "
+            "display of Claim C.7's proof is only a '>='; numerically irrelevant.",
+            ("004 Claim C.7 / first display '='",)),
+    Erratum("004-E8", Flaw.TYPO, "Claim C.5",
+            "A factor is typeset as e^{β_i/(100e)} where e·β_i/(100e) = β_i/100 is meant, as "
+            "the next line of the proof shows.",
+            ("004 Claim C.5",)),
+    Erratum("004-E9", Flaw.GAP, "Lemma C.10 (and Theorems C.11, 4.2, 4.4, 5.7)",
+            "From a base learner with empirical error α′, Theorem B.5 at accuracy α/2 does not "
+            "give error α/2: it needs empirical error α/20. The proof supports (α + 10α′), "
+            "not (α + α′).",
+            ("004 Lemma C.10 / error_μ(h_fin, h_N) <= α/2 by Theorem B.5", "004 Lemma C.10",
+             "004 Theorem 5.7")),
+    Erratum("004-E10", Flaw.GAP, "Lemma C.10",
+            "Theorem B.5 is uniform over pairs of C × C only; an improper base learner's output "
+            "lies outside C, and the step fails for it.",
+            ("004 Lemma C.10 / Theorem B.5 applies to the pair (h_fin, h_N)",)),
+    Erratum("000-E10", Flaw.GAP, "Lemma 4.12",
+            "The same step as 004-E10: Theorem B.5 is applied to an improper learner's output, "
+            "which is not in C.",
+            ("000 Lemma 4.12 / Theorem B.5 applies to the pair (h_fin, h_N)",)),
+    Erratum("004-E11", Flaw.MINOR, "Algorithm 4 Step 4",
+            "Step 4 draws as many samples as the remaining |S| (about n to 1.01n) while its "
+            "comment and Claim C.3 speak of n draws from exactly n entries; the rounding of the "
+            "kept fractions is unspecified.",
+            ("004 Lemma C.4", "004 Claim C.3")),
+    Erratum("000-E12", Flaw.FALSE, "Lemma 4.12 (proof)",
+            "The bound |S^3| >= (640/α)VC log(4480/(αβ)) only follows when the last iteration "
+            "is uncapped; in the typical capped case only about half of it holds, which still "
+            "suffices for Theorem B.5.",
+            ("000 Lemma 4.12 / |S^3| >= (640/α)VC log(4480/(αβ))",)),
+    Erratum("004-E13", Flaw.GAP, "Theorems 4.2 and 5.7",
+            "Subsampling the (1, 41δ) learner gives δ′ ≈ 28.68·εδ (Theorem 4.2) and Claim 5.6 "
+            "gives ≈ 38.35·εδ (Theorem 5.7), not δ; the theorems hold only for small ε or after "
+            "rescaling δ.",
+            ("004 Theorem 4.2 / Claim C.1 turns the (1, 41δ) learner into an (ε, δ) learner",
+             "004 Theorem 5.7 / δ′ = δ")),
+    Erratum("000-E13", Flaw.GAP, "Theorems 4.14 and 5.8",
+            "The same hidden δ blow-up as 004-E13, through Claim 4.3 and Claim 5.7.",
+            ("000 Theorem 4.14 / Claim 4.3 turns the (1, 41δ) learner into an (ε, δ) learner",
+             "000 Theorem 5.8 / δ′ = δ")),
+    Erratum("004-E14", Flaw.INCONSISTENCY, "Theorem 5.7",
+            "The proof applies Claim 5.6 to Theorem 4.2's learner, whose labeled size depends "
+            "on ε; the stated m needs the ε* = 1 learner of Theorem C.11.",
+            ("004 Theorem 5.7 / source learner",)),
+    Erratum("000-E14", Flaw.INCONSISTENCY, "Theorem 5.8",
+            "As 004-E14, with Claim 5.7, Theorem 4.14 and Theorem 4.13.",
+            ("000 Theorem 5.8 / source learner",)),
+    Erratum("004-E15", Flaw.GAP, "Claim 5.6",
+            "The claim is stated for every ε, but the last step of its proof needs e^ε <= 3.",
+            ("004 Claim 5.6 / δ-coefficient",)),
+    Erratum("000-E15", Flaw.GAP, "Claim 5.7",
+            "As 004-E15: the proof covers e^ε <= 3 only.",
+            ("000 Claim 5.7 / δ-coefficient",)),
+    Erratum("004-E16", Flaw.FALSE, "Theorem C.12",
+            "The lower bound's set B = {0, …, 8αn} does not have measure 8α, so '7αn <= b <= "
+            "9αn' fails in general (i); α, β hypotheses are missing (ii); the conditioning is "
+            "not accounted for (iii); 'fails with probability >= 3/4' is off by 1/|B| (v); the "
+            "final bound is Ω(1/α) only when ε = O(1) and nδ = o(1/α) (vii).",
+            ("004 Theorem C.12 / 7αn <= b <= 9αn", "004 Theorem C.12 / fails w.p. >= 3/4",
+             "004 Theorem C.12 / solving for m")),
+    Erratum("000-E16", Flaw.FALSE, "Theorem 5.6",
+            "000's B has the right measure, but 'fails with probability >= 3/4' is off by "
+            "1/|B| (v) and the final bound needs ε = O(1) and nδ = o(1/α) (vii).",
+            ("000 Theorem 5.6 / fails w.p. >= 3/4", "000 Theorem 5.6 / solving for m")),
+    Erratum("004-E17", Flaw.HOLDS, "Observation 3.2",
+            "Not an error: (eℓ/v)^(2v) < 2^ℓ for every ℓ >= 10v, so VC(C^⊕) < 10·VC(C) when "
+            "VC(C) >= 1 (10 is the smallest integer factor that works); VC(C) = 0 needs its own "
+            "case.",
+            ("004 Observation 3.2",)),
+    Erratum("004-E18", Flaw.MINOR, "Theorem 3.3",
+            "The proof's requirement m >= (1250/α²)VC ln(25/(αβ)) is not dominated by the "
+            "stated O(·) uniformly in the parameters; Step 4 of Algorithm 1 writes c(j_i) for "
+            "c(b_i).",
+            ("004 Theorem 3.3 / the proof's m requirement is within the stated O(·)",)),
+    Erratum("004-E20", Flaw.TYPO, "Theorem B.5 and passim",
+            "Theorem B.5 writes error_D for error_μ; log and ln are mixed (B.4 and B.6 use ln, "
+            "B.5 and the utility claims log); every constant check is run in both bases.",
+            ("004 Theorem B.5",)),
+    Erratum("000-E20", Flaw.TYPO, "Theorem B.5 and passim",
+            "log and ln are mixed as in 004-E20; every constant check is run in both bases.",
+            ("000 Theorem B.5",)),
+    Erratum("004-E21", Flaw.HOLDS, "Claim C.9, Lemma C.10",
+            "Not an error: every use of Theorem B.5's sample size in the utility proofs has "
+            "enough samples over α ∈ [2^-30, 1], β ∈ [2^-60, 1], VC <= 10^4, in ln and log2 "
+            "(Claim C.9 needs its 12; with 10 it would fail).",
+            ("004 Claim C.9 / |S_i| suffices for Theorem B.5 at (12α_i, β_i)",
+             "004 Lemma C.10 / |S^3| suffices for Theorem B.5 at (α/2, β/2)")),
+    Erratum("000-E21", Flaw.HOLDS, "Claim 4.11, Lemma 4.12",
+            "Not an error: as 004-E21, Claim 4.11's sample size suffices for Theorem B.5 "
+            "(ratio tending to 1 as α → 0).",
+            ("000 Claim 4.11 / |S_i^c| suffices for Theorem B.5 at (10α_i, β_i)",)),
+    Erratum("004-E22", Flaw.HOLDS, "Claims C.6, C.7",
+            "Not an error: the final inequalities of the size claims hold by enormous margins, "
+            "and their intermediate steps hold in either logarithm base.",
+            ("004 Claim C.7", "004 Claim C.6")),
+    Erratum("000-E22", Flaw.HOLDS, "Claims 4.8, 4.9",
+            "Not an error: as 004-E22 for 000's size claims.",
+            ("000 Claim 4.9", "000 Claim 4.8")),
+    Erratum("004-E23", Flaw.PRACTICAL, "Algorithm 4, Claims C.7–C.9",
+            "With the printed constants the boosting loop runs at most once unless n is "
+            "astronomically large, so the inductive claims are exercised only with scaled-down "
+            "constants.",
+            ("004 Claim C.9",)),
+    Erratum("000-E23", Flaw.PRACTICAL, "Algorithm 3, Claims 4.9–4.11",
+            "As 004-E23: with the printed constants the loop runs at most once.",
+            ("000 Claim 4.11",)),
+    # ---------------------------------------------------------------- 003
+    Erratum("003-E1", Flaw.FALSE, "Lemma 4.4, Claim 4.6",
+            "The failure budget does not add up: 1/18 + 0.01 + 0.01 > 1/16, and each printed "
+            "intermediate step (<= 1/17, then < 1/16) is wrong too. A base learner with "
+            "β_A <= 1/16 − 0.02 (e.g. 1/24) repairs it.",
+            ("003 Theorem 4.1 / β_A = 1/18 fits Lemma 4.4's 1/16 budget",
+             "003 Theorem 4.2 / β_A = 1/18 fits Lemma 4.4's 1/16 budget",
+             "003 Claim 4.6 / eq. (4): P_{S_priv,Ŝ_pub,𝒜}[excess > α] <= 1/17",
+             "003 Claim 4.6 / hence, using (3), the excess is <= α except with probability "
+             "< 1/16")),
+    Erratum("003-E2", Flaw.FALSE, "Claim 4.6, eq. (2)",
+            "PrivSamp's exhaustion probability is not below 0.01 when ñ is small (about 0.09 "
+            "at ñ = 1); it is below 0.01 only from ñ = 3 on.",
+            ("003 Claim 4.6 / eq. (2)",)),
+    Erratum("003-E3", Flaw.GAP, "Theorem 4.1 (proof)",
+            "Theorem 4.3's δ = 1/(100n² log n) is undefined at n = ñ = 1, and the comparison "
+            "δ(n_priv) <= δ(ñ) is used silently.",
+            ("003 Theorem 4.1 / δ(n_priv) <= δ(ñ) for Theorem 4.3 at ñ",)),
+    Erratum("003-E4", Flaw.GAP, "Definition 2.3, Theorem 4.1",
+            "Definition 2.3 asks for δ negligible in n_priv, while Theorem 4.1's proof needs "
+            "δ <= 1/(100 n_priv² log n_priv), true only for large enough n_priv; implicit.",
+            ("003 Theorem 4.1",)),
+    Erratum("003-E5", Flaw.FALSE, "Lemma 3.3, inequality (1)",
+            "Sauer's bound (em/d)^d needs m >= d; with 2n_pub < d inequality (1) fails (all "
+            "functions on 20 points, n_pub = 1). The lemma survives since its O(·) forces "
+            "n_pub >= d.",
+            ("003 Lemma 3.3 / inequality (1)", "003 Lemma 3.3 / Sauer: G_H(m) <= (em/d)^d")),
+    Erratum("003-E6", Flaw.TYPO, "Lemma 3.3 (proof)",
+            "The event Bad uses a function h_0 that is never defined; it must be the constant 0.",
+            ("003 Lemma 3.3 / Bad as an event of H_Δ with h_0 ≡ 0",)),
+    Erratum("003-E7", Flaw.GAP, "Algorithm 1, Lemmas 3.2 and 3.3",
+            "The argument needs H̃ ⊆ H and an 'arbitrary' choice in Step 5 that does not "
+            "depend on S_priv; both are implicit.",
+            ("003 Lemma 3.2", "003 Lemma 3.3 / every h has h̃ ∈ H̃ agreeing with it on T_pub")),
+    Erratum("003-E8", Flaw.GAP, "Lemma 2.5, Theorem 4.2",
+            "Theorem 4.2's proof applies Lemma 2.5 to pure learners, a form the lemma as stated "
+            "does not mention (presumably covered by the cited source).",
+            ("003 Lemma 2.5", "003 Theorem 4.2")),
+    Erratum("003-E9", Flaw.GAP, "Theorem 3.1",
+            "The proof is missing: constants, the exponential mechanism's score, sensitivity "
+            "and neighbor relation are left unspecified.",
+            ("003 Theorem 3.1",)),
+)
+"""Every erratum, 004 then 000 then 003, in inventory order."""
+
+
+def erratum(ident: str) -> Erratum:
+    """The erratum with this id (``004-E5``); raises InvalidArgument naming it when unknown."""
+    for e in ERRATA:
+        if e.id == ident:
+            return e
+    raise InvalidArgument(f"erratum={ident!r} is not in proofs.errata.ERRATA")

@@ -1,0 +1,119 @@
+"""Selection: the chosen event and direction, distinct candidates, hash-seed independence, families."""
+
+from __future__ import annotations
+
+import math
+import os
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from privref.audits.blackbox.events import CoarseSet, FloatPattern, ScoreThreshold
+from privref.audits.blackbox.selection import select_events
+from privref.reference.errors import InvalidArgument
+
+
+def test_selection_finds_the_likely_outcome_and_direction() -> None:
+    """Randomized-response-like counts: {0} with P = M(a), or {1} with P = M(b)."""
+    a = [0] * 75 + [1] * 25
+    b = [0] * 25 + [1] * 75
+    best = select_events(a, b, held_a=100, held_b=100, delta=Fraction(0),
+                         alpha_side=Fraction(1, 40))[0]
+    assert (best.event.mask([0, 1]).tolist(), best.direction) in (
+        ([True, False], "a→b"), ([False, True], "b→a"))
+
+
+def test_selection_prefers_the_full_threshold_for_shifted_integers() -> None:
+    """Geometric-like data shifted by one: a half-line threshold event, not a lucky small set."""
+    rng = np.random.default_rng(7)
+    a = (rng.geometric(0.5, 4000) - rng.geometric(0.5, 4000)).tolist()
+    b = (rng.geometric(0.5, 4000) - rng.geometric(0.5, 4000) + 1).tolist()
+    best = select_events(a, b, held_a=4000, held_b=4000, delta=Fraction(0),
+                         alpha_side=Fraction(1, 40))[0]
+    inside = best.event.mask(list(range(-6, 7))).tolist()
+    lower = [o <= 0 for o in range(-6, 7)]
+    expected = lower if best.direction == "a→b" else [not x for x in lower]
+    assert sum(x == y for x, y in zip(inside, expected, strict=True)) >= 11
+
+
+def test_selection_returns_distinct_candidates_and_always_one() -> None:
+    """count caps the result; identical samples still yield an event (whose bound will be 0)."""
+    a = list(range(10)) * 5
+    chosen = select_events(a, a, held_a=50, held_b=50, delta=Fraction(0),
+                           alpha_side=Fraction(1, 40), count=3)
+    assert 1 <= len(chosen) <= 3
+    keys = {(c.direction, c.hits_a, c.hits_b) for c in chosen}
+    assert len(keys) == len(chosen)
+
+
+def test_vectors_get_coordinate_and_learned_events() -> None:
+    """A shift in coordinate 1 of 3 is found by a coordinate threshold or a learned score."""
+    rng = np.random.default_rng(3)
+    a = rng.laplace(size=(3000, 3))
+    b = rng.laplace(size=(3000, 3)) + np.array([0.0, 1.0, 0.0])
+    best = select_events(a, b, held_a=3000, held_b=3000, delta=Fraction(0),
+                         alpha_side=Fraction(1, 40))[0]
+    text = best.event.describe()
+    assert "output[1]" in text or "score" in text
+
+
+def test_selection_refuses_empty_splits() -> None:
+    """Both sides need outcomes; count must be positive."""
+    with pytest.raises(InvalidArgument, match="at least one outcome per side"):
+        select_events([], [1], held_a=1, held_b=1, delta=Fraction(0), alpha_side=Fraction(1, 4))
+    with pytest.raises(InvalidArgument, match="count=0 must be >= 1"):
+        select_events([1], [1], held_a=1, held_b=1, delta=Fraction(0), alpha_side=Fraction(1, 4),
+                      count=0)
+
+
+def test_selection_does_not_depend_on_the_hash_seed() -> None:
+    """String outcomes hash differently per process; the chosen event must not change with it."""
+    code = ("import numpy as np; from fractions import Fraction; "
+            "from privref.audits.blackbox.estimate import estimate_pair; "
+            "rng = np.random.default_rng(4); "
+            "xs = [[[f's{v}' for v in rng.integers(0, 40, 300)] for _ in range(2)] for _ in range(20)]; "
+            "print([estimate_pair(a, b, epsilon=1, delta=0, alpha=Fraction(1, 10)).event "
+            "for a, b in xs])")
+    outputs = set()
+    for seed in ("1", "2", "3"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              env=env, check=True, cwd=Path(__file__).resolve().parents[3])
+        outputs.add(done.stdout)
+    assert len(outputs) == 1
+
+
+def test_selection_sees_the_floating_point_laplace_leak_only_with_float_events() -> None:
+    """count + float Laplace (Mironov 2012): an IEEE-754 pattern event separates 0 from 1; without
+    float events the best event is an ordinary interval whose ratio stays near e^1."""
+    rng = np.random.default_rng(11)
+    a, b = rng.laplace(0.0, 1.0, 4000), 1.0 + rng.laplace(0.0, 1.0, 4000)
+    best = select_events(a, b, held_a=4000, held_b=4000, delta=Fraction(0),
+                         alpha_side=Fraction(1, 40))[0]
+    assert isinstance(best.event, FloatPattern) and best.direction == "a→b"
+    fresh_a, fresh_b = rng.laplace(0.0, 1.0, 4000), 1.0 + rng.laplace(0.0, 1.0, 4000)
+    assert best.event.count(fresh_a) > 20 * max(1, best.event.count(fresh_b))
+    plain = select_events(a, b, held_a=4000, held_b=4000, delta=Fraction(0),
+                          alpha_side=Fraction(1, 40), float_events=False)[0]
+    assert not isinstance(plain.event, FloatPattern)
+
+
+def test_selection_finds_atom_patterns_in_sparse_outputs() -> None:
+    """Outputs with -inf where a query was not answered: the pattern of answered positions leaks."""
+    rng = np.random.default_rng(5)
+
+    def draw(p: float, n: int) -> np.ndarray:
+        answered = rng.random((n, 6)) < p
+        return np.where(answered, rng.normal(size=(n, 6)), -math.inf)
+
+    a, b = draw(0.3, 3000), draw(0.6, 3000)
+    best = select_events(a, b, held_a=3000, held_b=3000, delta=Fraction(0),
+                         alpha_side=Fraction(1, 40), float_events=False)[0]
+    # e.g. no answer: 0.7^6 = 0.118 vs 0.4^6 = 0.004; all answered: 0.3^6 vs 0.6^6 (ratio 64)
+    assert isinstance(best.event, (CoarseSet, ScoreThreshold))  # atoms read apart from values
+    p, q = (draw(0.3, 3000), draw(0.6, 3000))[:: 1 if best.direction == "a→b" else -1]
+    assert best.event.count(p) > 8 * max(1, best.event.count(q))
