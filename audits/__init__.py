@@ -2,6 +2,8 @@
 
 * :mod:`privref.audits.exact`: the true worst-case loss over every neighboring pair of a finite
   universe, decided exactly or with interval arithmetic (:mod:`privref.audits.loss` for one pair);
+* :mod:`privref.audits.prediction`: the same exactness for per-query guarantees of prediction
+  algorithms (paper 002's private prediction and uniform stability);
 * :mod:`privref.audits.blackbox`: Clopper–Pearson lower bounds on the loss of any callable;
 * :mod:`privref.audits.stats`: the exact binomial statistics both of them and the ledger use.
 """
@@ -16,16 +18,26 @@ from .exact import (
     epsilon_text,
     verify_order_invariance,
 )
+from .prediction import (
+    PredictionAuditReport,
+    PredictionWitness,
+    audit_prediction,
+    audit_prediction_pair,
+)
 from .profile import PrivacyProfile, privacy_profile
 
 __all__ = [
     "AuditReport",
     "PairReport",
+    "PredictionAuditReport",
+    "PredictionWitness",
     "PrivacyProfile",
     "Verdict",
     "assert_private",
     "audit",
     "audit_pair",
+    "audit_prediction",
+    "audit_prediction_pair",
     "epsilon_text",
     "privacy_profile",
     "verify_order_invariance",

@@ -28,6 +28,15 @@ from .errors import (
 )
 from .mechanism import Mechanism
 from .neighbors import AddRemove, LabelSubstitution, PublicPrivate, Substitution, Universe
+from .prediction import (
+    PredictionClaim,
+    Predictor,
+    PrivatePrediction,
+    UniformStability,
+    paper_stability_bound,
+    privacy_from_stability,
+    stability_from_privacy,
+)
 from .privacy import PrivacyClaim, compose_claims, group_privacy, parse_epsilon
 from .program import (
     Distribution,
@@ -71,7 +80,10 @@ __all__ = [
     "Mechanism",
     "NotNeighboring",
     "Order",
+    "PredictionClaim",
+    "Predictor",
     "PrivacyClaim",
+    "PrivatePrediction",
     "PrivrefError",
     "Program",
     "PublicPrivate",
@@ -79,6 +91,7 @@ __all__ = [
     "Substitution",
     "TooLargeToEnumerate",
     "Uncited",
+    "UniformStability",
     "Universe",
     "UnknownLabel",
     "UnsupportedProgram",
@@ -99,15 +112,18 @@ __all__ = [
     "labeled",
     "littlestone_dimension",
     "log",
+    "paper_stability_bound",
     "parities",
     "parse_epsilon",
     "point_functions",
+    "privacy_from_stability",
     "projection",
     "rational",
     "rectangles",
     "sample",
     "sauer_shelah_bound",
     "sqrt",
+    "stability_from_privacy",
     "thresholds",
     "thresholds_on",
     "uniform",

@@ -28,6 +28,18 @@ from .sanitizer import (
     query_error,
 )
 from .schedule import PAPER_000, PAPER_004, LabelBoostConstants, Schedule, size_schedule
+from .stable_prediction import (
+    flip_prediction,
+    flip_predictor,
+    flip_privacy,
+    paper_stable_gamma,
+    pattern_exponential_mechanism,
+    private_predictor,
+    random_index_subset,
+    stable_gamma,
+    stable_hypothesis,
+    stable_predictor,
+)
 
 __all__ = [
     "DEFAULT_MAX_CANDIDATES",
@@ -47,6 +59,9 @@ __all__ = [
     "blr_sanitizer",
     "boosted_learner",
     "candidate_databases",
+    "flip_prediction",
+    "flip_predictor",
+    "flip_privacy",
     "generic_learner",
     "generic_learner_blr",
     "hypothesis_set",
@@ -54,9 +69,16 @@ __all__ = [
     "klnrs_learner",
     "label_boost",
     "label_boost_procedure",
+    "paper_stable_gamma",
+    "pattern_exponential_mechanism",
+    "private_predictor",
     "pssl_as_active",
     "query_error",
+    "random_index_subset",
     "size_schedule",
     "split_database",
+    "stable_gamma",
+    "stable_hypothesis",
+    "stable_predictor",
     "subsampling_learner",
 ]
