@@ -20,10 +20,10 @@ e^ε − 1) and :func:`privacy_from_stability` ((0, δ)-private prediction is δ
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Generator, Hashable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, assert_never
 
 import numpy as np
 import numpy.typing as npt
@@ -32,6 +32,7 @@ from . import _sampling
 from .citations import Citation, Source, Uncited
 from .data import Dataset, as_dataset
 from .errors import InvalidArgument, UnsupportedProgram
+from .mechanism import Mechanism
 from .neighbors import SUBSTITUTION, NeighborRelation
 from .privacy import PrivacyClaim, parse_epsilon
 from .program import MAX_PATHS, Distribution, Program, distribution, sample
@@ -227,6 +228,53 @@ class Predictor:
             raise InvalidArgument(f"x={x!r} must be a point of the domain of predictor "
                                   f"{self.name!r} ({len(self.domain)} points)")
         return x
+
+    def at(self, x: Hashable) -> Mechanism[int]:
+        """The mechanism S ↦ A(S, x) at one query point, to audit "as any other target".
+
+        Its program is the predictor's own ``program`` with ``x`` fixed (no second
+        definition): ``at(x).distribution(S)`` is ``law(S, x)`` and ``at(x).sample(S, rng)``
+        is one run of the program on fresh randomness, the label checked to be the int 0 or 1
+        as in :meth:`law` (UnsupportedProgram otherwise).  Name ``f"{name} at x={x!r}"``;
+        source and relation are the predictor's.  Raises InvalidArgument when ``x`` is
+        unhashable or outside ``domain``.
+
+        The claim is the per-query guarantee read as (ε, δ)-DP of that map (002 §2; the
+        guarantees are about ONE answer, for a fixed x, over substitution neighbors S, S''):
+
+        * (ε, δ)-private prediction at x is, letter for letter, (ε, δ)-DP of S ↦ A(S, x)
+          over the outcomes {0, 1} (every event of a two-outcome law is ∅, {0}, {1} or
+          {0, 1}, and ∅, {0, 1} hold trivially): the claim is ``claim.privacy``;
+        * γ-uniform stability at x is exactly (0, γ)-DP of S ↦ A(S, x)
+          (:func:`privacy_from_stability`; 002 §1–§2 after [BE02]).  Proof: at ε = 0 the DP
+          condition on event E is P(E) − Q(E) ≤ γ for both orders of every neighboring pair,
+          i.e. |P(E) − Q(E)| ≤ γ; for E = {y} this is the stability condition at label y, and
+          E = ∅, {0, 1} give 0.  Equivalently the hockey-stick divergence at e^0 is
+          max(P(0) − Q(0), P(1) − Q(1)) ≤ γ both ways.  γ must therefore be a rational
+          < 1 (an exact δ), else InvalidArgument.
+        """
+        x = self.check_query(x)
+        claim: PrivacyClaim
+        match self.claim:
+            case PrivatePrediction():
+                claim = self.claim.privacy
+            case UniformStability():
+                claim = privacy_from_stability(self.claim).privacy
+            case _:
+                assert_never(self.claim)
+        program, check_label = self.program, self._check_label
+
+        def labelled(run: Program[int]) -> Program[int]:
+            label = yield from run
+            return check_label(label)
+
+        def at_x(data: Dataset) -> Program[int]:
+            run = program(data, x)
+            # a non-generator is handed on untouched, for the interpreter to refuse by name
+            return labelled(run) if isinstance(run, Generator) else run
+
+        return Mechanism(f"{self.name} at x={x!r}", at_x, claim, self.source, self.relation,
+                         description=self.description)
 
     def law(self, data: Iterable[Hashable], x: Hashable, *, precision: int = DEFAULT_PRECISION,
             max_paths: int = MAX_PATHS) -> Distribution[int]:

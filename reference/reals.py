@@ -364,8 +364,21 @@ def rational(x: Fraction | int) -> Real:
     return Real("const", (), Fraction(x))
 
 
+def _power_fits(base: Real, k: int) -> bool:
+    """Whether r**k for a rational r stays within MAX_EXPONENT bits (so it may be formed exactly)."""
+    if base.value is None:
+        return abs(k) <= 64
+    size = max(base.value.numerator.bit_length(), base.value.denominator.bit_length())
+    return abs(k) * size <= MAX_EXPONENT
+
+
 def exp(x: Real | Fraction | int) -> Real:
-    """e**x, simplified to a rational when x = log(r) or x = 0."""
+    """e**x, simplified to a rational when x = log(r) or x = 0.
+
+    exp(k·log(r)) becomes r**k only while that rational has at most MAX_EXPONENT bits; beyond,
+    it stays symbolic (its enclosure is then capped, and compare() decides through logarithms),
+    so a claim like ε = 10^9·ln 3 never forms 3^(10^9).
+    """
     r = _as_real(x)
     if r.value == 0:
         return rational(1)
@@ -373,7 +386,8 @@ def exp(x: Real | Fraction | int) -> Real:
         return r.args[0]
     if r.op == "mul":
         for a, b in (r.args, r.args[::-1]):
-            if a.op == "log" and b.value is not None and b.value.denominator == 1:
+            if (a.op == "log" and b.value is not None and b.value.denominator == 1
+                    and _power_fits(a.args[0], int(b.value))):
                 return a.args[0] ** int(b.value)
     if r.op == "add":
         ea, eb = exp(r.args[0]), exp(r.args[1])

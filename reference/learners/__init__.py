@@ -19,6 +19,16 @@ from .generic import (
 )
 from .iterlabelboost import iter_label_boost
 from .labelboost import LabelBoostProcedure, boosted_learner, label_boost, label_boost_procedure
+from .prediction_baselines import (
+    block_average_predictor,
+    erm,
+    flipped_average_predictor,
+    generic_predictor,
+    index_blocks,
+    private_majority_epsilon,
+    private_majority_predictor,
+    subsample_predictor,
+)
 from .sanitizer import (
     DEFAULT_MAX_CANDIDATES,
     SanitizedDatabase,
@@ -56,21 +66,28 @@ __all__ = [
     "Schedule",
     "Transcript",
     "as_learner",
+    "block_average_predictor",
     "blr_sanitizer",
     "boosted_learner",
     "candidate_databases",
+    "erm",
     "flip_prediction",
     "flip_predictor",
     "flip_privacy",
+    "flipped_average_predictor",
     "generic_learner",
     "generic_learner_blr",
+    "generic_predictor",
     "hypothesis_set",
+    "index_blocks",
     "iter_label_boost",
     "klnrs_learner",
     "label_boost",
     "label_boost_procedure",
     "paper_stable_gamma",
     "pattern_exponential_mechanism",
+    "private_majority_epsilon",
+    "private_majority_predictor",
     "private_predictor",
     "pssl_as_active",
     "query_error",
@@ -80,5 +97,6 @@ __all__ = [
     "stable_gamma",
     "stable_hypothesis",
     "stable_predictor",
+    "subsample_predictor",
     "subsampling_learner",
 ]

@@ -146,3 +146,14 @@ def test_the_cap_is_exact_below_it() -> None:
     """Values inside 2^±16384 keep their ordinary tight enclosures."""
     box = exp(1000).enclose()
     assert box.lo < box.hi and box.width < box.lo / 2**90
+
+
+def test_exp_of_a_huge_multiple_of_a_log_stays_symbolic() -> None:
+    """exp(10^9·ln 3) is not expanded to 3^(10^9) (1.6·10^9 bits); small multiples still are."""
+    from privref.reference.reals import log
+
+    assert exp(log(3) * 4).value == 81
+    huge = exp(log(3) * 10**9)
+    assert huge.value is None
+    assert compare(huge, 5)[0] is Order.GREATER
+    assert compare(exp(log(Fraction(1, 3)) * 10**9), Fraction(1, 10**100))[0] is Order.LESS
