@@ -29,6 +29,15 @@ from .prediction_baselines import (
     private_majority_predictor,
     subsample_predictor,
 )
+from .relabel_prediction import (
+    relabel,
+    relabel_core_gamma,
+    relabel_core_predictor,
+    relabel_core_privacy,
+    relabel_hypothesis,
+    relabel_predictor,
+    relabel_privacy,
+)
 from .sanitizer import (
     DEFAULT_MAX_CANDIDATES,
     SanitizedDatabase,
@@ -92,6 +101,13 @@ __all__ = [
     "pssl_as_active",
     "query_error",
     "random_index_subset",
+    "relabel",
+    "relabel_core_gamma",
+    "relabel_core_predictor",
+    "relabel_core_privacy",
+    "relabel_hypothesis",
+    "relabel_predictor",
+    "relabel_privacy",
     "size_schedule",
     "split_database",
     "stable_gamma",
