@@ -82,7 +82,7 @@ from privref.reference.errors import (
 )
 from privref.reference.neighbors import NeighborRelation, relation_distance
 from privref.reference.privacy import PrivacyClaim, group_privacy
-from privref.reference.reals import Real, rational
+from privref.reference.reals import Order, Real, compare, log, rational
 
 from .report import BlackboxReport, BlackboxVerdict, EstimateLike, PairResult, WitnessSamples
 from .search import Pair, SearchSpace, candidate_pairs, relation_name_safe
@@ -738,7 +738,8 @@ def audited_claim(config: AuditConfig) -> tuple[Real, Fraction]:
     # delta·e^{(k-1)·epsilon} <= the new delta; vacuous once it reaches 1 (checked on an
     # enclosure first, so that a huge epsilon never reaches the exact exponential)
     lo = (config.epsilon * (k - 1)).enclose(64).lo
-    if lo > 50_000 or math.log(float(config.delta)) + float(lo) > 1:
+    if lo > 50_000 or compare(log(rational(config.delta)) + rational(lo), rational(1))[0] \
+            is Order.GREATER:  # delta·e^lo > e, decided exactly (no float)
         raise InvalidArgument(f"--group={k} with delta={config.delta}: the group claim's delta "
                               f"delta·Σ e^(j·epsilon) is >= 1, which is vacuous")
     try:
