@@ -61,6 +61,7 @@ commands:
   lemmas           print the lemma ledger (and run its checks with --check)
   learn            learning-curve experiment: labeled/unlabeled sample complexity vs d
   illustrate       illustrations of paper 003 (public data): JSON table and PNG plot
+  experiments      sample complexity of the paper 002 predictors: JSON and PNG
 
 Run 'privref COMMAND --help' for the options of a command.
 """
@@ -86,6 +87,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     from privref.audits.exact import Verdict, audit, epsilon_text
 
     from .builtin import builtin_audits
+    from .builtin_prediction import json_record, prediction_audits, table_cells
     from .extra_builtin import EXTRA
 
     for name in args.only or ():
@@ -96,16 +98,21 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     table: list[tuple[str, ...]] = []
     start = time.perf_counter()
     worst = EXIT_OK
+    def wanted(name: str) -> bool:
+        return not args.only or any(s.lower() in name.lower() for s in args.only)
+
     items = [item for item in builtin_audits(deep=args.deep, extra=EXTRA)
-             if not args.only or any(s.lower() in (item.label or item.mechanism.name).lower()
-                                     for s in args.only)]
-    if not items:
+             if wanted(item.label or item.mechanism.name)]
+    predictions = [row for row in prediction_audits(args.deep) if wanted(row.label)]
+    if not items and not predictions:
         known = ", ".join(sorted({i.label or i.mechanism.name
-                                  for i in builtin_audits(deep=args.deep, extra=EXTRA)}))
+                                  for i in builtin_audits(deep=args.deep, extra=EXTRA)}
+                                 | {row.label for row in prediction_audits(args.deep)}))
         raise PrivrefError(f"--only {args.only}: no built-in mechanism matches; known: {known}")
+    total = len(items) + len(predictions)
     for number, item in enumerate(items, 1):
         if args.deep:
-            _progress(args, number, len(items), item.label or item.mechanism.name)
+            _progress(args, number, total, item.label or item.mechanism.name)
         report = audit(item.mechanism, item.universe, claim=item.claim, distance=item.distance)
         record = report.to_json()
         record["mechanism"] = item.label or report.mechanism
@@ -120,6 +127,16 @@ def _cmd_audit(args: argparse.Namespace) -> int:
             worst = EXIT_VIOLATION
         elif report.verdict is Verdict.UNDECIDED and worst == EXIT_OK:
             worst = EXIT_UNDECIDED
+    for number, row in enumerate(predictions, len(items) + 1):
+        if args.deep:
+            _progress(args, number, total, row.label)
+        found = row.run()
+        rows.append(json_record(row, found))
+        table.append(table_cells(row, found))
+        if found.verdict is Verdict.VIOLATED:
+            worst = EXIT_VIOLATION
+        elif found.verdict is Verdict.UNDECIDED and worst == EXIT_OK:
+            worst = EXIT_UNDECIDED
     elapsed = time.perf_counter() - start
     headers = ("mechanism", "source", "claimed eps", "claimed delta", "exact worst-case eps",
                "verdict")
@@ -130,7 +147,8 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     for r in table:
         print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)))
     print(f"\n{len(table)} audits in {elapsed:.1f}s (privref {_version()}"
-          f"{', deep' if args.deep else ''}); exact worst case over every neighboring pair")
+          f"{', deep' if args.deep else ''}); exact worst case over every neighboring pair"
+          " (and, for predictors, every query point)")
     if args.json:
         write_json(args.json, {"privref_version": _version(), "deep": args.deep,
                                 "results": rows}, flag="--json")
@@ -291,6 +309,16 @@ def _parser() -> argparse.ArgumentParser:
     illustrations.configure_parser(illustrate)
     illustrate.add_argument("--quiet", action="store_true", help=quiet_help)
     illustrate.set_defaults(func=illustrations.run)
+    experiments = command(
+        sub, "experiments",
+        "Sample complexity of the prediction algorithms of paper 002 (Algorithms 1-3 and the\n"
+        "baselines) on thresholds, intervals and unions of two intervals: exact losses given\n"
+        "the draws, n* against alpha, JSON and PNG into --out (see\n"
+        "docs/prediction-experiments.md).  One progress line per grid point on stderr.")
+    from . import prediction_experiments
+    prediction_experiments.configure_parser(experiments)
+    experiments.add_argument("--quiet", action="store_true", help=quiet_help)
+    experiments.set_defaults(func=prediction_experiments.run)
     return parser
 
 
@@ -317,7 +345,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_usage(sys.stderr)
         print("privref: error: a COMMAND is required (audit, audit blackbox, lemmas, learn, "
-              "illustrate); see 'privref --help'", file=sys.stderr)
+              "illustrate, experiments); see 'privref --help'", file=sys.stderr)
         return EXIT_USAGE
     cmd = _command_name(args)
     debug = os.environ.get("PRIVREF_DEBUG") == "1"

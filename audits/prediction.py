@@ -46,6 +46,7 @@ from privref.reference.reals import (
     prob_as_interval,
     rational,
 )
+from privref.reference.validate import check_int
 from privref.reference.verdict import Verdict
 
 from .loss import PairEpsilon, epsilon_at_delta, hockey_stick
@@ -212,7 +213,24 @@ def _decide(laws: _Laws, a: Dataset, b: Dataset, x: Hashable, claim: PredictionC
         prec = min(2 * prec, max_precision)
 
 
+def _predictor(predictor: object) -> Predictor:
+    if not isinstance(predictor, Predictor):
+        raise InvalidArgument(f"predictor={predictor!r} must be a Predictor")
+    return predictor
+
+
+def _dataset(value: object, name: str) -> Dataset:
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        raise InvalidArgument(f"{name}={value!r} must be a dataset (a sequence of examples)")
+    try:
+        return as_dataset(value)
+    except TypeError:
+        raise InvalidArgument(f"{name}={value!r} must hold hashable examples") from None
+
+
 def _queries(predictor: Predictor, queries: Iterable[Hashable]) -> tuple[Hashable, ...]:
+    if isinstance(queries, str | bytes) or not isinstance(queries, Iterable):
+        raise InvalidArgument(f"queries={queries!r} must be an iterable of query points")
     points = tuple(predictor.check_query(x) for x in queries)
     if not points:
         raise InvalidArgument("queries=() must hold at least one query point")
@@ -232,10 +250,11 @@ def _claim(predictor: Predictor, claim: PredictionClaim | None) -> PredictionCla
 def _run(predictor: Predictor, pairs: Iterable[tuple[Dataset, Dataset]],
          queries: tuple[Hashable, ...], claim: PredictionClaim, universe_text: str,
          precision: int, max_precision: int, max_paths: int) -> PredictionAuditReport:
-    if precision < 32:
-        raise InvalidArgument(f"precision={precision} must be >= 32")
+    check_int(precision, "precision", minimum=32)
+    check_int(max_precision, "max_precision")
     if max_precision < precision:
         raise InvalidArgument(f"max_precision={max_precision} must be >= precision={precision}")
+    check_int(max_paths, "max_paths", minimum=1)
     laws = _Laws(predictor, max_paths)
     private = isinstance(claim, PrivatePrediction)
     t_claim = exp(claim.epsilon) if isinstance(claim, PrivatePrediction) else None
@@ -313,12 +332,15 @@ def audit_prediction(predictor: Predictor, universe: Universe, queries: Iterable
     ``universe`` (under the predictor's relation) and every point of ``queries``, one query
     at a time (002 §2: guarantees are per single query).
 
-    Raises InvalidArgument for empty or repeated queries, a query outside the predictor's
-    domain, a universe with no neighboring pairs, or a precision below 32 bits;
-    TooLargeToEnumerate when the universe has more than ``pair_limit`` pairs.
+    Raises InvalidArgument for a predictor that is not a Predictor, empty or repeated queries,
+    a query outside the predictor's domain, a universe with no neighboring pairs, a precision
+    below 32 bits (or not an int), max_precision below precision, max_paths or pair_limit
+    below 1; TooLargeToEnumerate when the universe has more than ``pair_limit`` pairs.
     """
+    predictor = _predictor(predictor)
     points = _queries(predictor, queries)
     stated = _claim(predictor, claim)
+    check_int(pair_limit, "pair_limit", minimum=1)
     if not isinstance(universe, Universe):
         raise InvalidArgument(f"universe={universe!r} must be a reference.neighbors.Universe")
     sizes = ",".join(str(s) for s in universe.sizes)
@@ -333,9 +355,12 @@ def audit_prediction_pair(predictor: Predictor, a: Iterable[Hashable], b: Iterab
                           max_paths: int = MAX_PATHS) -> PredictionAuditReport:
     """:func:`audit_prediction` restricted to the one ordered pair (a, b).
 
-    Raises NotNeighboring unless a and b are neighbors under the predictor's relation.
+    Raises NotNeighboring unless a and b are neighbors under the predictor's relation (never
+    a verdict on a non-neighboring pair), InvalidArgument when a or b is not a dataset of
+    hashable examples, and otherwise as :func:`audit_prediction`.
     """
-    da, db = as_dataset(a), as_dataset(b)
+    predictor = _predictor(predictor)
+    da, db = _dataset(a, "a"), _dataset(b, "b")
     check_neighbors(predictor.relation, da, db)
     points = _queries(predictor, queries)
     stated = _claim(predictor, claim)

@@ -240,8 +240,88 @@ ERRATA: Final[tuple[Erratum, ...]] = (
             "The proof is missing: constants, the exponential mechanism's score, sensitivity "
             "and neighbor relation are left unspecified.",
             ("003 Theorem 3.1",)),
+    # ---------------------------------------------------------------- 002
+    # The text of 002 lost almost all of its mathematics; the statements are the inventory's
+    # reconstruction, so a failure may be the reconstruction's, as each entry says.
+    Erratum("002-E1", Flaw.FALSE, "Theorem 4",
+            "The lower bound Ω(d/(αγ)) fails at d = 1: C = {all-0, all-1} has VC dimension 1 "
+            "and the 1/n-stable 'label of a random example' learner has zero error on every "
+            "realizable distribution. The construction needs d >= 2 (n >= (d−1)/(8αγ)); the "
+            "lost hypotheses may have excluded d = 1.",
+            ("002 Theorem 4",)),
+    Erratum("002-E2", Flaw.GAP, "§4.2, Eq. (4) and its footnote",
+            "The amplification step is not Lemma 5 (the paper's footnote admits it): it needs "
+            "the net event for subsets holding the changed index, so the core of Algorithm 3 "
+            "is only (O(ε), δ)-private and the final flip is essential for pure privacy. An "
+            "exact audit at n = 19 refutes the pure claim without the flip.",
+            ("002 Lemma 8 / the core without the flip is not pure: delta is needed",
+             "002 Lemma 8 / Eq. (4): amplification over the subset, scores on S",
+             "002 Lemma 10 / Eq. (6): the core is O(1)-private in the subset, outside a bad "
+             "set")),
+    Erratum("002-E3", Flaw.MINOR, "Lemma 8 (proof), the set T₁",
+            "S_{I∖{1}} is drawn from [n]∖{1} but the net is required w.r.t. U(S), which holds "
+            "x₁: one extra disagreement (k becomes k + 1). Harmless; the code defines the net "
+            "radius k(I) directly.",
+            ("002 Lemma 8 / the T₁ off-by-one: the net is w.r.t. U(S), the sample avoids x₁",
+             "002 Lemma 8 / C5: |T1|/|T| = (m/n)·P[S_{I minus 1} not a (k/n)-net] <= "
+             "(m/n)·delta")),
+    Erratum("002-E4", Flaw.GAP, "§3.1 and §4.2, the class H_{S'}",
+            "'Representatives chosen arbitrarily' hides two requirements: H_{S'} ⊆ C, and a "
+            "choice that depends only on the x's of S' (never on labels or the rest of S); "
+            "otherwise the stability proof and Lemma 10's matching break.",
+            ("002 Lemma 7 / stability composition m/n + e^ε − 1",
+             "002 Lemma 10 / C12: the matching is one-to-one, one-to-two or two-to-one")),
+    Erratum("002-E5", Flaw.MINOR, "§2, privacy ⇒ stability; Lemma 7",
+            "'ε-private ⇒ (e^ε − 1)-stable' is true but loose by the factor e^ε + 1; the tight "
+            "constant is tanh(ε/2), attained by randomized response on the label.",
+            ("002 Corollary 1 / ε-private ⇒ stable (printed e^ε − 1, tight tanh(ε/2))",
+             "002 Lemma 7 / stability composition m/n + e^ε − 1")),
+    Erratum("002-E6", Flaw.INCONSISTENCY, "Lemma 4, Lemma 8, Lemma 9",
+            "'(α, β)-approximate' is used both as an expected-utility bound and with a "
+            "failure probability β; the code uses the tail |H|·r^(−t) and the expectation "
+            "ln|H|/ln r explicitly.",
+            ("002 Lemma 4 / tail |H|·r^{−t} (mistakes)",
+             "002 Lemma 4 / expectation ln|H|/ln r (mistakes)",
+             "002 Lemma 9 / (ii) the exponential mechanism is (alpha, beta)-approximate")),
+    Erratum("002-E7", Flaw.GAP, "Lemma 6, Remark 2",
+            "The realizable learner must be accurate for all relabelings h ∈ C simultaneously; "
+            "the justification is informal. It holds for the block learner because each "
+            "block's net property does not depend on the labels.",
+            ("002 Remark 2", "002 Lemma 6")),
+    Erratum("002-E10", Flaw.GAP, "Lemma 8, Theorem 2, §5",
+            "The source text is truncated and lost its equations: Lemma 8's condition list, "
+            "Theorem 2's parameters and the proof of Theorem 4 are reconstructions, checked "
+            "with our own constants.",
+            ("002 Lemma 8", "002 Lemma 8 / Theorem 2's parameterization meets the conditions",
+             "002 Theorem 4")),
+    Erratum("002-E11", Flaw.FALSE, "Lemma 2",
+            "The (em/d)^d form of Sauer–Shelah needs m >= d: at d = 2, m = 1 the growth "
+            "function is 2 > (e/2)^2.",
+            ("002 Lemma 2 / the (em/d)^d form without m >= d",)),
+    Erratum("002-E12", Flaw.HOLDS, "Lemma 1",
+            "'Without replacement' must mean distinct indices when S repeats points; the "
+            "monotonicity argument (a superset of a net is a net) is correct.",
+            ("002 Lemma 1 / without replacement and monotonicity",)),
+    Erratum("002-E13", Flaw.GAP, "Theorems 1, 2, Corollary 1, Remark 1",
+            "The exact log factors are not recoverable; the explicit sample sizes in the "
+            "ledger use our own constants.",
+            ("002 Theorem 1", "002 Corollary 1", "002 Theorem 2", "002 Remark 1")),
+    Erratum("002-E15", Flaw.PRACTICAL, "§3.1, the exponential mechanism's scores",
+            "Scores are n·err_S(h) with ε/2; err_S(h) without n, or no 1/2, silently changes "
+            "ε by a factor n or 2.",
+            ("002 Theorem 1 / overview Eq. (2): n = O(d log(m/d)/(αγ)) suffices",)),
+    Erratum("002-E16", Flaw.MINOR, "Corollary 1 (proof)",
+            "'For any p >= α/2 and |p − q| <= γ, p/q <= 1 + 2γ/α' needs q >= α/2 (true after "
+            "the flip): p = 1/20, q = 1/40, α = 1/10, γ = 1/40 gives 2 > 3/2. Found by "
+            "privref; possibly the reconstruction's wording.",
+            ("002 Corollary 1 / the flip: p' = ρ + (1 − 2ρ)p and p/q <= 1 + 2γ/α",)),
+    Erratum("002-E17", Flaw.MINOR, "Lemma 5",
+            "Of the candidate constants for amplification, 2εm/n needs ε <= 1 (it fails at "
+            "e^ε = 16); ln(1 + (m/n)(e^ε − 1)) is tight and always valid. Found by privref.",
+            ("002 Lemma 5",)),
 )
-"""Every erratum, 004 then 000 then 003, in inventory order."""
+"""Every erratum, 004 then 000 then 003 then 002, in inventory order (002-E16 and E17 are
+privref's own findings)."""
 
 
 def erratum(ident: str) -> Erratum:

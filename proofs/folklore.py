@@ -9,7 +9,12 @@ audits on small universes (and, where the bound is tight, by its exact value).
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+from fractions import Fraction
+
+from privref.audits.prediction import audit_prediction
 from privref.reference.composition import compose, leak
+from privref.reference.concepts import thresholds_on
 from privref.reference.exponential import count_score, exponential_mechanism
 from privref.reference.geometric import (
     bounded_sum,
@@ -17,11 +22,16 @@ from privref.reference.geometric import (
     discrete_laplace_mechanism,
     geometric_mechanism,
 )
+from privref.reference.learners.prediction_baselines import (
+    block_average_predictor,
+    subsample_predictor,
+)
 from privref.reference.neighbors import Universe
 from privref.reference.noisy_max import report_noisy_max
+from privref.reference.prediction import Predictor, UniformStability
 from privref.reference.privacy import group_privacy
 from privref.reference.randomized_response import label_flip, randomized_response
-from privref.reference.reals import exp, log
+from privref.reference.reals import exp, log, rational
 
 from ._common import audit_result, combine
 from ._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
@@ -151,6 +161,51 @@ def check_discrete_gaussian() -> CheckResult:
     ])
 
 
+def _stability_audits(cases: list[tuple[Predictor, Fraction, Universe]], *,
+                      scale: Fraction = Fraction(1)) -> CheckResult:
+    """Exact prediction audits of γ-uniform stability at γ = scale·bound, and the exact γ*.
+
+    HOLDS when every claim holds and the exact worst case γ* equals the bound (tight);
+    ``scale`` < 1 is the control that must fail.
+    """
+    seen: list[str] = []
+    for predictor, bound, universe in cases:
+        C_points = predictor.domain or ()
+        report = audit_prediction(predictor, universe, C_points,
+                                  claim=UniformStability(rational(bound * scale)))
+        if report.verdict is not Verdict.HOLDS:
+            return CheckResult(report.verdict, f"{predictor.name}: claim γ = {bound * scale} "
+                               f"{report.verdict.value}; exact worst case γ* = "
+                               f"{report.gamma_exact}", witness=repr(report.verdict_witness))
+        if report.gamma_exact != bound:
+            return CheckResult(Verdict.VIOLATED, f"{predictor.name}: exact γ* = "
+                               f"{report.gamma_exact}, expected the bound {bound} (tight)")
+        seen.append(f"{predictor.name.split(' (')[0]} γ* = {bound}")
+    return CheckResult(Verdict.HOLDS, "; ".join(seen) + " (exact, every pair and query)")
+
+
+def _labeled(C_points: tuple[Hashable, ...], n: int) -> Universe:
+    return Universe(tuple((x, y) for x in C_points for y in (0, 1)), (n,))
+
+
+def check_subsample_stability(scale: Fraction = Fraction(1)) -> CheckResult:
+    """B1 (ERM on a uniform m-subset) is exactly (m/n)-stable: (n, m) = (2, 1), (3, 1), (3, 2)."""
+    C = thresholds_on(3)
+    points = tuple(C.domain)
+    cases = [(subsample_predictor(C, n, m), Fraction(m, n), _labeled(points, n))
+             for n, m in ((2, 1), (3, 1), (3, 2))]
+    return _stability_audits(cases, scale=scale)
+
+
+def check_block_average_stability(scale: Fraction = Fraction(1)) -> CheckResult:
+    """B2 (average of k block ERMs) is exactly (1/k)-stable: (n, k) = (2, 2), (3, 3), (3, 1)."""
+    C = thresholds_on(3)
+    points = tuple(C.domain)
+    cases = [(block_average_predictor(C, n, k), Fraction(1, k), _labeled(points, n))
+             for n, k in ((2, 2), (3, 3), (3, 1))]
+    return _stability_audits(cases, scale=scale)
+
+
 ENTRIES: tuple[Entry, ...] = (
     Entry(paper="folklore", number="Group privacy",
           statement=("An (eps, delta)-DP algorithm is (k·eps, delta·Σ_{j<k} e^{j·eps})-DP for "
@@ -209,4 +264,26 @@ ENTRIES: tuple[Entry, ...] = (
           kind=Kind.FOLKLORE, status=Status.CHECKED,
           checks=(Check("exact audits, σ² = 1, 4, 9, Δ = 1, 2", check_discrete_gaussian),),
           subjects=("reference.geometric", "reference.discrete_noise")),
+    Entry(paper="folklore", number="Shalev-Shwartz et al. 2010 subsampling",
+          statement=("Running any learner on a uniform random m-subset of the n indices of S "
+                     "and predicting with its output is (m/n)-uniformly stable in the "
+                     "per-query sense of 002 §2 (Shalev-Shwartz, Shamir, Srebro, Sridharan, "
+                     "JMLR 2010; 002's baseline B1)."),
+          kind=Kind.FOLKLORE, status=Status.CHECKED,
+          checks=(Check("exact audits of B1 (ERM), thresholds on 3 points; γ* = m/n exactly",
+                        check_subsample_stability),),
+          notes=("Proof: for S, S'' differing at index i, the subsets without i (probability "
+                 "1 − m/n) give the same law; the others move the label law by at most 1. "
+                 "Tight for ERM: changing the one sampled example flips the ERM label."),
+          subjects=("reference.learners.prediction_baselines.subsample_predictor",)),
+    Entry(paper="folklore", number="Disjoint-block averaging",
+          statement=("Training a learner on each of k disjoint index blocks of S and answering "
+                     "with a uniformly random block's prediction is (1/k)-uniformly stable "
+                     "(002 §1, baseline B2)."),
+          kind=Kind.FOLKLORE, status=Status.CHECKED,
+          checks=(Check("exact audits of B2 (ERM blocks), thresholds on 3 points; γ* = 1/k",
+                        check_block_average_stability),),
+          notes=("Proof: one example lies in exactly one block, so at most one of the k "
+                 "equally likely answers changes."),
+          subjects=("reference.learners.prediction_baselines.block_average_predictor",)),
 )

@@ -55,12 +55,23 @@ _P004: Final = (
     "Corollary C.8", "Claim C.9", "Lemma C.10", "Theorem C.11", "Theorem C.12",
 )
 
+_P002: Final = (
+    "Theorem 1", "Theorem 2", "Corollary 1",
+    "Lemma 1", "Lemma 2", "Lemma 3", "Lemma 4", "Lemma 5", "Lemma 6",
+    "Theorem 3", "Lemma 7", "Remark 1",
+    "Theorem 5", "Lemma 8", "Remark 2", "Lemma 9", "Lemma 10", "Lemma 11",
+    "Theorem 4",
+)
+"""002 in the paper's order: Theorems 1-2 and Corollary 1 (§1), Lemmas 1-6 (§2), Theorem 3
+(restating 1), Lemma 7, Remark 1 (§3), Theorem 5 (restating 2), Lemmas 8-11, Remark 2 (§4),
+Theorem 4 (§5).  The inventory's inline claims C1-C12 are proof steps of these entries."""
+
 MANIFEST: Final[dict[str, tuple[str, ...]]] = {
     "000": _P000,
     "004": _P004,
-    # 001 and 002 are listed by the issues that implement those papers.
+    # 001 is listed by the issue that implements it.
     "001": (),
-    "002": (),
+    "002": _P002,
     "003": ("Lemma 2.5", "Lemma 2.6", "Theorem 3.1", "Lemma 3.2", "Lemma 3.3", "Theorem 4.1",
             "Theorem 4.2", "Theorem 4.3", "Lemma 4.4", "Claim 4.5", "Claim 4.6"),
 }
@@ -80,6 +91,8 @@ EXTERNAL: Final[tuple[str, ...]] = (
     "Ghosh-Roughgarden-Sundararajan 2009",
     "Canonne-Kamath-Steinke 2020 discrete Laplace",
     "Canonne-Kamath-Steinke 2020 Theorem 4",
+    "Shalev-Shwartz et al. 2010 subsampling",
+    "Disjoint-block averaging",
 )
 """Results the papers use without a number, or that come from other papers (ledger paper ``folklore``).
 
@@ -90,7 +103,11 @@ Theorem 1) prove permute-and-flip epsilon-DP; Ghosh, Roughgarden and
 Sundararajan (STOC 2009) the geometric mechanism; Canonne, Kamath and
 Steinke (NeurIPS 2020) the discrete Laplace mechanism and, in Theorem 4
 (with Bun-Steinke 2016 Proposition 1.3 for the conversion to (epsilon,
-delta)), the discrete Gaussian.
+delta)), the discrete Gaussian.  Shalev-Shwartz, Shamir, Srebro and
+Sridharan (JMLR 2010) give the m/n uniform stability of learning on a
+random m-subset (002's baseline B1); disjoint-block averaging is the
+folklore 1/k stability of averaging k learners trained on disjoint blocks
+(002's baseline B2).
 """
 
 FOLKLORE: Final = "folklore"

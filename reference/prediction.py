@@ -31,15 +31,16 @@ import numpy.typing as npt
 from . import _sampling
 from .citations import Citation, Source, Uncited
 from .data import Dataset, as_dataset
-from .errors import InvalidArgument, UnsupportedProgram
+from .errors import InvalidArgument, TooLargeToEnumerate, UnsupportedProgram
 from .mechanism import Mechanism
 from .neighbors import SUBSTITUTION, NeighborRelation
 from .privacy import PrivacyClaim, parse_epsilon
 from .program import MAX_PATHS, Distribution, Program, distribution, sample
 from .reals import DEFAULT_PRECISION, Order, Prob, Real, compare, exp, rational
-from .validate import check_delta, to_fraction
+from .validate import check_delta, check_int, to_fraction
 
 __all__ = [
+    "BATCH_LAW_MAX_PATHS",
     "PredictionClaim",
     "Predictor",
     "PrivatePrediction",
@@ -173,6 +174,35 @@ def privacy_from_stability(claim: UniformStability) -> PrivatePrediction:
 
 PredictionProgram: TypeAlias = Callable[[Dataset, Any], Program[int]]
 
+def _dataset(data: object) -> Dataset:
+    """``as_dataset(data)``, with InvalidArgument naming ``data`` instead of a TypeError."""
+    try:
+        return as_dataset(data)  # type: ignore[arg-type]
+    except TypeError:
+        raise InvalidArgument(f"data={data!r} must be an iterable of hashable examples "
+                              "(x, y)") from None
+
+
+def _queries(queries: object) -> list[Hashable]:
+    """``list(queries)``, with InvalidArgument naming ``queries`` instead of a TypeError."""
+    if not isinstance(queries, Iterable):
+        raise InvalidArgument(f"queries={queries!r} must be an iterable of query points")
+    try:
+        return list(queries)
+    except TypeError:
+        raise InvalidArgument(f"queries={queries!r} must be an iterable of query points"
+                              ) from None
+
+
+def _budgets(precision: object, max_paths: object | None = None) -> None:
+    check_int(precision, "precision", minimum=16)
+    if max_paths is not None:
+        check_int(max_paths, "max_paths", minimum=1)
+
+
+BATCH_LAW_MAX_PATHS = MAX_PATHS
+"""Default path budget of :meth:`Predictor.predict_batch`'s law path; above it, per-query runs."""
+
 
 @dataclass(frozen=True, slots=True)
 class Predictor:
@@ -283,7 +313,8 @@ class Predictor:
         Raises UnsupportedProgram (naming the predictor) when the program is not a
         probabilistic program or can return anything but the ints 0 and 1.
         """
-        data, x = as_dataset(data), self.check_query(x)
+        _budgets(precision, max_paths)
+        data, x = _dataset(data), self.check_query(x)
         try:
             law = distribution(self.program, data, x, precision=precision, max_paths=max_paths)
         except UnsupportedProgram as exc:
@@ -301,7 +332,7 @@ class Predictor:
 
     def predict(self, data: Iterable[Hashable], x: Hashable, rng: np.random.Generator) -> int:
         """One exact draw of A(S, x): the program run once, on fresh randomness from ``rng``."""
-        data, x = as_dataset(data), self.check_query(x)
+        data, x = _dataset(data), self.check_query(x)
         try:
             label = sample(self.program, data, x, rng=rng)
         except UnsupportedProgram as exc:
@@ -314,44 +345,70 @@ class Predictor:
 
         The answers are independent given S (002 §2: each guarantee is about a single query).
         """
-        data = as_dataset(data)
-        return tuple(self.predict(data, x, rng) for x in queries)
+        data = _dataset(data)
+        return tuple(self.predict(data, x, rng) for x in _queries(queries))
 
     def predict_batch(self, data: Iterable[Hashable], queries: Iterable[Hashable],
-                      rng: np.random.Generator, *, precision: int = DEFAULT_PRECISION
-                      ) -> npt.NDArray[np.uint8]:
+                      rng: np.random.Generator, *, precision: int = DEFAULT_PRECISION,
+                      law_max_paths: int = BATCH_LAW_MAX_PATHS) -> npt.NDArray[np.uint8]:
         """Vectorized :meth:`predict_many`: the same joint law, drawn array-wise.
 
         Why it is the same law: with fresh randomness per query, the k answers are
         independent and the j-th is Bernoulli(p_S(x_j)), so their joint law is the product
-        of the per-query laws.  This computes p_S(x) exactly ONCE per distinct query point
-        (:meth:`law`, from the one program) and draws every repeat of x as an independent
-        exact Bernoulli(p_S(x)) from integer randomness
-        (:func:`privref.reference._sampling.bernoulli_array`; one draw at a time above its
-        denominator limit).  When p_S(x) is irrational (an enclosure, which cannot be
-        refined), each of those queries runs the program itself, whose lazy exact sampler
-        handles the irrational choices.  Only the random stream differs from
-        :meth:`predict_many`, not the law.
+        of the per-query laws.  Two paths, both exact in law:
+
+        * law path (small inputs): p_S(x) is computed exactly ONCE per distinct query point
+          (:meth:`law`, from the one program, with at most ``law_max_paths`` execution paths)
+          and every repeat of x is an independent exact Bernoulli(p_S(x)) from integer
+          randomness (:func:`privref.reference._sampling.bernoulli_array`; one draw at a time
+          above its denominator limit).  When p_S(x) is irrational (an enclosure, which
+          cannot be refined), each of those queries runs the program itself.
+        * program path (large inputs, e.g. n = 10^5 where the C(n, m) subsets cannot be
+          enumerated): as soon as one exact law needs more than ``law_max_paths`` paths
+          (TooLargeToEnumerate), that query and every later one runs the program once on
+          fresh randomness (:func:`~privref.reference.program.sample`), the dataset being
+          converted once for the whole batch so that the program's fast blocks (cached count
+          tables, Floyd subsets) are shared.  ``law_max_paths=0`` forces this path.
+
+        Only the random stream differs from :meth:`predict_many`, not the law.
         """
         if not isinstance(rng, np.random.Generator):
             raise InvalidArgument(f"rng={rng!r} must be a numpy.random.Generator "
                                   "(e.g. numpy.random.default_rng(0))")
-        data = as_dataset(data)
-        points = [self.check_query(x) for x in queries]
+        if isinstance(law_max_paths, bool) or not isinstance(law_max_paths, int) \
+                or law_max_paths < 0:
+            raise InvalidArgument(f"law_max_paths={law_max_paths!r} must be an int >= 0")
+        _budgets(precision)
+        data = _dataset(data)
+        points = [self.check_query(x) for x in _queries(queries)]
         out = np.zeros(len(points), dtype=np.uint8)
         where: dict[Hashable, list[int]] = {}
         for j, x in enumerate(points):
             where.setdefault(x, []).append(j)
+        by_program = law_max_paths == 0
         for x, slots in where.items():
-            p = self.probability_one(data, x, precision=precision)
             index = np.asarray(slots, dtype=np.intp)
-            if not isinstance(p, Fraction):
-                out[index] = [self.predict(data, x, rng) for _ in slots]
+            if not by_program:
+                try:
+                    p = self.law(data, x, precision=precision,
+                                 max_paths=law_max_paths).prob(1)
+                except TooLargeToEnumerate:
+                    by_program = True
+            if by_program or not isinstance(p, Fraction):
+                out[index] = [self._run(data, x, rng) for _ in slots]
             elif p.denominator <= _sampling.ARRAY_MAX_DENOMINATOR:
                 out[index] = _sampling.bernoulli_array(rng, p, len(slots))
             else:
                 out[index] = [_sampling.bernoulli(rng, p) for _ in slots]
         return out
+
+    def _run(self, data: Dataset, x: Hashable, rng: np.random.Generator) -> int:
+        """One run of the program on an already converted dataset and checked query."""
+        try:
+            label = sample(self.program, data, x, rng=rng)
+        except UnsupportedProgram as exc:
+            raise UnsupportedProgram(f"predictor {self.name!r}: {exc}") from exc
+        return self._check_label(label)
 
     def _check_label(self, label: object) -> int:
         if isinstance(label, bool) or not isinstance(label, int) or label not in (0, 1):

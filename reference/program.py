@@ -21,8 +21,9 @@ branches over its merged outcomes rather than its internal paths.
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Callable, Generator, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Generic, TypeVar, cast
@@ -51,6 +52,7 @@ __all__ = [
     "Distribution",
     "InfiniteChoice",
     "Program",
+    "Subset",
     "Uniform",
     "bernoulli",
     "call",
@@ -59,7 +61,9 @@ __all__ = [
     "choose",
     "deterministic",
     "distribution",
+    "floyd_subset",
     "sample",
+    "subset",
     "uniform",
 ]
 
@@ -154,6 +158,52 @@ class Uniform(Choice):
         return _sampling.uniform_int(rng, self.n)
 
 
+def floyd_subset(n: int, m: int, draws: Sequence[int]) -> tuple[int, ...]:
+    """Floyd's algorithm: the sorted m-subset of range(n) that the integer ``draws`` select.
+
+    ``draws[i]`` must lie in [0, n − m + i] (i = 0..m−1).  Guarantee: when the draws are
+    independent and each uniform on its range, the result is uniform over the C(n, m)
+    m-subsets.  Proof (induction on i): before step i the set is a uniform
+    i-subset of range(n − m + i); step i, with j = n − m + i, adds the draw t when it is new
+    and j otherwise, so each (i+1)-subset of range(j + 1) is produced by exactly i + 1 of the
+    (j + 1)·C(j, i) equally likely (set, draw) pairs (the tests count this exhaustively).
+    Pure integer arithmetic (Floyd, "A sample of brilliance", CACM 1987).
+    """
+    chosen: set[int] = set()
+    for i, t in enumerate(draws):
+        j = n - m + i
+        chosen.add(j if t in chosen else t)
+    return tuple(sorted(chosen))
+
+
+@dataclass(frozen=True, slots=True)
+class Subset(Choice):
+    """A uniformly random m-subset of range(n), as a sorted tuple of m distinct indices.
+
+    Exact law: each of the C(n, m) subsets with probability exactly 1/C(n, m), enumerated in
+    lexicographic order (:func:`itertools.combinations`).  Sampler: Floyd's algorithm
+    (:func:`floyd_subset`) on m unbiased integer draws (``numpy.random.Generator.integers``
+    with an array of upper bounds, which rejects rather than rounds), O(m) work and never a
+    float, so it stays fast at n = 10^5 where unranking one of C(n, m) ranks does not.
+    """
+
+    n: int
+    m: int
+
+    def branches(self, prec: int) -> list[tuple[Any, Prob]]:
+        """The C(n, m) sorted subsets, each with probability exactly 1/C(n, m)."""
+        p = Fraction(1, math.comb(self.n, self.m))
+        return [(s, p) for s in itertools.combinations(range(self.n), self.m)]
+
+    def draw(self, rng: np.random.Generator) -> Any:
+        """One exact draw by Floyd's algorithm (integer draws only)."""
+        if self.m == 0:
+            return ()
+        highs = np.arange(self.n - self.m + 1, self.n + 1, dtype=np.int64)
+        draws = rng.integers(0, highs, dtype=np.int64)
+        return floyd_subset(self.n, self.m, draws.tolist())
+
+
 @dataclass(frozen=True, slots=True)
 class Bernoulli(Choice):
     """True with probability p (an exact real in [0, 1])."""
@@ -206,6 +256,21 @@ def uniform(n: int) -> Program[int]:
         raise InvalidArgument(f"n={n} must be >= 1")
     value = yield Uniform(n)
     return cast(int, value)
+
+
+def subset(n: int, m: int) -> Program[tuple[int, ...]]:
+    """Yield a uniform m-subset of range(n) as a sorted tuple; requires 0 <= m <= n, n >= 1.
+
+    One :class:`Subset` choice: the exact interpreter enumerates the C(n, m) subsets (refused
+    with TooLargeToEnumerate when they exceed the path budget), the sampler uses Floyd's
+    algorithm.  InvalidArgument names n or m.
+    """
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise InvalidArgument(f"n={n!r} must be an int >= 1")
+    if isinstance(m, bool) or not isinstance(m, int) or not 0 <= m <= n:
+        raise InvalidArgument(f"m={m!r} must be an int with 0 <= m <= n={n}")
+    value = yield Subset(n, m)
+    return cast(tuple[int, ...], value)
 
 
 def bernoulli(p: Real | Fraction) -> Program[bool]:
@@ -360,6 +425,10 @@ def _branches(choice: Choice, prec: int, memo: dict[Any, Distribution[Any]],
         if key is not None:
             memo[key] = sub
         return list(sub.items())
+    if isinstance(choice, Subset) and math.comb(choice.n, choice.m) > budget[0]:
+        raise TooLargeToEnumerate(
+            f"exact enumeration of the C({choice.n}, {choice.m}) subsets exceeds "
+            f"max_paths={budget[1]} execution paths; use a smaller input or raise max_paths")
     return choice.branches(prec)
 
 
@@ -444,6 +513,7 @@ def _check_replay(choice: object, value: object) -> None:
     """Refuse a program whose choices change on replay (hidden randomness or state)."""
     ok = (isinstance(choice, Uniform) and isinstance(value, int) and 0 <= value < choice.n) or (
         isinstance(choice, Bernoulli) and isinstance(value, bool)) or (
+        isinstance(choice, Subset) and isinstance(value, tuple) and len(value) == choice.m) or (
         isinstance(choice, Categorical) and isinstance(value, int)
         and 0 <= value < len(choice.weights)) or isinstance(choice, Call) or (
         isinstance(choice, InfiniteChoice) and isinstance(value, Affine))

@@ -23,13 +23,13 @@ tie-breaking, so all the randomness is the baseline's own.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from fractions import Fraction
 
-from privref.reference.citations import Uncited
+from privref.reference.citations import cite
 from privref.reference.concepts import Concept, ConceptClass
 from privref.reference.data import BOTTOM, Dataset, label_of, point_of
-from privref.reference.errors import InvalidArgument
+from privref.reference.errors import InvalidArgument, UnknownLabel
 from privref.reference.exponential import agreements, exponential_weights
 from privref.reference.learners.stable_prediction import (
     flip_predictor,
@@ -61,22 +61,22 @@ __all__ = [
     "subsample_predictor",
 ]
 
-SUBSAMPLE_SOURCE = Uncited("002 baseline B1 (random-subsample stabilizer); ledger entry pending")
-"""Where B1 and its m/n stability are described (002 §1, after [SSSSS10])."""
+SUBSAMPLE_SOURCE = cite("folklore Shalev-Shwartz et al. 2010 subsampling")
+"""B1's m/n stability ([SSSSS10], as recalled in 002 §1)."""
 
-AVERAGE_SOURCE = Uncited("002 baseline B2 (averaging over disjoint blocks); ledger entry pending")
-"""Where B2 and its 1/k stability are described (002 §1)."""
+AVERAGE_SOURCE = cite("folklore Disjoint-block averaging")
+"""B2's 1/k stability (002 §1)."""
 
-FLIPPED_AVERAGE_SOURCE = Uncited("002 baseline B3 (subsample-and-aggregate with a flip); "
-                                 "ledger entry pending")
-"""Where B3 is described (002 §1, after [DF18, BTT18])."""
+FLIPPED_AVERAGE_SOURCE = cite("002 Corollary 1 (proof)")
+"""B3's privacy: B2's 1/k stability through 002 Corollary 1's flip conversion (002 §1, after
+[DF18, BTT18])."""
 
-GENERIC_SOURCE = Uncited("002 baseline B5 ([KLNRS11] generic learner); ledger entry pending")
-"""Where B5 is described (002 §1, after [KLNRS11])."""
+GENERIC_SOURCE = cite("002 Lemma 4")
+"""B5 ([KLNRS11], 002 §1): the exponential mechanism over C gives ε-private prediction."""
 
-PRIVATE_MAJORITY_SOURCE = Uncited("002 baseline B4 ([DF18] Theorem 4.1, private majority); "
-                                  "ledger entry pending")
-"""Where B4 is described (002 §1 and Lemma 6, after [DF18] Theorem 4.1)."""
+PRIVATE_MAJORITY_SOURCE = cite("002 Lemma 6 (proof)")
+"""B4's privacy: the private majority of [DF18] Theorem 4.1, the realizable learner of 002
+Lemma 6 (one example moves each vote count by at most 1)."""
 
 
 # ------------------------------------------------------------------ primitives
@@ -90,7 +90,12 @@ def _check_class(C: object) -> ConceptClass:
 
 def _check_labeled(C: ConceptClass, data: Dataset, name: str) -> None:
     for i, example in enumerate(data):
-        if label_of(example) is BOTTOM:
+        try:
+            y = label_of(example)
+        except UnknownLabel:
+            raise UnknownLabel(f"{name}[{i}]={example!r} must be an example (x, y) labeled "
+                               "0 or 1") from None
+        if y is BOTTOM:
             raise InvalidArgument(f"{name}[{i}]={example!r} must be labeled 0 or 1, not ⊥")
         C.domain.position(point_of(example), f"{name}[{i}]")
 
@@ -101,10 +106,13 @@ def erm(C: ConceptClass, data: Dataset) -> Concept:
     Guarantee: a function of (C, data) alone, with the canonical tie-break "first in C's
     order", so every baseline's randomness is its own; on an empty dataset it is C[0].  This
     is the PAC learner L that the baselines of 002 §1 run ("ERM over C").  Requires a
-    ConceptClass and examples labeled 0 or 1 at points of C's domain (InvalidArgument
-    naming the entry).
+    ConceptClass and a sequence of examples labeled 0 or 1 at points of C's domain
+    (InvalidArgument naming ``data`` or the entry ``data[i]``).
     """
     _check_class(C)
+    if isinstance(data, str | bytes) or not isinstance(data, Iterable):
+        raise InvalidArgument(f"data={data!r} must be a sequence of labeled examples (x, y)")
+    data = tuple(data)
     _check_labeled(C, data, "data")
     best, best_score = C[0], agreements(C[0], data)
     for c in C:

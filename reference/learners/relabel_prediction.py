@@ -31,10 +31,10 @@ from __future__ import annotations
 from collections.abc import Hashable
 from fractions import Fraction
 
-from privref.reference.citations import Uncited
+from privref.reference.citations import cite
 from privref.reference.concepts import Concept, ConceptClass
 from privref.reference.data import Dataset, label_of, point_of
-from privref.reference.errors import InvalidArgument
+from privref.reference.errors import InvalidArgument, UnknownLabel
 from privref.reference.learners.prediction_baselines import (
     private_majority_epsilon,
     private_majority_predictor,
@@ -66,8 +66,13 @@ __all__ = [
     "relabel_privacy",
 ]
 
-RELABEL_SOURCE = Uncited("002 Algorithm 3 / Theorem 2; ledger entry pending")
-"""Where Algorithm 3 and its private prediction are stated (002 §4.2, Lemma 8, Theorem 2)."""
+RELABEL_CORE_SOURCE = cite("002 Lemma 8 (proof)")
+"""The core's (ε, δ)-private prediction: 002 Lemma 8's privacy proof (Lemmas 10, 11 and the
+subsampling sum), with the exact net radius k(I) in place of the paper's k."""
+
+RELABEL_SOURCE = cite("002 Theorem 2 (proof)")
+"""Algorithm 3's pure private prediction: 002 Theorem 2's proof (Lemma 8's core, then the
+final flip)."""
 
 
 # ------------------------------------------------------------------ primitives
@@ -129,7 +134,7 @@ def relabel_core_gamma(n: int, m: int, epsilon1: object, k: int, epsilon2: objec
     (InvalidArgument naming the argument).
     """
     _check(n, m, k)
-    eps1, eps2 = parse_epsilon(epsilon1), parse_epsilon(epsilon2)
+    eps1, eps2 = parse_epsilon(epsilon1, "epsilon1"), parse_epsilon(epsilon2, "epsilon2")
     share = Fraction(m, n)
     inside = stability_from_privacy(PrivatePrediction(eps2 * Fraction(k, 2))).gamma
     outside = stability_from_privacy(PrivatePrediction(_inner_epsilon(eps1, k, eps2))).gamma
@@ -148,14 +153,17 @@ def relabel_core_privacy(n: int, m: int, epsilon1: object, k: int, epsilon2: obj
     P_S[y] <= e^{ε₀}·P_S''[y] + δ.  This is NOT a pure claim at ε₀: δ > 0 whenever
     kε₂/2 > ε₀, as in the paper's regime ε₁ = ε₂ = 1/k with k large.  (The core IS pure at
     the larger kε₂/2, since every conditional law lies in [a, 1 − a]; the paper's point is
-    that ε₀ = O(ε) needs δ.  On the tiny instances of the tests the exact audit finds the
-    core pure even at ε₀: the failure of pure ε₀ is asymptotic, not seen at those sizes.)
+    that ε₀ = O(ε) needs δ.  The exact audit exhibits it at n = 19 with 19 blocks: the pure
+    claim at ε₀ is VIOLATED there while (ε₀, δ) holds, ledger entry "002 Lemma 8 / the core
+    without the flip is not pure: delta is needed"; with few blocks the core stays pure.)
     δ is exact when r and e^{ε₁} are rational (ε = 2·ln of a rational), otherwise the dyadic
     upper end of its enclosure at ``precision`` bits (never below the exact value).
-    Requires the arguments of :func:`relabel_core_gamma`.
+    Requires the arguments of :func:`relabel_core_gamma` and an int precision >= 16
+    (InvalidArgument naming it).
     """
     _check(n, m, k)
-    eps1, eps2 = parse_epsilon(epsilon1), parse_epsilon(epsilon2)
+    eps1, eps2 = parse_epsilon(epsilon1, "epsilon1"), parse_epsilon(epsilon2, "epsilon2")
+    check_int(precision, "precision", minimum=16)
     eps0 = _inner_epsilon(eps1, k, eps2)
     rk = exp(eps2 * Fraction(k, 2))
     excess = (rk - exp(eps0)) / (rk + 1)
@@ -206,8 +214,13 @@ def _check_data(C: ConceptClass, data: Dataset, n: int) -> None:
     if len(data) != n:
         raise InvalidArgument(f"data has {len(data)} examples; this predictor needs n={n}")
     for i, example in enumerate(data):
-        if label_of(example) not in (0, 1):
-            raise InvalidArgument(f"data[{i}]={example!r} must be labeled 0 or 1")
+        try:
+            y = label_of(example)
+        except UnknownLabel:
+            raise UnknownLabel(f"data[{i}]={example!r} must be an example (x, y) labeled "
+                               "0 or 1") from None
+        if y not in (0, 1):
+            raise InvalidArgument(f"data[{i}]={example!r} must be labeled 0 or 1, not ⊥")
         C.domain.position(point_of(example), f"data[{i}]")
 
 
@@ -229,14 +242,14 @@ def relabel_core_predictor(C: ConceptClass, n: int, m: int, epsilon1: object, k:
     1 <= m <= n, 1 <= k <= n, ε₁, ε₂ >= 0 (InvalidArgument naming the argument); at run time
     the dataset size n, 0/1 labels and points of C's domain, and the query.
     """
-    eps1, eps2 = parse_epsilon(epsilon1), parse_epsilon(epsilon2)
+    eps1, eps2 = parse_epsilon(epsilon1, "epsilon1"), parse_epsilon(epsilon2, "epsilon2")
     inner, description = _core(C, n, m, eps1, k, eps2)
     claim = relabel_core_privacy(n, m, eps1, k, eps2)
 
     def program(data: Dataset, x: Hashable) -> Program[int]:
         return (yield from _core_run(C, n, m, eps1, inner, data, x))
 
-    return Predictor(name, program, claim, RELABEL_SOURCE, domain=tuple(C.domain),
+    return Predictor(name, program, claim, RELABEL_CORE_SOURCE, domain=tuple(C.domain),
                      description=description)
 
 
@@ -248,7 +261,7 @@ def relabel_predictor(C: ConceptClass, n: int, m: int, epsilon1: object, k: int,
     Claim: pure ε-private prediction with ε = :func:`relabel_privacy` (n, m, ε₁, k, ε₂, q).
     Validates as :func:`relabel_core_predictor` plus 0 < q <= 1/2 (InvalidArgument naming flip).
     """
-    eps1, eps2 = parse_epsilon(epsilon1), parse_epsilon(epsilon2)
+    eps1, eps2 = parse_epsilon(epsilon1, "epsilon1"), parse_epsilon(epsilon2, "epsilon2")
     inner, description = _core(C, n, m, eps1, k, eps2)
     q = _check_flip(flip)
     claim = relabel_privacy(n, m, eps1, k, eps2, q)

@@ -19,14 +19,13 @@ paper uses q = α/2 with γ = Θ(αε)).  Each step is a small probabilistic pro
 
 from __future__ import annotations
 
-import math
 from collections.abc import Hashable
 from fractions import Fraction
 
-from privref.reference.citations import Source, Uncited
+from privref.reference.citations import Source, cite
 from privref.reference.concepts import Concept, ConceptClass
 from privref.reference.data import BOTTOM, Dataset, label_of, point_of
-from privref.reference.errors import InvalidArgument
+from privref.reference.errors import InvalidArgument, UnknownLabel
 from privref.reference.exponential import agreements, exponential_weights
 from privref.reference.prediction import (
     Predictor,
@@ -43,11 +42,10 @@ from privref.reference.program import (
     categorical_choice,
     choose,
     deterministic,
-    uniform,
+    subset,
 )
 from privref.reference.randomized_response import flip_bit
 from privref.reference.reals import Order, Real, compare, log, rational
-from privref.reference.subsampling import unrank_combination
 from privref.reference.validate import check_int, check_probability, to_fraction
 from privref.reference.vc import canonical_representatives
 
@@ -64,11 +62,13 @@ __all__ = [
     "stable_predictor",
 ]
 
-STABLE_SOURCE = Uncited("002 Algorithm 1 / Theorem 1; ledger entry pending")
-"""Where Algorithm 1's stability is stated (002 Theorem 1); the 002 ledger comes later."""
+STABLE_SOURCE = cite("002 Lemma 7 (proof)")
+"""Algorithm 1's stability: the stability half of 002 Lemma 7's proof, with the exact
+m/n + (1 − m/n)·tanh(ε/2) in place of the paper's m/n + e^ε − 1 (used by 002 Theorem 1)."""
 
-PRIVATE_SOURCE = Uncited("002 Algorithm 2 / Corollary 1; ledger entry pending")
-"""Where the flip conversion's private prediction is stated (002 Corollary 1)."""
+PRIVATE_SOURCE = cite("002 Corollary 1 (proof)")
+"""The flip conversion's private prediction: 002 Corollary 1's proof (a γ-stable label flipped
+w.p. q is ln(1 + (1 − 2q)·γ/q)-private)."""
 
 
 # ------------------------------------------------------------------ primitives
@@ -79,15 +79,16 @@ def random_index_subset(n: int, m: int) -> Program[tuple[int, ...]]:
 
     Distinct indices, so repeated points count as different entries.
 
-    One uniform choice among the C(n, m) subsets, unranked lexicographically
-    (:func:`privref.reference.subsampling.unrank_combination`): each subset has probability
-    exactly 1/C(n, m), and the indices are distinct even when S repeats a point.
+    One exact subset choice (:func:`privref.reference.program.subset`): the exact law gives
+    each of the C(n, m) subsets probability exactly 1/C(n, m), in lexicographic order (the
+    law of unranking a uniform rank, :func:`privref.reference.subsampling.unrank_combination`,
+    which this replaces for speed); the sampler is Floyd's algorithm on integer draws, O(m)
+    per query at n = 10^5.  The indices are distinct even when S repeats a point.
     Requires 1 <= m <= n (InvalidArgument naming m or n).
     """
     check_int(n, "n", minimum=1)
     check_int(m, "m", minimum=1, maximum=n)
-    rank = yield from uniform(math.comb(n, m))
-    return unrank_combination(rank, n, m)
+    return (yield from subset(n, m))
 
 
 def _weights(hypotheses: tuple[Concept, ...], data: Dataset, epsilon: Real) -> Categorical:
@@ -208,7 +209,11 @@ def _check_data(C: ConceptClass, data: Dataset, n: int) -> None:
     if len(data) != n:
         raise InvalidArgument(f"data has {len(data)} examples; this predictor needs n={n}")
     for i, example in enumerate(data):
-        y = label_of(example)
+        try:
+            y = label_of(example)
+        except UnknownLabel:
+            raise UnknownLabel(f"data[{i}]={example!r} must be an example (x, y) labeled "
+                               "0 or 1") from None
         if y is BOTTOM:
             raise InvalidArgument(f"data[{i}]={example!r} must be labeled 0 or 1, not ⊥")
         C.domain.position(point_of(example), f"data[{i}]")

@@ -232,3 +232,30 @@ def test_pair_audit_matches_the_universe_worst_case() -> None:
     assert tight.verdict is Verdict.VIOLATED and tight.verdict_witness is not None
     assert tight.verdict_witness.y == 0  # P(0) = 3/4 > e^ε · 1/4
     check_witness(tight, flip)
+
+
+def test_malformed_audit_arguments_are_refused_by_name() -> None:
+    """Every size, budget and argument type is checked before any law is computed."""
+    flip = majority_flip(Fraction(3, 4))
+    with pytest.raises(InvalidArgument, match=r"predictor='flip' must be a Predictor"):
+        audit_prediction("flip", ONE, X)  # type: ignore[arg-type]  # deliberately wrong
+    with pytest.raises(InvalidArgument, match=r"predictor=None must be a Predictor"):
+        audit_prediction_pair(None, [(0, 0)], [(0, 1)], X)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgument, match=r"queries=3 must be an iterable"):
+        audit_prediction(flip, ONE, 3)  # type: ignore[arg-type]  # deliberately wrong
+    with pytest.raises(InvalidArgument, match=r"precision='high' must be an int"):
+        audit_prediction(flip, ONE, X, precision="high")  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgument, match=r"max_precision=None must be an int"):
+        audit_prediction(flip, ONE, X, max_precision=None)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgument, match=r"max_paths=0 must be >= 1"):
+        audit_prediction(flip, ONE, X, max_paths=0)
+    with pytest.raises(InvalidArgument, match=r"pair_limit=0 must be >= 1"):
+        audit_prediction(flip, ONE, X, pair_limit=0)
+    with pytest.raises(InvalidArgument, match=r"pair_limit='x' must be an int"):
+        audit_prediction(flip, ONE, X, pair_limit="x")  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgument, match=r"a=5 must be a dataset"):
+        audit_prediction_pair(flip, 5, [(0, 1)], X)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgument, match=r"b=\[\{0\}\] must hold hashable examples"):
+        audit_prediction_pair(flip, [(0, 0)], [{0}], X)  # type: ignore[list-item]
+    with pytest.raises(NotNeighboring):
+        audit_prediction_pair(flip, [(0, 0)], [(0, 0)], X)  # equal datasets: never a verdict

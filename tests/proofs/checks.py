@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable
 
 from privref.proofs import Check, CheckResult, Entry, Verdict
@@ -25,3 +26,22 @@ def assert_check(check: Check) -> CheckResult:
         assert result.witness, check.name
     assert check.run().verdict is result.verdict, check.name
     return result
+
+
+def resolves(subject: str) -> bool:
+    """A ledger subject names an importable module of privref or an attribute of one."""
+    try:
+        importlib.import_module(f"privref.{subject}")
+        return True
+    except ModuleNotFoundError:
+        module, _, name = f"privref.{subject}".rpartition(".")
+        return hasattr(importlib.import_module(module), name)
+
+
+def distinct_checks(entries: Iterable[Entry]) -> list[Check]:
+    """Each check function once (several entries share one), in first-seen order."""
+    seen: dict[object, Check] = {}
+    for e in entries:
+        for c in e.checks:
+            seen.setdefault(c.run, c)
+    return list(seen.values())

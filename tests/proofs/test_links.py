@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from privref.app.builtin import builtin_audits
+from privref.app.builtin_prediction import prediction_audits
 from privref.app.extra_builtin import EXTRA
 from privref.proofs._ledger import Status
 from privref.proofs.errata import ERRATA, ERRATUM_ID
@@ -76,6 +77,8 @@ def test_every_builtin_audit_row_cites_a_live_entry(deep: bool) -> None:
     rows = builtin_audits(deep=deep, extra=EXTRA)
     problems = [f"{row.label or row.mechanism.name}: {why}" for row in rows
                 if (why := broken_link(row.cited)) is not None]
+    problems += [f"{row.label}: {why}" for row in prediction_audits(deep)
+                 if (why := broken_link(row.predictor.source)) is not None]
     assert not problems, problems
 
 

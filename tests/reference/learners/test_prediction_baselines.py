@@ -16,7 +16,7 @@ import pytest
 from privref.audits.prediction import audit_prediction
 from privref.reference.concepts import thresholds_on
 from privref.reference.data import BOTTOM
-from privref.reference.errors import InvalidArgument
+from privref.reference.errors import InvalidArgument, UnknownLabel
 from privref.reference.learners import (
     block_average_predictor,
     erm,
@@ -270,3 +270,13 @@ def test_bad_arguments_raise() -> None:
         b1.law(S, 7)
     with pytest.raises(InvalidArgument, match=r"must be labeled 0 or 1, not ⊥"):
         private_majority_predictor(T2, 2, 2, EPS).law(((0, 1), (1, BOTTOM)), 0)
+
+
+def test_erm_refuses_malformed_data_naming_it() -> None:
+    """erm names data (or data[i]) for a non-iterable dataset or a label outside {0, 1}."""
+    with pytest.raises(InvalidArgument, match=r"data=5 must be a sequence of labeled examples"):
+        erm(T2, 5)  # type: ignore[arg-type]  # deliberately the wrong type
+    with pytest.raises(InvalidArgument, match=r"data='ab' must be a sequence"):
+        erm(T2, "ab")  # type: ignore[arg-type]  # deliberately the wrong type
+    with pytest.raises(UnknownLabel, match=r"data\[1\]=\(1, 2\) must be an example"):
+        erm(T2, ((0, 1), (1, 2)))

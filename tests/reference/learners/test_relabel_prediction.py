@@ -15,7 +15,7 @@ import pytest
 from privref.audits.prediction import audit_prediction
 from privref.reference.concepts import thresholds_on
 from privref.reference.data import BOTTOM
-from privref.reference.errors import InvalidArgument
+from privref.reference.errors import InvalidArgument, UnknownLabel
 from privref.reference.learners import (
     relabel,
     relabel_core_gamma,
@@ -219,3 +219,26 @@ def test_bad_data_is_refused_before_any_choice() -> None:
         core.law(((0, 1), (1, 0), (1, 1)), 0)
     with pytest.raises(InvalidArgument, match=r"data\[1\]=.* must be labeled 0 or 1"):
         core.law(((0, 1), (1, BOTTOM)), 0)
+
+
+def test_each_epsilon_and_the_precision_are_named() -> None:
+    """ε₁ and ε₂ are reported as epsilon1 / epsilon2; precision must be an int >= 16."""
+    with pytest.raises(InvalidArgument, match=r"epsilon1=-1 must be >= 0"):
+        relabel_predictor(T2, 2, 1, -1, 1, EPS, Q)
+    with pytest.raises(InvalidArgument, match=r"epsilon2=nan"):
+        relabel_core_predictor(T2, 2, 1, EPS, 1, float("nan"))
+    with pytest.raises(InvalidArgument, match=r"epsilon2='x'"):
+        relabel_core_gamma(2, 1, EPS, 1, "x")
+    with pytest.raises(InvalidArgument, match=r"epsilon1=-1/2 must be >= 0"):
+        relabel_privacy(2, 1, "-1/2", 1, EPS, Q)
+    with pytest.raises(InvalidArgument, match=r"precision='high' must be an int"):
+        relabel_core_privacy(2, 1, EPS, 2, EPS, precision="high")  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgument, match=r"precision=8 must be >= 16"):
+        relabel_core_privacy(2, 1, EPS, 2, EPS, precision=8)
+
+
+def test_malformed_labels_are_refused_naming_their_index() -> None:
+    """A label outside {0, 1, ⊥} is refused as data[i]."""
+    core = relabel_core_predictor(T2, 2, 1, EPS, 1, EPS)
+    with pytest.raises(UnknownLabel, match=r"data\[0\]=\(0, 2\) must be an example"):
+        core.law(((0, 2), (1, 0)), 0)

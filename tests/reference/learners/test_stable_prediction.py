@@ -15,7 +15,7 @@ import pytest
 from privref.audits.prediction import audit_prediction
 from privref.reference.concepts import thresholds_on
 from privref.reference.data import BOTTOM, Dataset
-from privref.reference.errors import InvalidArgument
+from privref.reference.errors import InvalidArgument, UnknownLabel
 from privref.reference.learners import (
     flip_predictor,
     flip_privacy,
@@ -309,3 +309,13 @@ def test_bad_arguments_raise_naming_the_argument() -> None:
     with pytest.raises(InvalidArgument, match=r"data\[0\]"):
         one.law(((7, 1), (1, 0)), 0)
     assert isinstance(one, Predictor)
+
+
+def test_malformed_examples_are_refused_naming_their_index() -> None:
+    """A label outside {0, 1, ⊥} or a non-pair is refused as data[i], not as a bare label."""
+    one = stable_predictor(T2, 2, 1, EPS)
+    with pytest.raises(UnknownLabel, match=r"data\[0\]=\(0, 2\) must be an example \(x, y\) "
+                                           r"labeled 0 or 1"):
+        one.law(((0, 2), (1, 0)), 0)
+    with pytest.raises(UnknownLabel, match=r"data\[1\]=5 must be an example"):
+        one.law(((0, 1), 5), 0)

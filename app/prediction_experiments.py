@@ -1,0 +1,863 @@
+"""``privref experiments``: sample complexity of the prediction algorithms of paper 002, JSON + PNG.
+
+Paper 002 (Dagan and Feldman, "PAC learning with stable and private predictions") bounds the
+number of examples its predictors need: Algorithm 1 (stable, Theorem 1), Algorithm 2
+(Corollary 1, Õ(d/(α²ε))), Algorithm 3 (Theorem 2, Õ(d²/(αε) + d/α²)) and the baselines of
+its §1 (subsample-and-aggregate, Õ(d/(α³ε)); the private majority, realizable; the generic
+learner).  This module measures, for each predictor, class and α, the smallest n on a
+geometric grid at which the mean excess error L_P(A, S) − OPT is at most α, at a fixed ε.
+
+Exactness.  P is a known finite distribution on grid × {0, 1} (uniform x, labels of a target
+concept flipped with probability η), so L_P(h) is an exact finite sum for every hypothesis
+and L_P(A, S) = Σ_x D(x)·[η(x) + p_S(x)·(1 − 2η(x))] is linear in p_S(x).  Given the dataset
+S and the algorithm's subset draw I (sampled exactly, integers only, by the predictor's own
+subset choice), the conditional loss is computed from the predictor's own sub-programs with
+the exact interpreter (:func:`~privref.reference.program.distribution`: exact rationals or
+rigorous interval enclosures), never estimated from a test set.  Monte Carlo enters only
+through the datasets S and the subset draws I (and, for Algorithm 3, the hypothesis draw h),
+and each reported mean carries its standard error.  Evaluators and programs are tied by
+tests: averaged over every subset on tiny instances, each evaluator equals the loss read off
+:meth:`~privref.reference.prediction.Predictor.law` exactly.
+
+Nothing here proves a bound: the measured n* illustrate the rates on small grids.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from privref import reference
+from privref.reference.concepts import Concept, ConceptClass, explicit, intervals, thresholds_on
+from privref.reference.data import Dataset
+from privref.reference.errors import InvalidArgument, PrivrefError, UnsupportedProgram
+from privref.reference.exponential import exponential_weights
+from privref.reference.learners.prediction_baselines import (
+    erm,
+    flipped_average_predictor,
+    generic_predictor,
+    index_blocks,
+    private_majority_predictor,
+    subsample_predictor,
+)
+from privref.reference.learners.relabel_analysis import flip_approximate_privacy
+from privref.reference.learners.relabel_prediction import (
+    relabel,
+    relabel_core_privacy,
+    relabel_hypothesis,
+    relabel_predictor,
+)
+from privref.reference.learners.stable_prediction import (
+    pattern_exponential_mechanism,
+    private_predictor,
+    random_index_subset,
+    stable_hypothesis,
+    stable_predictor,
+)
+from privref.reference.prediction import Predictor, UniformStability
+from privref.reference.privacy import parse_epsilon
+from privref.reference.program import (
+    Distribution,
+    Program,
+    Subset,
+    categorical_choice,
+    distribution,
+    sample,
+)
+from privref.reference.reals import (
+    DEFAULT_PRECISION,
+    Order,
+    Prob,
+    Real,
+    compare,
+    prob_as_interval,
+    rational,
+)
+from privref.reference.validate import check_int, to_fraction
+from privref.reference.vc import vc_dimension
+
+from .output import check_output_path, write_json, write_with
+
+__all__ = [
+    "MAX_DATASETS",
+    "MAX_DRAWS",
+    "MAX_N",
+    "PREDICTORS",
+    "Population",
+    "conditional_law",
+    "configure_parser",
+    "experiment_classes",
+    "flip_loss",
+    "flipped_average_parameters",
+    "generic_loss",
+    "hypothesis_loss",
+    "majority_loss",
+    "n_grid",
+    "predictor_loss",
+    "private_majority_parameters",
+    "private_parameters",
+    "relabel_parameters",
+    "relabel_pure_epsilon",
+    "run",
+    "run_experiment",
+    "stable_parameters",
+    "subsample_parameters",
+    "unions_of_two_intervals",
+]
+
+MAX_N = 100_000
+"""Largest dataset size ``privref experiments`` accepts (``--max-n``)."""
+
+MAX_DATASETS = 50
+"""Largest number of datasets S per grid point (``--datasets``)."""
+
+MAX_DRAWS = 50
+"""Largest number of subset draws I per dataset (``--draws``)."""
+
+MAX_EPSILON = Fraction(4)
+"""Largest target ε (``--epsilon``)."""
+
+Bounds = tuple[Fraction, Fraction]
+"""A rigorous enclosure [lo, hi] of a real number (lo == hi when exact)."""
+
+
+# ------------------------------------------------------------------ classes and population
+
+
+def unions_of_two_intervals(points: int) -> ConceptClass:
+    """Unions of at most two intervals on {0, …, points − 1} (VC dimension 4 for points >= 5).
+
+    Canonical order: the empty set, then every single interval [a, b] in lexicographic order,
+    then every union [a, b] ∪ [c, e] with b + 1 < c in lexicographic order of (a, b, c, e).
+    The VC dimension is checked by brute force (:func:`privref.reference.vc.vc_dimension`) in
+    the tests and recorded by every run.  Source: the larger-VC class of the 002 experiments
+    (002 Theorems 1 and 2 are stated for any class of VC dimension d).
+    """
+    check_int(points, "points", minimum=1, maximum=24)
+    specs: list[tuple[int, ...]] = [tuple([0] * points)]
+    runs = [(a, b) for a in range(points) for b in range(a, points)]
+
+    def labels(parts: Sequence[tuple[int, int]]) -> tuple[int, ...]:
+        return tuple(int(any(a <= x <= b for a, b in parts)) for x in range(points))
+
+    specs += [labels([r]) for r in runs]
+    specs += [labels([r, s]) for r in runs for s in runs if r[1] + 1 < s[0]]
+    return explicit(range(points), specs, name=f"UNION2[{points} points]")
+
+
+@dataclass(frozen=True)
+class ClassSpec:
+    """One concept class of the experiment with its target concept (002 §2: agnostic PAC)."""
+
+    key: str
+    concepts: ConceptClass
+    target: int
+    vc: int
+
+
+def experiment_classes(keys: Sequence[str] = ("thresholds", "intervals", "unions2")
+                       ) -> tuple[ClassSpec, ...]:
+    """The classes of the experiment, each with a target and its brute-force VC dimension.
+
+    thresholds on 16 points (VC 1, target x < 8), intervals on 12 points (VC 2, target
+    [3, 8]), unions of two intervals on 10 points (VC 4, target [1, 3] ∪ [6, 8]).
+    """
+    out = []
+    for key in keys:
+        if key == "thresholds":
+            C, target = thresholds_on(16), (1 << 8) - 1
+        elif key == "intervals":
+            C, target = intervals(12), sum(1 << x for x in range(3, 9))
+        elif key == "unions2":
+            C, target = unions_of_two_intervals(10), sum(1 << x for x in (1, 2, 3, 6, 7, 8))
+        else:
+            raise InvalidArgument(f"class={key!r} must be thresholds, intervals or unions2")
+        out.append(ClassSpec(key, C, C.masks.index(target), vc_dimension(C)))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Population:
+    """A known finite distribution P on domain × {0, 1}: x uniform, y = c*(x) flipped w.p. η.
+
+    ``eta(x)`` = P[y = 1 | x] (η where c*(x) = 0, 1 − η where c*(x) = 1).  Every loss is an
+    exact rational: L_P(h) = Σ_x D(x)·(h(x)(1 − η(x)) + (1 − h(x))η(x)) (002 §2's L_P).
+    """
+
+    concepts: ConceptClass
+    target: Concept
+    noise: Fraction
+
+    def eta(self, x: Hashable) -> Fraction:
+        """P[y = 1 | x], exact."""
+        return 1 - self.noise if self.target(x) == 1 else self.noise
+
+    def loss(self, h: Concept) -> Fraction:
+        """L_P(h), exact (002 §2)."""
+        points = self.concepts.domain.points
+        total = sum((self.eta(x) if h(x) == 0 else 1 - self.eta(x) for x in points), Fraction(0))
+        return total / len(points)
+
+    def opt(self) -> Fraction:
+        """OPT = min over C of L_P(c), exact (002 §2, agnostic benchmark)."""
+        return min(self.loss(c) for c in self.concepts)
+
+    def predictor_loss(self, p_one: Callable[[Hashable], Prob]) -> Bounds:
+        """L_P(A, S) = Σ_x D(x)·[η(x) + p_S(x)(1 − 2η(x))], enclosed, given p_S(x) = P[A(S,x)=1]."""
+        lo = hi = Fraction(0)
+        for x in self.concepts.domain.points:
+            box = prob_as_interval(p_one(x))
+            slope = 1 - 2 * self.eta(x)
+            lo += self.eta(x) + (box.lo * slope if slope >= 0 else box.hi * slope)
+            hi += self.eta(x) + (box.hi * slope if slope >= 0 else box.lo * slope)
+        size = len(self.concepts.domain)
+        return lo / size, hi / size
+
+    def draw(self, n: int, rng: np.random.Generator) -> Dataset:
+        """n i.i.d. examples from P, by integer draws only (x uniform, flip iff u < η·den)."""
+        xs = rng.integers(0, len(self.concepts.domain), n)
+        flips = rng.integers(0, self.noise.denominator, n) < self.noise.numerator
+        labels = np.asarray(self.target.labels, dtype=np.int64)[xs] ^ flips.astype(np.int64)
+        points = self.concepts.domain.points
+        return tuple(zip([points[i] for i in xs.tolist()], labels.tolist(), strict=True))
+
+
+# ------------------------------------------------------------------ exact conditional laws
+
+
+def _fix_first(program: Callable[..., Program[Any]], value: Any, *args: Any) -> Program[Any]:
+    gen = program(*args)
+    choice = next(gen)
+    if not isinstance(choice, Subset) or not isinstance(value, tuple) or len(value) != choice.m:
+        gen.close()
+        raise UnsupportedProgram(f"the first choice of {program.__qualname__} is {choice!r}, "
+                                 "not a subset choice of the size drawn")
+    try:
+        choice = gen.send(value)
+        while True:
+            sent = yield choice
+            choice = gen.send(sent)
+    except StopIteration as stop:
+        return stop.value
+
+
+def conditional_law(program: Callable[..., Program[Any]], args: tuple[Any, ...],
+                    first: tuple[int, ...], *, precision: int = DEFAULT_PRECISION
+                    ) -> Distribution[Any]:
+    """The exact law of ``program(*args)`` given that its first choice, a subset, equals ``first``.
+
+    The same program, replayed by the exact interpreter with its first choice fixed: exact
+    rationals or interval enclosures (002 Algorithms 1 and 3: conditional on the subset I the
+    exponential mechanism's law over the candidates is explicit).  Averaged over ``first``
+    drawn from the subset choice it is the program's law.
+    """
+    return distribution(_fix_first, program, first, *args, precision=precision)
+
+
+def hypothesis_loss(pop: Population, law: Distribution[Concept]) -> Bounds:
+    """E[L_P(h)] = Σ_h P(h)·L_P(h) over a law of hypotheses, enclosed (exact when the law is)."""
+    lo = hi = Fraction(0)
+    for h, p in law.items():
+        box, value = prob_as_interval(p), pop.loss(h)
+        lo += box.lo * value
+        hi += box.hi * value
+    return lo, min(hi, Fraction(1))
+
+
+def flip_loss(bounds: Bounds, q: Fraction) -> Bounds:
+    """The loss after flipping the prediction w.p. q: L' = q + (1 − 2q)·L (002 Corollary 1).
+
+    Proof: p' = q + (1 − 2q)p, so L' = Σ D[η + q(1 − 2η)] + (1 − 2q)·Σ D·p(1 − 2η)
+    = q + (1 − 2q)·(Σ D·η + Σ D·p(1 − 2η)) = q + (1 − 2q)·L.  Monotone in L for q <= 1/2, so
+    an enclosure of L maps to one of L'.
+    """
+    return (1 - 2 * q) * bounds[0] + q, (1 - 2 * q) * bounds[1] + q
+
+
+def _block_hypotheses(C: ConceptClass, data: Dataset, k: int) -> list[Concept]:
+    return [erm(C, tuple(data[i] for i in block)) for block in index_blocks(len(data), k)]
+
+
+def majority_loss(pop: Population, data: Dataset, k: int, epsilon: Real,
+                  precision: int = DEFAULT_PRECISION) -> Bounds:
+    """L_P of 002 baseline B4 on ``data``: ERM per block, exponential mechanism on the votes.
+
+    p_S(x) is the exact share of label 1 in the exponential mechanism over the vote counts
+    (k − v, v) (:func:`~privref.reference.exponential.exponential_weights` with the paper's
+    1/2), v = #{blocks whose ERM says 1 at x}; the block ERMs are computed once for all x.
+    """
+    hs = _block_hypotheses(pop.concepts, data, k)
+
+    def p_one(x: Hashable) -> Prob:
+        votes = sum(h(x) for h in hs)
+        choice = categorical_choice(exponential_weights([k - votes, votes], epsilon=epsilon))
+        shares: dict[int, Prob] = dict(choice.branches(precision))
+        return shares.get(1, Fraction(0))
+
+    return pop.predictor_loss(p_one)
+
+
+def generic_loss(pop: Population, data: Dataset, epsilon: Real) -> Bounds:
+    """L_P of 002 baseline B5: the exact law of h from its exponential mechanism over C."""
+    law = distribution(pattern_exponential_mechanism, pop.concepts,
+                       tuple(pop.concepts.domain), data, epsilon)
+    return hypothesis_loss(pop, law)
+
+
+# ------------------------------------------------------------------ parameter choices
+
+
+def _ceil_log_ratio(scale: Fraction, alpha: Fraction, epsilon: Fraction) -> int:
+    """⌈scale·ln(2/α)/ε⌉ (a parameter choice; floats never decide a privacy claim)."""
+    return max(1, math.ceil(float(scale) * math.log(2 / float(alpha)) / float(epsilon)))
+
+
+def stable_parameters(alpha: Fraction, epsilon: Fraction, n: int) -> dict[str, Any]:
+    """Algorithm 1 at stability γ = αε/2 (002 Corollary 1's γ; Theorem 1's proof: ε_EM = γ/4, m <= γn/2).
+
+    m = max(1, ⌊γn/2⌋): below n = 2/γ the proved stability exceeds γ (reported per run).
+    """
+    gamma = alpha * epsilon / 2
+    return {"m": max(1, math.floor(gamma * n / 2)), "epsilon_em": gamma / 4, "gamma": gamma}
+
+
+def private_parameters(alpha: Fraction, epsilon: Fraction, n: int) -> dict[str, Any]:
+    """Algorithm 2 (002 Corollary 1): Algorithm 1 with γ = αε/2, then flip w.p. q = α/2."""
+    return {**stable_parameters(alpha, epsilon, n), "flip": alpha / 2}
+
+
+def subsample_parameters(alpha: Fraction, epsilon: Fraction, n: int) -> dict[str, Any]:
+    """002 baseline B1 at the same stability γ = αε/2 as Algorithm 1: m = max(1, ⌊γn⌋)."""
+    gamma = alpha * epsilon / 2
+    return {"m": max(1, math.floor(gamma * n)), "gamma": gamma}
+
+
+def flipped_average_parameters(alpha: Fraction, epsilon: Fraction, n: int) -> dict[str, Any]:
+    """002 baseline B3: k = ⌈2/(αε)⌉ blocks (capped at n), flip q = α/2 (inventory-style B3).
+
+    Then ε' = ln(1 + (1 − α)/(k·α/2)) <= ln(1 + ε) <= ε.
+    """
+    return {"k": min(n, math.ceil(2 / (alpha * epsilon))), "flip": alpha / 2}
+
+
+def private_majority_parameters(alpha: Fraction, epsilon: Fraction, n: int) -> dict[str, Any]:
+    """002 baseline B4 ([DF18] Theorem 4.1 as cited by 002 Lemma 6): k = ⌈4·ln(2/α)/ε⌉ blocks."""
+    return {"k": min(n, _ceil_log_ratio(Fraction(4), alpha, epsilon)), "epsilon_b4": epsilon}
+
+
+def relabel_parameters(alpha: Fraction, epsilon: Fraction, n: int, *,
+                       proved: bool) -> dict[str, Any]:
+    """002 Algorithm 3 (Theorem 2), our explicit constants: ε₁ = ε₂ = ε/4, q = α/2,
+    k = ⌈4·ln(2/α)/ε₂⌉ private-majority blocks, and the subset size m:
+
+    * ``proved=True``: m = max(1, ⌊αεn/8⌋), small enough that the (ε₀, δ) + flip bound
+      (:func:`relabel_pure_epsilon`) is at most ε, so the run is proved ε-private;
+    * ``proved=False`` ("paper-rate constants"): m = max(1, ⌊εn/8⌋), the Θ(εn) of 002 §4.2,
+      whose privacy needs the paper's Lemma 10 matching argument; the bounds proved in this
+      repository do NOT reach ε there (the proved ε is reported per run).
+    """
+    eps2 = epsilon / 4
+    m = math.floor((alpha * epsilon if proved else epsilon) * n / 8)
+    return {"m": max(1, m), "epsilon1": epsilon / 4, "epsilon2": eps2,
+            "k": min(n, _ceil_log_ratio(Fraction(4), alpha, eps2)), "flip": alpha / 2}
+
+
+def relabel_pure_epsilon(n: int, m: int, epsilon1: Real, k: int, epsilon2: Real,
+                         flip: Fraction) -> Real:
+    """A proved pure ε of Algorithm 3 via its core's (ε₀, δ): ε = ln(e^{ε₀} + (1 − 2q)·δ/q).
+
+    Source: 002 Theorem 2's proof (the flip turns (ε₀, δ) into pure privacy): the conversion
+    is :func:`~privref.reference.learners.relabel_analysis.flip_approximate_privacy` applied to
+    (ε₀, δ) = :func:`~privref.reference.learners.relabel_prediction.relabel_core_privacy`.
+    (The predictor's attached claim uses the stability route instead; both are valid.)
+    """
+    core = relabel_core_privacy(n, m, epsilon1, k, epsilon2)
+    return flip_approximate_privacy(core, flip).epsilon
+
+
+# ------------------------------------------------------------------ predictors and losses
+
+
+@dataclass(frozen=True)
+class PredictorSpec:
+    """A predictor of the experiment: its key, label, parameters function and predicted rate."""
+
+    key: str
+    label: str
+    rate: str
+    realizable: bool
+
+
+PREDICTORS: tuple[PredictorSpec, ...] = (
+    PredictorSpec("alg1", "Alg 1 stable (Thm 1), γ = αε/2", "d/(α²ε)", False),
+    PredictorSpec("alg2", "Alg 2 private (Cor 1)", "d/(α²ε)", False),
+    PredictorSpec("alg3", "Alg 3 private (Thm 2), proved constants", "d/(α²ε)", False),
+    PredictorSpec("alg3_rate", "Alg 3 (Thm 2), paper-rate constants (privacy not proved)",
+                  "d²/(αε) + d/α²", False),
+    PredictorSpec("b1", "B1 subsample ERM, γ = αε/2", "d/(α³ε)", False),
+    PredictorSpec("b3", "B3 subsample-and-aggregate + flip", "d/(α³ε)", False),
+    PredictorSpec("b4", "B4 private majority (realizable)", "d/(αε)", True),
+    PredictorSpec("b5", "B5 generic learner", "log|C|·(1/(αε) + 1/α²)", False),
+)
+"""The predictors measured, with the rate each one's analysis predicts (002 §1, §3, §4)."""
+
+_RATE_EXPONENT = {"alg1": 2, "alg2": 2, "alg3": 2, "alg3_rate": 1, "b1": 3, "b3": 3, "b4": 1,
+                  "b5": 2}
+"""Exponent a of 1/α in the predicted rate (the α^-a term that dominates as α → 0)."""
+
+
+def parameters(key: str, alpha: Fraction, epsilon: Fraction, n: int) -> dict[str, Any]:
+    """The documented parameter choice of predictor ``key`` at (α, ε, n)."""
+    match key:
+        case "alg1":
+            return stable_parameters(alpha, epsilon, n)
+        case "alg2":
+            return private_parameters(alpha, epsilon, n)
+        case "alg3":
+            return relabel_parameters(alpha, epsilon, n, proved=True)
+        case "alg3_rate":
+            return relabel_parameters(alpha, epsilon, n, proved=False)
+        case "b1":
+            return subsample_parameters(alpha, epsilon, n)
+        case "b3":
+            return flipped_average_parameters(alpha, epsilon, n)
+        case "b4":
+            return private_majority_parameters(alpha, epsilon, n)
+        case "b5":
+            return {"epsilon_b5": epsilon}
+    raise InvalidArgument(f"predictor={key!r} is unknown")
+
+
+def build_predictor(key: str, C: ConceptClass, n: int, par: dict[str, Any]) -> Predictor:
+    """The :class:`~privref.reference.prediction.Predictor` that ``key`` with ``par`` runs."""
+    match key:
+        case "alg1":
+            return stable_predictor(C, n, par["m"], par["epsilon_em"])
+        case "alg2":
+            return private_predictor(C, n, par["m"], par["epsilon_em"], par["flip"])
+        case "alg3" | "alg3_rate":
+            return relabel_predictor(C, n, par["m"], par["epsilon1"], par["k"],
+                                     par["epsilon2"], par["flip"])
+        case "b1":
+            return subsample_predictor(C, n, par["m"])
+        case "b3":
+            return flipped_average_predictor(C, n, par["k"], par["flip"])
+        case "b4":
+            return private_majority_predictor(C, n, par["k"], par["epsilon_b4"])
+        case "b5":
+            return generic_predictor(C, n, par["epsilon_b5"])
+    raise InvalidArgument(f"predictor={key!r} is unknown")
+
+
+def proved_epsilon(key: str, predictor: Predictor, n: int, par: dict[str, Any]) -> Real:
+    """The smallest proved per-query ε of the run (γ for the stable ones, as a 'stability')."""
+    claim = predictor.claim
+    value = claim.gamma if isinstance(claim, UniformStability) else claim.epsilon
+    if key in ("alg3", "alg3_rate"):
+        other = relabel_pure_epsilon(n, par["m"], parse_epsilon(par["epsilon1"]), par["k"],
+                                     parse_epsilon(par["epsilon2"]), par["flip"])
+        if compare(other, value)[0] is Order.LESS:
+            return other
+    return value
+
+
+def predictor_loss(key: str, pop: Population, data: Dataset, par: dict[str, Any],
+                   rng: np.random.Generator) -> tuple[Bounds, bool]:
+    """One exact-given-the-draws value of L_P(A, S) for predictor ``key``; (bounds, used_rng).
+
+    alg1/alg2: the subset I is drawn by the program's own subset choice, then the exact law of
+    h given I (:func:`conditional_law` of ``stable_hypothesis``); alg2 adds the flip identity
+    L' = q + (1 − 2q)L (002 P0.4).  b1: I drawn, ERM on S_I exact.  alg3: I and h drawn by
+    ``relabel_hypothesis``'s sampler, then B4 on S_h exactly, then the flip identity.  b3, b4,
+    b5: exact, no draw (used_rng False).
+    """
+    n = len(data)
+    C = pop.concepts
+    match key:
+        case "alg1" | "alg2":
+            index = sample(random_index_subset, n, par["m"], rng=rng)
+            law = conditional_law(stable_hypothesis,
+                                  (C, data, par["m"], parse_epsilon(par["epsilon_em"])), index)
+            bounds = hypothesis_loss(pop, law)
+            return (flip_loss(bounds, par["flip"]) if key == "alg2" else bounds), True
+        case "b1":
+            index = sample(random_index_subset, n, par["m"], rng=rng)
+            value = pop.loss(erm(C, tuple(data[i] for i in index)))
+            return (value, value), True
+        case "alg3" | "alg3_rate":
+            h = sample(relabel_hypothesis, C, data, par["m"], parse_epsilon(par["epsilon1"]),
+                       rng=rng)
+            core = majority_loss(pop, relabel(data, h), par["k"], parse_epsilon(par["epsilon2"]))
+            return flip_loss(core, par["flip"]), True
+        case "b3":
+            hs = _block_hypotheses(C, data, par["k"])
+            mean = sum((pop.loss(h) for h in hs), Fraction(0)) / len(hs)
+            return flip_loss((mean, mean), par["flip"]), False
+        case "b4":
+            return majority_loss(pop, data, par["k"], parse_epsilon(par["epsilon_b4"])), False
+        case "b5":
+            return generic_loss(pop, data, parse_epsilon(par["epsilon_b5"])), False
+    raise InvalidArgument(f"predictor={key!r} is unknown")
+
+
+# ------------------------------------------------------------------ the experiment
+
+
+def n_grid(max_n: int) -> tuple[int, ...]:
+    """The geometric grid round(16·2^{j/2}) (factor √2) below ``max_n``, then ``max_n`` itself."""
+    check_int(max_n, "max_n", minimum=16, maximum=MAX_N)
+    grid = [16]
+    j = 1
+    while round(16 * 2 ** (j / 2)) < max_n:
+        grid.append(round(16 * 2 ** (j / 2)))
+        j += 1
+    return (*grid, max_n)
+
+
+@dataclass(frozen=True)
+class ExperimentConfig:
+    """Every knob of one run (all recorded in the JSON)."""
+
+    classes: tuple[str, ...]
+    predictors: tuple[str, ...]
+    alphas: tuple[Fraction, ...]
+    epsilon: Fraction
+    noise: Fraction
+    max_n: int
+    datasets: int
+    draws: int
+    seed: int
+
+
+def _std_error(values: Sequence[float]) -> float:
+    if len(values) < 2:
+        return float("nan")
+    return float(np.std(values, ddof=1) / math.sqrt(len(values)))
+
+
+def run_experiment(config: ExperimentConfig, progress: Callable[[str], None] = lambda s: None
+                   ) -> dict[str, Any]:
+    """Measure mean excess error on the n-grid and n*(α) for every (class, predictor, α).
+
+    For each class and each n (ascending), ``datasets`` datasets S are drawn (seeded by
+    (seed, class, n, s)); every (predictor, α) not yet at excess <= α is evaluated on them,
+    ``draws`` subset draws per S when the predictor has a Monte Carlo part.  n* is the first
+    grid n whose mean excess is <= α AND whose proved privacy (or stability) meets the target
+    (ε, or γ = αε/2 for the stable learners), decided exactly.
+    """
+    rows: list[dict[str, Any]] = []
+    n_star: list[dict[str, Any]] = []
+    grid = n_grid(config.max_n)
+    classes = experiment_classes(config.classes)
+    for ci, spec in enumerate(classes):
+        C = spec.concepts
+        pops = {False: Population(C, C[spec.target], config.noise),
+                True: Population(C, C[spec.target], Fraction(0))}
+        opts = {r: pops[r].opt() for r in pops}
+        active = {(p, a) for p in config.predictors for a in range(len(config.alphas))}
+        found: dict[tuple[str, int], int | None] = {key: None for key in active}
+        for n in grid:
+            if not active:
+                break
+            samples: dict[tuple[str, int], list[tuple[float, float]]] = {k: [] for k in active}
+            widths: dict[tuple[str, int], float] = {k: 0.0 for k in active}
+            for s in range(config.datasets):
+                datasets = {r: pops[r].draw(n, np.random.default_rng([config.seed, ci, n, s,
+                                                                       int(r)]))
+                            for r in pops}
+                for key, ai in sorted(active):
+                    pspec = _spec(key)
+                    alpha = config.alphas[ai]
+                    par = parameters(key, alpha, config.epsilon, n)
+                    draws = []
+                    for r in range(config.draws):
+                        rng = np.random.default_rng([config.seed, ci, n, s, ai,
+                                                     _KEYS.index(key), r])
+                        (lo, hi), used = predictor_loss(key, pops[pspec.realizable],
+                                                        datasets[pspec.realizable], par, rng)
+                        excess_mid = float((lo + hi) / 2 - opts[pspec.realizable])
+                        widths[(key, ai)] = max(widths[(key, ai)], float(hi - lo))
+                        draws.append(excess_mid)
+                        if not used:
+                            break
+                    samples[(key, ai)].append((float(np.mean(draws)),
+                                               _std_error(draws) if len(draws) > 1 else 0.0))
+            for key, ai in sorted(active):
+                pspec = _spec(key)
+                alpha = config.alphas[ai]
+                par = parameters(key, alpha, config.epsilon, n)
+                predictor = build_predictor(key, C, n, par)
+                proved = proved_epsilon(key, predictor, n, par)
+                target = alpha * config.epsilon / 2 if key in ("alg1", "b1") else config.epsilon
+                order = compare(proved, rational(target))[0]
+                meets = order in (Order.LESS, Order.EQUAL)
+                per_s = [m for m, _ in samples[(key, ai)]]
+                within = [e for _, e in samples[(key, ai)]]
+                mean = float(np.mean(per_s))
+                row = {"class": spec.key, "vc": spec.vc, "predictor": key, "alpha": str(alpha),
+                       "n": n, "mean_excess": mean,
+                       "se_over_datasets": _std_error(per_s),
+                       "mean_se_over_draws": float(np.mean(within)),
+                       "max_enclosure_width": widths[(key, ai)],
+                       "parameters": {k: str(v) for k, v in par.items()},
+                       "proved_privacy_upper": float(proved.enclose().hi),
+                       "proved_target": str(target),
+                       "proved_meets_target": meets,
+                       "realizable": pspec.realizable}
+                rows.append(row)
+                progress(f"{spec.key} {key} alpha={alpha} n={n}: excess {mean:.4f} "
+                         f"(proved {'ok' if meets else 'NO'})")
+                if mean <= alpha and (meets or key == "alg3_rate"):
+                    found[(key, ai)] = n
+                    active.discard((key, ai))
+        for (key, ai), value in sorted(found.items()):
+            n_star.append({"class": spec.key, "vc": spec.vc, "predictor": key,
+                           "alpha": str(config.alphas[ai]), "n_star": value})
+    return {"rows": rows, "n_star": n_star, "fits": _fits(n_star, config),
+            "crossovers": _crossovers(n_star, config)}
+
+
+_KEYS = tuple(p.key for p in PREDICTORS)
+
+
+def _spec(key: str) -> PredictorSpec:
+    return PREDICTORS[_KEYS.index(key)]
+
+
+def _fits(n_star: list[dict[str, Any]], config: ExperimentConfig) -> list[dict[str, Any]]:
+    """Least-squares slope of log n* against log(1/α) per (class, predictor), vs the predicted."""
+    out = []
+    for cls in config.classes:
+        for key in config.predictors:
+            pts = [(math.log(1 / float(Fraction(r["alpha"]))), math.log(r["n_star"]))
+                   for r in n_star if r["class"] == cls and r["predictor"] == key
+                   and r["n_star"] is not None]
+            slope = None
+            if len(pts) >= 2 and len({x for x, _ in pts}) >= 2:
+                slope = float(np.polyfit([x for x, _ in pts], [y for _, y in pts], 1)[0])
+            out.append({"class": cls, "predictor": key, "points": len(pts),
+                        "fitted_slope": slope, "predicted_slope": _RATE_EXPONENT[key],
+                        "predicted_rate": _spec(key).rate})
+    return out
+
+
+def _crossovers(n_star: list[dict[str, Any]], config: ExperimentConfig) -> list[dict[str, Any]]:
+    """Per (class, α): which of Thm 2 (paper-rate), Cor 1 and B3 needs the fewest examples."""
+    out = []
+    for cls in config.classes:
+        for alpha in config.alphas:
+            table = {r["predictor"]: r["n_star"] for r in n_star
+                     if r["class"] == cls and r["alpha"] == str(alpha)}
+            contenders = {k: v for k, v in table.items() if k in ("alg2", "alg3_rate", "b3")}
+            if not contenders:
+                continue
+            reached = {k: v for k, v in contenders.items() if v is not None}
+            low = min(reached.values()) if reached else None
+            out.append({"class": cls, "alpha": str(alpha), "n_star": contenders,
+                        "best": sorted(k for k, v in reached.items() if v == low)})
+    return out
+
+
+# ------------------------------------------------------------------ command line
+
+
+def configure_parser(parser: argparse.ArgumentParser) -> None:
+    """Add the ``experiments`` arguments."""
+    parser.add_argument("--out", metavar="DIR", required=True,
+                        help="existing folder for prediction-sample-complexity.json and .png")
+    parser.add_argument("--quick", action="store_true",
+                        help="a small instance for smoke tests (thresholds, two alphas, "
+                             "n <= 1024, 2 datasets, 2 draws)")
+    parser.add_argument("--max-n", default=None,
+                        help=f"largest n of the grid, in [16, {MAX_N}] (default {MAX_N})")
+    parser.add_argument("--datasets", default=None,
+                        help=f"datasets S per grid point, in [1, {MAX_DATASETS}] (default 6)")
+    parser.add_argument("--draws", default=None,
+                        help=f"subset draws per dataset, in [1, {MAX_DRAWS}] (default 3)")
+    parser.add_argument("--epsilon", default="1",
+                        help=f"target epsilon, a rational in (0, {MAX_EPSILON}] (default 1)")
+    parser.add_argument("--noise", default="1/10",
+                        help="label noise eta of the agnostic population, a rational in "
+                             "[0, 1/2) (default 1/10)")
+    parser.add_argument("--seed", default="0", help="master seed in [0, 2^64) (default 0)")
+
+
+def _bounded(text: str | None, flag: str, default: int, low: int, high: int) -> int:
+    """An int flag in [low, high] (``default`` when absent); InvalidArgument naming the flag."""
+    if text is None:
+        return default
+    raw = text.strip()
+    if not raw.lstrip("+-").isdigit() or len(raw) > 30:
+        raise InvalidArgument(f"{flag}={text!r} must be an int in [{low}, {high}]")
+    value = int(raw)
+    if not low <= value <= high:
+        raise InvalidArgument(f"{flag}={value} must be an int in [{low}, {high}]")
+    return value
+
+
+def config_from_args(args: argparse.Namespace) -> ExperimentConfig:
+    """Validate the command line (InvalidArgument naming the flag) and build the config.
+
+    The α grid is (1 − 2η)/4, /8, /16, /32 ((1 − 2η)/4 and /8 with --quick): with label noise
+    η no predictor's excess error exceeds 1 − 2η, so α is measured against that scale
+    (η = 1/10 gives 1/5, 1/10, 1/20, 1/40).
+    """
+    if args.quick and any(v is not None for v in (args.max_n, args.datasets, args.draws)):
+        raise InvalidArgument("--quick fixes --max-n, --datasets and --draws; drop --quick "
+                              "or those flags")
+    try:
+        epsilon = to_fraction(args.epsilon, "--epsilon")
+    except PrivrefError as exc:
+        raise InvalidArgument(f"--epsilon={args.epsilon!r} must be a rational number, e.g. 1 "
+                              f"or 1/2 ({exc})") from None
+    if not 0 < epsilon <= MAX_EPSILON:
+        raise InvalidArgument(f"--epsilon={epsilon} must lie in (0, {MAX_EPSILON}]")
+    try:
+        noise = to_fraction(args.noise, "--noise")
+    except PrivrefError as exc:
+        raise InvalidArgument(f"--noise={args.noise!r} must be a rational number, e.g. 1/10 "
+                              f"({exc})") from None
+    if not 0 <= noise < Fraction(1, 2) or noise.denominator > 10 ** 6:
+        raise InvalidArgument(f"--noise={noise} must lie in [0, 1/2) with a denominator "
+                              "of at most 10^6")
+    seed = _bounded(args.seed, "--seed", 0, 0, 2 ** 64 - 1)
+    scale = 1 - 2 * noise        # the largest possible excess error is (1 − 2η)·D(disagree)
+    if args.quick:
+        return ExperimentConfig(("thresholds",), ("alg2", "alg3_rate", "b3", "b4", "b5"),
+                                (scale / 4, scale / 8), epsilon, noise, 1024, 2, 2, seed)
+    return ExperimentConfig(("thresholds", "intervals", "unions2"), _KEYS,
+                            tuple(scale / k for k in (4, 8, 16, 32)), epsilon, noise,
+                            _bounded(args.max_n, "--max-n", MAX_N, 16, MAX_N),
+                            _bounded(args.datasets, "--datasets", 6, 1, MAX_DATASETS),
+                            _bounded(args.draws, "--draws", 3, 1, MAX_DRAWS), seed)
+
+
+def _versions() -> dict[str, str]:
+    out = {"privref": reference.__version__, "python": sys.version.split()[0],
+           "numpy": np.__version__}
+    try:
+        import matplotlib
+        out["matplotlib"] = matplotlib.__version__
+    except ImportError:
+        pass
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``privref experiments``; 0 on success.  Every flag is checked before the run."""
+    config = config_from_args(args)
+    if not args.out.strip():
+        raise InvalidArgument(f"--out={args.out!r} must be a folder path, not empty")
+    out = Path(args.out)
+    if not out.is_dir():
+        raise InvalidArgument(f"--out {args.out}: is not an existing folder")
+    json_path = check_output_path("--out", out / "prediction-sample-complexity.json")
+    png_path = check_output_path("--out", out / "prediction-sample-complexity.png")
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError as exc:
+        raise PrivrefError("privref experiments needs matplotlib: pip install "
+                           f"'privref[plots]' ({exc})") from None
+    quiet = getattr(args, "quiet", False)
+
+    def progress(line: str) -> None:
+        if not quiet:
+            print(line, file=sys.stderr, flush=True)
+
+    start = time.perf_counter()
+    result = run_experiment(config, progress)
+    seconds = time.perf_counter() - start
+    payload = {"command": "privref experiments", "versions": _versions(),
+               "seed": config.seed, "seconds": round(seconds, 2),
+               "config": {"classes": list(config.classes), "predictors": list(config.predictors),
+                          "alphas": [str(a) for a in config.alphas],
+                          "epsilon": str(config.epsilon), "noise": str(config.noise),
+                          "max_n": config.max_n, "n_grid": list(n_grid(config.max_n)),
+                          "datasets": config.datasets, "draws": config.draws,
+                          "quick": bool(args.quick)},
+               "classes": [{"key": c.key, "name": c.concepts.name, "size": len(c.concepts),
+                            "vc_brute_force": c.vc, "target": c.concepts[c.target].name}
+                           for c in experiment_classes(config.classes)],
+               "predictors": [{"key": p.key, "label": p.label, "predicted_rate": p.rate,
+                               "realizable": p.realizable} for p in PREDICTORS
+                              if p.key in config.predictors],
+               "exact": "given S and the subset draw I (alg1, alg2) or I and h (alg3), or "
+                        "given S alone (b3, b4, b5): L_P exact or enclosed; Monte Carlo over S "
+                        "and the draws, with standard errors",
+               **result}
+    write_json(json_path, payload, flag="--out")
+    print(f"wrote {json_path}")
+    _plot(payload, png_path)
+    print(f"wrote {png_path}")
+    for fit in result["fits"]:
+        print(f"{fit['class']} {fit['predictor']}: fitted slope {fit['fitted_slope']} "
+              f"(predicted {fit['predicted_slope']}, {fit['points']} points)")
+    print(f"experiments: {len(result['rows'])} grid points in {seconds:.1f}s")
+    return 0
+
+
+def _plot(payload: dict[str, Any], path: Path) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    classes = payload["config"]["classes"]
+    fig, axes = plt.subplots(2, len(classes), figsize=(5.2 * len(classes), 8.4), squeeze=False)
+    alphas = [Fraction(a) for a in payload["config"]["alphas"]]
+    smallest = str(min(alphas))
+    colors = dict(zip(_KEYS, plt.rcParams["axes.prop_cycle"].by_key()["color"], strict=False))
+    for j, cls in enumerate(classes):
+        top, bottom = axes[0][j], axes[1][j]
+        for key in payload["config"]["predictors"]:
+            pts = sorted((r["n"], r["mean_excess"]) for r in payload["rows"]
+                         if r["class"] == cls and r["predictor"] == key
+                         and r["alpha"] == smallest)
+            if pts:
+                top.plot([p for p, _ in pts], [max(e, 1e-4) for _, e in pts], marker=".",
+                         color=colors.get(key), label=_spec(key).label)
+            found = sorted((1 / float(Fraction(r["alpha"])), r["n_star"])
+                           for r in payload["n_star"] if r["class"] == cls
+                           and r["predictor"] == key and r["n_star"] is not None)
+            if not found:
+                continue
+            xs = [x for x, _ in found]
+            bottom.plot(xs, [y for _, y in found], marker="o", color=colors.get(key),
+                        label=_spec(key).label)
+            a = _RATE_EXPONENT[key]
+            scale = math.exp(float(np.mean([math.log(y) - a * math.log(x) for x, y in found])))
+            line = [min(xs), max(xs)]
+            bottom.plot(line, [scale * x ** a for x in line], linestyle=":",
+                        color=colors.get(key), linewidth=1)
+        top.axhline(float(Fraction(smallest)), color="grey", linestyle="--", linewidth=1)
+        top.set_xscale("log")
+        top.set_yscale("log")
+        top.set_xlabel("n")
+        top.set_ylabel(f"mean excess error at α = {smallest}")
+        top.set_title(f"{cls}: excess error vs n (dashed: α)")
+        bottom.set_xscale("log")
+        bottom.set_yscale("log")
+        bottom.set_xlabel("1/α")
+        bottom.set_ylabel("measured n* (dotted: predicted slope, fitted constant)")
+        bottom.set_title(f"{cls}: n* vs 1/α at ε = {payload['config']['epsilon']}")
+        for ax in (top, bottom):
+            ax.grid(True, alpha=0.3)
+        bottom.legend(fontsize=6)
+    axes[0][0].legend(fontsize=6)
+    fig.suptitle(f"privref {payload['versions']['privref']} experiments, seed "
+                 f"{payload['seed']}, {payload['config']['datasets']} datasets × "
+                 f"{payload['config']['draws']} draws, noise {payload['config']['noise']}",
+                 fontsize=8)
+    fig.tight_layout()
+    try:
+        write_with(path, lambda fh: fig.savefig(fh, format="png", dpi=100), flag="--out")
+    finally:
+        plt.close(fig)
+
