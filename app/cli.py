@@ -62,6 +62,7 @@ commands:
   learn            learning-curve experiment: labeled/unlabeled sample complexity vs d
   illustrate       illustrations of paper 003 (public data): JSON table and PNG plot
   experiments      sample complexity of the paper 002 predictors: JSON and PNG
+  account gaussian calibrate Gaussian noise and the ex-post epsilon, as enclosures
 
 Run 'privref COMMAND --help' for the options of a command.
 """
@@ -319,6 +320,21 @@ def _parser() -> argparse.ArgumentParser:
     prediction_experiments.configure_parser(experiments)
     experiments.add_argument("--quiet", action="store_true", help=quiet_help)
     experiments.set_defaults(func=prediction_experiments.run)
+    account = command(
+        sub, "account",
+        "Certified privacy accounting (see docs/accounting.md).  'privref account gaussian'\n"
+        "calibrates sigma for Q sensitivity-1 Gaussian queries at (epsilon, delta) with the\n"
+        "analytic Gaussian mechanism, and with --realized R the epsilon after R queries.")
+    account_kinds = account.add_subparsers(dest="account_kind", metavar="KIND", required=True,
+                                           help="gaussian: the analytic Gaussian mechanism")
+    gaussian = command(
+        account_kinds, "account gaussian",
+        "Calibrate sigma for Q sensitivity-1 Gaussian queries at (epsilon, delta) (analytic\n"
+        "Gaussian mechanism, Balle-Wang 2018) and, with --realized R, the epsilon at delta after\n"
+        "R queries; both printed as proved enclosures [lower, upper].")
+    from . import account_cli
+    account_cli.configure_parser(gaussian)
+    gaussian.set_defaults(func=account_cli.run, command="account gaussian")
     return parser
 
 
@@ -345,7 +361,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_usage(sys.stderr)
         print("privref: error: a COMMAND is required (audit, audit blackbox, lemmas, learn, "
-              "illustrate, experiments); see 'privref --help'", file=sys.stderr)
+              "illustrate, experiments, account gaussian); see 'privref --help'", file=sys.stderr)
         return EXIT_USAGE
     cmd = _command_name(args)
     debug = os.environ.get("PRIVREF_DEBUG") == "1"

@@ -50,6 +50,7 @@ __all__ = [
     "Categorical",
     "Choice",
     "Distribution",
+    "FiniteEvent",
     "InfiniteChoice",
     "Program",
     "Subset",
@@ -99,10 +100,30 @@ class InfiniteChoice(Choice):
     placeholder, and the program may only add or subtract integers, negate it,
     and return it (``return count + noise``).  The path then contributes a
     shifted copy of the noise law to the output, with its tails kept in closed
-    form.  Any other use raises UnsupportedProgram rather than truncating.
+    form.  Any other use raises UnsupportedProgram rather than truncating.  To
+    *branch* on noise (``c + Z >= t``, ``c1 + Z1 > c2 + Z2``), a program yields a
+    :class:`FiniteEvent` comparison instead (see :mod:`privref.reference.discrete_noise`),
+    whose exact law is the comparison's tail probability.
     """
 
     __slots__ = ()
+
+
+class FiniteEvent(Choice):
+    """A choice with finitely many outcomes that is *defined* by comparing infinite-support noise.
+
+    Subclasses (the threshold tests of :mod:`privref.reference.discrete_noise`) implement
+    :meth:`branches` from closed-form or rigorously enclosed tail probabilities of the
+    comparison, and :meth:`draw` by drawing the noises exactly and comparing, so both
+    interpreters read one definition.  :meth:`accepts` says which values the choice can
+    take (used to refuse programs whose choices change on replay).
+    """
+
+    __slots__ = ()
+
+    def accepts(self, value: object) -> bool:
+        """Whether ``value`` is one of this choice's outcomes."""
+        raise NotImplementedError
 
 
 @dataclass(frozen=True, slots=True)
@@ -516,7 +537,8 @@ def _check_replay(choice: object, value: object) -> None:
         isinstance(choice, Subset) and isinstance(value, tuple) and len(value) == choice.m) or (
         isinstance(choice, Categorical) and isinstance(value, int)
         and 0 <= value < len(choice.weights)) or isinstance(choice, Call) or (
-        isinstance(choice, InfiniteChoice) and isinstance(value, Affine))
+        isinstance(choice, InfiniteChoice) and isinstance(value, Affine)) or (
+        isinstance(choice, FiniteEvent) and choice.accepts(value))
     if not ok:
         raise UnsupportedProgram(
             f"the program yielded {choice!r} where it earlier yielded a choice with value "

@@ -1,0 +1,624 @@
+"""Certified privacy accountants for paper 001: zCDP, the analytic Gaussian mechanism, calibration.
+
+Every answer is exact (a ``Fraction``), an exact :class:`~privref.reference.reals.Real`, or an
+:class:`~privref.reference.reals.Interval` proved to contain the true value; no float decides
+anything.  The pieces:
+
+* zCDP bookkeeping: composition (ρ adds up), pure DP to zCDP (001 Lemma 52), zCDP to
+  (ε, δ) and its exact inverse (001 Lemma 51), the Gaussian mechanism's ρ = Δ²/(2σ²);
+* the classical Gaussian mechanism (001 Lemma 44), which needs ε < 1: the paper's statement omits
+  that condition and is false at ε = 10, δ = 10⁻⁵ (:func:`analytic_gaussian_delta` proves it);
+* the analytic Gaussian mechanism (Balle & Wang 2018, Theorem 8): for q sensitivity-1 Gaussian
+  queries with noise σ, μ = √q/σ and δ(ε) = Φ(μ/2 − ε/μ) − e^ε·Φ(−μ/2 − ε/μ), enclosed;
+* calibration of σ and the ex-post ε by bisection on exact rationals (the accounting of
+  001's experiments, Table 4);
+* Algorithm 1's σ (Step 1) and Algorithm 2's λ and w (Steps 2-3) in closed form.
+
+How Φ is enclosed (no library's erf is trusted).  Write φ for the normal density and
+R(x) = (1 − Φ(x))/φ(x) for the Mills ratio.  Two proved representations are used:
+
+* the series Φ(x) − 1/2 = φ(x)·S(x), S(x) = Σ_{n≥0} x^{2n+1}/(2n+1)!! (all terms of one sign;
+  term ratio x²/(2n+3), so once that ratio is at most r < 1 the tail after a term t is at most
+  t·r/(1 − r)), which gives R(x) = √(π/2)·e^{x²/2} − S(x) for every real x (used for |x| < 3);
+* Laplace's continued fraction R(x) = 1/(x + 1/(x + 2/(x + 3/(x + …)))) for x ≥ 3.  Proof of the
+  enclosure: with R_k(x) = ∫_0^∞ t^k e^{−xt−t²/2} dt (so R_0 = R), integrating by parts gives
+  x·R_0 + R_1 = 1 and x·R_k + R_{k+1} = k·R_{k−1}; the ratios q_k = R_k/R_{k−1} > 0 satisfy
+  R = 1/(x + q_1) and q_k = k/(x + q_{k+1}), hence 0 < q_N < N/x.  Evaluating the fraction
+  backwards from the interval [0, N/x] with outward-rounded interval arithmetic therefore
+  encloses R(x) for every depth N; the depth grows until the enclosure is narrow.
+
+π comes from Machin's formula π = 16·atan(1/5) − 4·atan(1/239) with the alternating-series
+remainder bound; exp, log and sqrt from :mod:`privref.reference.reals` (mpmath's outward-rounded
+interval arithmetic).  The difference Φ(−A) − e^ε·Φ(−B) with A = ε/μ − μ/2, B = ε/μ + μ/2 is
+rewritten with e^ε·φ(B) = φ(A) (since B² − A² = 2ε) as φ(A)·(R(A) − R(B)), which never forms
+e^ε and never subtracts two nearly equal tail probabilities.
+
+Work is bounded: the precision by :data:`MAX_PRECISION` bits, the continued fraction by
+:data:`MAX_DEPTH` levels, bisections by :data:`MAX_BISECTION` steps; a question that cannot be
+answered within them raises :class:`~privref.reference.errors.TooLargeToEnumerate` naming the limit.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from fractions import Fraction
+from functools import lru_cache
+from typing import Final
+
+from .citations import Uncited
+from .errors import InvalidArgument, TooLargeToEnumerate
+from .reals import (
+    Interval,
+    Order,
+    Real,
+    compare,
+    exp,
+    interval_exp,
+    interval_sqrt,
+    log,
+    rational,
+    sqrt,
+)
+from .validate import check_probability, to_fraction
+
+__all__ = [
+    "DEFAULT_TOLERANCE",
+    "MAX_BISECTION",
+    "MAX_DEPTH",
+    "MAX_PRECISION",
+    "SOURCES",
+    "algorithm1_sigma",
+    "algorithm2_lambda",
+    "algorithm2_threshold",
+    "analytic_gaussian_delta",
+    "calibrate_sigma",
+    "classical_gaussian_sigma",
+    "epsilon_ex_post",
+    "gaussian_mu",
+    "gaussian_zcdp",
+    "normal_cdf",
+    "pi_enclosure",
+    "pure_to_zcdp",
+    "zcdp_compose",
+    "zcdp_delta",
+    "zcdp_epsilon",
+]
+
+SOURCES: Final = {
+    "zcdp_epsilon": Uncited("001 Lemma 51; ledger entry pending"),
+    "zcdp_delta": Uncited("001 Lemma 51 (inverse); ledger entry pending"),
+    "pure_to_zcdp": Uncited("001 Lemma 52; ledger entry pending"),
+    "classical_gaussian_sigma": Uncited("001 Lemma 44; ledger entry pending"),
+    "gaussian_zcdp": Uncited("001 Theorem 2 (proof): the Gaussian mechanism is Δ²/(2σ²)-zCDP; "
+                             "ledger entry pending"),
+    "algorithm1_sigma": Uncited("001 Algorithm 1, Step 1; ledger entry pending"),
+    "algorithm2_lambda": Uncited("001 Algorithm 2, Step 2; ledger entry pending"),
+    "algorithm2_threshold": Uncited("001 Algorithm 2, Step 3; ledger entry pending"),
+    "analytic_gaussian_delta": Uncited("Balle-Wang 2018 Theorem 8, used by 001 Section 5 "
+                                       "(Table 4); ledger entry pending"),
+}
+"""The result each accountant implements (001's ledger does not exist yet: all pending)."""
+
+WORK_PRECISION: Final = 64
+"""Bits of the first enclosure; doubled (up to MAX_PRECISION) while a comparison is undecided."""
+
+MAX_PRECISION: Final = 2048
+"""Largest working precision in bits."""
+
+MAX_DEPTH: Final = 1 << 14
+"""Most levels of Laplace's continued fraction (and terms of the Φ series) per enclosure."""
+
+MAX_BISECTION: Final = 400
+"""Most bisection steps of one calibration (bracketing steps included)."""
+
+DEFAULT_TOLERANCE: Final = Fraction(1, 1 << 30)
+"""Relative width at which the bisections stop: (hi − lo) <= tolerance·hi."""
+
+_SERIES_BELOW: Final = 4
+"""|x| < 4: Φ and the Mills ratio through the series; x >= 4: the continued fraction."""
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def _positive(value: object, name: str) -> Fraction:
+    q = to_fraction(value, name)
+    if q <= 0:
+        raise InvalidArgument(f"{name}={q} must be > 0")
+    return q
+
+
+def _open_unit(value: object, name: str) -> Fraction:
+    return check_probability(to_fraction(value, name), name, open_low=True, open_high=True)
+
+
+def _queries(value: object, name: str = "queries") -> Fraction:
+    q = to_fraction(value, name)
+    if q < 1:
+        raise InvalidArgument(f"{name}={q} must be >= 1")
+    return q
+
+
+def _count(value: object, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidArgument(f"{name}={value!r} must be an int")
+    if value < 1:
+        raise InvalidArgument(f"{name}={value} must be >= 1")
+    return value
+
+
+def _precision(prec: object) -> int:
+    if isinstance(prec, bool) or not isinstance(prec, int) or not 32 <= prec <= MAX_PRECISION:
+        raise InvalidArgument(f"prec={prec!r} must be an int in [32, {MAX_PRECISION}]")
+    return prec
+
+
+# --------------------------------------------------------------------------- zCDP
+
+
+def zcdp_compose(*rhos: object) -> Fraction:
+    """The ρ of the adaptive composition of ρ_i-zCDP mechanisms: exactly Σ ρ_i.
+
+    Source: Bun & Steinke 2016 Lemma 2.3, used in 001 Theorem 2's proof (ℓ Gaussian queries give
+    ℓ/(2σ²)) and 001 Algorithm 2's analysis (T SVTs give 2T/λ²).  Each ρ_i must be >= 0.
+    """
+    total = Fraction(0)
+    for i, rho in enumerate(rhos):
+        r = to_fraction(rho, f"rhos[{i}]")
+        if r < 0:
+            raise InvalidArgument(f"rhos[{i}]={r} must be >= 0")
+        total += r
+    return total
+
+
+def gaussian_zcdp(sigma: object, sensitivity: object = 1) -> Fraction:
+    """ρ = Δ²/(2σ²), exact: adding N(0, σ²) to a function of ℓ2-sensitivity Δ is ρ-zCDP.
+
+    Source: Bun & Steinke 2016 Proposition 1.6, the fact behind 001 Theorem 2's proof for
+    Algorithm 1 (the paper cites 001 Lemma 44 for it).
+    """
+    s = _positive(sigma, "sigma")
+    d = _positive(sensitivity, "sensitivity")
+    return d * d / (2 * s * s)
+
+
+def pure_to_zcdp(epsilon: object) -> Fraction:
+    """ε-DP implies (ε²/2)-zCDP: the exact ρ.  Source: 001 Lemma 52 (Bun & Steinke 2016 Prop 1.4)."""
+    e = _positive(epsilon, "epsilon")
+    return e * e / 2
+
+
+def zcdp_epsilon(rho: object, delta: object) -> Real:
+    """ρ-zCDP implies (ε, δ)-DP for ε = ρ + 2√(ρ ln(1/δ)): this ε as an exact Real.
+
+    Source: 001 Lemma 51 (Bun & Steinke 2016 Proposition 1.3).  ρ > 0 and 0 < δ < 1; δ may be
+    an exact Real (e.g. from :func:`zcdp_delta`), then it must be proved to lie in (0, 1).
+    """
+    r = _positive(rho, "rho")
+    if isinstance(delta, Real) and delta.exact is None:
+        if compare(delta, 0)[0] is not Order.GREATER or compare(delta, 1)[0] is not Order.LESS:
+            raise InvalidArgument(f"delta={delta} must be proved to lie in (0, 1)")
+        return r + 2 * sqrt(r * log(delta.reciprocal()))
+    d = _open_unit(delta.exact if isinstance(delta, Real) else delta, "delta")
+    return r + 2 * sqrt(r * log(1 / d))
+
+
+def zcdp_delta(rho: object, epsilon: object) -> Real:
+    """The exact inverse of :func:`zcdp_epsilon`: the least δ with ρ + 2√(ρ ln(1/δ)) <= ε.
+
+    It is exp(−(ε − ρ)²/(4ρ)) for ε > ρ, and 1 for ε <= ρ (001 Lemma 51 then gives nothing).
+    Guarantee: zcdp_epsilon(ρ, zcdp_delta(ρ, ε)) = ε whenever ε > ρ.  Source: 001 Lemma 51.
+    """
+    r = _positive(rho, "rho")
+    e = _positive(epsilon, "epsilon")
+    if e <= r:
+        return rational(1)
+    return exp(-(e - r) ** 2 / (4 * r))
+
+
+def classical_gaussian_sigma(epsilon: object, delta: object, sensitivity: object = 1) -> Real:
+    """σ = c·Δ/ε with c = √(2 ln(1.25/δ)): the classical Gaussian mechanism's noise (the infimum).
+
+    Source: 001 Lemma 44 (Dwork & Roth 2014 Theorem A.1), which asks for σ >= cΔ/ε with
+    c² > 2 ln(1.25/δ).  Dwork and Roth prove it only for ε < 1, a condition 001's statement
+    omits; it is false without it (at ε = 10, δ = 10⁻⁵ the exact δ is about 2.27·10⁻⁵), so
+    ε >= 1 raises InvalidArgument.
+    """
+    e = _positive(epsilon, "epsilon")
+    if e >= 1:
+        raise InvalidArgument(f"epsilon={e} must be < 1: the classical Gaussian mechanism "
+                              "(001 Lemma 44) is proved only for epsilon < 1 and fails beyond "
+                              "(e.g. epsilon=10, delta=1e-5)")
+    d = _open_unit(delta, "delta")
+    s = _positive(sensitivity, "sensitivity")
+    return sqrt(2 * log(Fraction(5, 4) / d)) * s / e
+
+
+def algorithm1_sigma(queries: object, epsilon: object, delta: object) -> Real:
+    """σ solving √(2ℓ ln(1/δ)/σ²) + ℓ/(2σ²) = ε, in closed form (an exact Real).
+
+    σ = (√(2ℓL) + √(2ℓL + 2εℓ))/(2ε) with L = ln(1/δ).  Source: 001 Algorithm 1, Step 1 (the
+    closed form is the positive root of the quadratic in 1/σ; 001 Theorem 2 then gives (ε, δ)-DP
+    through 001 Lemma 51).  ``queries`` (ℓ) is an int >= 1.
+    """
+    ell = _count(queries, "queries")
+    e = _positive(epsilon, "epsilon")
+    d = _open_unit(delta, "delta")
+    two_ell_l = 2 * ell * log(1 / d)
+    return (sqrt(two_ell_l) + sqrt(two_ell_l + 2 * e * ell)) / (2 * e)
+
+
+def algorithm2_lambda(cutoff: object, epsilon: object, delta: object) -> Real:
+    """λ = (√(2T(ε + ln(2/δ))) + √(2T ln(2/δ)))/ε, exact.
+
+    Source: 001 Algorithm 2, Step 2: the root of 2T/λ² + 2√(2T/λ²·ln(2/δ)) = ε, i.e. T cutoff-1
+    SVTs ((2/λ)-DP each, 2/λ²-zCDP by 001 Lemma 52) converted at δ/2 by 001 Lemma 51.
+    ``cutoff`` (T) is an int >= 1.
+    """
+    t = _count(cutoff, "cutoff")
+    e = _positive(epsilon, "epsilon")
+    d = _open_unit(delta, "delta")
+    l2 = log(2 / d)
+    return (sqrt(2 * t * (e + l2)) + sqrt(2 * t * l2)) / e
+
+
+def algorithm2_threshold(queries: object, cutoff: object, epsilon: object, delta: object) -> Real:
+    """w = 3λ ln(2(ℓ + T)/δ) with λ of :func:`algorithm2_lambda`, exact.
+
+    Source: 001 Algorithm 2, Step 3 (each unstable query then passes with probability at most
+    e^{−w/(3λ)} = δ/(2(ℓ + T))).
+    """
+    ell = _count(queries, "queries")
+    lam = algorithm2_lambda(cutoff, epsilon, delta)
+    t = _count(cutoff, "cutoff")
+    d = _open_unit(delta, "delta")
+    return 3 * lam * log(2 * (ell + t) / d)
+
+
+# --------------------------------------------------------------------------- π and Φ
+
+
+def _atan_inverse(k: int, prec: int) -> Interval:
+    """atan(1/k) for an int k >= 2: alternating series, remainder at most the first omitted term."""
+    total = Fraction(0)
+    n = 0
+    eps = Fraction(1, 1 << (prec + 8))
+    while True:
+        term = Fraction(1, (2 * n + 1) * k ** (2 * n + 1))
+        if term < eps:
+            # alternating with decreasing terms: the value lies between S_n and S_n ± term
+            return Interval(total - term, total + term)
+        total += term if n % 2 == 0 else -term
+        n += 1
+
+
+@lru_cache(maxsize=16)
+def pi_enclosure(prec: int = WORK_PRECISION) -> Interval:
+    """An interval of width below 2^-prec containing π (Machin's formula, proved remainders).
+
+    Source: Machin 1706, π = 16·atan(1/5) − 4·atan(1/239); each arctangent is an alternating
+    series with decreasing terms, so its truncation error is below the first omitted term.
+    """
+    p = _precision(prec)
+    return (16 * _atan_inverse(5, p + 8) - 4 * _atan_inverse(239, p + 8)).rounded(p + 4)
+
+
+def _square(x: Interval) -> Interval:
+    """{t² : t in x}, exactly (not x·x, which is too wide when x contains 0)."""
+    a, b = x.lo * x.lo, x.hi * x.hi
+    if x.lo <= 0 <= x.hi:
+        return Interval(Fraction(0), max(a, b))
+    return Interval(min(a, b), max(a, b))
+
+
+def _density(x: Interval, prec: int) -> Interval:
+    """φ(x) = e^{−x²/2}/√(2π) over x."""
+    root = interval_sqrt(2 * pi_enclosure(prec), prec)
+    return (interval_exp(-_square(x) / 2, prec) / root).rounded(prec)
+
+
+def _series_at(y: Fraction, prec: int) -> Interval:
+    """S(y) = Σ y^{2n+1}/(2n+1)!! for y >= 0, with the geometric tail bound.
+
+    Fixed point with 2^-scale units: lower terms are rounded down and upper terms up at every
+    step (all terms are >= 0), so [Σ lower, Σ upper + tail] contains S(y).
+    """
+    assert y >= 0
+    if y == 0:
+        return Interval.point(0)
+    scale = prec + 24
+    num, den = y.numerator ** 2, y.denominator ** 2
+    lo_term = (y.numerator << scale) // y.denominator  # t_0 = y, rounded down
+    hi_term = -((-y.numerator << scale) // y.denominator)  # rounded up
+    lo_sum = hi_sum = 0
+    for n in range(MAX_DEPTH):
+        ratio = Fraction(num, den * (2 * n + 3))  # t_{n+1}/t_n, decreasing in n
+        if ratio <= Fraction(1, 2) and hi_term << (prec + 8) <= max(lo_sum, 1 << scale):
+            # tail from t_n on: t_n·(1 + r + r² + ...) <= t_n/(1 − r) <= 2·t_n
+            unit = Fraction(1, 1 << scale)
+            return Interval(lo_sum * unit, (hi_sum + 2 * hi_term) * unit)
+        lo_sum += lo_term
+        hi_sum += hi_term
+        lo_term = (lo_term * num) // (den * (2 * n + 3))
+        hi_term = -((-hi_term * num) // (den * (2 * n + 3)))
+    raise TooLargeToEnumerate(f"the normal-CDF series at x={float(y):.6g} needs more than "
+                              f"MAX_DEPTH={MAX_DEPTH} terms")
+
+
+def _series(x: Interval, prec: int) -> Interval:
+    """S over x: S is odd and increasing, so S(x) lies in [S(x.lo), S(x.hi)]."""
+    def at(y: Fraction) -> Interval:
+        return _series_at(y, prec) if y >= 0 else -_series_at(-y, prec)
+    return Interval(at(x.lo).lo, at(x.hi).hi)
+
+
+def _continued_fraction(x: Fraction, prec: int) -> Interval:
+    """The Mills ratio R(x) for a rational x >= 3 by Laplace's continued fraction (module doc)."""
+    assert x > 0
+    depth = 64
+    point = Interval.point(x)
+    while True:
+        tail = Interval(Fraction(0), depth / x)  # 0 < q_depth < depth/x
+        for k in range(depth - 1, 0, -1):
+            tail = (k / (point + tail)).rounded(prec + 16)
+        value = (1 / (point + tail)).rounded(prec + 8)
+        if value.width * (1 << prec) <= value.lo:
+            return value
+        if depth >= MAX_DEPTH:
+            raise TooLargeToEnumerate(f"the continued fraction of the normal tail at x="
+                                      f"{float(x):.6g} did not reach {prec} bits within "
+                                      f"MAX_DEPTH={MAX_DEPTH} levels")
+        depth *= 2
+
+
+def _mills_at(x: Fraction, prec: int) -> Interval:
+    """R(x) = (1 − Φ(x))/φ(x) at a rational x >= −6 (series below 3, continued fraction above)."""
+    if x >= _SERIES_BELOW:
+        return _continued_fraction(x, prec)
+    if x < -2 * _SERIES_BELOW:
+        raise AssertionError(f"Mills ratio asked outside its range: {x}")  # callers keep x >= -3
+    inner = prec + 16
+    box = Interval.point(x)
+    half_pi = interval_sqrt(pi_enclosure(inner) / 2, inner)
+    grow = interval_exp(_square(box) / 2, inner)
+    return (half_pi * grow - _series(box, inner)).rounded(prec)
+
+
+def _mills(x: Interval, prec: int) -> Interval:
+    """R over the interval x: R is decreasing (R' = xR − 1 < 0), so R(x) lies in
+    [R(x.hi), R(x.lo)]."""
+    if x.is_point:
+        return _mills_at(x.lo, prec)
+    return Interval(_mills_at(x.hi, prec).lo, _mills_at(x.lo, prec).hi)
+
+
+def normal_cdf(x: object, prec: int = WORK_PRECISION) -> Interval:
+    """An enclosure of Φ(x), the standard normal CDF, at about ``prec`` bits (relative in the tails).
+
+    Proved through the series and continued fraction of the module doc; Φ(x) = 1/2 + φ(x)S(x)
+    for |x| < 3, φ(x)·R(−x) for x <= −3 and 1 − φ(x)·R(x) for x >= 3.
+    Source: Abramowitz & Stegun 7.1.6 (series) and 26.2.14 (Laplace's continued fraction).
+    """
+    p = _precision(prec)
+    v = to_fraction(x, "x")
+    box = Interval.point(v)
+    if abs(v) < _SERIES_BELOW:
+        return (Fraction(1, 2) + _density(box, p + 16) * _series(box, p + 16)).rounded(p)
+    if v < 0:
+        return (_density(box, p + 16) * _mills_at(-v, p + 16)).rounded(p)
+    return (1 - _density(box, p + 16) * _mills_at(v, p + 16)).rounded(p)
+
+
+# --------------------------------------------------------------------------- analytic Gaussian
+
+
+def gaussian_mu(queries: object, sigma: object, prec: int = WORK_PRECISION) -> Interval:
+    """μ = √q/σ enclosed: q sensitivity-1 Gaussian queries with noise σ form one Gaussian
+    mechanism of sensitivity √q (Balle-Wang 2018 Theorem 8 with Δ = √q; Dong, Roth & Su 2022
+    Corollary 3.3 for adaptive composition).  q may be any rational >= 1 (Table 4 averages)."""
+    q = _queries(queries, "queries")
+    s = _positive(sigma, "sigma")
+    p = _precision(prec)
+    return (interval_sqrt(Interval.point(q), p + 8) / s).rounded(p + 4)
+
+
+def _delta_from_mu(epsilon: Fraction, mu: Interval, prec: int) -> Interval:
+    """δ(ε) = Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ) over μ, through φ(A)(R(A) − R(B))."""
+    inner = prec + 32
+    a = (epsilon / mu - mu / 2).rounded(inner)
+    b = (epsilon / mu + mu / 2).rounded(inner)
+    dens = _density(a, inner)
+    if a.lo >= -_SERIES_BELOW:
+        value = dens * (_mills(a, inner) - _mills(b, inner))
+    else:  # Φ(−A) = 1 − φ(A)R(−A) when A < −3
+        value = 1 - dens * (_mills(-a, inner) + _mills(b, inner))
+    clipped = Interval(max(value.lo, Fraction(0)), min(value.hi, Fraction(1)))
+    return clipped.rounded(prec)
+
+
+def analytic_gaussian_delta(epsilon: object, queries: object, sigma: object,
+                            prec: int = WORK_PRECISION) -> Interval:
+    """Enclosure of the least δ for which q sensitivity-1 Gaussian queries with noise σ are (ε, δ)-DP.
+
+    δ(ε) = Φ(μ/2 − ε/μ) − e^ε·Φ(−μ/2 − ε/μ), μ = √q/σ: Balle-Wang 2018 Theorem 8 (an exact
+    characterization, so this is the mechanism's true privacy profile), the accounting of
+    001 Section 5 (Table 4).  ε >= 0 (ε = 0 gives the total variation 2Φ(μ/2) − 1).
+    """
+    e = to_fraction(epsilon, "epsilon")
+    if e < 0:
+        raise InvalidArgument(f"epsilon={e} must be >= 0")
+    p = _precision(prec)
+    return _delta_from_mu(e, gaussian_mu(queries, sigma, p + 64), p)
+
+
+def _safe(epsilon: Fraction, queries: Fraction, sigma: Fraction,
+          delta: Fraction) -> tuple[bool | None, float]:
+    """True: δ(ε; σ) <= δ proved; False: δ(ε; σ) > δ proved; None: undecided at MAX_PRECISION
+    (with a float search hint, see :func:`_guide`)."""
+    prec = WORK_PRECISION
+    while True:
+        box = _delta_from_mu(epsilon, gaussian_mu(queries, sigma, prec + 64), prec)
+        if box.hi <= delta:
+            return True, _guide(box, delta)
+        if box.lo > delta:
+            return False, _guide(box, delta)
+        if prec >= MAX_PRECISION:
+            return None, _guide(box, delta)
+        prec *= 2
+
+
+def _tolerance(value: object) -> Fraction:
+    t = to_fraction(value, "tolerance")
+    if not Fraction(1, 1 << 200) <= t < 1:
+        raise InvalidArgument(f"tolerance={t} must lie in [2^-200, 1)")
+    return t
+
+
+def calibrate_sigma(queries: object, epsilon: object, delta: object,
+                    tolerance: object = DEFAULT_TOLERANCE) -> Interval:
+    """[σ_lo, σ_hi] around the least σ for which q sensitivity-1 Gaussian queries are (ε, δ)-DP.
+
+    Guarantee: δ(ε; σ_hi) <= δ is proved (σ_hi is safe) and δ(ε; σ_lo) > δ is proved (σ_lo is
+    not), so, δ(ε; σ) being decreasing in σ, the calibrated σ lies in (σ_lo, σ_hi].  Bisection on
+    exact rationals until σ_hi − σ_lo <= tolerance·σ_hi, or until a midpoint stays undecided at
+    MAX_PRECISION (the bracket returned is then wider, still proved).  Source: Balle-Wang 2018
+    Theorem 8 and Algorithm 1 (analytic calibration), as used for 001 Table 4.
+    """
+    q = _queries(queries)
+    e = _positive(epsilon, "epsilon")
+    d = _open_unit(delta, "delta")
+    tol = _tolerance(tolerance)
+    # start from the zCDP calibration (safe by 001 Lemma 51, but verified here, not assumed)
+    start = algorithm1_sigma(1, e, d).enclose(64).hi * _ceil_sqrt(q)
+    return _bisect(lambda s: _safe(e, q, s, d), start, tol, "sigma", increasing_safe=True)
+
+
+def _ceil_sqrt(q: Fraction) -> Fraction:
+    """A rational >= √q."""
+    return interval_sqrt(Interval.point(q), 64).hi
+
+
+def _bisect(safe: Callable[[Fraction], tuple[bool | None, float]], start: Fraction,
+            tol: Fraction, what: str, *, increasing_safe: bool) -> Interval:
+    """Bracket the threshold of a monotone predicate and narrow it; see the two callers.
+
+    ``safe(x)`` returns (True: proved safe / False: proved unsafe / None, a float guide); safety
+    holds for every x above the threshold.  The float guide (log of the enclosure's midpoint
+    over the target) only proposes where to test next (regula falsi); every bracket end is a
+    proved verdict.  Returns [unsafe, safe].
+    """
+    assert increasing_safe
+    steps = 0
+    hi = start
+    verdict, g_hi = safe(hi)
+    while verdict is not True:
+        hi *= 2
+        steps += 1
+        if steps > MAX_BISECTION // 4:
+            raise TooLargeToEnumerate(f"no safe {what} found below {float(hi):.6g} within "
+                                      f"MAX_BISECTION={MAX_BISECTION} steps")
+        verdict, g_hi = safe(hi)
+    lo = hi / 2
+    while True:
+        verdict, g_lo = safe(lo)
+        if verdict is False:
+            break
+        if verdict is True:
+            hi, g_hi = lo, g_lo
+        lo /= 2
+        steps += 1
+        if steps > MAX_BISECTION // 2:
+            raise TooLargeToEnumerate(f"no unsafe {what} found above {float(lo):.6g} within "
+                                      f"MAX_BISECTION={MAX_BISECTION} steps")
+    last = "both"
+    while hi - lo > tol * hi and steps < MAX_BISECTION:
+        steps += 1
+        mid = (lo + hi) / 2
+        if g_lo > g_hi and steps % 3 != 0:  # regula falsi proposal, bracketed by a probe pair
+            guess = hi - (hi - lo) * Fraction(g_hi / (g_hi - g_lo))
+            step = tol * hi / 4
+            below = max(lo, Interval.point(guess - step).rounded(64).lo)  # short probes
+            above = min(hi, Interval.point(guess + step).rounded(64).hi)
+            v_below, g_below = safe(below)
+            v_above, g_above = safe(above)
+            if v_below is False:
+                lo, g_lo = below, g_below
+            elif v_below is True:
+                hi, g_hi = below, g_below
+            if v_above is True and above < hi:
+                hi, g_hi = above, g_above
+            elif v_above is False and above > lo:
+                lo, g_lo = above, g_above
+            if v_below is None or v_above is None:
+                break
+            side = "hi" if v_below is True else ("lo" if v_above is False else "both")
+            if side == last == "lo":  # Illinois: an end kept twice has its hint halved
+                g_hi /= 2
+            elif side == last == "hi":
+                g_lo /= 2
+            last = side
+            continue
+        verdict, g_mid = safe(mid)
+        if verdict is None:
+            break
+        if verdict:
+            hi, g_hi = mid, g_mid
+        else:
+            lo, g_lo = mid, g_mid
+    return Interval(lo, hi)
+
+
+def _guide(box: Interval, target: Fraction) -> float:
+    """log(midpoint of box / target) as a float: a search hint only, never a verdict."""
+    mid = (box.lo + box.hi) / 2
+    if mid <= 0:
+        return -1e6
+    return math.log(mid) - math.log(target)
+
+
+def epsilon_ex_post(sigma: object, realized: object, delta: object,
+                    tolerance: object = DEFAULT_TOLERANCE) -> Interval:
+    """Enclosure of the least ε with δ(ε; μ = √R/σ) <= δ after R realized queries.
+
+    ``sigma`` is a rational σ or an Interval [σ_lo, σ_hi] holding the true σ (as returned by
+    :func:`calibrate_sigma`); ε is decreasing in σ, so the lower end is computed at σ_hi and the
+    upper end at σ_lo.  At each σ the lower end ε_lo is proved unsafe (δ(ε_lo) > δ) and the upper
+    end proved safe, or the answer is exactly 0 when δ(0) <= δ is proved.  ``realized`` is any
+    rational R > 0 (001 Table 4 reports averages, e.g. 401/10).  Source: the ex-post accounting
+    of 001 Section 5 (Table 4), with Balle-Wang 2018 Theorem 8.
+    """
+    d = _open_unit(delta, "delta")
+    r = _positive(realized, "realized")
+    tol = _tolerance(tolerance)
+    if isinstance(sigma, Interval):
+        if sigma.lo <= 0:
+            raise InvalidArgument(f"sigma={sigma} must be > 0")
+        low = _epsilon_at(sigma.hi, r, d, tol)
+        high = low if sigma.is_point else _epsilon_at(sigma.lo, r, d, tol)
+        return Interval(low.lo, high.hi)
+    return _epsilon_at(_positive(sigma, "sigma"), r, d, tol)
+
+
+def _epsilon_at(sigma: Fraction, realized: Fraction, delta: Fraction, tol: Fraction) -> Interval:
+    """The ex-post ε at one σ (see :func:`epsilon_ex_post`); R may be below 1 here."""
+    prec = WORK_PRECISION
+
+    def safe(eps: Fraction) -> tuple[bool | None, float]:
+        p = prec
+        while True:
+            mu = (interval_sqrt(Interval.point(realized), p + 72) / sigma).rounded(p + 64)
+            box = _delta_from_mu(eps, mu, p)
+            if box.hi <= delta:
+                return True, _guide(box, delta)
+            if box.lo > delta:
+                return False, _guide(box, delta)
+            if p >= MAX_PRECISION:
+                return None, _guide(box, delta)
+            p *= 2
+
+    if safe(Fraction(0))[0] is True:
+        return Interval.point(0)
+    rho = realized / (2 * sigma * sigma)
+    start = (rho + 2 * sqrt(rho * log(1 / delta))).enclose(64).hi  # 001 Lemma 51, verified
+    return _bisect(safe, start, tol, "epsilon", increasing_safe=True)

@@ -1,0 +1,239 @@
+"""Tests of the certified accountants (reference/accounting.py): exact identities where the maths
+gives them, enclosures against independent evaluations, and monotonicity/calibration properties."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from privref.reference import accounting as acc
+from privref.reference.errors import InvalidArgument
+from privref.reference.reals import Interval, Order, compare, exp, interval_exp, log, rational, sqrt
+
+F = Fraction
+
+
+def _contains(box: Interval, x: Fraction) -> bool:
+    return box.lo <= x <= box.hi
+
+
+def _overlap(a: Interval, b: Interval) -> bool:
+    return a.lo <= b.hi and b.lo <= a.hi
+
+
+# ----------------------------------------------------------------------- zCDP, exact
+
+
+def test_zcdp_bookkeeping_is_exact() -> None:
+    assert acc.zcdp_compose(F(1, 2), F(1, 3), 0) == F(5, 6)
+    assert acc.zcdp_compose() == 0
+    assert acc.gaussian_zcdp(2) == F(1, 8)
+    assert acc.gaussian_zcdp(3, sensitivity=2) == F(2, 9)
+    assert acc.pure_to_zcdp(F(1, 2)) == F(1, 8)  # 001 Lemma 52: ε²/2
+    # ℓ Gaussian queries compose to ℓ/(2σ²) (001 Theorem 2's proof)
+    assert acc.zcdp_compose(*[acc.gaussian_zcdp(7)] * 11) == F(11, 98)
+
+
+def test_lemma51_and_its_inverse_round_trip_exactly() -> None:
+    # ε = ρ + 2√(ρ ln(1/δ)) with δ = exp(-(ε-ρ)²/(4ρ)) simplifies symbolically back to ε
+    for rho, eps in [(F(1, 3), F(2)), (F(1, 8), F(1, 2)), (F(5), F(7))]:
+        d = acc.zcdp_delta(rho, eps)
+        assert d.op == "exp" and d.args[0].exact == -(eps - rho) ** 2 / (4 * rho)
+        assert acc.zcdp_epsilon(rho, d).exact == eps
+    assert acc.zcdp_delta(F(1), F(1, 2)).exact == 1  # ε <= ρ: nothing below δ = 1
+    # ρ = 1/2, δ = e^-2: ε = 1/2 + 2·√(1/2·2) = 5/2 exactly
+    assert acc.zcdp_epsilon(F(1, 2), exp(-2)).exact == F(5, 2)
+
+
+def test_algorithm1_sigma_solves_step1() -> None:
+    for ell, eps, delta in [(163, F(1, 2), F(1, 6499)), (1, F(2), F(1, 10)), (977, F(1), F(1, 39073))]:
+        s = acc.algorithm1_sigma(ell, eps, delta)
+        lhs = sqrt(2 * ell * log(1 / delta) / (s * s)) + ell / (2 * s * s)
+        box = lhs.enclose(200)
+        assert _contains(box, eps) and box.width < F(1, 2**150)
+        # Step 1 is 001 Lemma 51 at ρ = ℓ/(2σ²): a larger σ gives an ε below the target
+        s_hi = s.enclose(200).hi
+        assert compare(acc.zcdp_epsilon(ell / (2 * s_hi**2), delta), eps)[0] is Order.LESS
+
+
+def test_algorithm2_lambda_and_threshold() -> None:
+    for t, eps, delta, ell in [(10, F(1), F(1, 1000), 100), (1, F(1, 2), F(1, 2), 1)]:
+        lam = acc.algorithm2_lambda(t, eps, delta)
+        rho = 2 * t / (lam * lam)  # T cutoff-1 SVTs, each (2/λ)-DP = 2/λ²-zCDP
+        lhs = rho + 2 * sqrt(rho * log(2 / rational(delta)))
+        box = lhs.enclose(200)
+        assert _contains(box, eps) and box.width < F(1, 2**150)
+        w = acc.algorithm2_threshold(ell, t, eps, delta)
+        tail = exp(-w / (3 * lam)).enclose(200)
+        assert _contains(tail, delta / (2 * (ell + t))) and tail.width < F(1, 2**150)
+
+
+# ----------------------------------------------------------------------- Φ and π
+
+
+def test_pi_enclosure() -> None:
+    box = acc.pi_enclosure(200)
+    assert box.width < F(1, 2**200)
+    assert abs(F(math.pi) - box.lo) < F(1, 2**50)
+
+
+def test_normal_cdf_exact_points_and_symmetry() -> None:
+    assert acc.normal_cdf(0) == Interval.point(F(1, 2))
+    for x in [F(1, 3), F(2), F(7, 2), F(4), F(9), F(41, 5)]:
+        total = acc.normal_cdf(x, 128) + acc.normal_cdf(-x, 128)
+        assert _contains(total, F(1)) and total.width < F(1, 2**100)
+
+
+def test_normal_cdf_against_scipy() -> None:
+    scipy_stats = pytest.importorskip("scipy.stats")
+    for x in [-30, -8.5, -4, -3.99, -1, 0.25, 1.96, 3.5, 4.01, 6]:
+        box = acc.normal_cdf(F(x), 96)
+        ref = float(scipy_stats.norm.cdf(x))
+        mid = float((box.lo + box.hi) / 2)
+        assert abs(mid - ref) <= 1e-13 * ref  # scipy's float agrees to rounding
+
+
+def test_normal_cdf_continued_fraction_matches_series_at_the_seam() -> None:
+    # x = 4 is computed by the series just below and by Laplace's fraction at 4
+    below = acc.normal_cdf(F(4) - F(1, 10**30), 128)
+    at = acc.normal_cdf(F(4), 128)
+    assert below.hi <= at.hi and at.lo - below.lo < F(1, 10**29)
+
+
+# ----------------------------------------------------------------------- analytic Gaussian
+
+
+def _delta_by_cdf(eps: Fraction, mu: Fraction) -> Interval:
+    """Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ) term by term (μ rational), independent of φ·R."""
+    first = acc.normal_cdf(mu / 2 - eps / mu, 160)
+    second = acc.normal_cdf(-mu / 2 - eps / mu, 160)
+    return first - interval_exp(Interval.point(eps), 160) * second
+
+
+@pytest.mark.parametrize(("eps", "queries", "sigma"), [
+    (F(1), 4, F(2)), (F(0), 4, F(2)), (F(1, 2), 9, F(1, 2)), (F(3), 1, F(1, 5)),
+    (F(1, 10), 100, F(40)), (F(5), 1, F(1, 100))])
+def test_analytic_delta_matches_the_printed_formula(eps: Fraction, queries: int,
+                                                      sigma: Fraction) -> None:
+    mu = F(math.isqrt(queries)) / sigma  # the queries are squares: μ is rational
+    box = acc.analytic_gaussian_delta(eps, queries, sigma, 128)
+    assert _overlap(box, _delta_by_cdf(eps, mu))
+    assert box.width <= max(box.lo, F(1, 2**200)) / 2**50
+
+
+def test_delta_at_zero_is_total_variation() -> None:
+    box = acc.analytic_gaussian_delta(0, 4, 2)  # μ = 1: δ(0) = 2Φ(1/2) − 1
+    assert _overlap(box, 2 * acc.normal_cdf(F(1, 2), 128) - 1)
+
+
+def test_composition_is_one_gaussian_of_sensitivity_sqrt_q() -> None:
+    # 16 queries at σ = 4 and one query at σ = 1 have the same μ = 1
+    for eps in [F(1, 4), F(1), F(3)]:
+        a = acc.analytic_gaussian_delta(eps, 16, 4, 128)
+        b = acc.analytic_gaussian_delta(eps, 1, 1, 128)
+        assert _overlap(a, b)
+
+
+def test_lemma44_holds_below_one_and_fails_at_epsilon_ten() -> None:
+    # 001 Lemma 44 at ε < 1: σ = c/ε (rounded up) is (ε, δ)-DP by the exact profile
+    for eps, delta in [(F(1, 2), F(1, 10**5)), (F(9, 10), F(1, 10**3)), (F(1, 10), F(1, 10**9))]:
+        s = acc.classical_gaussian_sigma(eps, delta).enclose(100).hi
+        assert acc.analytic_gaussian_delta(eps, 1, s).hi <= delta
+    # without ε < 1 (the paper omits it) it is false: ε = 10, δ = 1e-5 gives δ ≈ 2.27e-5
+    c = sqrt(2 * log(F(5, 4) / F(1, 10**5))).enclose(100).hi
+    s = c / 10  # the lemma's σ, rounded up (larger σ only lowers δ)
+    box = acc.analytic_gaussian_delta(10, 1, s)
+    assert box.lo > F(1, 10**5)
+    assert F(226, 10**7) < box.lo and box.hi < F(228, 10**7)
+    with pytest.raises(InvalidArgument, match="epsilon"):
+        acc.classical_gaussian_sigma(10, F(1, 10**5))
+
+
+def test_lemma51_is_never_tighter_than_the_exact_profile() -> None:
+    # ρ = q/(2σ²) with Lemma 51's ε: the exact δ at that ε is at most δ
+    for q, sigma, delta in [(163, F(72), F(1, 6499)), (1, F(1), F(1, 10)), (49, F(20), F(1, 10**6))]:
+        eps = acc.zcdp_epsilon(acc.gaussian_zcdp(sigma) * q, delta).enclose(100).lo
+        assert acc.analytic_gaussian_delta(eps, q, sigma).hi <= delta
+
+
+_EPS = st.fractions(min_value=F(1, 20), max_value=F(4)).map(lambda x: x.limit_denominator(1000))
+_SIGMA = st.fractions(min_value=F(1, 10), max_value=F(300)).map(lambda x: x.limit_denominator(100))
+
+
+@settings(max_examples=25, deadline=None)
+@given(eps=_EPS, q=st.integers(1, 2000), s1=_SIGMA, s2=_SIGMA)
+def test_delta_decreases_in_sigma(eps: Fraction, q: int, s1: Fraction, s2: Fraction) -> None:
+    lo, hi = min(s1, s2), max(s1, s2)
+    assert acc.analytic_gaussian_delta(eps, q, lo).hi >= acc.analytic_gaussian_delta(eps, q, hi).lo
+
+
+@settings(max_examples=25, deadline=None)
+@given(e1=_EPS, e2=_EPS, q=st.integers(1, 2000), s=_SIGMA)
+def test_delta_decreases_in_epsilon(e1: Fraction, e2: Fraction, q: int, s: Fraction) -> None:
+    lo, hi = min(e1, e2), max(e1, e2)
+    assert acc.analytic_gaussian_delta(lo, q, s).hi >= acc.analytic_gaussian_delta(hi, q, s).lo
+
+
+_DELTA = st.sampled_from([F(1, 10), F(1, 1000), F(1, 6499), F(1, 10**6), F(1, 10**9)])
+
+
+@settings(max_examples=8, deadline=None)
+@given(eps=_EPS, q=st.integers(1, 2000), delta=_DELTA)
+def test_calibrated_sigma_high_is_safe_and_low_is_not(eps: Fraction, q: int,
+                                                      delta: Fraction) -> None:
+    box = acc.calibrate_sigma(q, eps, delta, F(1, 2**20))
+    assert box.width <= box.hi / 2**20
+    assert acc.analytic_gaussian_delta(eps, q, box.hi, 192).hi <= delta
+    assert acc.analytic_gaussian_delta(eps, q, box.lo, 192).lo > delta
+    # the zCDP calibration (001 Algorithm 1) is safe, hence never below the calibrated σ
+    assert acc.algorithm1_sigma(q, eps, delta).enclose(64).hi >= box.lo
+
+
+@settings(max_examples=6, deadline=None)
+@given(eps=_EPS, q=st.integers(1, 500), delta=_DELTA)
+def test_ex_post_at_the_budget_returns_the_budget(eps: Fraction, q: int, delta: Fraction) -> None:
+    sigma = acc.calibrate_sigma(q, eps, delta, F(1, 2**24))
+    box = acc.epsilon_ex_post(sigma, q, delta, F(1, 2**24))
+    assert _contains(box, eps)
+    at_hi = acc.epsilon_ex_post(sigma.hi, q, delta, F(1, 2**24))
+    assert at_hi.hi <= eps or _contains(at_hi, eps)  # σ_hi is safe: its ε is at most ε
+    assert acc.analytic_gaussian_delta(at_hi.hi, q, sigma.hi).hi <= delta
+    if at_hi.lo > 0:
+        assert acc.analytic_gaussian_delta(at_hi.lo, q, sigma.hi).lo > delta
+
+
+def test_ex_post_grows_with_realized_queries_and_can_be_zero() -> None:
+    sigma = acc.calibrate_sigma(49, F(1, 2), F(1, 6499))
+    a = acc.epsilon_ex_post(sigma, F(401, 10), F(1, 6499))
+    b = acc.epsilon_ex_post(sigma, F(49), F(1, 6499))
+    assert a.hi < b.lo and _contains(b, F(1, 2))
+    # a huge σ: δ(0) = 2Φ(μ/2) − 1 <= δ already, so the least ε is exactly 0
+    assert acc.epsilon_ex_post(F(10**6), 1, F(1, 10)) == Interval.point(0)
+
+
+@pytest.mark.parametrize(("call", "name"), [
+    (lambda: acc.calibrate_sigma(0, 1, F(1, 10)), "queries"),
+    (lambda: acc.calibrate_sigma(5, 0, F(1, 10)), "epsilon"),
+    (lambda: acc.calibrate_sigma(5, 1, 0), "delta"),
+    (lambda: acc.calibrate_sigma(5, 1, 1), "delta"),
+    (lambda: acc.calibrate_sigma(5, "x", F(1, 2)), "epsilon"),
+    (lambda: acc.epsilon_ex_post(0, 5, F(1, 10)), "sigma"),
+    (lambda: acc.epsilon_ex_post(1, 0, F(1, 10)), "realized"),
+    (lambda: acc.analytic_gaussian_delta(-1, 5, 1), "epsilon"),
+    (lambda: acc.analytic_gaussian_delta(1, F(1, 2), 1), "queries"),
+    (lambda: acc.gaussian_zcdp(-2), "sigma"),
+    (lambda: acc.zcdp_epsilon(0, F(1, 2)), "rho"),
+    (lambda: acc.algorithm1_sigma(F(3, 2), 1, F(1, 2)), "queries"),
+    (lambda: acc.algorithm2_lambda(0, 1, F(1, 2)), "cutoff"),
+    (lambda: acc.normal_cdf(float("nan")), "x"),
+    (lambda: acc.normal_cdf(1, prec=10**6), "prec"),
+    (lambda: acc.calibrate_sigma(5, 1, F(1, 2), tolerance=2), "tolerance"),
+])
+def test_bad_input_names_the_argument(call: object, name: str) -> None:
+    assert callable(call)
+    with pytest.raises(InvalidArgument, match=name):
+        call()
