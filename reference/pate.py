@@ -1,0 +1,322 @@
+"""PATE aggregators of paper 001: Algorithm 1 (Gaussian PATE) and Algorithm 2 (SVT-PATE).
+
+Input and neighbors (both algorithms).  A dataset is the tuple of the K teachers' label
+vectors, one per teacher, each a tuple of ℓ labels in {0, 1} (teacher k's predictions on the
+ℓ queries x_1..x_ℓ, fixed in advance: the non-adaptive special case of 001's Nature).  One
+private record lives in one teacher's part, so a neighbor substitutes ONE teacher's whole
+label vector: every vote count moves by at most 1, and all ℓ counts can move together.  This
+is the substitution relation on the tuple of label vectors, and it is the relation the claims
+below are stated for.
+
+Algorithm 1 (001 Algorithm 1, Theorem 2).  For each query j, release 1(votes_j + Z_j >= K/2)
+with fresh noise Z_j.  The paper's noise is N(0, σ²); here it is the discrete Gaussian of
+Canonne, Kamath and Steinke 2020 (CKS20) with a rational σ², whose release with sensitivity 1
+is 1/(2σ²)-zCDP (CKS20 Theorem 4), so ℓ queries are ℓ/(2σ²)-zCDP (composition,
+:func:`~privref.reference.accounting.zcdp_compose`) and (ρ + 2√(ρ ln(1/δ)), δ)-DP by 001
+Lemma 51 (:func:`~privref.reference.accounting.zcdp_epsilon`).  Since votes_j + Z_j is an
+integer, the test is votes_j + Z_j >= ⌈K/2⌉.  This is NOT GNMax: GNMax adds independent noise
+to both class counts, n1 + Z1 >= n0 + Z0, which for two classes is noise of variance σ²/2 on
+the vote count; Algorithm 1 adds noise once, to the count of ones.
+
+Algorithm 2 (001 Algorithm 2, Theorem 2).  dist_j = max{0, ⌈Δ_j/2⌉ - 1} with Δ_j = |2·votes_j - K|
+(:func:`~privref.reference.stability_release.instability_distance`); dist_j + ν_j (ν_j ~ DLap(2t))
+is compared with the shared noisy threshold w + ρ (ρ ~ DLap(t)); above it the exact majority
+(ties to 1) is released, otherwise ⊥ and ρ is redrawn; the run stops at the T-th ⊥.  t is the
+least multiple of 1/denominator that is >= λ, as in
+:mod:`~privref.reference.sparse_vector`; since dist_j + ν_j - ρ is an integer, comparing with
+the real w is comparing with ⌊w⌋.  Between two ⊥'s the comparisons share ρ: one
+:class:`~privref.reference.discrete_noise.ThresholdRun`.
+
+Accounting of the discrete Algorithm 2 (ours, following 001 Theorem 2's proof).  A released
+label can differ between neighbors only at a query where dist_j = 0 on both sides (dist >= 1
+keeps the majority under one changed vote).  Let B be "some query with dist_j(D) = 0 passes";
+each query is compared once, with a threshold noise independent of its own ν, so
+P(B) <= ℓ·P(ν - ρ > w).  Off B the output is a function of the ⊤/⊥ pattern alone, which is T
+cutoff-1 discrete SVT rounds, each (2/t)-DP (:mod:`~privref.reference.sparse_vector`).  Hence
+the output is (ε_svt, δ_svt + ℓ·P(ν - ρ > w))-DP for any (ε_svt, δ_svt) guarantee of the
+pattern: basic composition gives (2T/t, 0) (:func:`svt_pate_at`); the paper's route gives
+2T/t² <= 2T/λ² zCDP, so (ε, δ/2) by 001 Lemma 51 with the paper's λ (:func:`svt_pate`, which
+checks ℓ·P(ν - ρ > ⌊w⌋) <= δ/2 exactly at construction).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .accounting import (
+    algorithm1_sigma,
+    algorithm2_lambda,
+    algorithm2_threshold,
+    zcdp_compose,
+    zcdp_epsilon,
+)
+from .citations import Uncited
+from .data import Dataset
+from .discrete_noise import DiscreteGaussian, DiscreteLaplace, at_least, first_at_most
+from .errors import InvalidArgument
+from .mechanism import Mechanism
+from .privacy import PrivacyClaim
+from .program import Program
+from .reals import Interval, rational
+from .sparse_vector import discrete_release_probability, rational_scale_at_least
+from .stability_release import instability_distance, majority, threshold_floor
+from .validate import check_delta, check_int, check_positive, to_fraction
+
+__all__ = [
+    "BOTTOM",
+    "SvtPateParameters",
+    "gaussian_pate",
+    "gaussian_pate_at",
+    "gaussian_pate_epsilon",
+    "gaussian_votes",
+    "svt_pate",
+    "svt_pate_at",
+    "svt_pate_parameters",
+    "svt_votes",
+    "teacher_votes",
+]
+
+BOTTOM = "⊥"
+"""Output of 001 Algorithm 2 for a query whose noisy distance does not clear the threshold."""
+
+
+def _check_open_delta(delta: object) -> Fraction:
+    d = check_delta(delta)
+    if d == 0:
+        raise InvalidArgument(f"delta={d} must be > 0 (it lies in the open interval (0, 1))")
+    return d
+
+
+def _check_votes(votes: tuple[int, ...], k: int) -> tuple[tuple[int, ...], int]:
+    kk = check_int(k, "k", minimum=1)
+    if not isinstance(votes, tuple) or not votes:
+        raise InvalidArgument(f"votes={votes!r} must be a non-empty tuple of vote counts")
+    for j, v in enumerate(votes):
+        check_int(v, f"votes[{j}]", minimum=0, maximum=kk)
+    return votes, kk
+
+
+def teacher_votes(data: Dataset, queries: int) -> tuple[tuple[int, ...], int]:
+    """(vote vector, K) of a dataset of K teacher label vectors, each ℓ = ``queries`` labels in {0, 1}.
+
+    votes_j = Σ_k data[k][j] (001 §2, the aggregated vote).  Guarantee: substituting one
+    teacher's label vector moves every votes_j by at most 1.  InvalidArgument names data
+    (empty, i.e. K < 1, or a malformed label vector) or queries (< 1).
+    """
+    ell = check_int(queries, "queries", minimum=1)
+    if len(data) == 0:
+        raise InvalidArgument("data=() must hold at least one teacher's label vector (K >= 1)")
+    votes = [0] * ell
+    for k, vec in enumerate(data):
+        if not isinstance(vec, tuple) or len(vec) != ell:
+            raise InvalidArgument(f"data[{k}]={vec!r} must be a tuple of {ell} labels")
+        for j, y in enumerate(vec):
+            if isinstance(y, bool) or y not in (0, 1):
+                raise InvalidArgument(f"data[{k}][{j}]={y!r} must be a label 0 or 1")
+            votes[j] += y
+    return tuple(votes), len(data)
+
+
+# ------------------------------------------------------------------ Algorithm 1
+
+
+def gaussian_votes(votes: tuple[int, ...], k: int, sigma2: object) -> Program[tuple[int, ...]]:
+    """The program of 001 Algorithm 1 on a vote vector: 1(votes_j + Z_j >= K/2), Z_j discrete Gaussian.
+
+    Fresh Z_j ~ N_Z(0, σ²) (CKS20 Definition 1) per query; the test is votes_j + Z_j >= ⌈K/2⌉
+    (integers).  InvalidArgument names k (< 1), votes (entries outside [0, k]) or sigma2 (<= 0),
+    at call time.
+    """
+    vs, kk = _check_votes(votes, k)
+    noise = DiscreteGaussian(check_positive(to_fraction(sigma2, "sigma2"), "sigma2"))
+    bar = (kk + 1) // 2
+
+    def run() -> Program[tuple[int, ...]]:
+        out: list[int] = []
+        for v in vs:
+            passed = yield from at_least(noise, v, bar)
+            out.append(1 if passed else 0)
+        return tuple(out)
+
+    return run()
+
+
+def gaussian_pate_epsilon(queries: int, sigma2: object, delta: object) -> PrivacyClaim:
+    """(ρ + 2√(ρ ln(1/δ)), δ) with ρ = ℓ/(2σ²): ℓ discrete Gaussian releases of sensitivity 1.
+
+    CKS20 Theorem 4 (each query 1/(2σ²)-zCDP), zCDP composition, then 001 Lemma 51; the
+    accounting of 001 Theorem 2's proof for Algorithm 1 with the discrete noise.
+    """
+    ell = check_int(queries, "queries", minimum=1)
+    s2 = check_positive(to_fraction(sigma2, "sigma2"), "sigma2")
+    d = _check_open_delta(delta)
+    rho = zcdp_compose(*([1 / (2 * s2)] * ell))
+    return PrivacyClaim(zcdp_epsilon(rho, d), d)
+
+
+def _gaussian_mechanism(ell: int, s2: Fraction, claim: PrivacyClaim, how: str
+                        ) -> Mechanism[tuple[int, ...]]:
+    def program(data: Dataset) -> Program[tuple[int, ...]]:
+        votes, k = teacher_votes(data, ell)
+        return (yield from gaussian_votes(votes, k, s2))
+
+    return Mechanism("Gaussian PATE (discrete Gaussian)", program, claim,
+                     Uncited("001 Algorithm 1 / Theorem 2; ledger entry pending"),
+                     order_invariant=True,
+                     description=f"001 Algorithm 1 on {ell} queries over the discrete Gaussian "
+                                 f"with sigma^2={s2} ({how}); data = the teachers' label "
+                                 "vectors, a neighbor substitutes one teacher's vector")
+
+
+def gaussian_pate_at(queries: int, sigma2: object, delta: object) -> Mechanism[tuple[int, ...]]:
+    """001 Algorithm 1 with a given rational σ², claiming :func:`gaussian_pate_epsilon`.
+
+    Data: the K teachers' label vectors (module docstring); output: the ℓ released bits.
+    InvalidArgument names queries (< 1), sigma2 (<= 0) or delta (outside (0, 1)).
+    """
+    claim = gaussian_pate_epsilon(queries, sigma2, delta)
+    s2 = to_fraction(sigma2, "sigma2")
+    return _gaussian_mechanism(queries, s2, claim, "sigma^2 given")
+
+
+def gaussian_pate(queries: int, epsilon: object, delta: object, denominator: int = 1
+                  ) -> Mechanism[tuple[int, ...]]:
+    """001 Algorithm 1 as calibrated by its Step 1, claiming (ε, δ) as 001 Theorem 2 states.
+
+    σ = :func:`~privref.reference.accounting.algorithm1_sigma` (ℓ, ε, δ), and σ² is rounded up to
+    the least multiple of 1/denominator that is >= σ²; then ℓ/(2σ²) is at most the paper's ρ and
+    the discrete accounting (:func:`gaussian_pate_epsilon`) gives at most ε.  InvalidArgument
+    names queries, epsilon, delta or denominator.
+    """
+    ell = check_int(queries, "queries", minimum=1)
+    eps = check_positive(to_fraction(epsilon, "epsilon"), "epsilon")
+    d = _check_open_delta(delta)
+    sigma = algorithm1_sigma(ell, eps, d)
+    s2 = rational_scale_at_least(sigma * sigma, denominator)
+    return _gaussian_mechanism(ell, s2, PrivacyClaim(rational(eps), d),
+                               f"Step 1 sigma^2 rounded up, claim epsilon={eps}")
+
+
+# ------------------------------------------------------------------ Algorithm 2
+
+
+def svt_votes(votes: tuple[int, ...], k: int, scale: object, threshold: int, cutoff: int
+              ) -> Program[tuple[int | str, ...]]:
+    """The program of 001 Algorithm 2 on a vote vector (discrete Laplace scales t and 2t).
+
+    Query j is answered by the exact majority (ties to 1) when dist_j + ν_j > threshold + ρ,
+    else by ⊥, after which ρ is redrawn; the output stops at the ``cutoff``-th ⊥ (T).
+    InvalidArgument names k, votes, scale, threshold or cutoff, at call time.
+    """
+    vs, kk = _check_votes(votes, k)
+    t = check_positive(to_fraction(scale, "scale"), "scale")
+    w = check_int(threshold, "threshold")
+    big_t = check_int(cutoff, "cutoff", minimum=1)
+    bar_noise, query_noise = DiscreteLaplace(t), DiscreteLaplace(2 * t)
+    dists = tuple(instability_distance(v, kk) for v in vs)
+    labels = tuple(majority(v, kk) for v in vs)
+
+    def run() -> Program[tuple[int | str, ...]]:
+        out: list[int | str] = []
+        start, count = 0, 0
+        while start < len(vs):
+            passed = yield from first_at_most(bar_noise, w, query_noise, dists[start:])
+            out.extend(labels[start:start + passed])
+            start += passed
+            if start == len(vs):
+                break
+            out.append(BOTTOM)
+            start += 1
+            count += 1
+            if count >= big_t:
+                break
+        return tuple(out)
+
+    return run()
+
+
+def _release_bound(queries: int, scale: Fraction, threshold: int) -> Fraction:
+    """A rational upper bound on ℓ·P(ν - ρ > w), ν ~ DLap(2t), ρ ~ DLap(t) (module docstring)."""
+    p = discrete_release_probability(scale, threshold)
+    hi = p.hi if isinstance(p, Interval) else p
+    return queries * hi
+
+
+def _svt_mechanism(ell: int, scale: Fraction, threshold: int, cutoff: int,
+                   claim: PrivacyClaim, how: str) -> Mechanism[tuple[int | str, ...]]:
+    def program(data: Dataset) -> Program[tuple[int | str, ...]]:
+        votes, k = teacher_votes(data, ell)
+        return (yield from svt_votes(votes, k, scale, threshold, cutoff))
+
+    return Mechanism("SVT-PATE (discrete Laplace)", program, claim,
+                     Uncited("001 Algorithm 2 / Theorem 2; ledger entry pending"),
+                     order_invariant=True,
+                     description=f"001 Algorithm 2 on {ell} queries, discrete Laplace scales "
+                                 f"t={scale} and 2t, integer threshold {threshold}, T={cutoff} "
+                                 f"({how}); data = the teachers' label vectors, a neighbor "
+                                 "substitutes one teacher's vector")
+
+
+def svt_pate_at(queries: int, scale: object, threshold: int, cutoff: int
+                ) -> Mechanism[tuple[int | str, ...]]:
+    """001 Algorithm 2 with a given scale t and integer threshold w, claiming (2T/t, ℓ·P(ν - ρ > w)).
+
+    The claim is basic composition of T discrete SVT rounds plus the union bound on releasing
+    an unstable label (module docstring), δ rounded up to a rational.  InvalidArgument names
+    queries, scale, threshold, cutoff, or delta when the bound is not below 1.
+    """
+    ell = check_int(queries, "queries", minimum=1)
+    t = check_positive(to_fraction(scale, "scale"), "scale")
+    w = check_int(threshold, "threshold")
+    big_t = check_int(cutoff, "cutoff", minimum=1)
+    d = _release_bound(ell, t, w)
+    if d >= 1:
+        raise InvalidArgument(f"delta={d} (queries times the release probability) must be < 1: "
+                              f"raise threshold={w}")
+    claim = PrivacyClaim(rational(Fraction(2 * big_t) / t), d)
+    return _svt_mechanism(ell, t, w, big_t, claim, "basic composition claim")
+
+
+@dataclass(frozen=True, slots=True)
+class SvtPateParameters:
+    """001 Algorithm 2 Steps 2–3 made discrete: scale t >= λ (rational) and ⌊w⌋ for w = 3λ ln(2(ℓ+T)/δ)."""
+
+    scale: Fraction
+    threshold: int
+
+
+def svt_pate_parameters(queries: int, cutoff: int, epsilon: object, delta: object,
+                        denominator: int = 1) -> SvtPateParameters:
+    """t = least multiple of 1/denominator >= λ (001 Algorithm 2 Step 2) and ⌊w⌋ (Step 3).
+
+    λ and w are :func:`~privref.reference.accounting.algorithm2_lambda` and
+    :func:`~privref.reference.accounting.algorithm2_threshold`, exact; the floor is decided
+    exactly.  InvalidArgument names queries, cutoff, epsilon, delta or denominator.
+    """
+    ell = check_int(queries, "queries", minimum=1)
+    big_t = check_int(cutoff, "cutoff", minimum=1)
+    eps = check_positive(to_fraction(epsilon, "epsilon"), "epsilon")
+    d = _check_open_delta(delta)
+    lam = algorithm2_lambda(big_t, eps, d)
+    scale = rational_scale_at_least(lam, denominator)
+    return SvtPateParameters(scale, threshold_floor(algorithm2_threshold(ell, big_t, eps, d)))
+
+
+def svt_pate(queries: int, cutoff: int, epsilon: object, delta: object, denominator: int = 1
+             ) -> Mechanism[tuple[int | str, ...]]:
+    """001 Algorithm 2 with its own calibration (:func:`svt_pate_parameters`), claiming (ε, δ).
+
+    The claim is 001 Theorem 2's; its discrete proof (module docstring) needs
+    ℓ·P(ν - ρ > ⌊w⌋) <= δ/2, which is checked here exactly (InvalidArgument naming delta if
+    it fails; 001 Theorem 2 bounds the continuous analogue by δ/(2(ℓ + T))).
+    """
+    params = svt_pate_parameters(queries, cutoff, epsilon, delta, denominator)
+    d = _check_open_delta(delta)
+    eps = to_fraction(epsilon, "epsilon")
+    bound = _release_bound(queries, params.scale, params.threshold)
+    if bound > d / 2:
+        raise InvalidArgument(f"delta={d}: the release bound {float(bound):.3g} exceeds delta/2")
+    return _svt_mechanism(queries, params.scale, params.threshold, cutoff,
+                          PrivacyClaim(rational(eps), d), f"Steps 2-3, claim epsilon={eps}")
+
