@@ -40,12 +40,12 @@ from privref import reference
 from privref.reference.concepts import Concept, ConceptClass, explicit, intervals, thresholds_on
 from privref.reference.data import Dataset
 from privref.reference.errors import InvalidArgument, PrivrefError, UnsupportedProgram
-from privref.reference.exponential import exponential_weights
 from privref.reference.learners.prediction_baselines import (
     erm,
     flipped_average_predictor,
     generic_predictor,
     index_blocks,
+    majority_choice,
     private_majority_predictor,
     subsample_predictor,
 )
@@ -69,7 +69,6 @@ from privref.reference.program import (
     Distribution,
     Program,
     Subset,
-    categorical_choice,
     distribution,
     sample,
 )
@@ -292,15 +291,14 @@ def majority_loss(pop: Population, data: Dataset, k: int, epsilon: Real,
     """L_P of 002 baseline B4 on ``data``: ERM per block, exponential mechanism on the votes.
 
     p_S(x) is the exact share of label 1 in the exponential mechanism over the vote counts
-    (k − v, v) (:func:`~privref.reference.exponential.exponential_weights` with the paper's
-    1/2), v = #{blocks whose ERM says 1 at x}; the block ERMs are computed once for all x.
+    (k − v, v) (B4's own :func:`~privref.reference.learners.prediction_baselines.majority_choice`),
+    v = #{blocks whose ERM says 1 at x}; the block ERMs are computed once for all x.
     """
     hs = _block_hypotheses(pop.concepts, data, k)
 
     def p_one(x: Hashable) -> Prob:
         votes = sum(h(x) for h in hs)
-        choice = categorical_choice(exponential_weights([k - votes, votes], epsilon=epsilon))
-        shares: dict[int, Prob] = dict(choice.branches(precision))
+        shares: dict[int, Prob] = dict(majority_choice(votes, k, epsilon).branches(precision))
         return shares.get(1, Fraction(0))
 
     return pop.predictor_loss(p_one)

@@ -56,6 +56,7 @@ __all__ = [
     "flipped_average_predictor",
     "generic_predictor",
     "index_blocks",
+    "majority_choice",
     "private_majority_epsilon",
     "private_majority_predictor",
     "subsample_predictor",
@@ -260,7 +261,10 @@ def _votes(C: ConceptClass, data: Dataset, blocks: tuple[tuple[int, ...], ...],
     return sum(_erm_label(C, data, block, x) for block in blocks)
 
 
-def _majority_choice(votes: int, k: int, epsilon: Real) -> Categorical:
+def majority_choice(votes: int, k: int, epsilon: Real) -> Categorical:
+    """B4's private majority at one query: label y with probability ∝ exp(ε·v_y/2), where
+    v_1 = ``votes`` and v_0 = k − votes (the exponential mechanism over {0, 1}, score
+    sensitivity 1; [DF18] Theorem 4.1, 002 Lemma 6)."""
     return categorical_choice(exponential_weights([k - votes, votes], epsilon=epsilon))
 
 
@@ -287,7 +291,7 @@ def private_majority_predictor(C: ConceptClass, n: int, k: int, epsilon: object,
     def program(data: Dataset, x: Hashable) -> Program[int]:
         _check_data(C, data, n)
         votes = yield from deterministic(_votes, C, data, blocks, x)
-        choice = yield from deterministic(_majority_choice, votes, k, eps)
+        choice = yield from deterministic(majority_choice, votes, k, eps)
         return (yield from choose(choice))
 
     return Predictor(name, program, claim, PRIVATE_MAJORITY_SOURCE, domain=tuple(C.domain),
