@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from privref.reference.citations import Citation, Source, cite
+from privref.reference.citations import Citation, Source, Use, cite
 from privref.reference.composition import compose, leak
 from privref.reference.concepts import thresholds_on
 from privref.reference.errors import InvalidArgument
@@ -33,6 +33,7 @@ from privref.reference.privacy import PrivacyClaim, group_privacy
 from privref.reference.randomized_response import label_flip, randomized_response
 from privref.reference.resampling import resample_iid
 from privref.reference.subsampling import subsample
+from privref.reference.verdict import Verdict
 
 __all__ = ["BuiltinAudit", "builtin_audits"]
 
@@ -44,6 +45,9 @@ class BuiltinAudit:
     ``claim`` overrides the mechanism's claim; it then needs ``source``, the
     citation of the ledger entry stating it (e.g. ``folklore Group privacy``).
     :attr:`cited` is what the row cites: ``source``, else the mechanism's.
+    ``expect`` is the verdict the row must reach: HOLDS, or VIOLATED for a row that audits a
+    printed claim the ledger REFUTES (e.g. 001 Algorithm 6 as printed); such a row cites the
+    refuted statement itself, and its VIOLATED is reported as expected.
     """
 
     mechanism: Mechanism[Any]
@@ -52,8 +56,16 @@ class BuiltinAudit:
     claim: PrivacyClaim | None = None
     label: str | None = None
     source: Citation | None = None
+    expect: Verdict = Verdict.HOLDS
 
     def __post_init__(self) -> None:
+        if self.expect not in (Verdict.HOLDS, Verdict.VIOLATED):
+            raise InvalidArgument(f"expect={self.expect} must be HOLDS or VIOLATED")
+        printed = isinstance(self.source, Citation) and self.source.use is Use.PRINTED
+        if printed != (self.expect is Verdict.VIOLATED):
+            raise InvalidArgument(f"source={self.source}: a row expecting VIOLATED cites the "
+                                  "refuted statement as printed ('... (printed)'), and only "
+                                  f"such a row does (expect={self.expect.value})")
         if self.claim is not None and self.source is None:
             raise InvalidArgument(f"source=None: the row {self.label or self.mechanism.name!r} "
                                   "overrides the claim and must cite the entry stating it")

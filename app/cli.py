@@ -27,8 +27,9 @@ __all__ = ["EXIT_CODES", "EXIT_INTERNAL", "EXIT_OK", "EXIT_UNDECIDED", "EXIT_USA
 EXIT_OK = 0
 """No violation found: every audit HOLDS, every ledger check agrees, the experiment finished."""
 EXIT_VIOLATION = 1
-"""A violation: an exact audit VIOLATED, a black-box VIOLATION, a ledger check contradicting
-its recorded status."""
+"""A violation: an exact audit VIOLATED (a built-in row that expects VIOLATED, auditing a claim
+the ledger refutes as printed, exits 1 when it does not find it), a black-box VIOLATION, a
+ledger check contradicting its recorded status."""
 EXIT_USAGE = 2
 """A usage error: unknown command or flag, a bad value, an output path unusable before the run."""
 EXIT_INTERNAL = 3
@@ -44,8 +45,9 @@ EXIT_CODES = f"""\
 exit status:
   {EXIT_OK}  no violation: every audit HOLDS / NO_VIOLATION_FOUND, every ledger check
      agrees with its recorded status, the experiment finished
-  {EXIT_VIOLATION}  violation: an exact audit is VIOLATED, a black-box audit finds a VIOLATION,
-     or a ledger check contradicts its recorded status
+  {EXIT_VIOLATION}  violation: an exact audit is VIOLATED (other than a row auditing a printed
+     claim the ledger refutes, whose VIOLATED is expected; such a row that HOLDS also exits
+     1), a black-box audit finds a VIOLATION, or a ledger check contradicts its status
   {EXIT_USAGE}  usage error: unknown command or flag, malformed or out-of-range value, or an
      output path that is unusable before the run (missing folder, a directory)
   {EXIT_INTERNAL}  the run failed: a result could not be written (disk full, ...), or an
@@ -62,6 +64,7 @@ commands:
   learn            learning-curve experiment: labeled/unlabeled sample complexity vs d
   illustrate       illustrations of paper 003 (public data): JSON table and PNG plot
   experiments      sample complexity of the paper 002 predictors: JSON and PNG
+  table4           paper 001's Table 4 (PATE-PSQ/ASQ accuracy on Mushroom, a9a): JSON, PNG
   account gaussian calibrate Gaussian noise and the ex-post epsilon, as enclosures
 
 Run 'privref COMMAND --help' for the options of a command.
@@ -119,15 +122,24 @@ def _cmd_audit(args: argparse.Namespace) -> int:
         record["mechanism"] = item.label or report.mechanism
         record["distance"] = item.distance
         record["source"] = str(item.cited)
+        record["expected_verdict"] = item.expect.value
         rows.append(record)
         eps = report.claim.epsilon
         claimed = f"{float(eps):.6g}" + ("" if eps.exact is not None else f" = {eps}")
+        verdict = report.verdict.value
+        if item.expect is Verdict.VIOLATED:
+            verdict += " (expected)" if report.verdict is Verdict.VIOLATED else " (expected VIOLATED)"
+        delta = str(report.claim.delta)
+        if len(delta) > 24:  # a long exact rational: the exact value is in --json
+            delta = f"≈{float(report.claim.delta):.6g}"
         table.append((record["mechanism"], record["source"], claimed,
-                      str(report.claim.delta), epsilon_text(report), report.verdict.value))
-        if report.verdict is Verdict.VIOLATED:
+                      delta, epsilon_text(report), verdict))
+        if report.verdict is Verdict.UNDECIDED:
+            worst = EXIT_UNDECIDED if worst == EXIT_OK else worst
+        elif report.verdict is not item.expect:
+            # a violation, or a refuted printed claim that no longer fails: either way the
+            # result contradicts what the ledger records
             worst = EXIT_VIOLATION
-        elif report.verdict is Verdict.UNDECIDED and worst == EXIT_OK:
-            worst = EXIT_UNDECIDED
     for number, row in enumerate(predictions, len(items) + 1):
         if args.deep:
             _progress(args, number, total, row.label)
@@ -320,6 +332,17 @@ def _parser() -> argparse.ArgumentParser:
     prediction_experiments.configure_parser(experiments)
     experiments.add_argument("--quiet", action="store_true", help=quiet_help)
     experiments.set_defaults(func=prediction_experiments.run)
+    table4 = command(
+        sub, "table4",
+        "001 Table 4's accuracy experiment on real data: PATE-PSQ and PATE-ASQ (Algorithms 3\n"
+        "and 5 with Algorithm 1's Gaussian labels) and their non-private baselines on Mushroom\n"
+        "and a9a from ../shared/data (or --data-dir; nothing is downloaded), ε in {1/2, 1, 2},\n"
+        "30 seeded runs; accuracy, queries and the realized ε_ex_post beside the paper's\n"
+        "figures; JSON, PNG and a docs page (see docs/pate-experiments.md).")
+    from . import pate_experiments
+    pate_experiments.configure_parser(table4)
+    table4.add_argument("--quiet", action="store_true", help=quiet_help)
+    table4.set_defaults(func=pate_experiments.run)
     account = command(
         sub, "account",
         "Certified privacy accounting (see docs/accounting.md).  'privref account gaussian'\n"
@@ -361,7 +384,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_usage(sys.stderr)
         print("privref: error: a COMMAND is required (audit, audit blackbox, lemmas, learn, "
-              "illustrate, experiments, account gaussian); see 'privref --help'", file=sys.stderr)
+              "illustrate, experiments, table4, account gaussian); see 'privref --help'", file=sys.stderr)
         return EXIT_USAGE
     cmd = _command_name(args)
     debug = os.environ.get("PRIVREF_DEBUG") == "1"

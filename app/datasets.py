@@ -52,7 +52,7 @@ __all__ = [
     "load_libsvm",
 ]
 
-SOURCE: Final = Uncited("001 §5.1 experiments (data sets of Table 3); ledger entry pending")
+SOURCE: Final = Uncited("001 §5.1 experiments (the data sets of Table 3): not a numbered result")
 """What this module implements: the data input of paper 001's experiments, no numbered result."""
 
 DEFAULT_MAX_ROWS: Final = 1_000_000

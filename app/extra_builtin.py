@@ -6,7 +6,8 @@ from collections.abc import Callable
 
 from .builtin import BuiltinAudit
 from .builtin_learners import learner_audits
+from .builtin_pate import pate_audits
 
 __all__ = ["EXTRA"]
 
-EXTRA: tuple[Callable[[bool], list[BuiltinAudit]], ...] = (learner_audits,)
+EXTRA: tuple[Callable[[bool], list[BuiltinAudit]], ...] = (learner_audits, pate_audits)

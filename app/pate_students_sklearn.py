@@ -27,17 +27,34 @@ disagreement-based active student, with scikit-learn (kept out of the reference 
   4. Stop at the end of the stream or once ``budget`` labels were spent.  The output is a logistic
      regression fit on L.
 
+  ``rule="agnostic"`` replaces step 3 by an agnostic test in the style of Dasgupta, Hsu and
+  Monteleoni (2007, "A general agnostic active learning algorithm", Algorithm 1) with the
+  practical threshold of importance-weighted active learning (Beygelzimer, Hsu, Langford, Zhang
+  2010, "Agnostic active learning without constraints", Algorithm 1; the form implemented by
+  Vowpal Wabbit's ``--active`` reduction): with n = |L| and the error rates r_y = e_y/n, infer
+  y = argmin_y r_y only if r_{1−y} − r_y > Δ, where :func:`agnostic_threshold` gives
+  Δ = b + √b·(√r_y + √r_{1−y}), b = C0·ln(n + 1)/n (DHM's β_t² + β_t(√err(h_y) + √err(h_{1−y}))
+  with β_t² replaced by IWAL's C0·log t/(t − 1), t = n + 1 the stream position); otherwise
+  query.  This is our reading of those papers for an ERM oracle on a logistic surrogate, not
+  their code.  With L empty, or with both fits infeasible, the point is queried; with exactly one
+  infeasible fit the other label is inferred (DHM: no hypothesis labels x_t so).  ``slack`` is
+  not used by this rule.  C0 defaults to :data:`AGNOSTIC_C0`.
+
   Every fit is lbfgs (deterministic; ``seed`` is passed as random_state), so a run is a
   deterministic function of (rows, budget, slack, C, seed and the labeling service's answers).
-  The labeling service is a callable ``label(j) -> 0 | 1`` taking the stream position, so PATE's
-  noisy aggregator (001 Algorithm 1 on the teachers' votes at row j) plugs in directly.
+  The rule has one definition, :func:`active_logistic_program`: a probabilistic program that
+  requests the label of stream position j with ``y = yield from service(j)``, so PATE's noisy
+  aggregator (001 Algorithm 1 on the teachers' votes at row j, as in 001 Algorithm 5) is a
+  random choice of the same program and can be sampled exactly.  :func:`active_logistic_student`
+  is the thin wrapper for a plain labeling function ``label(j) -> 0 | 1``.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Literal, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -47,12 +64,20 @@ from sklearn.linear_model import LogisticRegression  # type: ignore[import-untyp
 from privref.reference.citations import Uncited
 from privref.reference.errors import InvalidArgument
 from privref.reference.learners.pate_teachers import TeacherAssignment
+from privref.reference.program import Program
 from privref.reference.validate import check_int
 
 __all__ = [
+    "ACTIVE_RULES",
+    "AGNOSTIC_C0",
+    "DENSE_LIMIT",
     "ActiveResult",
+    "ActiveRule",
+    "LabelService",
     "LinearClassifier",
+    "active_logistic_program",
     "active_logistic_student",
+    "agnostic_threshold",
     "fit_logistic",
     "logistic_student",
     "row_keys",
@@ -60,8 +85,8 @@ __all__ = [
     "train_logistic_teachers",
 ]
 
-SOURCE: Final = Uncited("001 §5.1 (linear teachers/students, practical active learner); "
-                        "ledger entry pending")
+SOURCE: Final = Uncited("001 §5.1 (linear teachers/students, practical active learner): "
+                        "experiment section, not a numbered result")
 """What this module implements: the learners of 001's experiments, no numbered result."""
 
 Labels = npt.NDArray[np.uint8]
@@ -201,7 +226,7 @@ class ActiveResult:
 def _mistakes_with(L: Any, yL: Labels, row: Any, y: int, seed: int, C: float) -> float:
     """Mistakes on L of the fit on L ∪ {(row, y)} (row weighted |L| + 1); ∞ if it misses (row, y)."""
     n = int(yL.shape[0])
-    X = scipy.sparse.vstack([L, row], format="csr")
+    X = np.vstack([L, row]) if isinstance(L, np.ndarray) else scipy.sparse.vstack([L, row], format="csr")
     labels = np.append(yL, np.uint8(y))
     weights = np.ones(n + 1)
     weights[n] = n + 1
@@ -211,44 +236,149 @@ def _mistakes_with(L: Any, yL: Labels, row: Any, y: int, seed: int, C: float) ->
     return float(np.count_nonzero(h.predict(L) != yL)) if n else 0.0
 
 
-def active_logistic_student(X: Any, label: Callable[[int], int], *, budget: int, seed: int,
-                            slack: int = 0, C: float = 1.0) -> ActiveResult:
-    """The practical disagreement-based active student of the module docstring (001 §5, in the
-    spirit of Yan et al. 2018; the rule is ours).
+ActiveRule = Literal["cal", "agnostic"]
+"""The query rule of :func:`active_logistic_program`: ``cal`` (slack test on mistake counts) or
+``agnostic`` (DHM/IWAL-style test on error rates, :func:`agnostic_threshold`)."""
 
-    Guarantee: at most ``budget`` calls to ``label``, each at a row whose two constrained fits
-    are within ``slack`` mistakes of each other; deterministic given the arguments and the
-    answers.  Requires budget >= 1, slack >= 0, seed >= 0 and answers in {0, 1}
-    (InvalidArgument naming the argument).
+ACTIVE_RULES: Final = ("cal", "agnostic")
+"""The accepted values of ``rule``."""
+
+AGNOSTIC_C0: Final = 8.0
+"""The constant C0 of :func:`agnostic_threshold`: 8, Vowpal Wabbit's default "mellowness" c_0
+of its importance-weighted active learner (the practical recommendation for the threshold of
+Beygelzimer, Hsu, Langford, Zhang 2010, Algorithm 1); chosen a priori, not from test accuracies."""
+
+
+def agnostic_threshold(labeled: int, err_best: float, err_other: float,
+                       c0: float = AGNOSTIC_C0) -> float:
+    """Δ = b + √b·(√err_best + √err_other), b = c0·ln(labeled + 1)/labeled: the threshold of
+    the agnostic rule (Dasgupta–Hsu–Monteleoni 2007 Algorithm 1's Δ_t with β_t² = the IWAL
+    practical term C0·log t/(t − 1) of Beygelzimer–Hsu–Langford–Zhang 2010, t = labeled + 1; our
+    reading).  The error arguments are rates on the labeled set.
+
+    Guarantee: +∞ when ``labeled`` is 0 (nothing to compare, so the point is queried); otherwise
+    the float value of the formula (a learner's decision, not a verdict).  Requires labeled >= 0,
+    rates in [0, 1] and c0 > 0 finite (InvalidArgument naming the argument).
+    """
+    n = check_int(labeled, "labeled", minimum=0)
+    for name, r in (("err_best", err_best), ("err_other", err_other)):
+        if not (isinstance(r, (int, float)) and 0.0 <= r <= 1.0):
+            raise InvalidArgument(f"{name}={r!r} must be an error rate in [0, 1]")
+    if not (isinstance(c0, (int, float)) and math.isfinite(c0) and c0 > 0):
+        raise InvalidArgument(f"c0={c0!r} must be a finite number > 0")
+    if n == 0:
+        return math.inf
+    b = c0 * math.log(n + 1) / n
+    return b + math.sqrt(b) * (math.sqrt(err_best) + math.sqrt(err_other))
+
+
+def _infer(rule: str, e0: float, e1: float, n: int, gap: int, c0: float) -> int | None:
+    """The inferred label at a stream point (None: query), from the constrained fits' mistakes."""
+    if rule == "cal":
+        if abs(e0 - e1) > gap:  # true when exactly one is ∞; false (query) when both are
+            return 0 if e0 < e1 else 1
+        return None
+    if math.isinf(e0) and math.isinf(e1):
+        return None
+    if math.isinf(e0) or math.isinf(e1):
+        return 0 if e0 < e1 else 1
+    if n == 0:
+        return None
+    best = 0 if e0 <= e1 else 1
+    r_best, r_other = (e0 / n, e1 / n) if best == 0 else (e1 / n, e0 / n)
+    return best if r_other - r_best > agnostic_threshold(n, r_best, r_other, c0) else None
+
+
+DENSE_LIMIT: Final = 4_000_000
+"""The active student works on a dense copy of the stream when rows × columns is at most this
+(fits on small dense arrays are faster); above it, on the CSR matrix."""
+
+LabelService = Callable[[int], Program[int]]
+"""A labeling service in program form: ``service(j)`` is a program returning the label of
+stream position j (001 Algorithm 5's per-query release; ``yield from service(j)``)."""
+
+
+def active_logistic_program(X: Any, service: LabelService, *, budget: int, seed: int,
+                            slack: int = 0, C: float = 1.0, rule: ActiveRule = "cal",
+                            c0: float = AGNOSTIC_C0) -> Program[ActiveResult]:
+    """The active student of the module docstring as a program that requests labels through
+    ``service`` (``y = yield from service(j)``), so PATE's noisy labels (001 Algorithm 5) are
+    random choices of one probabilistic program; the rule is ours, in the spirit of Yan et al.
+    2018 (001 §5).
+
+    Guarantee: at most ``budget`` requests, in increasing stream order, each at a row where
+    ``rule`` does not infer: ``cal``, the two constrained fits are within ``slack`` mistakes of
+    each other; ``agnostic``, their error-rate gap is at most :func:`agnostic_threshold` (with
+    ``c0``).  Deterministic given the arguments and the answers.  Requires budget >= 1, slack >=
+    0, seed >= 0, rule in {cal, agnostic}, c0 > 0 finite (InvalidArgument naming the argument,
+    at call time) and answers in {0, 1} (InvalidArgument naming the request, when it is
+    answered).
     """
     n = _rows(X)
     ell = check_int(budget, "budget", minimum=1)
     gap = check_int(slack, "slack", minimum=0)
     check_int(seed, "seed", minimum=0)
+    if rule not in ACTIVE_RULES:
+        raise InvalidArgument(f"rule={rule!r} must be one of {', '.join(ACTIVE_RULES)}")
+    agnostic_threshold(1, 0.0, 0.0, c0)  # validates c0
+    if not callable(service):
+        raise InvalidArgument(f"service={service!r} must be a callable j -> Program[int]")
     M = scipy.sparse.csr_matrix(X, dtype=np.float64)
-    rows: list[int] = []
-    ys: list[int] = []
-    queried: list[int] = []
-    answers: list[int] = []
-    inferred: list[int] = []
-    processed = 0
-    for j in range(n):
-        processed = j + 1
-        L, yL = M[rows], np.asarray(ys, dtype=np.uint8)
-        e0, e1 = (_mistakes_with(L, yL, M[j], y, seed, C) for y in (0, 1))
-        if abs(e0 - e1) > gap:  # true when exactly one is ∞; false (query) when both are
+    data: Any = M.toarray() if n * M.shape[1] <= DENSE_LIMIT else M
+
+    def run() -> Program[ActiveResult]:
+        rows: list[int] = []
+        ys: list[int] = []
+        queried: list[int] = []
+        answers: list[int] = []
+        inferred: list[int] = []
+        processed = 0
+        for j in range(n):
+            processed = j + 1
+            L, yL = data[rows], np.asarray(ys, dtype=np.uint8)
+            e0, e1 = (_mistakes_with(L, yL, data[j:j + 1], y, seed, C) for y in (0, 1))
+            guess = _infer(rule, e0, e1, len(rows), gap, c0)
+            if guess is not None:
+                rows.append(j)
+                ys.append(guess)
+                inferred.append(j)
+                continue
+            y = yield from service(j)
+            if isinstance(y, bool) or y not in (0, 1):
+                raise InvalidArgument(f"label({j})={y!r} must be 0 or 1")
             rows.append(j)
-            ys.append(0 if e0 < e1 else 1)
-            inferred.append(j)
-            continue
-        y = label(j)
-        if isinstance(y, bool) or y not in (0, 1):
-            raise InvalidArgument(f"label({j})={y!r} must be 0 or 1")
-        rows.append(j)
-        ys.append(int(y))
-        queried.append(j)
-        answers.append(int(y))
-        if len(queried) >= ell:
-            break
-    model = fit_logistic(M[rows], np.asarray(ys, dtype=np.uint8), seed=seed, C=C)
-    return ActiveResult(model, tuple(queried), tuple(answers), tuple(inferred), processed)
+            ys.append(int(y))
+            queried.append(j)
+            answers.append(int(y))
+            if len(queried) >= ell:
+                break
+        model = fit_logistic(data[rows], np.asarray(ys, dtype=np.uint8), seed=seed, C=C)
+        return ActiveResult(model, tuple(queried), tuple(answers), tuple(inferred), processed)
+
+    return run()
+
+
+def _answer(label: Callable[[int], int], j: int) -> Program[int]:
+    """A labeling request answered by a plain function: a program with no random choice."""
+    return label(j)
+    yield  # pragma: no cover  (makes this a generator)
+
+
+def active_logistic_student(X: Any, label: Callable[[int], int], *, budget: int, seed: int,
+                            slack: int = 0, C: float = 1.0, rule: ActiveRule = "cal",
+                            c0: float = AGNOSTIC_C0) -> ActiveResult:
+    """:func:`active_logistic_program` with a plain labeling function ``label(j) -> 0 | 1``
+    (001 §5, the practical active student; the rule is ours, in the spirit of Yan et al. 2018).
+
+    Guarantee: at most ``budget`` calls to ``label``, each at a row where ``rule`` does not
+    infer (see :func:`active_logistic_program`); deterministic given the arguments and the
+    answers.  Requires budget >= 1, slack >= 0, seed >= 0, a known rule, c0 > 0 and answers in
+    {0, 1} (InvalidArgument naming the argument).
+    """
+    program = active_logistic_program(X, lambda j: _answer(label, j), budget=budget, seed=seed,
+                                      slack=slack, C=C, rule=rule, c0=c0)
+    try:
+        choice = next(program)
+    except StopIteration as stop:
+        return cast(ActiveResult, stop.value)
+    raise InvalidArgument(f"label made a random choice {choice!r}; pass a plain function")  # pragma: no cover

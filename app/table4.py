@@ -17,7 +17,8 @@ from functools import lru_cache
 from privref.reference.accounting import calibrate_sigma, epsilon_ex_post
 from privref.reference.reals import Interval
 
-__all__ = ["PAPER_TRAIN", "ROWS", "Reproduction", "Row", "calibrated_sigma", "reproduce",
+__all__ = ["ACCURACY", "PAPER_TRAIN", "ROWS", "AccuracyRow", "Reproduction", "Row", "calibrated_sigma",
+           "paper_accuracy", "reproduce",
            "reproduce_all"]
 
 PAPER_TRAIN: dict[str, int] = {"mushroom": 6499, "a9a": 39073, "real-sim": 57847}
@@ -127,3 +128,67 @@ def reproduce(row: Row) -> Reproduction:
 def reproduce_all() -> tuple[Reproduction, ...]:
     """Every private row of 001 Table 4, recomputed."""
     return tuple(reproduce(row) for row in ROWS)
+
+
+@dataclass(frozen=True)
+class AccuracyRow:
+    """One row of 001 Table 4 as printed, with its accuracy column.
+
+    ``epsilon`` is None for the non-private rows (ε = +∞); ``queries`` and ``queries_ci`` are the
+    printed # Queries and its ± half-width (None when none is printed); ``accuracy`` and
+    ``accuracy_ci`` are the printed accuracy and its ± half-width (the caption calls it
+    mean ± 1.96 × standard_error/√30, a "98%" interval; 1.96 is the 95% quantile).
+    """
+
+    dataset: str
+    method: str
+    epsilon: Fraction | None
+    queries: Fraction
+    queries_ci: Fraction | None
+    accuracy: Fraction
+    accuracy_ci: Fraction
+
+
+def _acc(dataset: str, method: str, eps: str | None, q: str, acc: str) -> AccuracyRow:
+    q_mean, _, q_ci = q.replace(",", "").partition("±")
+    a_mean, _, a_ci = acc.partition("±")
+    return AccuracyRow(dataset, method, None if eps is None else Fraction(eps),
+                       Fraction(q_mean.strip()), Fraction(q_ci.strip()) if q_ci else None,
+                       Fraction(a_mean.strip()), Fraction(a_ci.strip()))
+
+
+ACCURACY: tuple[AccuracyRow, ...] = (
+    _acc("mushroom", "PSQ-NP", None, "163", "0.9773±0.0006"),
+    _acc("mushroom", "ASQ-NP", None, "47.3±0.2", "0.9146±0.0036"),
+    _acc("mushroom", "PSQ", "0.5", "163", "0.6416±0.0036"),
+    _acc("mushroom", "ASQ", "0.5", "40.1±0.7", "0.6418±0.0091"),
+    _acc("mushroom", "PSQ", "1.0", "163", "0.7534±0.0045"),
+    _acc("mushroom", "ASQ", "1.0", "42.9±0.5", "0.7727±0.0098"),
+    _acc("mushroom", "PSQ", "2.0", "163", "0.8974±0.0027"),
+    _acc("mushroom", "ASQ", "2.0", "46.5±0.3", "0.8858±0.0059"),
+    _acc("a9a", "PSQ-NP", None, "977", "0.5555±0.0157"),
+    _acc("a9a", "ASQ-NP", None, "225.6±5.0", "0.5461±0.0160"),
+    _acc("a9a", "PSQ", "0.5", "977", "0.5040±0.0034"),
+    _acc("a9a", "ASQ", "0.5", "293", "0.5212±0.0088"),
+    _acc("a9a", "PSQ", "1.0", "977", "0.5171±0.0050"),
+    _acc("a9a", "ASQ", "1.0", "290.8±0.8", "0.5369±0.0103"),
+    _acc("a9a", "PSQ", "2.0", "977", "0.5176±0.0070"),
+    _acc("a9a", "ASQ", "2.0", "290.3±0.9", "0.5543±0.0089"),
+    _acc("real-sim", "PSQ-NP", None, "1,447", "0.8234±0.0014"),
+    _acc("real-sim", "ASQ-NP", None, "434", "0.8289±0.0008"),
+    _acc("real-sim", "PSQ", "0.5", "1,447", "0.6355±0.0065"),
+    _acc("real-sim", "ASQ", "0.5", "434", "0.7389±0.0014"),
+    _acc("real-sim", "PSQ", "1.0", "1,447", "0.7550±0.0058"),
+    _acc("real-sim", "ASQ", "1.0", "434", "0.8040±0.0009"),
+    _acc("real-sim", "PSQ", "2.0", "1,447", "0.8025±0.0037"),
+    _acc("real-sim", "ASQ", "2.0", "434", "0.8231±0.0009"),
+)
+"""All 24 rows of 001 Table 4 (Section 5.2) with # Queries and Accuracy, copied exactly."""
+
+
+def paper_accuracy(dataset: str, method: str, epsilon: Fraction | None) -> AccuracyRow | None:
+    """The printed 001 Table 4 row for (dataset, method, ε) (ε None for the NP rows), or None."""
+    for row in ACCURACY:
+        if (row.dataset, row.method, row.epsilon) == (dataset, method, epsilon):
+            return row
+    return None

@@ -54,6 +54,7 @@ class Kind(Enum):
     COROLLARY = "corollary"
     PROPOSITION = "proposition"
     REMARK = "remark"
+    EXAMPLE = "example"
     PROOF_STEP = "proof step"
     FOLKLORE = "folklore"
 
@@ -79,7 +80,7 @@ class Check:
 
 _PAPERS = ("000", "001", "002", "003", "004", "folklore")
 _NUMBER = re.compile(
-    r"^(Theorem|Lemma|Claim|Observation|Corollary|Proposition|Remark|Fact|Definition)"
+    r"^(Theorem|Lemma|Claim|Observation|Corollary|Proposition|Remark|Example|Fact|Definition)"
     r" (?:[A-Z]\.)?[0-9]+(?:\.[0-9]+)*( \([a-z0-9 ]+\))?$"
 )
 

@@ -319,9 +319,139 @@ ERRATA: Final[tuple[Erratum, ...]] = (
             "Of the candidate constants for amplification, 2εm/n needs ε <= 1 (it fails at "
             "e^ε = 16); ln(1 + (m/n)(e^ε − 1)) is tight and always valid. Found by privref.",
             ("002 Lemma 5",)),
+    # ---------------------------------------------------------------- 001
+    Erratum("001-E1", Flaw.TYPO, "Definition 8",
+            "P(|r(x)| <= t) must read P(|r(x) − 1/2| <= t): as printed, purely random labels "
+            "(r = 1/2) satisfy the noise condition and noiseless labels fail it. C depends on "
+            "the distribution (not universal), and τ = 1 needs the Massart convention.",
+            ("001 Lemma 9 / Definition 8 reads P(|r(x)| <= t)",)),
+    Erratum("001-E2", Flaw.GAP, "Lemma 9",
+            "The constants are missing: η = (2C)^{1−τ} and C = 2^{τ/(1−τ)}η^{1/(1−τ)}; the "
+            "restriction η ∈ [1, ∞) restricts nothing (every valid η is >= 1).",
+            ("001 Lemma 9",
+             "001 Lemma 9 / constants η = (2C)^{1−τ} and C = 2^{τ/(1−τ)}η^{1/(1−τ)}")),
+    Erratum("001-E3", Flaw.TYPO, "Definition 17",
+            "The inequality is reversed: the condition the text and Proposition 18's proof use "
+            "is P[Δ_n(x) <= ξ] <= ν. Under the printed reading a two-point problem satisfies "
+            "the condition while the proof's first step fails with probability near 1.",
+            ("001 Proposition 18 / Definition 17's inequality is reversed",)),
+    Erratum("001-E4", Flaw.TYPO, "Example 2, h^agg_inf",
+            "'>= k/2' should be '>= K/2', and the sum defining h^agg_inf runs to K, not k.",
+            ("001 Example 2",)),
+    Erratum("001-E5", Flaw.TYPO, "Theorem 2 (proof)",
+            "⊥ and ⊤ are swapped: labels are released where the screening passes, and at most "
+            "T ⊥'s occur (not 'fewer than T ⊤').",
+            ("001 Theorem 2 / the proof swaps ⊥ and ⊤",)),
+    Erratum("001-E6", Flaw.INCONSISTENCY, "Algorithms 2 and 6, Lemma 3",
+            "Algorithm 2 stops at the T-th ⊥, so Lemma 3's 'at most T unstable queries' does "
+            "not let it finish all ℓ queries (T − 1 do); Algorithm 6 loops while c <= T and so "
+            "allows T + 1 ⊥'s.",
+            ("001 Lemma 3", "001 Lemma 45 / loop guard while c <= T")),
+    Erratum("001-E7", Flaw.FALSE, "Lemma 3",
+            "The stated K needs ε <= ln(2/δ), which the lemma omits: at ε = 100, δ = 1/100, "
+            "β = 1/10, ℓ = T = 1 the paper's K = 19 leaves a query with Δ^ = 7 >= K/3 at "
+            "distance 3 below the threshold w ≈ 3.19, refused with probability >= 0.669 > β.",
+            ("001 Lemma 3",)),
+    Erratum("001-E8", Flaw.TYPO, "Lemma 15 (proof)",
+            "'Margin smaller than K/6' should be K/3 on the Δ^ scale (ξ = 1/6 normalized): with "
+            "K = 5 and 2 votes, Δ^ = 1 is refusable but not counted.",
+            ("001 Lemma 15 / margin smaller than K/6",)),
+    Erratum("001-E9", Flaw.GAP, "Proposition 18 (proof)",
+            "The proof compares Δ^ with the noisy threshold, but Algorithm 2 thresholds dist = "
+            "⌈Δ^/2⌉ − 1: the second term of K must double (plus 2/ξ). 'E[Δ^|x] = 2KΔ' should "
+            "be >= (Jensen), and Hoeffding must be applied to the signed margin.",
+            ("001 Proposition 18 / Δ^ compared where Algorithm 2 uses dist",
+             "001 Proposition 18 / E[Δ^|x] = 2KΔ")),
+    Erratum("001-E10", Flaw.GAP, "Theorem 20 (proof)",
+            "'h^agg_inf ∈ Vote_K(H)' is false on Example 1 with four samples per teacher; "
+            "VC(Vote_K(H)) <= Kd is unproved (the standard bound is O(Kd log K); no "
+            "counterexample found); the final Õ drops the ε and δ dependence of K.",
+            ("001 Theorem 20 / h^agg_inf ∈ Vote_K(H)",
+             "001 Theorem 20 / VC(Vote_K(H)) <= Kd")),
+    Erratum("001-E11", Flaw.FALSE, "Lemmas 36 and 37",
+            "Lemma 36's 'd + log(4/γ)' must be ln S_H(2n) + ln(4/γ): point functions (VC "
+            "dimension 1) on 2^19 uniform points violate it with probability >= 0.499 > γ = 2/5. "
+            "Lemma 37's d log n is not what the cited proof gives (no counterexample found). "
+            "The constants propagate into Eqs. (3), (8) and (10).",
+            ("001 Lemma 36", "001 Lemma 37")),
+    Erratum("001-E12", Flaw.GAP, "Lemma 13 (and Lemma 38)",
+            "The 'universal' constant hides η^{2/(2−τ)}; with n/K samples per teacher the log "
+            "term needs a factor K, (dK log(n/(dK)) + K log(K/γ))/n, and the ratio to the "
+            "printed term tends to K, so no constant absorbs it.",
+            ("001 Lemma 13 / the universal constant hides η^{2/(2−τ)}",
+             "001 Lemma 13 / log(K/γ) without a factor K")),
+    Erratum("001-E13", Flaw.GAP, "Theorem 5 (proof)",
+            "The union bound over teachers needs log(K/β), not log(m/β); each teacher's "
+            "mistakes are bounded with E[Err(ĥ_1)] although Err(ĥ_k) is random; T needs the "
+            "unknown E[Err(ĥ_1)].",
+            ("001 Theorem 5",)),
+    Erratum("001-E14", Flaw.TYPO, "Theorem 28",
+            "'Algorithm 1' means Algorithm 3 with Algorithm 1's aggregation; 'ε assumed "
+            "small' means ε <= ln(1/δ), and the rate drops the √(log(1/δ)) of K.",
+            ("001 Theorem 28", "001 Theorem 28 / ε assumed small")),
+    Erratum("001-E15", Flaw.TYPO, "Introduction (contribution 2)",
+            "The realizable private sample complexity of Gaussian PATE is Õ(d^{3/2}/(α^{3/2}ε)) "
+            "(Theorem 28, Remark 29), not Õ(d^{3/2}/(αε)), which only reaches error α^{2/3}.",
+            ("001 Remark 29 / introduction's Õ(d^{3/2}/(αε))",)),
+    Erratum("001-E16", Flaw.TYPO, "Remark 25",
+            "'Algorithm 1 which uses active learning' means Algorithm 5.",
+            ("001 Remark 25",)),
+    Erratum("001-E17", Flaw.FALSE, "Algorithm 6, Lemma 45",
+            "The printed λ = √(32T ln(1/δ)/ε) with the refresh ŵ ← w + 1 is not (ε, δ)-DP (exact "
+            "worst case 0.0104 > 1/100 at δ = 2^-20); Dwork and Roth have λ = √(32T ln(1/δ))/ε and "
+            "ŵ ← w + Lap(λ).",
+            ("001 Lemma 45", "001 Lemma 45 / loop guard while c <= T")),
+    Erratum("001-E18", Flaw.TYPO, "Algorithm 7, Lemma 48",
+            "Noise is added to dist_f(D) (printed 'dist^_f(D)'), 'argmax_k' means max k, and "
+            "the result is Thakurta and Smith's (2013), not Bassily et al.'s.",
+            ("001 Lemma 48 / argmax_k read as max k", "001 Lemma 48 / noise is added to dist",
+             "001 Lemma 48")),
+    Erratum("001-E19", Flaw.TYPO, "Definition 50",
+            "D_φ <= ξ + ρ·α should read ξ + ρ·φ (with a constant in place of φ the Gaussian "
+            "mechanism fails it for large φ); the ξ clashes with the margin ξ.",
+            ("001 Lemma 51 / Definition 50 reads ρ·φ",)),
+    Erratum("001-E20", Flaw.FALSE, "Lemma 44",
+            "The classical Gaussian mechanism needs ε < 1 (Dwork and Roth), which the statement "
+            "omits: at ε = 10, δ = 10^-5 the exact δ is about 2.27·10^-5.",
+            ("001 Lemma 44",)),
+    Erratum("001-E21", Flaw.TYPO, "Lemma 39",
+            "'Err* = argmin' should be min and 'access risk' excess risk; the displayed quantity "
+            "is a label count; Theorem 22 uses θ(Err* + α) <= θ(α), true because θ is "
+            "non-increasing, which is not stated.",
+            ("001 Lemma 39",)),
+    Erratum("001-E22", Flaw.GAP, "Algorithm 4, Lemma 33",
+            "U(j, γ_j) needs the unknown Err(h*) and θ (never defined) and a constant c'; its "
+            "parentheses are unbalanced; the stream is from D_X; Lemma 33 ignores the label "
+            "budget ℓ, which can stop the learner with constant error.",
+            ("001 Lemma 33 / Algorithm 4: the radius U needs Err(h*) and θ",
+             "001 Lemma 33 / Algorithm 4: the label budget stops the learner early")),
+    Erratum("001-E23", Flaw.GAP, "Theorem 22",
+            "α, ℓ and K are defined circularly; the quantifiers are in the wrong order; the "
+            "statement has d log((m+n)/d) where the proof has d log(m/d); Table 1 drops "
+            "√(log(1/δ)).",
+            ("001 Theorem 22", "001 Theorem 22 / circular parameters")),
+    Erratum("001-E28", Flaw.GAP, "Algorithms 3 and 5 (privacy)",
+            "Privacy is never stated; Theorem 2 and post-processing give it only if one record "
+            "changes one teacher. A random even or positional split lets one added record "
+            "change two teachers (a vote moves by 2); a keyed per-record assignment fixes it.",
+            ("001 Theorem 2 / PSQ and ASQ need a per-record teacher split",)),
+    Erratum("001-E29", Flaw.PRACTICAL, "§6, Table 4",
+            "ε_ex_post is computed from the realized query count, whose law differs between "
+            "neighbors: a data-dependent figure, not an a-priori guarantee (the budget ε is).",
+            ("001 Theorem 2 / ex-post ε is data-dependent",)),
+    Erratum("001-E30", Flaw.MINOR, "Theorem 2 (proof)",
+            "The union bound over 'ℓ + T' Laplace variables is valid but loose: only the ℓ "
+            "query comparisons can release a label that differs between neighbors.",
+            ("001 Theorem 2 / union bound over ℓ + T variables is loose",)),
+    Erratum("001-E31", Flaw.MINOR, "Example 1",
+            "'ERM is uniform over {h1, h2, h3}' needs symmetric tie-breaking (first-index ties "
+            "give (1/2, 1/4, 1/4)); the error is not monotone in K (K = 2 gives 1/3 < 1/2).",
+            ("001 Example 1 / ERM is uniform over {h1, h2, h3}",)),
 )
-"""Every erratum, 004 then 000 then 003 then 002, in inventory order (002-E16 and E17 are
-privref's own findings)."""
+"""Every erratum, 004 then 000 then 003 then 002 then 001, in inventory order (002-E16 and E17
+are privref's own findings; 001's numbering skips the errors of its experiment section,
+Table 4's caption and a9a column, Table 1's attributions, Appendix E's sizes and the truncated
+text, which no ledger entry handles: docs/pate-experiments.md discusses the experiment's)."""
 
 
 def erratum(ident: str) -> Erratum:

@@ -35,6 +35,7 @@ from privref.reference.reals import exp, log, rational
 
 from ._common import audit_result, combine
 from ._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
+from .folklore_gaussian import check_against_lemma_51, check_hockey_stick_integral
 
 __all__ = ["ENTRIES"]
 
@@ -264,6 +265,23 @@ ENTRIES: tuple[Entry, ...] = (
           kind=Kind.FOLKLORE, status=Status.CHECKED,
           checks=(Check("exact audits, σ² = 1, 4, 9, Δ = 1, 2", check_discrete_gaussian),),
           subjects=("reference.geometric", "reference.discrete_noise")),
+    Entry(paper="folklore", number="Balle-Wang 2018 Theorem 8",
+          statement="A Gaussian mechanism with sensitivity-to-noise ratio μ (q sensitivity-1 "
+                    "queries at noise σ: μ = √q/σ) is (ε, δ(ε))-DP exactly for δ(ε) = "
+                    "Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ), and for no smaller δ (Balle and Wang, "
+                    "ICML 2018, Theorem 8): the accountant behind 001 §5 and Table 4.",
+          kind=Kind.FOLKLORE, status=Status.CHECKED,
+          checks=(Check("meets the hockey-stick integral by Riemann sums, 5 points",
+                        check_hockey_stick_integral),
+                  Check("below the zCDP bound of 001 Lemma 51, 9 points",
+                        check_against_lemma_51)),
+          notes="The hockey-stick divergence of N(0, 1) from N(μ, 1) at e^ε is ∫ (φ(t) − "
+                "e^ε φ(t − μ))₊ dt, and the integrand is positive exactly for t < μ/2 − ε/μ; "
+                "the integral is enclosed by monotone Riemann sums with interval exponentials "
+                "and rational bounds of π, independently of the accountant's Φ series.",
+          subjects=("reference.accounting.analytic_gaussian_delta",
+                    "reference.accounting.calibrate_sigma",
+                    "reference.accounting.epsilon_ex_post")),
     Entry(paper="folklore", number="Shalev-Shwartz et al. 2010 subsampling",
           statement=("Running any learner on a uniform random m-subset of the n indices of S "
                      "and predicting with its output is (m/n)-uniformly stable in the "

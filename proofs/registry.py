@@ -14,7 +14,7 @@ __all__ = ["all_entries", "entry_by_id"]
 @cache
 def all_entries() -> tuple[Entry, ...]:
     """Every ledger entry, in paper order; raises on a duplicate id."""
-    from . import folklore, p000, p002, p003, p004
+    from . import folklore, p000, p001, p002, p003, p004
     from .manifest import MANIFEST
 
     def order(e: Entry) -> tuple[int, int, int]:
@@ -23,7 +23,7 @@ def all_entries() -> tuple[Entry, ...]:
         rank = numbers.index(e.number) if e.number in numbers else len(numbers)
         return papers.index(e.paper), rank, 0 if e.step is None else 1
 
-    collected = (*p004.ENTRIES, *p000.ENTRIES, *p002.ENTRIES, *p003.ENTRIES,
+    collected = (*p004.ENTRIES, *p000.ENTRIES, *p001.ENTRIES, *p002.ENTRIES, *p003.ENTRIES,
                  *folklore.ENTRIES)
     entries = tuple(sorted(collected, key=order))  # stable: steps keep their module order
     seen: set[str] = set()

@@ -46,7 +46,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Final
 
-from .citations import Uncited
+from .citations import cite
 from .errors import InvalidArgument, TooLargeToEnumerate
 from .reals import (
     Interval,
@@ -86,19 +86,19 @@ __all__ = [
 ]
 
 SOURCES: Final = {
-    "zcdp_epsilon": Uncited("001 Lemma 51; ledger entry pending"),
-    "zcdp_delta": Uncited("001 Lemma 51 (inverse); ledger entry pending"),
-    "pure_to_zcdp": Uncited("001 Lemma 52; ledger entry pending"),
-    "classical_gaussian_sigma": Uncited("001 Lemma 44; ledger entry pending"),
-    "gaussian_zcdp": Uncited("001 Theorem 2 (proof): the Gaussian mechanism is Δ²/(2σ²)-zCDP; "
-                             "ledger entry pending"),
-    "algorithm1_sigma": Uncited("001 Algorithm 1, Step 1; ledger entry pending"),
-    "algorithm2_lambda": Uncited("001 Algorithm 2, Step 2; ledger entry pending"),
-    "algorithm2_threshold": Uncited("001 Algorithm 2, Step 3; ledger entry pending"),
-    "analytic_gaussian_delta": Uncited("Balle-Wang 2018 Theorem 8, used by 001 Section 5 "
-                                       "(Table 4); ledger entry pending"),
+    "zcdp_epsilon": cite("001 Lemma 51"),
+    "zcdp_delta": cite("001 Lemma 51"),
+    "pure_to_zcdp": cite("001 Lemma 52"),
+    "classical_gaussian_sigma": cite("001 Lemma 44 (corrected)"),
+    "gaussian_zcdp": cite("001 Theorem 2 (proof)"),
+    "algorithm1_sigma": cite("001 Theorem 2 (proof)"),
+    "algorithm2_lambda": cite("001 Theorem 2 (proof)"),
+    "algorithm2_threshold": cite("001 Theorem 2 (proof)"),
+    "analytic_gaussian_delta": cite("folklore Balle-Wang 2018 Theorem 8"),
 }
-"""The result each accountant implements (001's ledger does not exist yet: all pending)."""
+"""The ledger entry each accountant implements: zCDP conversions (001 Lemmas 51, 52), the
+classical Gaussian with its missing ε < 1 restored (001 Lemma 44, corrected), the calibrations of
+Algorithms 1 and 2 (001 Theorem 2's proof) and the analytic Gaussian (Balle-Wang 2018)."""
 
 WORK_PRECISION: Final = 64
 """Bits of the first enclosure; doubled (up to MAX_PRECISION) while a comparison is undecided."""

@@ -66,11 +66,26 @@ _P002: Final = (
 (restating 1), Lemma 7, Remark 1 (§3), Theorem 5 (restating 2), Lemmas 8-11, Remark 2 (§4),
 Theorem 4 (§5).  The inventory's inline claims C1-C12 are proof steps of these entries."""
 
+_P001: Final = (
+    "Theorem 2", "Lemma 3", "Lemma 4", "Theorem 5", "Remark 6",
+    "Lemma 9", "Theorem 10", "Remark 11", "Remark 12", "Lemma 13", "Lemma 14", "Lemma 15",
+    "Remark 16", "Example 1", "Example 2", "Proposition 18", "Theorem 19", "Theorem 20",
+    "Remark 21", "Theorem 22", "Remark 23", "Remark 24", "Remark 25",
+    "Theorem 26", "Theorem 27", "Theorem 28", "Remark 29", "Proposition 30", "Theorem 31",
+    "Theorem 32", "Lemma 33", "Theorem 34",
+    "Lemma 35", "Lemma 36", "Lemma 37", "Lemma 38", "Lemma 39", "Lemma 40", "Lemma 42",
+    "Lemma 44", "Lemma 45", "Lemma 46", "Lemma 48", "Lemma 49", "Lemma 51", "Lemma 52",
+)
+"""001 in the paper's order: the 29 distinct theorems, lemmas and propositions, their six
+restatements in the appendix (Theorems 26, 27, 31, 32, 34 and Proposition 30 restate
+Theorems 2, 5, 19, 20, 22 and Proposition 18), and the remarks and examples, which make
+checkable claims.  The numbered definitions are not results: their typos (Definitions 8, 17
+and 50) are proof steps of the results that use them (Lemma 9, Proposition 18, Lemma 51)."""
+
 MANIFEST: Final[dict[str, tuple[str, ...]]] = {
     "000": _P000,
     "004": _P004,
-    # 001 is listed by the issue that implements it.
-    "001": (),
+    "001": _P001,
     "002": _P002,
     "003": ("Lemma 2.5", "Lemma 2.6", "Theorem 3.1", "Lemma 3.2", "Lemma 3.3", "Theorem 4.1",
             "Theorem 4.2", "Theorem 4.3", "Lemma 4.4", "Claim 4.5", "Claim 4.6"),
@@ -93,6 +108,7 @@ EXTERNAL: Final[tuple[str, ...]] = (
     "Canonne-Kamath-Steinke 2020 Theorem 4",
     "Shalev-Shwartz et al. 2010 subsampling",
     "Disjoint-block averaging",
+    "Balle-Wang 2018 Theorem 8",
 )
 """Results the papers use without a number, or that come from other papers (ledger paper ``folklore``).
 
@@ -107,7 +123,8 @@ delta)), the discrete Gaussian.  Shalev-Shwartz, Shamir, Srebro and
 Sridharan (JMLR 2010) give the m/n uniform stability of learning on a
 random m-subset (002's baseline B1); disjoint-block averaging is the
 folklore 1/k stability of averaging k learners trained on disjoint blocks
-(002's baseline B2).
+(002's baseline B2).  Balle and Wang (ICML 2018, Theorem 8) characterize the Gaussian
+mechanism's privacy profile exactly (the analytic Gaussian mechanism, 001 §5's accountant).
 """
 
 FOLKLORE: Final = "folklore"
@@ -119,10 +136,14 @@ class Use(Enum):
     STATEMENT = "statement"
     CORRECTED = "corrected"
     PROOF = "proof"
+    PRINTED = "printed"
+    """The statement as printed, which the ledger REFUTES: cited only by a built-in audit row
+    that expects VIOLATED (the refutation, reproduced by ``privref audit``)."""
 
 
-_SUFFIX: Final = {Use.STATEMENT: "", Use.CORRECTED: " (corrected)", Use.PROOF: " (proof)"}
-_PARSE: Final = re.compile(r"^(\S+) (.+?)(?: \((corrected|proof)\))?$")
+_SUFFIX: Final = {Use.STATEMENT: "", Use.CORRECTED: " (corrected)", Use.PROOF: " (proof)",
+                  Use.PRINTED: " (printed)"}
+_PARSE: Final = re.compile(r"^(\S+) (.+?)(?: \((corrected|proof|printed)\))?$")
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,12 @@ integer, the test is votes_j + Z_j >= ⌈K/2⌉.  This is NOT GNMax: GNMax adds 
 to both class counts, n1 + Z1 >= n0 + Z0, which for two classes is noise of variance σ²/2 on
 the vote count; Algorithm 1 adds noise once, to the count of ones.
 
+One query of Algorithm 1 is :func:`gaussian_label` (discrete noise) or
+:func:`continuous_gaussian_label` (the paper's N(0, σ²): a Bernoulli(Φ((vote − K/2)/σ)) bit, with
+Φ an exact real enclosed by :func:`~privref.reference.accounting.normal_cdf`); the vector
+versions loop over them, and :func:`majority_votes` / :func:`majority_label` are the noiseless
+aggregator of the non-private baselines.
+
 Algorithm 2 (001 Algorithm 2, Theorem 2).  dist_j = max{0, ⌈Δ_j/2⌉ - 1} with Δ_j = |2·votes_j - K|
 (:func:`~privref.reference.stability_release.instability_distance`); dist_j + ν_j (ν_j ~ DLap(2t))
 is compared with the shared noisy threshold w + ρ (ρ ~ DLap(t)); above it the exact majority
@@ -41,24 +47,27 @@ checks ℓ·P(ν - ρ > ⌊w⌋) <= δ/2 exactly at construction).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from fractions import Fraction
 
+from .accounting import MAX_PRECISION as _CDF_MAX_PRECISION
 from .accounting import (
     algorithm1_sigma,
     algorithm2_lambda,
     algorithm2_threshold,
+    normal_cdf,
     zcdp_compose,
     zcdp_epsilon,
 )
-from .citations import Uncited
+from .citations import cite
 from .data import Dataset
 from .discrete_noise import DiscreteGaussian, DiscreteLaplace, at_least, first_at_most
 from .errors import InvalidArgument
 from .mechanism import Mechanism
 from .privacy import PrivacyClaim
-from .program import Program
-from .reals import Interval, rational
+from .program import Program, bernoulli
+from .reals import Interval, Real, rational
 from .sparse_vector import discrete_release_probability, rational_scale_at_least
 from .stability_release import instability_distance, majority, threshold_floor
 from .validate import check_delta, check_int, check_positive, to_fraction
@@ -66,10 +75,16 @@ from .validate import check_delta, check_int, check_positive, to_fraction
 __all__ = [
     "BOTTOM",
     "SvtPateParameters",
+    "continuous_gaussian_label",
+    "continuous_gaussian_votes",
+    "gaussian_label",
     "gaussian_pate",
     "gaussian_pate_at",
     "gaussian_pate_epsilon",
     "gaussian_votes",
+    "majority_label",
+    "majority_votes",
+    "normal_cdf_real",
     "svt_pate",
     "svt_pate_at",
     "svt_pate_parameters",
@@ -121,22 +136,162 @@ def teacher_votes(data: Dataset, queries: int) -> tuple[tuple[int, ...], int]:
 # ------------------------------------------------------------------ Algorithm 1
 
 
+def _check_vote(vote: int, k: int) -> tuple[int, int]:
+    kk = check_int(k, "k", minimum=1)
+    return check_int(vote, "vote", minimum=0, maximum=kk), kk
+
+
+def gaussian_label(vote: int, k: int, sigma2: object) -> Program[int]:
+    """ONE query of 001 Algorithm 1 with discrete Gaussian noise: 1(vote + Z >= K/2), Z ~ N_Z(0, σ²).
+
+    Z is the discrete Gaussian of CKS20 Definition 1 with rational σ² (fresh for this query);
+    since vote + Z is an integer the test is vote + Z >= ⌈K/2⌉.  The law is exact (the
+    threshold test of :func:`~privref.reference.discrete_noise.at_least`): the bit is 1 with
+    probability P(Z >= ⌈K/2⌉ − vote).  InvalidArgument names k (< 1), vote (outside [0, k]) or
+    sigma2 (<= 0), at call time.
+    """
+    v, kk = _check_vote(vote, k)
+    noise = DiscreteGaussian(check_positive(to_fraction(sigma2, "sigma2"), "sigma2"))
+    return _threshold_bit(noise, v, (kk + 1) // 2)
+
+
+def _threshold_bit(noise: DiscreteGaussian, vote: int, bar: int) -> Program[int]:
+    passed = yield from at_least(noise, vote, bar)
+    return 1 if passed else 0
+
+
 def gaussian_votes(votes: tuple[int, ...], k: int, sigma2: object) -> Program[tuple[int, ...]]:
     """The program of 001 Algorithm 1 on a vote vector: 1(votes_j + Z_j >= K/2), Z_j discrete Gaussian.
 
-    Fresh Z_j ~ N_Z(0, σ²) (CKS20 Definition 1) per query; the test is votes_j + Z_j >= ⌈K/2⌉
-    (integers).  InvalidArgument names k (< 1), votes (entries outside [0, k]) or sigma2 (<= 0),
-    at call time.
+    One :func:`gaussian_label` per query, in order, each with fresh Z_j ~ N_Z(0, σ²) (CKS20
+    Definition 1); the test is votes_j + Z_j >= ⌈K/2⌉ (integers).  InvalidArgument names k
+    (< 1), votes (entries outside [0, k]) or sigma2 (<= 0), at call time.
     """
     vs, kk = _check_votes(votes, k)
-    noise = DiscreteGaussian(check_positive(to_fraction(sigma2, "sigma2"), "sigma2"))
-    bar = (kk + 1) // 2
+    s2 = check_positive(to_fraction(sigma2, "sigma2"), "sigma2")
 
     def run() -> Program[tuple[int, ...]]:
         out: list[int] = []
         for v in vs:
-            passed = yield from at_least(noise, v, bar)
-            out.append(1 if passed else 0)
+            out.append((yield from gaussian_label(v, kk, s2)))
+        return tuple(out)
+
+    return run()
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _EnclosedReal(Real):
+    """A Real whose enclosure at ``prec`` bits is ``enclosure(prec)`` (e.g. Φ(x) from normal_cdf).
+
+    The precision handed to ``enclosure`` is clipped to [32, accounting.MAX_PRECISION]: beyond
+    2048 bits the enclosure stops shrinking (still sound; a lazy draw would need a uniform within
+    2^-2048 of the value to notice).
+    """
+
+    enclosure: Callable[[int], Interval] | None = field(default=None, compare=False)
+    text: str = ""
+
+    def _compute(self, prec: int) -> Interval:
+        assert self.enclosure is not None
+        return self.enclosure(max(32, min(prec, _CDF_MAX_PRECISION)))
+
+    def __str__(self) -> str:
+        return self.text
+
+    __repr__ = __str__
+
+
+def normal_cdf_real(x: object) -> Real:
+    """Φ(x) for a rational x as an exact :class:`~privref.reference.reals.Real`.
+
+    Exactly 1/2 at x = 0; otherwise enclosed at any precision by
+    :func:`~privref.reference.accounting.normal_cdf` (proved series / Laplace continued fraction,
+    Abramowitz & Stegun 7.1.6 and 26.2.14), so the exact interpreter gets enclosures and the
+    sampler refines lazily.  InvalidArgument names x when it is not an exact number.
+    """
+    v = to_fraction(x, "x")
+    if v == 0:
+        return rational(Fraction(1, 2))
+    return _EnclosedReal("normal_cdf", enclosure=lambda prec: normal_cdf(v, prec),
+                         text=f"Phi({v})")
+
+
+def _continuous_p(vote: int, k: int, sigma: Fraction) -> Real:
+    # P(vote + Z >= K/2) = P(Z >= K/2 − vote) = Φ((vote − K/2)/σ) for Z ~ N(0, σ²)
+    return normal_cdf_real((Fraction(vote) - Fraction(k, 2)) / sigma)
+
+
+def continuous_gaussian_label(vote: int, k: int, sigma: object) -> Program[int]:
+    """ONE query of 001 Algorithm 1 with the paper's continuous noise: 1(vote + Z >= K/2), Z ~ N(0, σ²).
+
+    The released bit is Bernoulli(p) with p = Φ((vote − K/2)/σ), an exact real
+    (:func:`normal_cdf_real`; exactly 1/2 when vote = K/2): the exact interpreter gets its
+    enclosure, and :func:`~privref.reference.program.sample` draws the bit exactly by lazy
+    refinement.  No float decides anything.  σ is any positive exact number (int, Fraction,
+    str).  Nothing is cached across calls: one evaluation of Φ at the default precision plus one
+    draw costs about a millisecond (measured in the tests' timing note); a caller making many
+    queries may memoise the program arguments per vote value (there are only K + 1).
+    InvalidArgument names k (< 1), vote (outside [0, k]) or sigma (<= 0), at call time.
+    """
+    v, kk = _check_vote(vote, k)
+    s = check_positive(to_fraction(sigma, "sigma"), "sigma")
+    return _bit(_continuous_p(v, kk, s))
+
+
+def _bit(p: Real) -> Program[int]:
+    one = yield from bernoulli(p)
+    return 1 if one else 0
+
+
+def continuous_gaussian_votes(votes: tuple[int, ...], k: int, sigma: object
+                              ) -> Program[tuple[int, ...]]:
+    """001 Algorithm 1 with continuous N(0, σ²) noise on a vote vector: one
+    :func:`continuous_gaussian_label` per query, in order, with independent noise.
+
+    Within one call the exact real p is built once per distinct vote value (a local table, no
+    global cache).  InvalidArgument names k, votes or sigma, at call time.
+    """
+    vs, kk = _check_votes(votes, k)
+    s = check_positive(to_fraction(sigma, "sigma"), "sigma")
+    table = {v: _continuous_p(v, kk, s) for v in set(vs)}
+
+    def run() -> Program[tuple[int, ...]]:
+        out: list[int] = []
+        for v in vs:
+            out.append((yield from _bit(table[v])))
+        return tuple(out)
+
+    return run()
+
+
+def majority_label(vote: int, k: int) -> Program[int]:
+    """ONE query of the non-private aggregator: the exact majority 1(vote >= K/2), ties to 1.
+
+    :func:`~privref.reference.stability_release.majority` (001 §2, ĥ^agg) as a program with no
+    random choice, so PATE-ASQ-NP is PATE-ASQ with this label.  InvalidArgument names k (< 1)
+    or vote (outside [0, k]), at call time.
+    """
+    v, kk = _check_vote(vote, k)
+    return _constant(majority(v, kk))
+
+
+def _constant(value: int) -> Program[int]:
+    return value
+    yield  # pragma: no cover - a program with no random choice
+
+
+def majority_votes(votes: tuple[int, ...], k: int) -> Program[tuple[int, ...]]:
+    """The non-private aggregator: :func:`majority_label` on each entry (exact majority, ties to 1).
+
+    PATE-PSQ-NP is PATE-PSQ with this aggregator (001 §6, "no noise").  InvalidArgument names
+    k or votes, at call time.
+    """
+    vs, kk = _check_votes(votes, k)
+
+    def run() -> Program[tuple[int, ...]]:
+        out: list[int] = []
+        for v in vs:
+            out.append((yield from majority_label(v, kk)))
         return tuple(out)
 
     return run()
@@ -162,7 +317,7 @@ def _gaussian_mechanism(ell: int, s2: Fraction, claim: PrivacyClaim, how: str
         return (yield from gaussian_votes(votes, k, s2))
 
     return Mechanism("Gaussian PATE (discrete Gaussian)", program, claim,
-                     Uncited("001 Algorithm 1 / Theorem 2; ledger entry pending"),
+                     cite("001 Theorem 2 (proof)"),
                      order_invariant=True,
                      description=f"001 Algorithm 1 on {ell} queries over the discrete Gaussian "
                                  f"with sigma^2={s2} ({how}); data = the teachers' label "
@@ -250,7 +405,7 @@ def _svt_mechanism(ell: int, scale: Fraction, threshold: int, cutoff: int,
         return (yield from svt_votes(votes, k, scale, threshold, cutoff))
 
     return Mechanism("SVT-PATE (discrete Laplace)", program, claim,
-                     Uncited("001 Algorithm 2 / Theorem 2; ledger entry pending"),
+                     cite("001 Theorem 2 (proof)"),
                      order_invariant=True,
                      description=f"001 Algorithm 2 on {ell} queries, discrete Laplace scales "
                                  f"t={scale} and 2t, integer threshold {threshold}, T={cutoff} "

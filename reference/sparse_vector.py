@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from .citations import Uncited
+from .citations import Source, Uncited, cite
 from .data import Dataset
 from .discrete_noise import DiscreteLaplace, difference_tail, exceeds, first_at_most
 from .errors import InvalidArgument
@@ -191,6 +191,17 @@ def _program(queries: tuple[Query, ...], threshold: int, scale: Fraction, cutoff
     return program
 
 
+def _source(refresh: str, scale: str) -> Source:
+    """Printed (both changes): 001 Lemma 45 as printed, which the ledger refutes; corrected:
+    its correction; a mixed variant implements neither statement."""
+    if refresh == scale == "printed":
+        return cite("001 Lemma 45 (printed)")
+    if refresh == scale == "corrected":
+        return cite("001 Lemma 45 (corrected)")
+    return Uncited(f"a mixed variant of 001 Algorithm 6 ({refresh} refresh, {scale} lambda), "
+                   "for comparison: neither the printed nor the corrected Lemma 45")
+
+
 def sparse_vector(queries: tuple[Query, ...], threshold: int, epsilon: object, delta: object,
                   cutoff: int, *, refresh: Variant = "corrected", scale: Variant = "corrected",
                   denominator: int = 1) -> Mechanism[tuple[str, ...]]:
@@ -218,7 +229,7 @@ def sparse_vector(queries: tuple[Query, ...], threshold: int, epsilon: object, d
         f"sparse vector ({refresh} refresh, {scale} lambda)",
         _program(queries, w, params.scale, t, refresh),
         PrivacyClaim(rational(eps), d),
-        Uncited("001 Algorithm 6 and Lemma 45; ledger entry pending"),
+        _source(refresh, scale),
         description=f"001 Algorithm 6 over discrete Laplace, threshold w={w}, T={t}, "
                     f"{scale} lambda rounded up to t={params.scale}, refresh {refresh_text}")
 

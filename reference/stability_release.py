@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 
-from .citations import Uncited
+from .citations import cite
 from .data import Dataset
 from .discrete_noise import DiscreteLaplace, exceeds
 from .errors import InvalidArgument
@@ -124,7 +124,7 @@ def distance_to_instability(epsilon: object, delta: object) -> Mechanism[int | s
 
     return Mechanism("distance to instability (majority)", program,
                      PrivacyClaim(rational(eps), d),
-                     Uncited("001 Algorithm 7 and Lemma 48; ledger entry pending"),
+                     cite("001 Lemma 48"),
                      order_invariant=True,
                      description=f"001 Algorithm 7 over discrete Laplace scale {1 / eps}, "
                                  f"threshold floor(ln(1/delta)/epsilon)={gamma}")

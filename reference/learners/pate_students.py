@@ -11,8 +11,11 @@
   U(j, γ_j) needs the unknown Err(h*) and disagreement coefficient θ (and a constant c'), so it
   is a parameter here: a callable ``U(j, gamma_j)`` returning an exact non-negative number.
   γ_j = γ/(log₂(2j))² is exact, because the update runs only when j is a power of two.
-  The labeling service is a callable ``label(x) -> 0 | 1`` (for PATE-ASQ, 001 Algorithm 5, the
-  noisy aggregator of Algorithm 1); the learner is a pure function of its inputs and the answers.
+  The loop is written once, as a probabilistic program (:func:`disagreement_active_program`)
+  whose labeling service maps a stream position to a program releasing one label (for PATE-ASQ,
+  001 Algorithm 5, one query of Algorithm 1's noisy aggregator); :func:`disagreement_active_learner`
+  runs it with a deterministic service ``label(x) -> 0 | 1``.  Given the answers, the learner is
+  a pure function of its inputs.
 
 Algorithm 4, as run here (j = 1, …, m over the stream; V ← H, Q ← ∅, output ← H[0], c ← 0):
 if x_j ∈ DIS(V), request y_j, add (x_j, y_j) to Q and c ← c + 1; if j is a power of two,
@@ -28,28 +31,31 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
-from privref.reference.citations import Uncited
+from privref.reference.citations import cite
 from privref.reference.concepts import Concept, ConceptClass
 from privref.reference.data import BOTTOM, Bottom
 from privref.reference.errors import InvalidArgument
 from privref.reference.learners.prediction_baselines import erm
+from privref.reference.program import Program
 from privref.reference.validate import check_int, check_probability, to_fraction
 
 __all__ = [
     "ActiveRun",
     "Query",
     "disagreement_active_learner",
+    "disagreement_active_program",
     "disagreement_region",
     "erm_student",
     "gamma_j",
     "is_power_of_two",
 ]
 
-ERM_SOURCE: Final = Uncited("001 Remark 16 (ERM student); ledger entry pending")
+ERM_SOURCE: Final = cite("001 Remark 16")
 """The student of 001 Algorithm 3 as analysed (Remark 16)."""
 
-ACTIVE_SOURCE: Final = Uncited("001 Algorithm 4; ledger entry pending")
-"""001 Algorithm 4 (disagreement-based active learning, Hanneke 2014)."""
+ACTIVE_SOURCE: Final = cite("001 Lemma 33")
+"""001 Algorithm 4 (disagreement-based active learning, Hanneke 2014), whose guarantee is 001
+Lemma 33."""
 
 
 def erm_student(C: ConceptClass, points: Sequence[Hashable], pseudo_labels: Sequence[int | Bottom],
@@ -114,7 +120,7 @@ class Query:
 
 @dataclass(frozen=True)
 class ActiveRun:
-    """The outcome of :func:`disagreement_active_learner`.
+    """The outcome of :func:`disagreement_active_program` / :func:`disagreement_active_learner`.
 
     ``output`` is Algorithm 4's "current output"; ``version_space`` the final V (in H's order);
     ``queries`` every label request in order (so ``len(queries)`` labels were spent);
@@ -132,18 +138,20 @@ class ActiveRun:
         return len(self.queries)
 
 
-def disagreement_active_learner(C: ConceptClass, stream: Sequence[Hashable],
-                                label: Callable[[Hashable], int], *, budget: int,
+def disagreement_active_program(C: ConceptClass, stream: Sequence[Hashable],
+                                label: Callable[[int], Program[int]], *, budget: int,
                                 U: Callable[[int, Fraction], object],
-                                gamma: object = Fraction(1, 10)) -> ActiveRun:
-    """001 Algorithm 4 with an explicit version space, U(j, γ_j) given, and label budget ℓ = budget.
+                                gamma: object = Fraction(1, 10)) -> Program[ActiveRun]:
+    """001 Algorithm 4 as a probabilistic program: the label of stream position i (0-based) is
+    ``yield from label(i)``, so a noisy labeling service (001 Algorithm 5) contributes its
+    random choices and both interpreters of :mod:`privref.reference.program` apply.
 
-    Guarantee: follows the steps in the module docstring exactly (all comparisons on integers
-    and exact rationals); a label is requested only at points of DIS(V) for the current V, at
-    most ``budget`` times; V always holds a minimizer of the mistakes on Q; the result is a
-    function of (C, stream, the service's answers, budget, U, gamma).  Requires budget >= 1,
-    0 < gamma < 1, stream points of C's domain, answers in {0, 1} and U values exact and >= 0
-    (InvalidArgument naming the argument).
+    Guarantee: the steps of the module docstring exactly (integers and exact rationals only); a
+    label is requested only at points of DIS(V) for the current V, at most ``budget`` times, in
+    stream order; V always holds a minimizer of the mistakes on Q; given the answers, the run is
+    a function of (C, stream, budget, U, gamma).  Requires budget >= 1, 0 < gamma < 1, stream
+    points of C's domain (checked at call time), answers in {0, 1} and U values exact and
+    >= 0 (checked when met); InvalidArgument names the argument.
     """
     if not isinstance(C, ConceptClass):
         raise InvalidArgument(f"C={C!r} must be a ConceptClass")
@@ -152,6 +160,11 @@ def disagreement_active_learner(C: ConceptClass, stream: Sequence[Hashable],
     xs = tuple(stream)
     for i, x in enumerate(xs):
         C.domain.position(x, f"stream[{i}]")
+    return _algorithm4(C, xs, label, ell, U, g)
+
+
+def _algorithm4(C: ConceptClass, xs: tuple[Hashable, ...], label: Callable[[int], Program[int]],
+                ell: int, U: Callable[[int, Fraction], object], g: Fraction) -> Program[ActiveRun]:
     V: tuple[Concept, ...] = C.concepts
     Q: list[Query] = []
     output = C[0]
@@ -159,9 +172,9 @@ def disagreement_active_learner(C: ConceptClass, stream: Sequence[Hashable],
     for j, x in enumerate(xs, start=1):
         processed = j
         if any(h(x) != V[0](x) for h in V[1:]):
-            y = label(x)
+            y = yield from label(j - 1)
             if isinstance(y, bool) or y not in (0, 1):
-                raise InvalidArgument(f"label({x!r})={y!r} must be 0 or 1")
+                raise InvalidArgument(f"label({j - 1})={y!r} (stream point {x!r}) must be 0 or 1")
             Q.append(Query(j, x, int(y)))
         if is_power_of_two(j):
             radius = to_fraction(U(j, gamma_j(g, j)), "U(j, gamma_j)")
@@ -174,3 +187,35 @@ def disagreement_active_learner(C: ConceptClass, stream: Sequence[Hashable],
         if len(Q) >= ell:
             break
     return ActiveRun(output, V, tuple(Q), processed)
+
+
+def _answer(label: Callable[[Hashable], int], x: Hashable) -> Program[int]:
+    y = label(x)
+    if isinstance(y, bool) or y not in (0, 1):
+        raise InvalidArgument(f"label({x!r})={y!r} must be 0 or 1")
+    return int(y)
+    yield  # pragma: no cover - a program with no random choice
+
+
+def disagreement_active_learner(C: ConceptClass, stream: Sequence[Hashable],
+                                label: Callable[[Hashable], int], *, budget: int,
+                                U: Callable[[int, Fraction], object],
+                                gamma: object = Fraction(1, 10)) -> ActiveRun:
+    """001 Algorithm 4 with an explicit version space, U(j, γ_j) given, and label budget ℓ = budget.
+
+    Guarantee: :func:`disagreement_active_program` driven by the deterministic service
+    ``label(x) -> 0 | 1`` (one definition of the loop): a label is requested only at points
+    of DIS(V) for the current V, at most ``budget`` times; V always holds a minimizer of the
+    mistakes on Q; the result is a function of (C, stream, the service's answers, budget, U,
+    gamma).  Requires budget >= 1, 0 < gamma < 1, stream points of C's domain, answers in
+    {0, 1} and U values exact and >= 0 (InvalidArgument naming the argument).
+    """
+    xs = tuple(stream)
+    run = disagreement_active_program(C, xs, lambda i: _answer(label, xs[i]), budget=budget,
+                                      U=U, gamma=gamma)
+    try:
+        next(run)
+    except StopIteration as stop:
+        result: ActiveRun = stop.value
+        return result
+    raise AssertionError("a deterministic labeling service yielded a random choice")

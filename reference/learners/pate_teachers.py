@@ -28,7 +28,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Final, TypeAlias
 
-from privref.reference.citations import Uncited
+from privref.reference.citations import cite
 from privref.reference.concepts import Concept, ConceptClass
 from privref.reference.data import Dataset, as_dataset
 from privref.reference.errors import InvalidArgument
@@ -48,8 +48,9 @@ __all__ = [
     "vote_counts",
 ]
 
-SOURCE: Final = Uncited("001 Algorithm 3 (steps 1-2, per-record split); ledger entry pending")
-"""What this module implements: the teacher step of 001 Algorithms 3 and 5."""
+SOURCE: Final = cite("001 Theorem 2 (proof)")
+"""What this module implements: the teacher step of 001 Algorithms 3 and 5, whose privacy (001
+Theorem 2 with post-processing) needs one record to move one teacher: the keyed split."""
 
 RecordKey: TypeAlias = bytes | str | int | tuple["RecordKey", ...]
 """A record's identifier: bytes, str, int, or a (nested) tuple of these."""

@@ -8,13 +8,17 @@ checks (mushroom is almost linearly separable), not reproduced numbers.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from sklearn.linear_model import LogisticRegression  # type: ignore[import-untyped]
 
 from privref.app.datasets import LibsvmData, default_data_dir, load_known
 from privref.app.pate_students_sklearn import (
+    AGNOSTIC_C0,
     active_logistic_student,
+    agnostic_threshold,
     fit_logistic,
     logistic_student,
     row_keys,
@@ -125,3 +129,78 @@ def test_active_student_refuses_bad_input(mushroom: LibsvmData) -> None:
         active_logistic_student(X, lambda j: 0, budget=2, seed=0, slack=-1)
     with pytest.raises(InvalidArgument, match=r"label\(0\)=2"):
         active_logistic_student(X, lambda j: 2, budget=2, seed=0)
+
+
+# ------------------------------------------------------------------ the agnostic rule
+
+
+def test_agnostic_threshold_formula() -> None:
+    """Δ = b + √b(√r + √r'), b = C0·ln(n + 1)/n.  At r = 1/10, r' = 4/10: √r' = 2√r, so
+    Δ = b + 3√(b/10); at r = r' = 0, Δ = b; at n = 0, +∞ (the first point is always asked)."""
+    assert AGNOSTIC_C0 == 8
+    b = 8 * math.log(10) / 9
+    assert agnostic_threshold(9, 0.1, 0.4) == pytest.approx(b + 3 * math.sqrt(b / 10), rel=1e-12)
+    assert agnostic_threshold(1, 0.0, 0.0) == pytest.approx(8 * math.log(2), rel=1e-12)
+    assert agnostic_threshold(99, 0.25, 0.25, c0=0.5) == pytest.approx(
+        0.5 * math.log(100) / 99 + 2 * 0.5 * math.sqrt(0.5 * math.log(100) / 99), rel=1e-12)
+    assert agnostic_threshold(0, 0.0, 0.0) == math.inf
+    # b_t alone is >= 1, above every gap of rates, exactly while n <= 26: 8 ln 27 >= 26 > ...
+    assert 8 * math.log(27) >= 26 and 8 * math.log(28) < 27
+    assert agnostic_threshold(26, 0.0, 0.0) >= 1 > agnostic_threshold(27, 0.0, 0.0)
+    for bad, name in (((-1, 0.0, 0.0), "labeled"), ((3, 1.5, 0.0), "err_best"),
+                      ((3, 0.0, -0.1), "err_other")):
+        with pytest.raises(InvalidArgument, match=name):
+            agnostic_threshold(*bad)
+    with pytest.raises(InvalidArgument, match="c0=0"):
+        agnostic_threshold(3, 0.0, 0.0, c0=0)
+
+
+def _stream(n: int, flips: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """n points of [-5, 5] in an interleaved order, label 1(x > 0), with the labels at
+    ``flips`` flipped (noise)."""
+    xs = np.array([((-1) ** i) * 5 * (1 + (i * 7) % n) / n for i in range(n)])
+    X = np.column_stack([xs, np.ones(n)])
+    y = (xs > 0).astype(np.uint8)
+    for i in flips:
+        y[i] ^= 1
+    return X, y
+
+
+def test_agnostic_equals_cal_when_the_threshold_is_below_one_mistake() -> None:
+    """With c0 = 1e-6 and n <= 20, Δ <= b + 2√b < 1/n (checked below for every n), so a gap of
+    one mistake (rate gap 1/n) always exceeds Δ and a gap of 0 never does: the agnostic rule
+    makes CAL's decision (slack 0) at every point, and the two runs are identical."""
+    X, y = _stream(20, ())
+    c0 = 1e-6
+    assert all(agnostic_threshold(n, 1.0, 1.0, c0) < 1 / n for n in range(1, 21))
+    cal = active_logistic_student(X, lambda j: int(y[j]), budget=20, seed=0)
+    agn = active_logistic_student(X, lambda j: int(y[j]), budget=20, seed=0, rule="agnostic",
+                                  c0=c0)
+    assert cal.inferred  # CAL does infer here, so the comparison is not vacuous
+    assert (agn.queried, agn.labels, agn.inferred, agn.processed) == \
+        (cal.queried, cal.labels, cal.inferred, cal.processed)
+    assert np.array_equal(agn.model.coef, cal.model.coef)
+
+
+def test_agnostic_asks_at_least_as_much_as_cal_on_a_noisy_stream() -> None:
+    """24 noisy points: while |L| <= 26, b_t >= 1 (previous test), so with C0 = 8 the agnostic
+    rule infers only where one constrained fit is infeasible; CAL infers on every strict gap."""
+    X, y = _stream(24, (3, 8, 15))
+    cal = active_logistic_student(X, lambda j: int(y[j]), budget=24, seed=0)
+    agn = active_logistic_student(X, lambda j: int(y[j]), budget=24, seed=0, rule="agnostic")
+    assert cal.inferred and len(agn.queried) >= len(cal.queried)
+    assert agn.queried[0] == 0  # L empty: Δ = +∞, the first point is always asked
+    assert sorted(agn.queried + agn.inferred) == list(range(agn.processed))
+    again = active_logistic_student(X, lambda j: int(y[j]), budget=24, seed=0, rule="agnostic")
+    assert (again.queried, again.inferred) == (agn.queried, agn.inferred)
+    assert np.array_equal(again.model.coef, agn.model.coef)
+    short = active_logistic_student(X, lambda j: int(y[j]), budget=5, seed=0, rule="agnostic")
+    assert len(short.queried) == 5 and short.queried == agn.queried[:5]  # budget semantics
+
+
+def test_active_rule_is_validated() -> None:
+    X, _ = _stream(6, ())
+    with pytest.raises(InvalidArgument, match="rule='both'"):
+        active_logistic_student(X, lambda j: 0, budget=2, seed=0, rule="both")  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgument, match="c0=-1"):
+        active_logistic_student(X, lambda j: 0, budget=2, seed=0, rule="agnostic", c0=-1)

@@ -44,6 +44,9 @@ def broken_link(source: Source) -> str | None:
             return f"{source}: cites a correction, but {entry.id} is {entry.status.value}"
         case Use.STATEMENT | Use.PROOF if refuted:
             return f"{source}: {entry.id} is REFUTED; cite its corrected statement"
+        case Use.PRINTED if not refuted:
+            return f"{source}: cites a refuted printed statement, but {entry.id} is " \
+                   f"{entry.status.value}"
     return None
 
 
@@ -67,7 +70,9 @@ def test_broken_link_detects_each_kind_of_bad_citation() -> None:
     assert broken_link(cite("004 Lemma 4.1 (proof)")) is not None
     assert broken_link(cite("000 Lemma 4.1 (corrected)")) is not None  # nothing to correct
     assert broken_link(Uncited("fixture")) is not None
+    assert broken_link(cite("000 Lemma 4.1 (printed)")) is not None  # nothing refuted
     assert broken_link(cite("004 Lemma 4.1 (corrected)")) is None
+    assert broken_link(cite("004 Lemma 4.1 (printed)")) is None
     assert broken_link(cite("000 Lemma 4.1")) is None
 
 

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from privref.audits.exact import audit
 from privref.audits.stats import bonferroni, cp_lower, cp_upper
+from privref.reference.accounting import normal_cdf
 from privref.reference.discrete_noise import (
     DiscreteGaussian,
     DiscreteLaplace,
@@ -25,16 +26,22 @@ from privref.reference.mechanism import Mechanism
 from privref.reference.neighbors import Universe
 from privref.reference.pate import (
     BOTTOM,
+    continuous_gaussian_label,
+    continuous_gaussian_votes,
+    gaussian_label,
     gaussian_pate,
     gaussian_pate_at,
     gaussian_pate_epsilon,
     gaussian_votes,
+    majority_label,
+    majority_votes,
     svt_pate,
     svt_pate_at,
     svt_pate_parameters,
     svt_votes,
     teacher_votes,
 )
+from privref.reference.program import distribution, sample
 from privref.reference.reals import Interval, prob_as_interval
 from privref.reference.sparse_vector import discrete_release_probability
 from privref.reference.verdict import Verdict
@@ -240,3 +247,86 @@ def test_bad_inputs_name_the_argument() -> None:
         svt_pate_at(1, 1, 3, 1).distribution(((0,), (2,)))
     with pytest.raises(InvalidArgument, match="queries"):
         gaussian_pate_at(0, 1, DELTA)
+
+
+# ------------------------------------------------------------------ one query, continuous noise
+
+
+def test_gaussian_label_is_one_query_of_gaussian_votes() -> None:
+    # Algorithm 1 is written once: each query of gaussian_votes is one gaussian_label
+    noise = DiscreteGaussian(Fraction(1))
+    for k in (1, 2, 3):
+        for v in range(k + 1):
+            single = distribution(gaussian_label, v, k, 1)
+            assert distribution(gaussian_votes, (v,), k, 1).map(lambda b: b[0]).items() \
+                == single.items()
+            assert _overlap(_box(single.prob(1)), _box(upper_tail(noise, (k + 1) // 2 - v)))
+
+
+def test_continuous_label_law_is_phi_of_the_margin() -> None:
+    # P(v + Z >= K/2) = Φ((v − K/2)/σ); K = 4, σ = 2
+    for v in range(5):
+        law = distribution(continuous_gaussian_label, v, 4, 2)
+        phi = normal_cdf(Fraction(v - 2, 2), 128)
+        one = _box(law.prob(1))
+        assert _overlap(one, phi) and one.width < Fraction(1, 2**80)
+        assert _overlap(_box(law.prob(0)), _one_minus(phi))
+    # at v = K/2 the bit is a fair coin, exactly
+    assert distribution(continuous_gaussian_label, 2, 4, "3/7").items() == (
+        (1, Fraction(1, 2)), (0, Fraction(1, 2)))
+    # Φ(1) from the printed table (Abramowitz & Stegun 26.2): 0.8413447460685...
+    p = _box(distribution(continuous_gaussian_label, 4, 4, 2).prob(1))
+    assert Fraction(84134474606, 10**11) < p.lo and p.hi < Fraction(84134474607, 10**11)
+    # monotone in the vote, symmetric: P_v(1) = P_{K−v}(0)
+    probs = [_box(distribution(continuous_gaussian_label, v, 3, Fraction(3, 2)).prob(1))
+             for v in range(4)]
+    assert all(a.hi < b.lo for a, b in itertools.pairwise(probs))
+    assert _overlap(probs[0], _one_minus(probs[3])) and _overlap(probs[1], _one_minus(probs[2]))
+
+
+def test_continuous_votes_loop_over_the_label() -> None:
+    law = distribution(continuous_gaussian_votes, (0, 2, 1), 2, 1)
+    singles = [distribution(continuous_gaussian_label, v, 2, 1) for v in (0, 2, 1)]
+    for bits in _vectors(3):
+        lo, hi = Fraction(1), Fraction(1)
+        for b, s in zip(bits, singles, strict=True):
+            q = _box(s.prob(b))
+            lo, hi = lo * q.lo, hi * q.hi
+        assert _overlap(_box(law.prob(bits)), Interval(lo, hi))
+
+
+def test_continuous_label_sampler_agrees_with_its_law() -> None:
+    # false-positive rate at most 10^-6 (two one-sided Clopper–Pearson bounds per outcome)
+    n, v, k, sigma = 1500, 3, 4, Fraction(3, 2)
+    law = distribution(continuous_gaussian_label, v, k, sigma)
+    rng = np.random.default_rng(20261124)
+    ones = sum(sample(continuous_gaussian_label, v, k, sigma, rng=rng) for _ in range(n))
+    level = bonferroni(Fraction(1, 10**6), 4)
+    for outcome, count in ((1, ones), (0, n - ones)):
+        box = _box(law.prob(outcome))
+        assert cp_lower(count, n, level) <= box.hi
+        assert cp_upper(count, n, level) >= box.lo
+
+
+def test_majority_votes_are_exact_with_ties_to_one() -> None:
+    assert distribution(majority_votes, (0, 1, 2, 3), 3).items() == (((0, 0, 1, 1), Fraction(1)),)
+    assert distribution(majority_votes, (1,), 2).items() == (((1,), Fraction(1)),)
+    assert distribution(majority_label, 0, 2).items() == ((0, Fraction(1)),)
+
+
+def test_one_query_bad_input_names_the_argument() -> None:
+    for bad in (0, -1, "-1/2"):
+        with pytest.raises(InvalidArgument, match="sigma"):
+            continuous_gaussian_label(1, 2, bad)
+        with pytest.raises(InvalidArgument, match="sigma"):
+            continuous_gaussian_votes((1,), 2, bad)
+        with pytest.raises(InvalidArgument, match="sigma2"):
+            gaussian_label(1, 2, bad)
+    with pytest.raises(InvalidArgument, match="k="):
+        continuous_gaussian_label(0, 0, 1)
+    with pytest.raises(InvalidArgument, match="vote="):
+        gaussian_label(3, 2, 1)
+    with pytest.raises(InvalidArgument, match="vote="):
+        majority_label(-1, 2)
+    with pytest.raises(InvalidArgument, match=r"votes\[0\]"):
+        majority_votes((5,), 2)

@@ -1,0 +1,12 @@
+"""Ledger entries of paper 001 (Liu, Zhu, Chaudhuri and Wang: model-agnostic private learning, PATE).
+
+Every submodule of this package that defines ``ENTRIES`` contributes them
+(:func:`privref.proofs._ledger.collect_entries`); :func:`privref.proofs.registry.all_entries`
+puts the entries in paper order.
+"""
+
+from __future__ import annotations
+
+from .._ledger import Entry, collect_entries
+
+ENTRIES: tuple[Entry, ...] = collect_entries(__name__, __path__)

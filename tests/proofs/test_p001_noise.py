@@ -1,0 +1,54 @@
+"""Ledger entries of proofs.p001.noise (001 Lemma 9, Definition 8, Lemmas 13, 38, Remark 21)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from privref.proofs import Check, Entry, Status, Verdict
+from privref.proofs.p001 import noise
+from tests.proofs.checks import assert_check, case_id, check_cases, resolves
+
+F = Fraction
+_UNIQUE = {id(c): (e, c) for e, c in check_cases(noise.ENTRIES)}
+CASES = list(_UNIQUE.values())
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case_id(c) for c in CASES])
+def test_every_check_returns_its_expected_verdict(case: tuple[Entry, Check]) -> None:
+    assert_check(case[1])
+
+
+def test_entries_and_statuses() -> None:
+    statuses = {e.id: e.status for e in noise.ENTRIES}
+    assert statuses["001 Lemma 9"] is Status.CHECKED
+    assert statuses["001 Lemma 9 / Definition 8 reads P(|r(x)| <= t)"] is Status.REFUTED
+    assert statuses["001 Lemma 13"] is Status.NOT_CHECKABLE
+    assert statuses["001 Lemma 13 / log(K/γ) without a factor K"] is Status.REFUTED
+    assert statuses["001 Lemma 38"] is Status.NOT_CHECKABLE
+    assert statuses["001 Remark 21"] is Status.NOT_CHECKABLE
+    mains = [e.number for e in noise.ENTRIES if e.step is None]
+    assert sorted(mains) == ["Lemma 13", "Lemma 38", "Lemma 9", "Remark 21"]
+    for e in noise.ENTRIES:
+        assert all(resolves(s) for s in e.subjects), e.subjects
+
+
+def test_mutated_conversions_fail() -> None:
+    """η = (C)^{1−τ}/… (factor 1/2 inside) and C without 2^{τ/(1−τ)} both fail."""
+    assert noise.check_lemma9_constants(eta_factor=F(1, 2)).verdict is Verdict.VIOLATED
+    assert noise.check_lemma9_constants(c_factor=F(1)).verdict is Verdict.VIOLATED
+
+
+def test_other_mutations_fail() -> None:
+    assert noise.check_massart_convention(F(1)).verdict is Verdict.VIOLATED
+    assert noise.check_massart_teacher_rate(noise=F(1, 2)).verdict is Verdict.VIOLATED
+    assert noise.check_eta_exponent_algebra(F(1, 2)).verdict is Verdict.VIOLATED
+    assert noise.check_remark21_nu_bounds_agg(F(0)).verdict is Verdict.VIOLATED
+    assert noise.check_log_term_printed(F(10)).verdict is Verdict.HOLDS
+
+
+def test_log_ratio_exact() -> None:
+    """(64·14 + 64·206)/(64·20 + 206) = 14080/1486 in units of ln 2."""
+    printed, union = noise._printed_and_union(1, 20, 6, 200)
+    assert (printed, union) == (F(1486), F(14080))
