@@ -417,7 +417,6 @@ def _exact_or_box(box: Interval, prec: int) -> Prob:
     return box.lo if box.is_point else box.rounded(prec)
 
 
-@lru_cache(maxsize=65536)
 def upper_tail(law: NoiseLaw, k: int, prec: int = DEFAULT_PRECISION) -> Prob:
     """P(Z >= k) for every integer k: exact for the two-sided geometric, an enclosure otherwise.
 
@@ -427,6 +426,13 @@ def upper_tail(law: NoiseLaw, k: int, prec: int = DEFAULT_PRECISION) -> Prob:
     remainder for the discrete Gaussian (CKS20 Definition 1).
     """
     check_int(k, "k")
+    check_int(prec, "prec", minimum=1)
+    return _upper_tail(law, k, prec)
+
+
+@lru_cache(maxsize=65536)
+def _upper_tail(law: NoiseLaw, k: int, prec: int) -> Prob:
+    """:func:`upper_tail` after validation (cached: 1.0 == 1 must not reach the cache unchecked)."""
     if k >= 0:
         return law.tail_mass(k, prec)
     rest = law.tail_mass(1 - k, prec)
@@ -487,7 +493,6 @@ def _geometric_difference_tail(z1: TwoSidedGeometric | DiscreteLaplace,
     return _exact_or_box(total, prec)
 
 
-@lru_cache(maxsize=4096)
 def difference_tail(z1: NoiseLaw, z2: NoiseLaw, k: int, prec: int = DEFAULT_PRECISION) -> Prob:
     """P(Z1 - Z2 >= k) for independent Z1, Z2 and every integer k, without truncation.
 
@@ -498,8 +503,15 @@ def difference_tail(z1: NoiseLaw, z2: NoiseLaw, k: int, prec: int = DEFAULT_PREC
     uses the symmetry of Z1 - Z2: P(D >= k) = 1 - P(D >= 1 - k).
     """
     check_int(k, "k")
+    check_int(prec, "prec", minimum=1)
+    return _difference_tail(z1, z2, k, prec)
+
+
+@lru_cache(maxsize=4096)
+def _difference_tail(z1: NoiseLaw, z2: NoiseLaw, k: int, prec: int) -> Prob:
+    """:func:`difference_tail` after validation (cached on validated arguments only)."""
     if k <= 0:
-        rest = difference_tail(z1, z2, 1 - k, prec)
+        rest = _difference_tail(z1, z2, 1 - k, prec)
         return 1 - rest if isinstance(rest, Fraction) else (1 - rest).rounded(prec)
     if not isinstance(z1, DiscreteGaussian) and not isinstance(z2, DiscreteGaussian):
         return _geometric_difference_tail(z1, z2, k, prec)

@@ -13,7 +13,6 @@ import pytest
 from privref.proofs import Check, Entry, Status, Verdict
 from privref.proofs.p001 import active
 from privref.proofs.registry import entry_by_id
-from privref.proofs.runner import run_entry
 from privref.reference.concepts import Concept, ConceptClass
 from privref.reference.learners.pate_students import ActiveRun, Query, disagreement_active_learner
 from privref.reference.reals import Real, rational
@@ -41,7 +40,7 @@ def test_entries_and_statuses() -> None:
         "001 Remark 25": Status.NOT_CHECKABLE,
     }
     for e in active.ENTRIES:
-        assert entry_by_id(e.id) is e and run_entry(e).consistent
+        assert entry_by_id(e.id) is e  # each check's verdict: the parametrized test above
         assert all(resolves(s) for s in e.subjects), e.subjects
 
 

@@ -9,7 +9,6 @@ import pytest
 from privref.proofs import Check, Entry, Status, Verdict
 from privref.proofs.p001 import concentration as conc
 from privref.proofs.registry import entry_by_id
-from privref.proofs.runner import run_entry
 from privref.reference.concepts import point_functions
 from privref.reference.reals import rational
 from privref.reference.vc import growth_function, vc_dimension
@@ -37,7 +36,7 @@ def test_entries_and_statuses() -> None:
         "001 Example 2": Status.CHECKED,
     }
     for e in conc.ENTRIES:
-        assert entry_by_id(e.id) is e and run_entry(e).consistent
+        assert entry_by_id(e.id) is e  # each check's verdict: the parametrized test above
         assert all(resolves(s) for s in e.subjects), e.subjects
 
 

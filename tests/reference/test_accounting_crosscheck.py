@@ -144,3 +144,28 @@ def test_autodp_calibration_recorded_side(queries: int, epsilon: Fraction, n: in
     assert abs(_relative(unit * math.sqrt(queries), box)) <= 1e-8
     if side == "below":  # proved: autodp's σ is not (ε, δ)-DP
         assert analytic_gaussian_delta(epsilon, 1, F(unit), 192).lo > delta
+
+
+DP_ACCOUNTING_SIGMA = [  # (n, ε, verdict of δ(ε; σ) <= 1/n at dp-accounting's σ), recorded
+    (6499, F(1, 2), "safe"), (6499, F(1), "unsafe"), (6499, F(2), "unsafe"),
+    (39073, F(1, 2), "safe"), (39073, F(1), "unsafe"), (39073, F(2), "safe"),
+    (57847, F(1, 2), "safe"), (57847, F(1), "unsafe"), (57847, F(2), "safe"),
+]
+
+
+@pytest.mark.parametrize(("n", "epsilon", "verdict"), DP_ACCOUNTING_SIGMA)
+def test_dp_accounting_sigma_recorded_verdict(n: int, epsilon: Fraction, verdict: str) -> None:
+    """dp-accounting's get_sigma_gaussian (brentq, xtol 1e-12) at δ = 1/n of Table 3's n: each
+    σ is decided exactly: δ(ε; σ) <= δ proved (safe) or δ(ε; σ) > δ proved (unsafe, by at most
+    3·10⁻¹³ relative in δ); 4 of the 9 are unsafe."""
+    pytest.importorskip("dp_accounting")
+    from dp_accounting.gaussian_mechanism import get_sigma_gaussian  # type: ignore[import-untyped,import-not-found,unused-ignore]
+
+    from privref.reference.accounting import analytic_gaussian_delta
+
+    delta = F(1, n)
+    sigma = F(get_sigma_gaussian(float(epsilon), 1 / n))  # the float's exact value
+    box = analytic_gaussian_delta(epsilon, 1, sigma, 160)
+    found = "safe" if box.hi <= delta else "unsafe" if box.lo > delta else "undecided"
+    assert found == verdict, (found, float(box.lo), float(box.hi))
+    assert box.lo <= delta * (1 + F(3, 10**13))

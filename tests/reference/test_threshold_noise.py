@@ -269,6 +269,19 @@ def test_bad_inputs_name_the_argument() -> None:
         upper_tail(lap, 1.0)
 
 
+def test_cached_tails_still_validate_their_arguments() -> None:
+    """A valid call cached first must not let an equal-but-invalid argument through (1.0 == 1)."""
+    lap = DiscreteLaplace(Fraction(1))
+    upper_tail(lap, 1)
+    difference_tail(lap, lap, 1)
+    with pytest.raises(InvalidArgument, match="k"):
+        upper_tail(lap, 1.0)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgument, match="k"):
+        difference_tail(lap, lap, True)
+    with pytest.raises(InvalidArgument, match="prec"):
+        upper_tail(lap, 1, 0)
+
+
 def test_replay_with_a_different_event_is_refused() -> None:
     lap = DiscreteLaplace(Fraction(1))
     state = [0]
