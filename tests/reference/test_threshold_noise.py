@@ -266,7 +266,7 @@ def test_bad_inputs_name_the_argument() -> None:
     with pytest.raises(InvalidArgument, match=r"values\[1\]"):
         ThresholdRun(lap, 0, lap, (1, 2.0))  # type: ignore[arg-type]
     with pytest.raises(InvalidArgument, match="k"):
-        upper_tail(lap, 1.0)
+        upper_tail(lap, 1.0)  # type: ignore[arg-type]
 
 
 def test_cached_tails_still_validate_their_arguments() -> None:
