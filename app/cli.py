@@ -8,6 +8,7 @@ no traceback reaches the user unless ``PRIVREF_DEBUG=1``.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 import time
@@ -85,6 +86,12 @@ def _check_outputs(*flags: tuple[str, str | None]) -> None:
 
 def _version() -> str:
     return reference.__version__
+
+
+def _needs_extra(extra: str, missing: str, args: argparse.Namespace) -> int:
+    """A command whose optional dependencies are absent: a usage error naming the extra."""
+    raise PrivrefError(f"the {extra!r} extra is not installed (missing module {missing!r}): "
+                       f"pip install 'privref[{extra}]'")
 
 
 def _cmd_audit(args: argparse.Namespace) -> int:
@@ -339,10 +346,16 @@ def _parser() -> argparse.ArgumentParser:
         "and a9a from ../shared/data (or --data-dir; nothing is downloaded), ε in {1/2, 1, 2},\n"
         "30 seeded runs; accuracy, queries and the realized ε_ex_post beside the paper's\n"
         "figures; JSON, PNG and a docs page (see docs/pate-experiments.md).")
-    from . import pate_experiments
-    pate_experiments.configure_parser(table4)
-    table4.add_argument("--quiet", action="store_true", help=quiet_help)
-    table4.set_defaults(func=pate_experiments.run)
+    try:
+        from . import pate_experiments
+    except ImportError as exc:  # the realdata extra (scipy, scikit-learn) is not installed
+        # its flags cannot be declared without the module: accept any, report the extra
+        table4.set_defaults(func=functools.partial(_needs_extra, "realdata",
+                                                   exc.name or str(exc)), missing_extra=True)
+    else:
+        pate_experiments.configure_parser(table4)
+        table4.add_argument("--quiet", action="store_true", help=quiet_help)
+        table4.set_defaults(func=pate_experiments.run)
     account = command(
         sub, "account",
         "Certified privacy accounting (see docs/accounting.md).  'privref account gaussian'\n"
@@ -378,7 +391,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     parser = _parser()
     try:
-        args = parser.parse_args(argv)
+        args, unknown = parser.parse_known_args(argv)
+        if unknown and not getattr(args, "missing_extra", False):
+            parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     except SystemExit as exc:  # argparse: --help / --version (0) or a usage error (2)
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     if args.command is None:

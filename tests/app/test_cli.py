@@ -192,3 +192,20 @@ def test_progress_lines_go_to_stderr_and_quiet_silences_them(
     assert err.startswith("[1/") and "Group privacy" in err
     assert main(["lemmas", "--check", "--id", "Group privacy", "--quiet"]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_table4_without_the_realdata_extra_names_it(monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """Without scipy/scikit-learn the table4 command is a usage error naming the extra; every
+    other command (privref audit) still works."""
+    import sys
+
+    import privref.app
+    monkeypatch.setitem(sys.modules, "privref.app.pate_experiments", None)  # import fails
+    monkeypatch.delattr(privref.app, "pate_experiments", raising=False)
+    assert main(["table4", "--runs", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "privref table4: error: the 'realdata' extra is not installed" in err
+    assert "pip install 'privref[realdata]'" in err
+    assert main(["audit", "--only", "randomized response"]) == 0
+    assert main(["audit", "--bogus"]) == 2
