@@ -15,6 +15,8 @@ report-noisy-max          2         :mod:`privref.validation.zoo_selection`
 exponential mechanism     2         :mod:`privref.validation.zoo_selection`
 noisy histogram           2         :mod:`privref.validation.zoo_additive`
 Laplace mechanism         3         :mod:`privref.validation.zoo_additive`
+DP-Sniper's benchmarks    20        :mod:`privref.validation.zoo_dpsniper`
+(Bichsel et al. 2021)               (:func:`dpsniper_entries`; not yet in zoo())
 ========================  ========  =============================================
 
 See docs/blackbox-zoo.md for the table of verdicts, witnesses and sample budgets.
@@ -25,6 +27,7 @@ from __future__ import annotations
 from privref.reference.errors import InvalidArgument
 
 from .zoo_additive import histogram_entries, laplace_entries
+from .zoo_dpsniper import dpsniper_entries
 from .zoo_selection import exponential_entries, noisy_max_entries
 from .zoo_svt import svt_entries
 from .zoo_types import (
@@ -46,6 +49,7 @@ __all__ = [
     "Vectorized",
     "Witness",
     "ZooEntry",
+    "dpsniper_entries",
     "rows_as_outcomes",
     "zoo",
     "zoo_entry",
