@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from typing import Final
@@ -78,6 +79,7 @@ __all__ = [
     "gaussian_mu",
     "gaussian_zcdp",
     "normal_cdf",
+    "normal_cdf_real",
     "pi_enclosure",
     "pure_to_zcdp",
     "zcdp_compose",
@@ -408,6 +410,43 @@ def normal_cdf(x: object, prec: int = WORK_PRECISION) -> Interval:
     if v < 0:
         return (_density(box, p + 16) * _mills_at(-v, p + 16)).rounded(p)
     return (1 - _density(box, p + 16) * _mills_at(v, p + 16)).rounded(p)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _EnclosedReal(Real):
+    """A Real whose enclosure at ``prec`` bits is ``enclosure(prec)`` (e.g. Φ(x) from normal_cdf).
+
+    The precision handed to ``enclosure`` is clipped to [32, MAX_PRECISION]: beyond
+    2048 bits the enclosure stops shrinking (still sound; a lazy draw would need a uniform within
+    2^-2048 of the value to notice).
+    """
+
+    enclosure: Callable[[int], Interval] | None = field(default=None, compare=False)
+    text: str = ""
+
+    def _compute(self, prec: int) -> Interval:
+        assert self.enclosure is not None
+        return self.enclosure(max(32, min(prec, MAX_PRECISION)))
+
+    def __str__(self) -> str:
+        return self.text
+
+    __repr__ = __str__
+
+
+def normal_cdf_real(x: object) -> Real:
+    """Φ(x) for a rational x as an exact :class:`~privref.reference.reals.Real`.
+
+    Exactly 1/2 at x = 0; otherwise enclosed at any precision by
+    :func:`normal_cdf` (proved series / Laplace continued fraction,
+    Abramowitz & Stegun 7.1.6 and 26.2.14), so the exact interpreter gets enclosures and the
+    sampler refines lazily.  InvalidArgument names x when it is not an exact number.
+    """
+    v = to_fraction(x, "x")
+    if v == 0:
+        return rational(Fraction(1, 2))
+    return _EnclosedReal("normal_cdf", enclosure=lambda prec: normal_cdf(v, prec),
+                         text=f"Phi({v})")
 
 
 # --------------------------------------------------------------------------- analytic Gaussian

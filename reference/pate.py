@@ -47,16 +47,14 @@ checks ℓ·P(ν - ρ > ⌊w⌋) <= δ/2 exactly at construction).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 
-from .accounting import MAX_PRECISION as _CDF_MAX_PRECISION
 from .accounting import (
     algorithm1_sigma,
     algorithm2_lambda,
     algorithm2_threshold,
-    normal_cdf,
+    normal_cdf_real,
     zcdp_compose,
     zcdp_epsilon,
 )
@@ -84,7 +82,6 @@ __all__ = [
     "gaussian_votes",
     "majority_label",
     "majority_votes",
-    "normal_cdf_real",
     "svt_pate",
     "svt_pate_at",
     "svt_pate_parameters",
@@ -177,43 +174,6 @@ def gaussian_votes(votes: tuple[int, ...], k: int, sigma2: object) -> Program[tu
         return tuple(out)
 
     return run()
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class _EnclosedReal(Real):
-    """A Real whose enclosure at ``prec`` bits is ``enclosure(prec)`` (e.g. Φ(x) from normal_cdf).
-
-    The precision handed to ``enclosure`` is clipped to [32, accounting.MAX_PRECISION]: beyond
-    2048 bits the enclosure stops shrinking (still sound; a lazy draw would need a uniform within
-    2^-2048 of the value to notice).
-    """
-
-    enclosure: Callable[[int], Interval] | None = field(default=None, compare=False)
-    text: str = ""
-
-    def _compute(self, prec: int) -> Interval:
-        assert self.enclosure is not None
-        return self.enclosure(max(32, min(prec, _CDF_MAX_PRECISION)))
-
-    def __str__(self) -> str:
-        return self.text
-
-    __repr__ = __str__
-
-
-def normal_cdf_real(x: object) -> Real:
-    """Φ(x) for a rational x as an exact :class:`~privref.reference.reals.Real`.
-
-    Exactly 1/2 at x = 0; otherwise enclosed at any precision by
-    :func:`~privref.reference.accounting.normal_cdf` (proved series / Laplace continued fraction,
-    Abramowitz & Stegun 7.1.6 and 26.2.14), so the exact interpreter gets enclosures and the
-    sampler refines lazily.  InvalidArgument names x when it is not an exact number.
-    """
-    v = to_fraction(x, "x")
-    if v == 0:
-        return rational(Fraction(1, 2))
-    return _EnclosedReal("normal_cdf", enclosure=lambda prec: normal_cdf(v, prec),
-                         text=f"Phi({v})")
 
 
 def _continuous_p(vote: int, k: int, sigma: Fraction) -> Real:

@@ -33,6 +33,7 @@ from privref.reference.concepts import Concept, ConceptClass
 from privref.reference.data import Dataset, as_dataset
 from privref.reference.errors import InvalidArgument
 from privref.reference.learners.prediction_baselines import erm
+from privref.reference.stability_release import majority  # 001 §2's ĥ^agg, defined once
 from privref.reference.validate import check_int
 
 __all__ = [
@@ -210,10 +211,3 @@ def vote_counts(teachers: Sequence[Callable[[Hashable], int]],
                 points: Sequence[Hashable]) -> tuple[int, ...]:
     """:func:`vote_count` at each point, in order."""
     return tuple(vote_count(teachers, x) for x in points)
-
-
-def majority(count: int, K: int) -> int:
-    """The aggregated label 1(count >= K/2) of 001 §2 (ties go to 1); exact integer arithmetic."""
-    check_int(K, "K", minimum=1)
-    check_int(count, "count", minimum=0, maximum=K)
-    return 1 if 2 * count >= K else 0

@@ -138,5 +138,5 @@ def test_assignment_is_roughly_even_for_row_like_keys() -> None:
 def test_vote_count_refuses_non_binary_teachers() -> None:
     with pytest.raises(InvalidArgument, match=r"teachers\[1\]"):
         vote_count([lambda x: 1, lambda x: 2], 0)
-    with pytest.raises(InvalidArgument, match="count"):
+    with pytest.raises(InvalidArgument, match="votes"):
         majority(3, 2)
