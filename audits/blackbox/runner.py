@@ -84,12 +84,12 @@ from privref.reference.neighbors import NeighborRelation, relation_distance
 from privref.reference.privacy import PrivacyClaim, group_privacy
 from privref.reference.reals import Order, Real, compare, log, rational
 
+from .batch import check_kinds, merge_batches
 from .report import BlackboxReport, BlackboxVerdict, EstimateLike, PairResult, WitnessSamples
 from .search import Pair, SearchSpace, candidate_pairs, relation_name_safe
 from .target import (
     DEFAULT_TIMEOUT,
     Batch,
-    OutcomeError,
     Target,
     TargetCallError,
     TargetError,
@@ -526,7 +526,7 @@ class _Engine:
             for side in (0, 1):
                 # pop: each side's chunks are released once merged (peak ≈ total + one side)
                 parts = [found.pop((stage, index, side, c)) for c in range(chunks)]
-                out[(index, side)] = _merge(parts, self.target, pair[side])
+                out[(index, side)] = merge_batches(parts, self.target.name, pair[side])
         return out
 
     def _run(self, tasks: Iterator[_Task], count: int, chunk: int
@@ -552,22 +552,6 @@ class _Engine:
                     "target") from None
 
 
-def _merge(parts: list[Batch], target: Target, data: Sequence[Hashable]) -> Batch:
-    kind = parts[0].kind
-    for p in parts[1:]:
-        if p.kind != kind and len(p):
-            raise OutcomeError(f"target {target.name} returned inconsistent outcomes on "
-                               f"data={list(data)!r}: {p.first!r} ({p.kind}) after "
-                               f"{parts[0].first!r} ({kind})")
-    if all(isinstance(p.values, np.ndarray) for p in parts):
-        return Batch(kind, np.concatenate([p.values for p in parts if isinstance(p.values, np.ndarray)]),
-                     parts[0].first)
-    values: list[Hashable] = []
-    for p in parts:
-        values.extend(p.outcomes())
-    return Batch(kind, values, parts[0].first)
-
-
 def sample_pair(target: Target, pair: Pair, *, samples: int, seed: int, workers: int = 1,
                 chunk_size: int | None = None, stage: int = 1, index: int = 0
                 ) -> tuple[Batch, Batch]:
@@ -588,22 +572,6 @@ def sample_pair(target: Target, pair: Pair, *, samples: int, seed: int, workers:
 def _default_estimator(float_events: bool = True) -> Estimator:
     from .estimate import estimate_pair
     return estimate_pair if float_events else functools.partial(estimate_pair, float_events=False)
-
-
-def _check_kinds(batches: dict[tuple[int, int], Batch], pairs: dict[int, Pair], target: Target,
-                 reference_batch: list[tuple[Batch, Sequence[Hashable]]]) -> None:
-    for (index, side), batch in sorted(batches.items()):
-        if not len(batch):
-            continue
-        if not reference_batch:
-            reference_batch.append((batch, pairs[index][side]))
-            continue
-        first, data = reference_batch[0]
-        if batch.kind != first.kind:
-            raise OutcomeError(
-                f"target {target.name} returned inconsistent outcomes: {batch.first!r} "
-                f"({batch.kind}) on data={list(pairs[index][side])!r} but {first.first!r} "
-                f"({first.kind}) on data={list(data)!r}")
 
 
 def _fingerprint(target: Target, config: AuditConfig, given: Sequence[Pair] | None) -> dict[str, Any]:
@@ -871,7 +839,7 @@ def run_audit(target: Target, config: AuditConfig, pairs: Sequence[Pair] | None 
             chosen = list(indexed.items())
             if len(candidates) > config.confirm:
                 batches = engine.sample(0, chosen, config.screening, "screening")
-                _check_kinds(batches, indexed, target, seen)
+                check_kinds(batches, indexed, target.name, seen)
                 for i, pair in chosen:
                     est = estimate_pair(batches[(i, 0)].values, batches[(i, 1)].values,
                                         epsilon=claim_eps, delta=claim_delta, alpha=alpha)
@@ -881,7 +849,7 @@ def run_audit(target: Target, config: AuditConfig, pairs: Sequence[Pair] | None 
                 chosen = sorted((r.index, r.pair) for r in ranked[:config.confirm])
             share = alpha / len(chosen)
             batches = engine.sample(1, chosen, config.samples, "confirmation")
-            _check_kinds(batches, indexed, target, seen)
+            check_kinds(batches, indexed, target.name, seen)
             for i, pair in chosen:
                 est = estimate_pair(batches[(i, 0)].values, batches[(i, 1)].values,
                                     epsilon=claim_eps, delta=claim_delta, alpha=share)

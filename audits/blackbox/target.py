@@ -49,10 +49,13 @@ from types import ModuleType
 
 import numpy as np
 
-from privref.reference.errors import InvalidArgument, PrivrefError
+from privref.reference.errors import InvalidArgument
 from privref.reference.mechanism import Mechanism
 from privref.reference.neighbors import NeighborRelation
 from privref.reference.privacy import PrivacyClaim
+
+from .batch import Batch, describe_outcome, make_batch, outcome_kind
+from .errors import OutcomeError, TargetCallError, TargetError, TargetLoadError, TargetTimeout
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -72,29 +75,6 @@ __all__ = [
     "probe_randomness",
     "target_from_callable",
 ]
-
-Outcomes = np.ndarray | list[Hashable]
-
-
-class TargetError(PrivrefError):
-    """The black-box target cannot be loaded, raised, or returned unusable outcomes."""
-
-
-class TargetLoadError(TargetError):
-    """The target cannot be imported, has no such attribute, or is not callable."""
-
-
-class TargetCallError(TargetError):
-    """The target raised; the message names the target, the input and the exception."""
-
-
-class OutcomeError(TargetError):
-    """An outcome is unsupported (unhashable, NaN) or inconsistent with earlier draws."""
-
-
-class TargetTimeout(TargetCallError):
-    """A call of the target did not return within the per-call timeout; the message names both."""
-
 
 DEFAULT_TIMEOUT = 600.0
 """Seconds one call of the target may take unless told otherwise (``--timeout``, ``timeout=``)."""
@@ -168,7 +148,7 @@ class _Watch:
 
 def _timed_out(target: Target, data: Sequence[object], seconds: float) -> TargetTimeout:
     return TargetTimeout(f"target {target.name} did not return within the per-call limit "
-                         f"timeout={seconds:g} s on data={_describe(list(data))}; raise it with "
+                         f"timeout={seconds:g} s on data={describe_outcome(list(data))}; raise it with "
                          "--timeout (API: timeout=) or fix the target")
 
 
@@ -333,158 +313,6 @@ def load_target(spec: str) -> Target:
     return Target(spec, obj, _vectorized(obj, spec), spec, package, version)
 
 
-# ---------------------------------------------------------------------------- outcomes
-
-def _scalar_kind(o: object) -> str:
-    if isinstance(o, bool | np.bool_):
-        return "label"
-    if isinstance(o, int | float | np.integer | np.floating):
-        return "number"
-    return "label"
-
-
-def outcome_kind(o: object) -> str:
-    """The kind of an outcome: ``number``, ``label``, or ``tuple(k1, k2, ...)``."""
-    if isinstance(o, tuple):
-        return "tuple(" + ", ".join(_scalar_kind(x) for x in o) + ")"
-    return _scalar_kind(o)
-
-
-def _normalize(o: object) -> Hashable:
-    """numpy scalars become Python scalars, so equal outcomes hash and print alike."""
-    if isinstance(o, np.bool_):
-        return bool(o)
-    if isinstance(o, np.integer):
-        return int(o)
-    if isinstance(o, np.floating):
-        return float(o)
-    if isinstance(o, tuple):
-        return tuple(_normalize(x) for x in o)
-    assert isinstance(o, Hashable)
-    return o
-
-
-def _has_nan(o: object) -> bool:
-    if isinstance(o, float):
-        return math.isnan(o)
-    if isinstance(o, tuple):
-        return any(_has_nan(x) for x in o)
-    return False
-
-
-@dataclass(frozen=True, slots=True)
-class Batch:
-    """Outcomes of one chunk, all of one ``kind``.
-
-    ``values`` is a 1-D numpy array (int64 or float64) for numbers, a 2-D
-    one whose rows are the outcomes for numeric tuples returned as a 2-D
-    array by a vectorized target, else a list of hashable outcomes (tuples,
-    labels).  ``first`` is the first
-    outcome (for messages).
-    """
-
-    kind: str
-    values: Outcomes
-    first: Hashable
-
-    def __len__(self) -> int:
-        return len(self.values)
-
-    def outcomes(self) -> list[Hashable]:
-        """The outcomes as hashable Python values (rows of a 2-D array as tuples)."""
-        if isinstance(self.values, np.ndarray):
-            rows = self.values.tolist()
-            return [tuple(r) for r in rows] if self.values.ndim == 2 else list(rows)
-        return list(self.values)
-
-
-def _describe(o: object) -> str:
-    if isinstance(o, int) and not isinstance(o, bool) and o.bit_length() > 256:
-        return _huge_int(o)
-    try:
-        text = repr(o)
-    except ValueError:  # an int too long for repr, nested somewhere
-        text = f"<{type(o).__name__} too large to print>"
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
-def _huge_int(o: int) -> str:
-    digits = math.floor((o.bit_length() - 1) * math.log10(2)) + 1
-    return f"an int of about {'-' if o < 0 else ''}10**{digits - 1} ({digits} digits or so)"
-
-
-_FLOAT_LIMIT = 2**1024
-
-
-def _beyond_float(o: object) -> bool:
-    if isinstance(o, int) and not isinstance(o, bool):
-        return abs(o) >= _FLOAT_LIMIT
-    if isinstance(o, tuple):
-        return any(_beyond_float(x) for x in o)
-    return False
-
-
-def _check_hashable(o: object, name: str, data: Sequence[object]) -> None:
-    try:
-        hash(o)
-    except TypeError:
-        raise OutcomeError(
-            f"target {name} returned {_describe(o)} ({type(o).__name__}) on data={list(data)!r}; "
-            "outcomes must be hashable: a number, a label, or a tuple of these") from None
-
-
-def make_batch(raw: Sequence[object] | np.ndarray, name: str, data: Sequence[object]) -> Batch:
-    """Check and pack raw outcomes (see the module docstring for the rules)."""
-    if isinstance(raw, np.ndarray) and raw.ndim == 1 and raw.dtype.kind in "iuf":
-        if raw.dtype.kind == "f" and bool(np.isnan(raw).any()):
-            i = int(np.flatnonzero(np.isnan(raw))[0])
-            raise OutcomeError(f"target {name} returned NaN (draw #{i}) on data={list(data)!r}; "
-                               "NaN outcomes cannot be counted")
-        arr = raw.astype(np.float64 if raw.dtype.kind == "f" else np.int64)
-        return Batch("number", arr, _normalize(raw[0]) if len(raw) else 0)
-    if isinstance(raw, np.ndarray) and raw.ndim == 2 and raw.dtype.kind in "iuf" and raw.shape[1] > 0:
-        if raw.dtype.kind == "f" and bool(np.isnan(raw).any()):
-            i = int(np.flatnonzero(np.isnan(raw).any(axis=1))[0])
-            raise OutcomeError(f"target {name} returned NaN in draw #{i} on data={list(data)!r}; "
-                               "NaN outcomes cannot be counted")
-        arr = raw.astype(np.float64 if raw.dtype.kind == "f" else np.int64)
-        head = tuple(arr[0].tolist()) if len(arr) else ()
-        return Batch(outcome_kind(head), arr, head)  # rows are the tuple outcomes
-    if isinstance(raw, np.ndarray) and raw.ndim == 2:
-        rows: list[object] = [tuple(r) for r in raw.tolist()]
-        return make_batch(rows, name, data)
-    items = raw.tolist() if isinstance(raw, np.ndarray) else list(raw)
-    values = [_normalize(o) if isinstance(o, np.generic | tuple) else o for o in items]
-    if not values:
-        return Batch("number", np.zeros(0, dtype=np.int64), 0)
-    first = values[0]
-    _check_hashable(first, name, data)
-    kind = outcome_kind(first)
-    for i, o in enumerate(values):
-        _check_hashable(o, name, data)
-        k = outcome_kind(o)
-        if k != kind:
-            raise OutcomeError(
-                f"target {name} returned inconsistent outcomes on data={list(data)!r}: draw #{i} "
-                f"is {_describe(o)} ({k}) but draw #0 was {_describe(first)} ({kind})")
-        if _has_nan(o):
-            raise OutcomeError(f"target {name} returned NaN in {_describe(o)} (draw #{i}) on "
-                               f"data={list(data)!r}; NaN outcomes cannot be counted")
-        if _beyond_float(o):
-            raise OutcomeError(f"target {name} returned {_describe(o)} (draw #{i}) on "
-                               f"data={list(data)!r}; int outcomes must lie below 2**1024 in "
-                               "absolute value (the float range), return a label (str) instead")
-    assert isinstance(first, Hashable)
-    if kind == "number":
-        try:
-            arr = np.asarray(values, dtype=np.float64 if any(isinstance(v, float) for v in values)
-                             else np.int64)
-        except OverflowError:
-            return Batch(kind, [v for v in values if isinstance(v, Hashable)], first)
-        return Batch(kind, arr, first)
-    return Batch(kind, [v for v in values if isinstance(v, Hashable)], first)
-
-
 def _call_failed(target: Target, data: Sequence[object], exc: BaseException) -> TargetCallError:
     frames = traceback.format_exception(type(exc), exc, exc.__traceback__)
     where = ""
@@ -529,7 +357,7 @@ def _draw(target: Target, data: Sequence[object], rng: np.random.Generator, size
             raw = _call(watch, target.function, list(data), rng, size)
             if not isinstance(raw, np.ndarray | Sequence) or isinstance(raw, str | bytes):
                 raise OutcomeError(f"target {target.name} is vectorized but returned "
-                                   f"{_describe(raw)} for size={size}; it must return a sequence "
+                                   f"{describe_outcome(raw)} for size={size}; it must return a sequence "
                                    "or numpy array of size outcomes")
             if len(raw) != size:
                 raise OutcomeError(f"target {target.name} returned {len(raw)} outcomes for "
@@ -598,6 +426,6 @@ def probe_randomness(target: Target, data: Sequence[object], *, seed: int,
             "independent, but other sources are not controlled")
     values = [*first.outcomes(), *other.outcomes()]
     if all(v == values[0] for v in values):
-        notes.append(f"deterministic: target {target.name} returned {_describe(values[0])} in all "
+        notes.append(f"deterministic: target {target.name} returned {describe_outcome(values[0])} in all "
                      f"{2 * draws} probe draws on data={list(data)!r}")
     return warnings, notes
