@@ -23,12 +23,25 @@ import os
 import re
 import secrets
 import sys
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from privref.audits.blackbox.report import BlackboxReport, BlackboxVerdict, write_json
+from privref.audits.blackbox.declare import (
+    DEFAULTED_RELATION,
+    audited_point,
+    relation_in_force,
+    search_space,
+)
+from privref.audits.blackbox.report import (
+    BlackboxReport,
+    BlackboxVerdict,
+    with_declarations,
+    write_json,
+)
 from privref.audits.blackbox.runner import (
+    DEFAULT_SELECTION_CAP,
     MAX_CONFIDENCE,
     MAX_SAMPLES,
     MAX_SEED,
@@ -46,7 +59,7 @@ from privref.audits.blackbox.search import (
 )
 from privref.audits.blackbox.target import DEFAULT_TIMEOUT, Target, check_timeout, load_target
 from privref.reference.errors import InvalidArgument, OutputError, PrivrefError
-from privref.reference.neighbors import NeighborRelation, Substitution
+from privref.reference.neighbors import NeighborRelation
 from privref.reference.privacy import parse_epsilon
 from privref.reference.reals import Real
 from privref.reference.validate import check_delta, to_fraction
@@ -54,7 +67,7 @@ from privref.reference.validate import check_delta, to_fraction
 from .html_report import write_html
 from .output import check_output_path
 
-__all__ = ["configure_parser", "run"]
+__all__ = ["AuditPlan", "audit_target", "configure_parser", "parse_config", "run"]
 
 DEFAULT_SAMPLES = 100_000
 
@@ -66,10 +79,12 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                              "function takes (data, rng) or (data, rng, size)")
     parser.add_argument("--epsilon", default=None, metavar="EPS",
                         help="claimed epsilon, exact: '1', '1/2', '0.25', 'ln(3)', '2*ln(3/2)' "
-                             "(required unless the target declares its claim: registered "
-                             "third-party targets and built-in mechanisms)")
+                             "(required unless the target declares its claim: privref_claim / "
+                             "privref.declare, registered targets, built-in mechanisms)")
     parser.add_argument("--delta", default=None, metavar="DELTA",
-                        help="claimed delta, exact (default: the target's declared delta, else 0)")
+                        help="claimed delta, exact (default: the target's declared delta, else "
+                             "0); for a declared rho-zCDP or profile claim, the delta of the "
+                             "(epsilon, delta) point audited")
     parser.add_argument("--pair", nargs=2, action="append", metavar=("JSON_A", "JSON_B"),
                         help="a neighboring pair as two JSON lists, e.g. --pair '[0]' '[1]' "
                              "(repeatable; without it: the target's recommended pairs if it "
@@ -105,15 +120,27 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                              "4 per core)")
     parser.add_argument("--checkpoint", metavar="FILE",
                         help="save completed chunks to FILE and resume from it")
+    parser.add_argument("--backend", default="local", choices=("local", "dask"),
+                        help="where chunks run: local processes (default) or Dask (a local "
+                             "cluster of --workers processes, or --scheduler); the report does "
+                             "not depend on it (docs/blackbox-cluster.md)")
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help="with --backend dask: an existing Dask scheduler, e.g. "
+                             "tcp://host:8786")
+    parser.add_argument("--selection-cap", default=None, metavar="N",
+                        help="largest selection split per side of the streaming estimator "
+                             "(default 2**20); only it is kept in memory")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--relation", default=None, metavar="REL",
                         help=f"neighbor relation of the pairs (given pairs are checked against "
                              f"it; the search generates it): {', '.join(RELATIONS)} (default: "
-                             "the target's declared relation, else substitution)")
-    parser.add_argument("--elements", default="[0, 1]", metavar="JSON",
-                        help="values an entry may take in the pair search (default [0, 1])")
-    parser.add_argument("--sizes", default="[1, 2, 3]", metavar="JSON",
-                        help="dataset sizes for the pair search (default [1, 2, 3])")
+                             "the target's declared relation, else substitution, with a warning)")
+    parser.add_argument("--elements", default=None, metavar="JSON",
+                        help="values an entry may take in the pair search (default: the "
+                             "target's declared domain, clamp bounds included, else [0, 1])")
+    parser.add_argument("--sizes", default=None, metavar="JSON",
+                        help="dataset sizes for the pair search (default: the target's "
+                             "declared sizes, else [1, 2, 3])")
     parser.add_argument("--screening-samples", default=None, metavar="N",
                         help="samples per side per candidate when screening searched pairs "
                              "(default min(N, max(1000, N/10)))")
@@ -206,12 +233,10 @@ def _epsilon(text: str) -> Real:
         raise _flag("--epsilon", exc) from None
 
 
-def _relation(args: argparse.Namespace, target: Target | None) -> NeighborRelation:
+def _relation(args: argparse.Namespace, target: Target | None) -> tuple[NeighborRelation, str]:
     name = getattr(args, "relation", None)
-    if name is not None:
-        return relation_from_name(name, "--relation")
-    declared = None if target is None else target.relation
-    return declared if declared is not None else Substitution()
+    given = None if name is None else relation_from_name(name, "--relation")
+    return relation_in_force(given, None if target is None else target.relation)
 
 
 def _confidence(text: str) -> Fraction:
@@ -226,32 +251,48 @@ def _confidence(text: str) -> Fraction:
     return confidence
 
 
-def parse_config(args: argparse.Namespace, target: Target | None = None
-                 ) -> tuple[AuditConfig, list[Pair] | None]:
-    """Validate the namespace into an AuditConfig and the pairs (None: search).
+@dataclass(frozen=True, slots=True)
+class AuditPlan:
+    """A validated command line: the AuditConfig, the pairs (None: search), where the relation
+    comes from (``given``/``declared``/``default``) and how the audited point follows from a
+    declared zCDP or profile claim (None: no conversion)."""
 
-    An omitted ``--epsilon``/``--delta`` comes from ``target.claim``, an
-    omitted ``--relation`` from ``target.relation`` (else substitution) and
-    omitted ``--pair``s from ``target.pairs`` (unless ``--search``); without
-    a declared claim ``--epsilon`` is required.  Given pairs are checked here
+    config: AuditConfig
+    pairs: list[Pair] | None
+    relation_source: str
+    conversion: str | None
+
+
+def parse_config(args: argparse.Namespace, target: Target | None = None) -> AuditPlan:
+    """Validate the namespace into an :class:`AuditPlan`.
+
+    An omitted ``--epsilon`` comes from ``target.claim`` (a zCDP or profile
+    claim is audited at the point :func:`~privref.audits.blackbox.declare.audited_point`
+    gives at ``--delta``, else the declared delta), an omitted ``--relation``
+    from ``target.relation`` (else substitution, recorded as defaulted), an
+    omitted ``--elements``/``--sizes`` from ``target.domain`` and omitted
+    ``--pair``s from ``target.pairs`` (unless ``--search``); without a
+    declared claim ``--epsilon`` is required.  Given pairs are checked here
     (:func:`privref.audits.blackbox.runner.check_pairs`): NotNeighboring names
     ``--pair``, the pair and the relation.
     """
     declared = None if target is None else target.claim
+    try:
+        given_delta = None if args.delta is None else check_delta(args.delta, "delta")
+    except PrivrefError as exc:
+        raise _flag("--delta", exc) from None
+    conversion = None
     if args.epsilon is not None:
-        epsilon, default_delta = _epsilon(args.epsilon), Fraction(0)
+        epsilon, delta = _epsilon(args.epsilon), given_delta or Fraction(0)
     elif declared is not None:
-        epsilon, default_delta = declared.epsilon, declared.delta
+        point = audited_point(declared, given_delta)
+        epsilon, delta, conversion = point.epsilon, point.delta, point.conversion
     else:
         name = "" if target is None else f" {target.name!r}"
         raise InvalidArgument(f"--epsilon is required: the target{name} declares no privacy claim")
-    try:
-        delta = default_delta if args.delta is None else check_delta(args.delta, "delta")
-    except PrivrefError as exc:
-        raise _flag("--delta", exc) from None
     confidence = _confidence(args.confidence)
     group = _int(getattr(args, "group", "1"), "--group", 1, 1000)
-    relation = _relation(args, target)
+    relation, relation_source = _relation(args, target)
     pairs = None
     if args.pair:
         if getattr(args, "search", False):
@@ -266,16 +307,17 @@ def parse_config(args: argparse.Namespace, target: Target | None = None
                else _int(args.workers, "--workers", 1, MAX_WORKERS,
                          f"{MAX_WORKERS} (4 x os.cpu_count())"))
     timeout = _timeout(getattr(args, "timeout", str(DEFAULT_TIMEOUT)))
-    elements = _json_list(args.elements, "--elements")
-    sizes = _json_list(args.sizes, "--sizes")
-    if not all(isinstance(s, int) and not isinstance(s, bool) for s in sizes):
-        raise InvalidArgument(f"--sizes {args.sizes!r} must be a JSON list of ints")
-    if any(isinstance(s, int) and s > MAX_SEARCH_SIZE for s in sizes):
-        raise InvalidArgument(f"--sizes {args.sizes[:60]!r}: every size must be <= "
-                              f"{MAX_SEARCH_SIZE}")
+    elements = None if args.elements is None else _json_list(args.elements, "--elements")
+    sizes = None if args.sizes is None else _json_list(args.sizes, "--sizes")
+    if sizes is not None:
+        if not all(isinstance(s, int) and not isinstance(s, bool) for s in sizes):
+            raise InvalidArgument(f"--sizes {args.sizes!r} must be a JSON list of ints")
+        if any(isinstance(s, int) and s > MAX_SEARCH_SIZE for s in sizes):
+            raise InvalidArgument(f"--sizes {args.sizes[:60]!r}: every size must be <= "
+                                  f"{MAX_SEARCH_SIZE}")
     try:
-        space = SearchSpace(relation=relation, elements=elements,
-                            sizes=tuple(s for s in sizes if isinstance(s, int)))
+        space = search_space(None if target is None else target.domain, relation, elements,
+                             None if sizes is None else [s for s in sizes if isinstance(s, int)])
     except PrivrefError as exc:
         if pairs is not None and "cannot be searched" in str(exc):
             space = SearchSpace()  # pairs are given: the search space is never used
@@ -292,11 +334,27 @@ def parse_config(args: argparse.Namespace, target: Target | None = None
         checkpoint=None if args.checkpoint is None else Path(args.checkpoint),
         progress=not args.quiet and sys.stderr.isatty(), screening_samples=screening,
         confirm=_int(args.confirm, "--confirm", 1, 1000), search=space,
-        float_events=not args.no_float_events, relation=relation, group=group, timeout=timeout)
+        float_events=not args.no_float_events, relation=relation, group=group, timeout=timeout,
+        backend=args.backend, scheduler=_scheduler(args), selection_cap=(
+            DEFAULT_SELECTION_CAP if args.selection_cap is None
+            else _int(args.selection_cap, "--selection-cap", 1, MAX_SAMPLES,
+                      f"10**{len(str(MAX_SAMPLES)) - 1}")))
     from privref.audits.blackbox.runner import audited_claim
 
     audited_claim(config)  # a vacuous group claim is a usage error, found before the run
-    return config, pairs
+    return AuditPlan(config, pairs, relation_source, conversion)
+
+
+def _scheduler(args: argparse.Namespace) -> str | None:
+    if args.scheduler is None:
+        return None
+    if args.backend != "dask":
+        raise InvalidArgument(f"--scheduler {args.scheduler!r} needs --backend dask")
+    address = str(args.scheduler)
+    if not address or any(c.isspace() for c in address):
+        raise InvalidArgument(f"--scheduler {address!r} must be an address such as "
+                              "tcp://host:8786")
+    return address
 
 
 def _timeout(text: object) -> float:
@@ -341,6 +399,47 @@ def _write_html(path: str, report: BlackboxReport) -> None:
                           f"({exc.strerror or type(exc).__name__})") from None
 
 
+def _warn(message: str) -> None:
+    print(f"warning: {message}", file=sys.stderr)
+
+
+def _note(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+def audit_target(args: argparse.Namespace, target: Target, plan: AuditPlan, *,
+                 on_partial: Callable[[BlackboxReport], None] | None = None,
+                 keep_witness_samples: bool = False,
+                 on_warning: Callable[[str], None] = _warn,
+                 on_note: Callable[[str], None] = _note) -> BlackboxReport:
+    """Run the audit ``plan`` of ``target`` and return its report with the declaration fields
+    (relation source, declared claim and its conversion, libraries; report.with_declarations).
+    Notes on stderr what comes from the target's declaration; a defaulted relation is warned
+    about before sampling (``on_warning``) and recorded in the report."""
+    config, pairs = plan.config, plan.pairs
+    if args.epsilon is None:
+        on_note(f"claim ({config.epsilon}, {config.delta}) declared by the target"
+                + (f" ({plan.conversion})" if plan.conversion else ""))
+    if not args.pair and pairs is not None:
+        on_note(f"pairs: the target's {len(pairs)} recommended pair(s) (--search to search "
+                "instead)")
+    if plan.relation_source == "default":
+        on_warning(DEFAULTED_RELATION)
+
+    def annotate(report: BlackboxReport) -> BlackboxReport:
+        return with_declarations(report, relation_source=plan.relation_source,
+                                 declared_claim=target.claim if args.epsilon is None else None,
+                                 claim_conversion=plan.conversion, libraries=target.libraries)
+
+    def partial(report: BlackboxReport) -> None:
+        if on_partial is not None:
+            on_partial(annotate(report))
+
+    report = run_audit(target, config, pairs, on_partial=partial,
+                       keep_witness_samples=keep_witness_samples, on_warning=on_warning)
+    return annotate(report)
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``privref audit blackbox``: 0 for NO_VIOLATION_FOUND, 1 for VIOLATION.
 
@@ -354,12 +453,7 @@ def run(args: argparse.Namespace) -> int:
     _check_outputs(args)
     html = getattr(args, "html", None)
     target = load_target(args.target)
-    config, pairs = parse_config(args, target)
-    if args.epsilon is None:
-        print(f"claim ({config.epsilon}, {config.delta}) declared by the target", file=sys.stderr)
-    if not args.pair and pairs is not None:
-        print(f"pairs: the target's {len(pairs)} recommended pair(s) (--search to search instead)",
-              file=sys.stderr)
+    plan = parse_config(args, target)
 
     def save_partial(report: BlackboxReport) -> None:
         try:
@@ -372,11 +466,8 @@ def run(args: argparse.Namespace) -> int:
         except PrivrefError as exc:  # the original error matters more; say why there is no file
             print(f"warning: no partial report: {exc}", file=sys.stderr)
 
-    def warn(message: str) -> None:
-        print(f"warning: {message}", file=sys.stderr)
-
-    report = run_audit(target, config, pairs, on_partial=save_partial,
-                       keep_witness_samples=bool(html), on_warning=warn)
+    report = audit_target(args, target, plan, on_partial=save_partial,
+                          keep_witness_samples=bool(html))
     print(report.summary())
     if args.json:
         write_json(args.json, report.to_json())

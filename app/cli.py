@@ -61,6 +61,7 @@ COMMANDS = """\
 commands:
   audit            exactly audit every built-in mechanism on its neighbor universe
   audit blackbox   Monte Carlo lower bound on the privacy loss of any callable
+  blackbox-suite   run a suite file of black-box audits: one line per target, exit 0/1
   lemmas           print the lemma ledger (and run its checks with --check)
   learn            learning-curve experiment: labeled/unlabeled sample complexity vs d
   illustrate       illustrations of paper 003 (public data): JSON table and PNG plot
@@ -294,6 +295,14 @@ def _parser() -> argparse.ArgumentParser:
         "docs/blackbox.md.")
     blackbox_cli.configure_parser(blackbox)
     blackbox.set_defaults(func=blackbox_cli.run)
+    suite = command(
+        sub, "blackbox-suite",
+        "Run every black-box audit listed in SUITE (TOML or JSON: targets, claims, pairs,\n"
+        "samples, seeds and the expected verdict); one line per target; exit 0 when every\n"
+        "verdict is the expected one, 1 otherwise, 2 on a bad suite file (docs/blackbox.md).")
+    from . import blackbox_suite
+    blackbox_suite.configure_parser(suite)
+    suite.set_defaults(func=blackbox_suite.run)
     lemmas = command(
         sub, "lemmas",
         "Print every ledger entry with its status; --check runs every check (one progress\n"
@@ -398,7 +407,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     if args.command is None:
         parser.print_usage(sys.stderr)
-        print("privref: error: a COMMAND is required (audit, audit blackbox, lemmas, learn, "
+        print("privref: error: a COMMAND is required (audit, audit blackbox, blackbox-suite, lemmas, learn, "
               "illustrate, experiments, table4, account gaussian); see 'privref --help'", file=sys.stderr)
         return EXIT_USAGE
     cmd = _command_name(args)

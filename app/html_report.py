@@ -105,12 +105,17 @@ def prefix_sizes(n: int, steps: int = GROWTH_STEPS) -> tuple[int, ...]:
 
 
 def _growth(samples: WitnessSamples, *, epsilon: object, delta: object, alpha: object,
-            steps: int, float_events: bool = True) -> tuple[tuple[GrowthPoint, ...], PairFinding]:
-    from privref.audits.blackbox.estimate import estimate_pair, estimate_pair_detailed
+            steps: int, float_events: bool = True,
+            real_view: bool = False) -> tuple[tuple[GrowthPoint, ...], PairFinding]:
+    from privref.audits.blackbox.estimate import estimate_pair_views
+
+    def view(a: Samples, b: Samples) -> PairFinding:
+        ieee, real = estimate_pair_views(a, b, epsilon=epsilon, delta=delta, alpha=alpha,
+                                         float_events=float_events)
+        return real if real_view and real is not None else ieee
 
     a, b = samples.a, samples.b
-    full = estimate_pair_detailed(a, b, epsilon=epsilon, delta=delta, alpha=alpha,
-                                  float_events=float_events)
+    full = view(a, b)
     points: list[GrowthPoint] = []
     for k in range(steps - 1, 0, -1):
         na, nb = len(a) >> k, len(b) >> k
@@ -118,8 +123,7 @@ def _growth(samples: WitnessSamples, *, epsilon: object, delta: object, alpha: o
             continue
         if points and (points[-1].samples_a, points[-1].samples_b) == (na, nb):
             continue
-        est = estimate_pair(a[:na], b[:nb], epsilon=epsilon, delta=delta, alpha=alpha,
-                            float_events=float_events)
+        est = view(a[:na], b[:nb]).estimate
         points.append(GrowthPoint(na, nb, est.epsilon_lower_bound, est.violation))
     e = full.estimate
     points.append(GrowthPoint(len(a), len(b), e.epsilon_lower_bound, e.violation))
@@ -127,16 +131,19 @@ def _growth(samples: WitnessSamples, *, epsilon: object, delta: object, alpha: o
 
 
 def bound_growth(samples: WitnessSamples, *, epsilon: object, delta: object, alpha: object,
-                 steps: int = GROWTH_STEPS, float_events: bool = True) -> tuple[GrowthPoint, ...]:
-    """Re-run :func:`privref.audits.blackbox.estimate.estimate_pair` on prefixes of both sides.
+                 steps: int = GROWTH_STEPS, float_events: bool = True,
+                 real_view: bool = False) -> tuple[GrowthPoint, ...]:
+    """Re-run :func:`privref.audits.blackbox.estimate.estimate_pair_views` on prefixes of both sides.
 
     Prefixes hold ``len >> k`` samples for k = steps-1, ..., 0 (too small to
     split, i.e. fewer than 2, are skipped); the last point uses every sample,
     so with the audit's ``epsilon``, ``delta`` and the witness pair's
-    ``alpha`` (``PairResult.alpha``) it reproduces the report's bound exactly.
+    ``alpha`` (``PairResult.alpha``) it reproduces the witness's bound in the
+    chosen view exactly (``real_view``: the real-arithmetic view of a two-view
+    run; else the IEEE-754 or only view).
     """
     return _growth(samples, epsilon=epsilon, delta=delta, alpha=alpha, steps=steps,
-                   float_events=float_events)[0]
+                   float_events=float_events, real_view=real_view)[0]
 
 
 # ----------------------------------------------------------------------------- 1-D views
@@ -779,8 +786,12 @@ def _plots(report: BlackboxReport, samples: WitnessSamples | None) -> str:
         return "".join(_figure(_empty_plot(t, why), escape(why)) for t in titles)
     eps = report.claimed_epsilon if report.tested_epsilon is None else report.tested_epsilon
     delta = report.claimed_delta if report.tested_delta is None else report.tested_delta
-    points, finding = _growth(samples, epsilon=eps, delta=delta,
-                              alpha=w.alpha, steps=GROWTH_STEPS, float_events=report.float_events)
+    # the view in which the reported bound (and so any violation) lives
+    real = (w.real_estimate is not None
+            and w.real_estimate.epsilon_lower_bound > w.estimate.epsilon_lower_bound)
+    points, finding = _growth(samples, epsilon=eps, delta=delta, alpha=w.alpha,
+                              steps=GROWTH_STEPS, float_events=report.float_events,
+                              real_view=real)
     event = None if finding.candidate is None else finding.candidate.event
     from privref.audits.blackbox.events import FloatPattern
 

@@ -5,7 +5,9 @@ Targets, sampling, pair search, event selection, the Clopper–Pearson estimate 
 the statistics in :mod:`privref.audits.stats`, the validation zoo in :mod:`privref.validation`.
 """
 
+from .adapters import register_target, registered_target_names
 from .api import assert_private, neighboring_pairs
+from .declare import InputDomain, LibraryVersion, ProfileClaim, ZCDPClaim, audited_point, declare
 from .report import BlackboxReport, BlackboxVerdict, PairResult, WitnessSamples
 from .runner import AuditConfig, CheckpointError, run_audit, sample_pair
 from .search import SearchSpace, candidate_pairs
@@ -24,18 +26,26 @@ __all__ = [
     "BlackboxReport",
     "BlackboxVerdict",
     "CheckpointError",
+    "InputDomain",
+    "LibraryVersion",
     "OutcomeError",
     "PairResult",
+    "ProfileClaim",
     "SearchSpace",
     "Target",
     "TargetCallError",
     "TargetError",
     "TargetLoadError",
     "WitnessSamples",
+    "ZCDPClaim",
     "assert_private",
+    "audited_point",
     "candidate_pairs",
+    "declare",
     "load_target",
     "neighboring_pairs",
+    "register_target",
+    "registered_target_names",
     "run_audit",
     "sample_pair",
     "target_from_callable",

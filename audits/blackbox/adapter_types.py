@@ -22,6 +22,8 @@ from privref.reference.neighbors import NeighborRelation, check_neighbors
 from privref.reference.privacy import PrivacyClaim
 from privref.reference.reals import Order, Real, compare
 
+from .declare import InputDomain
+
 __all__ = ["AdapterDefinition", "Implementation", "Library", "Outcomes", "Pair", "ScalarFn",
            "VectorFn", "claim_of", "exact_float"]
 
@@ -66,7 +68,8 @@ class AdapterDefinition:
     None when the implementation is private as implemented, else a sentence
     saying how its floating-point outputs leak (the use is then correct in
     real arithmetic, ``true_epsilon`` is that of the real-arithmetic law, and
-    the implementation itself is not ``claim``-DP).
+    the implementation itself is not ``claim``-DP).  ``domain`` is the input
+    domain the pair search explores (clamp bounds included), None: the default.
     """
 
     name: str
@@ -84,6 +87,7 @@ class AdapterDefinition:
     vectorized: bool
     build: Callable[[ModuleType], Implementation]
     float_leak: str | None = None
+    domain: InputDomain | None = None
 
     def __post_init__(self) -> None:
         prefix, sep, rest = self.name.partition(":")

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.metadata
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from types import ModuleType
 from typing import ClassVar, Final
@@ -65,6 +65,7 @@ from .adapter_types import (
 )
 from .adapters_diffprivlib import DEFINITIONS as DIFFPRIVLIB
 from .adapters_opendp import DEFINITIONS as OPENDP
+from .declare import InputDomain
 
 __all__ = [
     "LIBRARIES",
@@ -78,10 +79,14 @@ __all__ = [
     "ThirdPartyTarget",
     "VectorSampler",
     "is_third_party_name",
+    "register_target",
+    "registered_target",
+    "registered_target_names",
     "require",
     "third_party_target",
     "third_party_target_names",
     "third_party_targets",
+    "unregister_target",
 ]
 
 LIBRARIES: Final[tuple[Library, ...]] = ("opendp", "diffprivlib")
@@ -193,6 +198,7 @@ class ThirdPartyTarget:
     sample: ScalarSampler
     sample_many: VectorSampler | None
     float_leak: str | None = None
+    domain: InputDomain | None = None
 
     @property
     def correct(self) -> bool:
@@ -285,6 +291,7 @@ def third_party_target(name: str) -> ThirdPartyTarget:
         sample=ScalarSampler(name, own),
         sample_many=VectorSampler(name, own) if definition.vectorized else None,
         float_leak=definition.float_leak,
+        domain=definition.domain,
     )
 
 
@@ -294,3 +301,48 @@ def third_party_targets(library: Library | None = None) -> tuple[ThirdPartyTarge
     Raises MissingDependency when a needed library is absent or broken.
     """
     return tuple(third_party_target(n) for n in third_party_target_names(library))
+
+
+_REGISTERED: dict[str, Callable[[], object]] = {}
+"""Targets registered with :func:`register_target` in this process (name -> builder)."""
+
+
+def register_target(name: str, builder: Callable[[], object], *, replace: bool = False) -> None:
+    """Register a target under ``name`` (``library:some-name``, with a hyphen after the colon,
+    so it is never a ``module:function`` spec): ``privref blackbox NAME`` and
+    ``load_target(NAME)`` then call ``builder()`` and audit the callable it returns, reading
+    its declaration (``privref_claim``, ``privref_relation``, ``privref_pairs``,
+    ``privref_domain``, ``privref_library``; see audits.blackbox.declare).
+
+    The builder runs at load time (so it may import its library lazily).  The registry lives
+    in this process: worker processes inherit it under the ``fork`` start method (Linux);
+    elsewhere audit with one worker.  Raises InvalidArgument for a malformed name, a name of a
+    built-in adapter, a name already registered (unless ``replace``), or a builder that is not
+    callable.
+    """
+    prefix, sep, rest = name.partition(":") if isinstance(name, str) else ("", "", "")
+    if not prefix or not sep or "-" not in rest or "/" in prefix or prefix.endswith(".py"):
+        raise InvalidArgument(f"name={name!r} must look like 'library:some-name' (a hyphen after "
+                              "the colon, so that it is never a module:function spec)")
+    if name in _definitions():
+        raise InvalidArgument(f"name={name!r} is a built-in third-party target; choose another")
+    if name in _REGISTERED and not replace:
+        raise InvalidArgument(f"name={name!r} is already registered; pass replace=True")
+    if not callable(builder):
+        raise InvalidArgument(f"builder={builder!r} must be a callable returning the target")
+    _REGISTERED[name] = builder
+
+
+def registered_target(name: str) -> Callable[[], object] | None:
+    """The builder registered under ``name`` with :func:`register_target`, or None."""
+    return _REGISTERED.get(name)
+
+
+def registered_target_names() -> tuple[str, ...]:
+    """The names registered with :func:`register_target` in this process, sorted."""
+    return tuple(sorted(_REGISTERED))
+
+
+def unregister_target(name: str) -> None:
+    """Remove ``name`` from the targets registered with :func:`register_target` (no-op if absent)."""
+    _REGISTERED.pop(name, None)

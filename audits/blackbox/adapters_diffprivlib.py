@@ -44,6 +44,7 @@ from privref.reference.privacy import PrivacyClaim
 from privref.reference.reals import Order, Real, compare, exp, log, rational
 
 from .adapter_types import AdapterDefinition, Implementation, Outcomes, claim_of
+from .declare import InputDomain
 
 __all__ = ["CANDIDATES", "DEFINITIONS", "exponential_pair_epsilon"]
 
@@ -249,6 +250,7 @@ DEFINITIONS: tuple[AdapterDefinition, ...] = (
                    "the neighbors apart (Mironov, CCS 2012; Jin et al., IEEE S&P 2022). The "
                    "auditor's IEEE-754 pattern events find this at a few thousand samples; "
                    "with float_events=False (real-arithmetic view) the use is tight at 1/2",
+        domain=InputDomain(elements=(0, 1)),
     ),
     AdapterDefinition(
         name="diffprivlib:count-geometric",
@@ -266,6 +268,7 @@ DEFINITIONS: tuple[AdapterDefinition, ...] = (
         outcome_type=int,
         vectorized=True,
         build=_build_geometric,
+        domain=InputDomain(elements=(0, 1)),
     ),
     AdapterDefinition(
         name="diffprivlib:exponential-vote",
@@ -285,6 +288,7 @@ DEFINITIONS: tuple[AdapterDefinition, ...] = (
         outcome_type=int,
         vectorized=True,
         build=_build_exponential,
+        domain=InputDomain(elements=CANDIDATES),
     ),
     AdapterDefinition(
         name="diffprivlib:sum-laplace-misconfigured",
@@ -303,5 +307,6 @@ DEFINITIONS: tuple[AdapterDefinition, ...] = (
         outcome_type=float,
         vectorized=True,
         build=_laplace_on(_misconfigured_sum),
+        domain=InputDomain(bounds=(0, MISCONFIGURED_BOUND)),
     ),
 )

@@ -47,6 +47,7 @@ from privref.reference.privacy import PrivacyClaim
 from privref.reference.reals import log, rational
 
 from .adapter_types import AdapterDefinition, Implementation, Outcomes, claim_of
+from .declare import InputDomain
 
 __all__ = ["DEFINITIONS", "LAPLACE_SCALE", "MISCONFIGURED_BOUND", "RR_PROB"]
 
@@ -174,6 +175,7 @@ DEFINITIONS: tuple[AdapterDefinition, ...] = (
         outcome_type=int,
         vectorized=True,
         build=_count_laplace(False, LAPLACE_SCALE, "opendp:count-laplace"),
+        domain=InputDomain(elements=(0, 1)),
     ),
     AdapterDefinition(
         name="opendp:count-laplace-f64",
@@ -191,6 +193,7 @@ DEFINITIONS: tuple[AdapterDefinition, ...] = (
         outcome_type=float,
         vectorized=True,
         build=_count_laplace(True, F64_SCALE, "opendp:count-laplace-f64"),
+        domain=InputDomain(elements=(0, 1)),
     ),
     AdapterDefinition(
         name="opendp:randomized-response",
@@ -209,6 +212,7 @@ DEFINITIONS: tuple[AdapterDefinition, ...] = (
         outcome_type=bool,
         vectorized=False,
         build=_build_rr,
+        domain=InputDomain(elements=(False, True), sizes=(1,)),
     ),
     AdapterDefinition(
         name="opendp:sum-laplace-misconfigured",
@@ -229,5 +233,6 @@ DEFINITIONS: tuple[AdapterDefinition, ...] = (
         outcome_type=int,
         vectorized=True,
         build=_build_misconfigured_sum,
+        domain=InputDomain(bounds=(0, MISCONFIGURED_BOUND)),
     ),
 )

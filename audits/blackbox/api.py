@@ -21,13 +21,13 @@ from collections.abc import Hashable, Sequence
 from fractions import Fraction
 
 from privref.reference.errors import InvalidArgument
-from privref.reference.mechanism import Mechanism
 from privref.reference.neighbors import NeighborRelation, Substitution
 from privref.reference.privacy import parse_epsilon
 from privref.reference.strategies import neighboring_pairs
 from privref.reference.validate import check_delta, to_fraction
 
-from .report import FLOAT_LEAK, BlackboxReport, BlackboxVerdict
+from .declare import audited_point, relation_in_force, search_space
+from .report import FLOAT_LEAK, BlackboxReport, BlackboxVerdict, with_declarations
 from .runner import AuditConfig, Estimator, check_pairs, run_audit
 from .search import SearchSpace, relation_from_name
 from .target import DEFAULT_TIMEOUT, check_timeout, target_from_callable
@@ -66,10 +66,9 @@ def _pairs(pairs: object) -> list[tuple[tuple[Hashable, ...], tuple[Hashable, ..
     return out
 
 
-def _relation(relation: object, mechanism: object) -> NeighborRelation:
+def _relation(relation: object) -> NeighborRelation | None:
     if relation is None:
-        declared = mechanism.relation if isinstance(mechanism, Mechanism) else None
-        return declared if declared is not None else Substitution()
+        return None
     if isinstance(relation, str):
         return relation_from_name(relation, "relation")
     from privref.reference.neighbors import AddRemove, LabelSubstitution, LInf, PublicPrivate
@@ -80,7 +79,7 @@ def _relation(relation: object, mechanism: object) -> NeighborRelation:
                           "or one of its names")
 
 
-def assert_private(mechanism: object, *, epsilon: object, delta: object = 0,
+def assert_private(mechanism: object, *, epsilon: object = None, delta: object = None,
                    pairs: Sequence[tuple[Sequence[Hashable], Sequence[Hashable]]] | None = None,
                    samples: int = 20_000, confidence: object = Fraction(95, 100), seed: int = 0,
                    workers: int = 1, search: SearchSpace | None = None,
@@ -94,12 +93,17 @@ def assert_private(mechanism: object, *, epsilon: object, delta: object = 0,
     exact sampler).  ``epsilon`` accepts exact forms ('1/2', 'ln(3)', Fraction,
     Real); ``epsilon``, ``delta`` and ``confidence`` also accept floats, taken at
     their exact binary value (0.95 is 4278419646001971/4503599627370496; the
-    report records it).  ``pairs`` are datasets neighboring under ``relation``
-    (a class of privref.reference.neighbors or its name; default: the Mechanism's
-    relation, else substitution), or within distance ``group`` when ``group > 1``
+    report records it).  Without ``epsilon`` the claim the mechanism declares
+    is audited (``privref_claim`` / :func:`privref.audits.blackbox.declare.declare`;
+    a ρ-zCDP or profile claim at the point ``audited_point`` gives at ``delta``;
+    ``delta`` defaults to the declared one, else 0).  ``pairs`` are datasets
+    neighboring under ``relation`` (a class of privref.reference.neighbors or
+    its name; default: the relation the mechanism declares, else substitution,
+    with a warning in the report), or within distance ``group`` when ``group > 1``
     (the tested claim is then the group claim); anything else raises
-    NotNeighboring, never a verdict.  Without pairs a neighbor search runs over
-    ``search`` (default: ``relation`` over {0, 1}, sizes 1 to 3).  The seed
+    NotNeighboring, never a verdict.  Without pairs the declared pairs are
+    used, else a neighbor search runs over ``search`` (default: ``relation``
+    over the declared domain, clamp bounds included, else {0, 1}; sizes 1 to 3).  The seed
     defaults to 0 so test suites are deterministic.  ``float_events=False``
     leaves out the events that read the bits of float outputs (an audit of
     the algorithm as if it ran in real arithmetic).  ``timeout``: seconds one
@@ -112,22 +116,35 @@ def assert_private(mechanism: object, *, epsilon: object, delta: object = 0,
     probability at most ``1 - confidence`` (for a truly private mechanism).
     Passing is no proof of privacy.
     """
-    claim_eps = parse_epsilon(_exact(epsilon, "epsilon"))
-    claim_delta = check_delta(_exact(delta, "delta"))
+    target = target_from_callable(mechanism)
+    given_delta = None if delta is None else check_delta(_exact(delta, "delta"))
+    conversion = None
+    if epsilon is not None:
+        claim_eps, claim_delta = parse_epsilon(_exact(epsilon, "epsilon")), given_delta or Fraction(0)
+    elif target.claim is not None:
+        point = audited_point(target.claim, given_delta)
+        claim_eps, claim_delta, conversion = point.epsilon, point.delta, point.conversion
+    else:
+        raise InvalidArgument(f"epsilon is required: the mechanism {target.name} declares no "
+                              "privacy claim (privref_claim / declare(epsilon=...))")
     conf = to_fraction(_exact(confidence, "confidence"), "confidence")
-    rel = _relation(relation, mechanism)
+    rel, source = relation_in_force(_relation(relation), target.relation)
     if timeout is not None:
         timeout = check_timeout(timeout)
     given = _pairs(pairs)
+    if given is None and target.pairs and search is None:
+        given = [(tuple(a), tuple(b)) for a, b in target.pairs]
     if search is None and given is None:
-        search = SearchSpace(relation=rel)
-    target = target_from_callable(mechanism)
+        search = search_space(target.domain, rel)
     config = AuditConfig(epsilon=claim_eps, delta=claim_delta, confidence=conf, samples=samples,
                          seed=seed, workers=workers, search=search or SearchSpace(),
                          float_events=float_events, relation=rel, group=group, timeout=timeout)
     if given is not None:  # checked here so that errors name the API argument; run_audit
         check_pairs(given, rel, config.group, name="pairs entry")  # drops duplicates, warns
-    report = run_audit(target, config, given, estimator=estimator)
+    report = with_declarations(run_audit(target, config, given, estimator=estimator),
+                               relation_source=source,
+                               declared_claim=target.claim if epsilon is None else None,
+                               claim_conversion=conversion, libraries=target.libraries)
     if report.verdict is BlackboxVerdict.VIOLATION:
         w = report.witness
         assert w is not None

@@ -1,11 +1,17 @@
-"""Outcomes of one chunk of draws: checked, packed into a :class:`Batch`, merged across chunks.
+"""Outcomes of one chunk of draws: checked, made canonical, packed into a :class:`Batch`, merged.
 
-Rules (docs/blackbox.md, "Outcomes"): numbers (int, float, numpy scalars),
-other hashable values ("labels": str, bool, None, enums, ...), or tuples of
-these.  Every draw of one audit must have the same *kind* (number, label, or
-tuple of a fixed arity with a fixed kind per position); the first draw that
-breaks this raises :class:`OutcomeError` naming it.  NaN is refused, and so is
-an int beyond the float range (``|x| >= 2**1024``), which no numeric event can read.
+Rules (docs/blackbox-outcomes.md): an outcome is a *number* (int, float,
+numpy scalar; NaN and ±inf included), a *label* (any other hashable value:
+str, bool, None, enums, frozensets, ...), or a *tuple*.  Lists, numpy arrays
+and nested structures are converted to one canonical form, nested tuples of
+Python scalars (:func:`canonical_outcome`), and the conversion is recorded in
+:attr:`Batch.conversions`.  Tuples may vary in length and in the kind of their
+entries (a sparse vector's answers up to its first ⊤); what must not vary is
+the *class* of the outcome: every draw of one audit is a number, or every one
+a label, or every one a tuple.  The first draw that breaks this raises
+:class:`OutcomeError` naming it.  Refused outright: dicts and sets (no
+canonical order; return a tuple), other unhashable values, and ints beyond
+the float range (``|x| >= 2**1024``), which no numeric event can read.
 """
 
 from __future__ import annotations
@@ -13,68 +19,137 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 import numpy as np
 
 from .errors import OutcomeError
 
-__all__ = ["Batch", "check_kinds", "describe_outcome", "make_batch", "merge_batches",
-           "outcome_kind"]
+__all__ = ["VARYING_TUPLE", "Batch", "canonical_outcome", "check_kinds", "conversion",
+           "describe_outcome", "join_kinds", "make_batch", "merge_batches", "outcome_kind"]
 
 Outcomes = np.ndarray | list[Hashable]
 
+VARYING_TUPLE: Final = "tuple(varying)"
+"""The kind of a batch of tuples whose lengths (or entry kinds) vary."""
 
-def _scalar_kind(o: object) -> str:
-    if isinstance(o, bool | np.bool_):
-        return "label"
-    if isinstance(o, int | float | np.integer | np.floating):
-        return "number"
-    return "label"
+_MAX_CONVERSIONS: Final = 8
+
+
+def _is_number(o: object) -> bool:
+    return isinstance(o, int | float | np.integer | np.floating) and not isinstance(o, bool | np.bool_)
 
 
 def outcome_kind(o: object) -> str:
-    """The kind of an outcome: ``number``, ``label``, or ``tuple(k1, k2, ...)``."""
+    """The kind of an outcome: ``number``, ``label``, or ``tuple(k1, k2, ...)`` (entries' kinds, nested)."""
     if isinstance(o, tuple):
-        return "tuple(" + ", ".join(_scalar_kind(x) for x in o) + ")"
-    return _scalar_kind(o)
+        return "tuple(" + ", ".join(outcome_kind(x) for x in o) + ")"
+    return "number" if _is_number(o) else "label"
 
 
-def _normalize(o: object) -> Hashable:
-    """numpy scalars become Python scalars, so equal outcomes hash and print alike."""
-    if isinstance(o, np.bool_):
+def _kind_class(kind: str) -> str:
+    return "tuple" if kind.startswith("tuple(") else kind
+
+
+def join_kinds(first: str, other: str) -> str | None:
+    """The kind of a batch holding outcomes of both kinds, or None when they cannot mix.
+
+    Equal kinds join to themselves; two tuple kinds to :data:`VARYING_TUPLE`;
+    a number, a label and a tuple never mix.
+    """
+    if first == other:
+        return first
+    if _kind_class(first) == _kind_class(other) == "tuple":
+        return VARYING_TUPLE
+    return None
+
+
+class _Refused(Exception):
+    """An outcome with no canonical form (the message says why)."""
+
+
+def canonical_outcome(o: object) -> Hashable:
+    """The canonical form of one outcome: Python scalars, labels, and nested tuples of these.
+
+    numpy scalars become Python scalars, every float NaN the one object
+    ``math.nan`` (whatever its payload), 0-d arrays their scalar, lists and
+    arrays (of any shape) nested tuples.  Raises OutcomeError for dicts, sets
+    and other unhashable values.
+    """
+    try:
+        return _canonical(o)
+    except _Refused as exc:
+        raise OutcomeError(f"outcome {describe_outcome(o)} is refused: {exc}") from None
+
+
+def _canonical(o: object) -> Hashable:
+    if isinstance(o, bool | np.bool_):
         return bool(o)
+    if isinstance(o, float | np.floating):
+        x = float(o)
+        return math.nan if math.isnan(x) else x
     if isinstance(o, np.integer):
         return int(o)
-    if isinstance(o, np.floating):
-        return float(o)
-    if isinstance(o, tuple):
-        return tuple(_normalize(x) for x in o)
+    if isinstance(o, np.str_):
+        return str(o)
+    if isinstance(o, np.ndarray):
+        return _canonical(o.item()) if o.ndim == 0 else tuple(_canonical(x) for x in o)
+    if isinstance(o, tuple | list):
+        return tuple(_canonical(x) for x in o)
+    if isinstance(o, Mapping):
+        raise _Refused("dicts have no canonical order; return a tuple of the values in a fixed "
+                       "order, e.g. tuple(d[k] for k in sorted(d))")
+    if isinstance(o, set):
+        raise _Refused("sets are not hashable; return a frozenset or a sorted tuple")
+    try:
+        hash(o)
+    except TypeError:
+        raise _Refused("outcomes must be hashable: a number, a label, or a tuple, list or array "
+                       "of these") from None
     assert isinstance(o, Hashable)
     return o
 
 
-def _has_nan(o: object) -> bool:
-    if isinstance(o, float):
-        return math.isnan(o)
-    if isinstance(o, tuple):
-        return any(_has_nan(x) for x in o)
-    return False
+def _noun(entries: Sequence[object]) -> str:
+    names = {"float" if isinstance(x, float | np.floating) else
+             "int" if isinstance(x, int | np.integer) and not isinstance(x, bool | np.bool_) else
+             "bool" if isinstance(x, bool | np.bool_) else
+             "string" if isinstance(x, str) else "value" for x in entries}
+    return (names.pop() if len(names) == 1 else "value") + ("" if len(entries) == 1 else "s")
+
+
+def conversion(o: object) -> str:
+    """How a raw outcome was converted to its canonical form ("" when it already was one).
+
+    E.g. ``list of 3 floats``, ``ndarray shape (2,) float64``, ``nested list of 2 entries``,
+    ``nested tuple of 2 entries``.
+    """
+    if isinstance(o, np.ndarray):
+        return f"ndarray shape {o.shape} {o.dtype}"
+    if isinstance(o, list | tuple):
+        nested = any(isinstance(x, list | tuple | np.ndarray) for x in o)
+        if nested:
+            return f"nested {type(o).__name__} of {len(o)} entr{'y' if len(o) == 1 else 'ies'}"
+        return f"list of {len(o)} {_noun(o)}" if isinstance(o, list) else ""
+    return ""
 
 
 @dataclass(frozen=True, slots=True)
 class Batch:
-    """Outcomes of one chunk, all of one ``kind``.
+    """Outcomes of one chunk (canonical, see :func:`canonical_outcome`), all of one ``kind``.
 
-    ``values`` is a 1-D numpy array (int64 or float64) for numbers, a 2-D
-    one whose rows are the outcomes for numeric tuples returned as a 2-D
-    array by a vectorized target, else a list of hashable outcomes (tuples,
-    labels).  ``first`` is the first
-    outcome (for messages).
+    ``values`` is a 1-D numpy array (int64 or float64, NaN and ±inf allowed)
+    for numbers, a 2-D one whose rows are the outcomes for numeric tuples
+    returned as a 2-D array by a vectorized target, else a list of hashable
+    outcomes (tuples, labels).  ``first`` is the first outcome (for messages).
+    ``conversions`` lists, in first-seen order (at most 8, then ``…``), how
+    raw outcomes were converted (:func:`conversion`); empty when none was.
     """
 
     kind: str
     values: Outcomes
     first: Hashable
+    conversions: tuple[str, ...] = ()
 
     def __len__(self) -> int:
         return len(self.values)
@@ -114,90 +189,104 @@ def _beyond_float(o: object) -> bool:
     return False
 
 
-def _check_hashable(o: object, name: str, data: Sequence[object]) -> None:
-    try:
-        hash(o)
-    except TypeError:
-        raise OutcomeError(
-            f"target {name} returned {describe_outcome(o)} ({type(o).__name__}) on data={list(data)!r}; "
-            "outcomes must be hashable: a number, a label, or a tuple of these") from None
+def _merge_conversions(*groups: Sequence[str]) -> tuple[str, ...]:
+    seen = list(dict.fromkeys(c for g in groups for c in g if c))
+    if len(seen) > _MAX_CONVERSIONS:
+        seen = [*seen[:_MAX_CONVERSIONS], "…"]
+    return tuple(seen)
 
 
 def make_batch(raw: Sequence[object] | np.ndarray, name: str, data: Sequence[object]) -> Batch:
-    """Check and pack raw outcomes (see the module docstring for the rules)."""
+    """Check, make canonical and pack raw outcomes (see the module docstring for the rules)."""
     if isinstance(raw, np.ndarray) and raw.ndim == 1 and raw.dtype.kind in "iuf":
-        if raw.dtype.kind == "f" and bool(np.isnan(raw).any()):
-            i = int(np.flatnonzero(np.isnan(raw))[0])
-            raise OutcomeError(f"target {name} returned NaN (draw #{i}) on data={list(data)!r}; "
-                               "NaN outcomes cannot be counted")
         arr = raw.astype(np.float64 if raw.dtype.kind == "f" else np.int64)
-        return Batch("number", arr, _normalize(raw[0]) if len(raw) else 0)
+        return Batch("number", arr, _canonical(raw[0]) if len(raw) else 0)
     if isinstance(raw, np.ndarray) and raw.ndim == 2 and raw.dtype.kind in "iuf" and raw.shape[1] > 0:
-        if raw.dtype.kind == "f" and bool(np.isnan(raw).any()):
-            i = int(np.flatnonzero(np.isnan(raw).any(axis=1))[0])
-            raise OutcomeError(f"target {name} returned NaN in draw #{i} on data={list(data)!r}; "
-                               "NaN outcomes cannot be counted")
         arr = raw.astype(np.float64 if raw.dtype.kind == "f" else np.int64)
-        head = tuple(arr[0].tolist()) if len(arr) else ()
+        head = _canonical(arr[0]) if len(arr) else ()
         return Batch(outcome_kind(head), arr, head)  # rows are the tuple outcomes
+    items: list[object]
     if isinstance(raw, np.ndarray) and raw.ndim == 2:
-        rows: list[object] = [tuple(r) for r in raw.tolist()]
-        return make_batch(rows, name, data)
-    items = raw.tolist() if isinstance(raw, np.ndarray) else list(raw)
-    values = [_normalize(o) if isinstance(o, np.generic | tuple) else o for o in items]
-    if not values:
+        items = [tuple(r) for r in raw.tolist()]
+    elif isinstance(raw, np.ndarray) and raw.ndim >= 3:
+        items = list(raw)  # each row an array: converted, and recorded as such
+    else:
+        items = raw.tolist() if isinstance(raw, np.ndarray) else list(raw)
+    if not items:
         return Batch("number", np.zeros(0, dtype=np.int64), 0)
-    first = values[0]
-    _check_hashable(first, name, data)
-    kind = outcome_kind(first)
-    for i, o in enumerate(values):
-        _check_hashable(o, name, data)
-        k = outcome_kind(o)
-        if k != kind:
+    values: list[Hashable] = []
+    conversions: dict[str, None] = {}
+    kind = ""
+    for i, o in enumerate(items):
+        try:
+            c = _canonical(o)
+        except _Refused as exc:
+            raise OutcomeError(f"target {name} returned {describe_outcome(o)} ({type(o).__name__}) "
+                               f"(draw #{i}) on data={list(data)!r}; {exc}") from None
+        if not isinstance(o, int | float | str | bool) and o is not None and len(conversions) <= 8:
+            how = conversion(o)
+            if how:
+                conversions.setdefault(how)
+        k = outcome_kind(c)
+        joined = join_kinds(kind, k) if i else k
+        if joined is None:
             raise OutcomeError(
                 f"target {name} returned inconsistent outcomes on data={list(data)!r}: draw #{i} "
-                f"is {describe_outcome(o)} ({k}) but draw #0 was {describe_outcome(first)} ({kind})")
-        if _has_nan(o):
-            raise OutcomeError(f"target {name} returned NaN in {describe_outcome(o)} (draw #{i}) on "
-                               f"data={list(data)!r}; NaN outcomes cannot be counted")
-        if _beyond_float(o):
-            raise OutcomeError(f"target {name} returned {describe_outcome(o)} (draw #{i}) on "
+                f"is {describe_outcome(c)} ({k}) but draw #0 was {describe_outcome(values[0])} "
+                f"({outcome_kind(values[0])}); every draw must be a number, or every one a label, "
+                "or every one a tuple (docs/blackbox-outcomes.md)")
+        kind = joined
+        if _beyond_float(c):
+            raise OutcomeError(f"target {name} returned {describe_outcome(c)} (draw #{i}) on "
                                f"data={list(data)!r}; int outcomes must lie below 2**1024 in "
                                "absolute value (the float range), return a label (str) instead")
-    assert isinstance(first, Hashable)
+        values.append(c)
+    first = values[0]
+    converted = _merge_conversions(list(conversions))
     if kind == "number":
         try:
             arr = np.asarray(values, dtype=np.float64 if any(isinstance(v, float) for v in values)
                              else np.int64)
         except OverflowError:
-            return Batch(kind, [v for v in values if isinstance(v, Hashable)], first)
-        return Batch(kind, arr, first)
-    return Batch(kind, [v for v in values if isinstance(v, Hashable)], first)
+            return Batch(kind, values, first, converted)
+        return Batch(kind, arr, first, converted)
+    return Batch(kind, values, first, converted)
 
 
 def merge_batches(parts: list[Batch], name: str, data: Sequence[Hashable]) -> Batch:
-    """One batch from the chunks of one side, in chunk order; OutcomeError if their kinds differ."""
-    kind = parts[0].kind
-    for p in parts[1:]:
-        if p.kind != kind and len(p):
+    """One batch from the chunks of one side, in chunk order; OutcomeError if their kinds cannot mix.
+
+    Kinds join as in :func:`join_kinds` (tuples of varying lengths mix; numbers, labels and
+    tuples do not).  Empty chunks are ignored.
+    """
+    full = [p for p in parts if len(p)]
+    if not full:
+        return parts[0]
+    kind, head = full[0].kind, full[0]
+    for p in full[1:]:
+        joined = join_kinds(kind, p.kind)
+        if joined is None:
             raise OutcomeError(f"target {name} returned inconsistent outcomes on "
                                f"data={list(data)!r}: {p.first!r} ({p.kind}) after "
-                               f"{parts[0].first!r} ({kind})")
-    if all(isinstance(p.values, np.ndarray) for p in parts):
-        return Batch(kind, np.concatenate([p.values for p in parts if isinstance(p.values, np.ndarray)]),
-                     parts[0].first)
+                               f"{head.first!r} ({head.kind})")
+        kind = joined
+    converted = _merge_conversions(*(p.conversions for p in full))
+    arrays = [p.values for p in full if isinstance(p.values, np.ndarray)]
+    if len(arrays) == len(full) and len({a.shape[1:] for a in arrays}) == 1:
+        return Batch(kind, np.concatenate(arrays), head.first, converted)
     values: list[Hashable] = []
-    for p in parts:
+    for p in full:
         values.extend(p.outcomes())
-    return Batch(kind, values, parts[0].first)
+    return Batch(kind, values, head.first, converted)
 
 
 def check_kinds(batches: dict[tuple[int, int], Batch],
                 pairs: Mapping[int, tuple[Sequence[Hashable], Sequence[Hashable]]], name: str,
                 reference_batch: list[tuple[Batch, Sequence[Hashable]]]) -> None:
-    """OutcomeError unless every non-empty batch has the kind of ``reference_batch`` (set on first use).
+    """OutcomeError unless every non-empty batch's kind can mix with ``reference_batch``'s (set on first use).
 
     ``batches`` is keyed by (candidate index, side); ``pairs`` maps an index to its pair.
+    Kinds mix as in :func:`join_kinds`.
     """
     for (index, side), batch in sorted(batches.items()):
         if not len(batch):
@@ -206,7 +295,7 @@ def check_kinds(batches: dict[tuple[int, int], Batch],
             reference_batch.append((batch, pairs[index][side]))
             continue
         first, data = reference_batch[0]
-        if batch.kind != first.kind:
+        if join_kinds(first.kind, batch.kind) is None:
             raise OutcomeError(
                 f"target {name} returned inconsistent outcomes: {batch.first!r} "
                 f"({batch.kind}) on data={list(pairs[index][side])!r} but {first.first!r} "

@@ -26,12 +26,14 @@ rounded down; ``violation`` is decided by :func:`privref.reference.reals.compare
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
 from numpy.typing import NDArray
 
 from privref.reference.errors import InvalidArgument
@@ -47,10 +49,17 @@ __all__ = [
     "PairEstimate",
     "PairFinding",
     "bound_ratio",
+    "conclude_pair",
+    "conclude_views",
     "epsilon_from_ratio",
     "estimate_pair",
     "estimate_pair_detailed",
+    "estimate_pair_views",
+    "events_digest",
     "exceeds",
+    "plan_pair",
+    "plan_views",
+    "selection_sizes",
 ]
 
 Samples = Sequence[Any] | NDArray[Any]
@@ -201,54 +210,195 @@ def estimate_pair(samples_a: Samples, samples_b: Samples, *, epsilon: object, de
                                   max_cuts=max_cuts, float_events=float_events).estimate
 
 
-def estimate_pair_detailed(samples_a: Samples, samples_b: Samples, *, epsilon: object,
-                           delta: object, alpha: object, selection_fraction: object = Fraction(1, 2),
-                           max_events: int = 1, max_cuts: int = 64,
-                           float_events: bool = True) -> PairFinding:
-    """:func:`estimate_pair` with its exact internals (for validation and reports)."""
-    eps = parse_epsilon(epsilon)
-    d = check_delta(delta)
-    a = check_alpha(alpha)
+def selection_sizes(n_a: int, n_b: int, selection_fraction: object = Fraction(1, 2),
+                    selection_cap: int | None = None) -> tuple[int, int]:
+    """The selection split's size per side: floor(n·fraction), at most ``selection_cap``.
+
+    Raises InvalidArgument unless both the selection and the held-out split get at least one
+    outcome per side.  The held-out split is everything after the selection split.
+    """
     frac = _fraction(selection_fraction, "selection_fraction")
-    check_int(max_events, "max_events", minimum=1)
-    check_int(max_cuts, "max_cuts", minimum=1)
-    sizes_all = {"a": len(samples_a), "b": len(samples_b)}
-    sel = {}
-    for side, n in sizes_all.items():
+    if selection_cap is not None:
+        check_int(selection_cap, "selection_cap", minimum=1)
+    out = []
+    for side, n in (("a", n_a), ("b", n_b)):
         s = math.floor(n * frac)
+        if selection_cap is not None:
+            s = min(s, selection_cap)
         if s < 1 or n - s < 1:
             raise InvalidArgument(
                 f"samples_{side} has {n} outcomes; with selection_fraction={frac} both the "
                 "selection and the held-out split need at least one")
-        sel[side] = s
-    held = {side: sizes_all[side] - sel[side] for side in sizes_all}
-    alpha_side_guess = a / (2 * max_events)
-    chosen = select_events(samples_a[: sel["a"]], samples_b[: sel["b"]], held_a=held["a"],
-                           held_b=held["b"], delta=d, alpha_side=alpha_side_guess,
-                           count=max_events, max_cuts=max_cuts, float_events=float_events)
-    counts = {"hits_a": 0, "held_out_a": held["a"], "hits_b": 0, "held_out_b": held["b"],
-              "selection_a": sel["a"], "selection_b": sel["b"]}
+        out.append(s)
+    return out[0], out[1]
+
+
+def plan_pair(sel_a: Samples, sel_b: Samples, *, held_a: int, held_b: int, delta: object,
+              alpha: object, max_events: int = 1, max_cuts: int = 64,
+              float_events: bool = True) -> tuple[Candidate, ...]:
+    """The (event, direction) candidates to bound on the held-out split, from the selection split alone.
+
+    At most ``max_events`` of them; empty when no outcome is readable.  Because they depend on
+    the selection split only, counting them on a held-out split of i.i.d. draws (all at once, or
+    chunk by chunk as the streaming engine does) and passing the counts to :func:`conclude_pair`
+    gives the guarantee of the module docstring.
+    """
+    d = check_delta(delta)
+    a = check_alpha(alpha)
+    check_int(max_events, "max_events", minimum=1)
+    check_int(max_cuts, "max_cuts", minimum=1)
+    return tuple(select_events(sel_a, sel_b, held_a=held_a, held_b=held_b, delta=d,
+                               alpha_side=a / (2 * max_events), count=max_events,
+                               max_cuts=max_cuts, float_events=float_events))
+
+
+def conclude_pair(chosen: Sequence[Candidate], hits: Sequence[tuple[int, int]], *,
+                  held_a: int, held_b: int, selection_a: int, selection_b: int,
+                  epsilon: object, delta: object, alpha: object) -> PairFinding:
+    """The pair's finding from held-out counts: ``hits[k]`` = (hits under M(a), under M(b)) of ``chosen[k]``.
+
+    ``held_a``/``held_b`` are the held-out sizes, ``selection_a``/``selection_b`` the selection
+    sizes (recorded only).  Each candidate is bounded at level alpha/(2·len(chosen)) per side
+    (a union bound fixed before the held-out split is read); the best bound ratio is reported.
+    """
+    eps = parse_epsilon(epsilon)
+    d = check_delta(delta)
+    a = check_alpha(alpha)
+    if len(hits) != len(chosen):
+        raise InvalidArgument(f"hits has {len(hits)} entries for {len(chosen)} candidates")
+    held = {"a": held_a, "b": held_b}
+    for (ha, hb) in hits:
+        if not (0 <= ha <= held_a and 0 <= hb <= held_b):
+            raise InvalidArgument(f"hits=({ha}, {hb}) must lie within the held-out sizes "
+                                  f"({held_a}, {held_b})")
+    counts = {"hits_a": 0, "held_out_a": held_a, "hits_b": 0, "held_out_b": held_b,
+              "selection_a": selection_a, "selection_b": selection_b}
     if not chosen:
         return PairFinding(PairEstimate(0.0, None, "no event (no outcome readable)", "a→b", counts,
                                         float(a), False), None, Fraction(0), a / 2)
     alpha_side = a / (2 * len(chosen))  # fixed by the selection split alone
-    held_a, held_b = samples_a[sel["a"]:], samples_b[sel["b"]:]
     best: tuple[Fraction, Candidate, dict[str, int]] | None = None
-    for c in chosen:
-        hits = {"a": c.event.count(held_a), "b": c.event.count(held_b)}
+    for c, (ha, hb) in zip(chosen, hits, strict=True):
+        h = {"a": ha, "b": hb}
         p, q = ("a", "b") if c.direction == "a→b" else ("b", "a")
-        ratio = bound_ratio(hits[p], held[p], hits[q], held[q], delta=d, alpha_side=alpha_side)
+        ratio = bound_ratio(h[p], held[p], h[q], held[q], delta=d, alpha_side=alpha_side)
         if best is None or ratio > best[0]:
-            best = (ratio, c, hits)
+            best = (ratio, c, h)
     assert best is not None
-    ratio, c, hits = best
-    violation = exceeds(ratio, eps)
-    counts["hits_a"], counts["hits_b"] = hits["a"], hits["b"]
+    ratio, c, h = best
+    counts["hits_a"], counts["hits_b"] = h["a"], h["b"]
     estimate = PairEstimate(
         epsilon_lower_bound=epsilon_from_ratio(ratio),
-        delta_at_claimed_epsilon=_delta_interval(c, hits, held, eps, alpha_side),
+        delta_at_claimed_epsilon=_delta_interval(c, h, held, eps, alpha_side),
         event=_label(c), direction=c.direction, counts=counts, alpha=float(a),
-        violation=violation, float_leak=isinstance(c.event, FloatPattern))
+        violation=exceeds(ratio, eps), float_leak=isinstance(c.event, FloatPattern))
     p, q = ("a", "b") if c.direction == "a→b" else ("b", "a")
-    return PairFinding(estimate, c, ratio, alpha_side, cp_lower(hits[p], held[p], alpha_side),
-                       cp_upper(hits[q], held[q], alpha_side))
+    return PairFinding(estimate, c, ratio, alpha_side, cp_lower(h[p], held[p], alpha_side),
+                       cp_upper(h[q], held[q], alpha_side))
+
+
+def estimate_pair_detailed(samples_a: Samples, samples_b: Samples, *, epsilon: object,
+                           delta: object, alpha: object, selection_fraction: object = Fraction(1, 2),
+                           max_events: int = 1, max_cuts: int = 64,
+                           float_events: bool = True) -> PairFinding:
+    """:func:`estimate_pair` with its exact internals (for validation and reports).
+
+    It is :func:`selection_sizes`, :func:`plan_pair` on the selection split, the candidates'
+    counts on the held-out split, and :func:`conclude_pair`.
+    """
+    parse_epsilon(epsilon)
+    sel_a, sel_b = selection_sizes(len(samples_a), len(samples_b), selection_fraction)
+    held_a, held_b = len(samples_a) - sel_a, len(samples_b) - sel_b
+    chosen = plan_pair(samples_a[:sel_a], samples_b[:sel_b], held_a=held_a, held_b=held_b,
+                       delta=delta, alpha=alpha, max_events=max_events, max_cuts=max_cuts,
+                       float_events=float_events)
+    rest_a, rest_b = samples_a[sel_a:], samples_b[sel_b:]
+    hits = [(c.event.count(rest_a), c.event.count(rest_b)) for c in chosen]
+    return conclude_pair(chosen, hits, held_a=held_a, held_b=held_b, selection_a=sel_a,
+                         selection_b=sel_b, epsilon=epsilon, delta=delta, alpha=alpha)
+
+
+def events_digest(chosen: Sequence[Candidate]) -> str:
+    """SHA-256 of a canonical form of the candidates (events and directions): equal iff the same events."""
+    h = hashlib.sha256()
+    for c in chosen:
+        h.update(_canonical_text(c.event).encode())
+        h.update(c.direction.encode())
+    return h.hexdigest()
+
+
+def _canonical_text(o: object) -> str:
+    if isinstance(o, np.ndarray):
+        return f"ndarray{o.dtype.str}{o.shape}:" + hashlib.sha256(o.tobytes()).hexdigest()
+    if isinstance(o, frozenset | set):
+        return "{" + ",".join(sorted(_canonical_text(x) for x in o)) + "}"
+    if isinstance(o, tuple | list):
+        return "(" + ",".join(_canonical_text(x) for x in o) + ")"
+    if isinstance(o, float):
+        return float.hex(o)
+    slots = getattr(type(o), "__dataclass_fields__", None)
+    if slots is not None:
+        return type(o).__name__ + "(" + ",".join(
+            f"{k}={_canonical_text(getattr(o, k))}" for k in slots) + ")"
+    return repr(o)
+
+
+def plan_views(sel_a: Samples, sel_b: Samples, *, held_a: int, held_b: int, delta: object,
+               alpha: object, float_events: bool = True
+               ) -> tuple[tuple[Candidate, ...], int | None]:
+    """The candidates of the IEEE-754 view and, when they differ, of the real-arithmetic view.
+
+    Returns (candidates, split): with ``float_events`` off, or when the real-arithmetic view
+    (no IEEE-754 pattern events) picks the same events, the one view's candidates and None;
+    otherwise the IEEE view's candidates followed by the real view's, and ``split`` = how many
+    are the IEEE view's.  Decided on the selection split alone.
+    """
+    ieee = plan_pair(sel_a, sel_b, held_a=held_a, held_b=held_b, delta=delta, alpha=alpha,
+                     float_events=float_events)
+    if not float_events:
+        return ieee, None
+    real = plan_pair(sel_a, sel_b, held_a=held_a, held_b=held_b, delta=delta, alpha=alpha,
+                     float_events=False)
+    if events_digest(real) == events_digest(ieee):
+        return ieee, None
+    return ieee + real, len(ieee)
+
+
+def conclude_views(chosen: Sequence[Candidate], hits: Sequence[tuple[int, int]],
+                   split: int | None, *, held_a: int, held_b: int, selection_a: int,
+                   selection_b: int, epsilon: object, delta: object, alpha: object
+                   ) -> tuple[PairFinding, PairFinding | None]:
+    """(the IEEE-754 view's or only view's finding, the real-arithmetic view's or None).
+
+    With two views (``split`` not None) each is bounded at alpha/2, so both hold together with
+    probability >= 1 - alpha; with one view it gets all of alpha (:func:`conclude_pair`).
+    """
+    a = check_alpha(alpha)
+
+    def one(lo: int, hi: int, level: Fraction) -> PairFinding:
+        return conclude_pair(chosen[lo:hi], hits[lo:hi], held_a=held_a, held_b=held_b,
+                             selection_a=selection_a, selection_b=selection_b, epsilon=epsilon,
+                             delta=delta, alpha=level)
+
+    if split is None:
+        return one(0, len(chosen), a), None
+    return one(0, split, a / 2), one(split, len(chosen), a / 2)
+
+
+def estimate_pair_views(samples_a: Samples, samples_b: Samples, *, epsilon: object,
+                        delta: object, alpha: object, float_events: bool = True
+                        ) -> tuple[PairFinding, PairFinding | None]:
+    """Both views from one run on all the samples: what ``run_audit`` reports for a pair.
+
+    :func:`plan_views` on the first half, the candidates counted on the second half,
+    :func:`conclude_views`.  Equal to the streaming engine's result whenever its selection
+    split is not capped.
+    """
+    sel_a, sel_b = selection_sizes(len(samples_a), len(samples_b))
+    held_a, held_b = len(samples_a) - sel_a, len(samples_b) - sel_b
+    chosen, split = plan_views(samples_a[:sel_a], samples_b[:sel_b], held_a=held_a,
+                               held_b=held_b, delta=delta, alpha=alpha, float_events=float_events)
+    rest_a, rest_b = samples_a[sel_a:], samples_b[sel_b:]
+    hits = [(c.event.count(rest_a), c.event.count(rest_b)) for c in chosen]
+    return conclude_views(chosen, hits, split, held_a=held_a, held_b=held_b, selection_a=sel_a,
+                          selection_b=sel_b, epsilon=epsilon, delta=delta, alpha=alpha)

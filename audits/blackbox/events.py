@@ -5,14 +5,18 @@ and a vectorized membership test :meth:`Event.mask`: sets of discrete outcomes
 (:class:`OutcomeSet`), thresholds, intervals and unions of bins of a number or
 of one coordinate (:class:`Threshold`, :class:`Band`, :class:`BinUnion`),
 IEEE-754 classes (:class:`FloatPattern`), coordinate-wise patterns of vectors
-(:class:`CoarseSet`), and thresholds on a learned :class:`Score`
-(:class:`ScoreThreshold`).  Which events are candidates, and how one is chosen,
+(:class:`CoarseSet`), thresholds on a learned :class:`Score`
+(:class:`ScoreThreshold`), and for tuples of varying length the halting
+events (:class:`Length`, :class:`PrefixSet`) and any event read on rows
+padded to a fixed length (:class:`Padded`).  Which events are candidates, and how one is chosen,
 is :mod:`.selection`'s business.
 
 Outputs an event's representation cannot read (a non-number where numbers
 were seen, a vector of another length, NaN) are outside every threshold,
 interval, bin and score event, so membership of every possible outcome is
-fixed before the held-out split is looked at.
+fixed before the held-out split is looked at.  Every event reads each outcome
+on its own (no state learned from the samples it counts), so counting a
+sample chunk by chunk gives the same total.
 """
 
 from __future__ import annotations
@@ -38,7 +42,10 @@ from .outcomes import (
     BoolArray,
     FloatArray,
     IntArray,
+    lengths,
     outcome_keys,
+    padded_rows,
+    prefix_keys,
     readable,
     scalars,
     vectors,
@@ -51,7 +58,10 @@ __all__ = [
     "CoarseSet",
     "Event",
     "FloatPattern",
+    "Length",
     "OutcomeSet",
+    "Padded",
+    "PrefixSet",
     "Score",
     "ScoreThreshold",
     "Threshold",
@@ -98,6 +108,13 @@ def _sorted_for_display(items: frozenset[Hashable]) -> list[Hashable]:
         return sorted(items, key=repr)
 
 
+def _listing(items: frozenset[Hashable], limit: int, what: str) -> str:
+    """The first ``limit`` items in display order, then how many there are in all."""
+    shown = _sorted_for_display(items)
+    text = ", ".join(repr(o) for o in shown[:limit])
+    return text + (f", … ({len(shown)} {what})" if len(shown) > limit else "")
+
+
 @dataclass(frozen=True, slots=True)
 class OutcomeSet(Event):
     """{output in S} for a finite set S of (canonical) outcomes."""
@@ -105,11 +122,7 @@ class OutcomeSet(Event):
     outcomes: frozenset[Hashable]
 
     def describe(self) -> str:
-        shown = _sorted_for_display(self.outcomes)
-        text = ", ".join(repr(o) for o in shown[:12])
-        if len(shown) > 12:
-            text += f", … ({len(shown)} outcomes)"
-        return f"output in {{{text}}}"
+        return f"output in {{{_listing(self.outcomes, 12, 'outcomes')}}}"
 
     def mask(self, samples: Sequence[Any] | NDArray[Any]) -> BoolArray:
         """Membership by canonical key."""
@@ -373,3 +386,74 @@ class ScoreThreshold(Event):
         values, ok = vectors_with_atoms(samples, self.score.dim)
         s = self.score(values)
         return np.asarray((s > self.cut if self.above else s <= self.cut) & ok)
+
+
+# ------------------------------------------------------------- variable-length tuples
+
+
+@dataclass(frozen=True, slots=True)
+class Length(Event):
+    """{len(output) = k}, {len(output) <= k} or {len(output) >= k} (``relation``) for tuple outputs.
+
+    Lists and arrays count by their length like tuples; other outputs are outside.
+    """
+
+    k: int
+    relation: Literal["=", "<=", ">="]
+
+    def describe(self) -> str:
+        return f"len(output) {self.relation} {self.k}"
+
+    def mask(self, samples: Sequence[Any] | NDArray[Any]) -> BoolArray:
+        """Length comparison; outputs that are not tuples are outside."""
+        size, ok = lengths(samples)
+        if self.relation == "=":
+            inside = size == self.k
+        elif self.relation == "<=":
+            inside = size <= self.k
+        else:
+            inside = size >= self.k
+        return np.asarray(inside & ok)
+
+
+@dataclass(frozen=True, slots=True)
+class PrefixSet(Event):
+    """{the first k entries of the output are one of ``prefixes``}, for tuple outputs.
+
+    A prefix is the canonical tuple of the first ``k`` entries, completed with
+    the atom ``absent`` when the output is shorter
+    (:func:`privref.audits.blackbox.outcomes.prefix_keys`); other outputs are outside.
+    """
+
+    k: int
+    prefixes: frozenset[Hashable]
+
+    def describe(self) -> str:
+        return f"output[:{self.k}] in {{{_listing(self.prefixes, 8, 'prefixes')}}}"
+
+    def mask(self, samples: Sequence[Any] | NDArray[Any]) -> BoolArray:
+        """Membership of each output's prefix."""
+        inside = self.prefixes
+        return np.fromiter((key in inside for key in prefix_keys(samples, self.k)), dtype=np.bool_,
+                           count=len(samples))
+
+
+@dataclass(frozen=True, slots=True)
+class Padded(Event):
+    """``inner`` read on outputs padded to ``length`` entries (see ``outcomes.padded_rows``).
+
+    A shorter tuple is completed with the atom ``absent``; a longer one keeps
+    its first ``length - 1`` entries and ends with the atom ``overflow``.
+    Both atoms are non-numbers (outside thresholds, read as nan by patterns
+    and scores).  A fixed set of outcomes whenever ``inner`` is one.
+    """
+
+    inner: Event
+    length: int
+
+    def describe(self) -> str:
+        return f"{self.inner.describe()} [output padded to length {self.length} with absent]"
+
+    def mask(self, samples: Sequence[Any] | NDArray[Any]) -> BoolArray:
+        """The inner event's membership of the padded outputs."""
+        return self.inner.mask(padded_rows(samples, self.length))

@@ -9,8 +9,15 @@
   that it is outside every threshold, interval, bin and score event;
   :func:`quantile_cuts` puts cut points at quantiles of such a view.
 * :class:`Layout` / :func:`detect_layout`: whether the selection split holds
-  scalars, vectors, mixed tuples or other values, and whether the
-  ranked-outcome family applies.
+  scalars, vectors, mixed tuples, tuples of varying length (read padded, see
+  :func:`padded_rows`) or other values, and whether the ranked-outcome family
+  applies.
+* Variable-length tuples: :func:`lengths`, :func:`padded_rows` (pad with the
+  atom :data:`ABSENT` to the length L seen on the selection split; a longer row
+  keeps its first L - 1 entries and ends with the atom :data:`OVERFLOW`) and
+  :func:`prefix_keys` (the first k entries, padded with :data:`ABSENT`).
+
+The rule for outcome types is docs/blackbox-outcomes.md.
 """
 
 from __future__ import annotations
@@ -26,7 +33,10 @@ from numpy.typing import NDArray
 from privref.reference.errors import InvalidArgument
 
 __all__ = [
+    "ABSENT",
     "NAN",
+    "OVERFLOW",
+    "Atom",
     "BoolArray",
     "FloatArray",
     "IntArray",
@@ -34,7 +44,11 @@ __all__ = [
     "Raw",
     "canonical",
     "detect_layout",
+    "lengths",
     "outcome_keys",
+    "padded_rows",
+    "prefix_keys",
+    "prefixes_of_keys",
     "quantile_cuts",
     "readable",
     "scalars",
@@ -47,32 +61,54 @@ BoolArray = NDArray[np.bool_]
 IntArray = NDArray[np.int64]
 
 
-class _NaN:
-    """The one key every NaN outcome maps to (NaN != NaN would split them)."""
+@dataclass(frozen=True, slots=True)
+class Atom:
+    """A marker outcome (or entry) that no target returns: equal by name, so it survives pickling.
 
-    __slots__ = ()
+    It is a non-number: outside every threshold, interval, bin and score event
+    and read as the atom nan by coordinate-wise patterns and scores.
+    """
+
+    name: str
 
     def __repr__(self) -> str:
-        return "nan"
+        return self.name
 
 
-NAN: Final = _NaN()
+NAN: Final = Atom("nan")
+"""The one key every NaN maps to (NaN != NaN would split them; every payload and sign is one atom)."""
+
+ABSENT: Final = Atom("absent")
+"""The entry of a padded row beyond the end of a shorter tuple (see :func:`padded_rows`)."""
+
+OVERFLOW: Final = Atom("overflow")
+"""The last entry of a padded row whose tuple was longer than the padding length."""
+
+
+def _is_sequence(x: object) -> bool:
+    return isinstance(x, (tuple, list)) or (isinstance(x, np.ndarray) and x.ndim >= 1)
 
 
 def canonical(outcome: object) -> Hashable:
-    """The key of an outcome for discrete events: NaNs merged, lists and arrays made tuples."""
+    """The key of an outcome for discrete events: NaNs merged, lists and arrays made (nested) tuples.
+
+    Dicts, sets and other unhashable values raise InvalidArgument (docs/blackbox-outcomes.md).
+    """
     if isinstance(outcome, (float, np.floating)):
         return NAN if math.isnan(outcome) else float(outcome)
     if isinstance(outcome, np.integer):
         return int(outcome)
     if isinstance(outcome, np.bool_):
         return bool(outcome)
+    if isinstance(outcome, np.ndarray) and outcome.ndim == 0:
+        return canonical(outcome.item())
     if isinstance(outcome, (tuple, list, np.ndarray)):
         return tuple(canonical(x) for x in outcome)
-    if isinstance(outcome, Hashable):
+    if isinstance(outcome, Hashable) and not isinstance(outcome, dict):
         return outcome
-    raise InvalidArgument(f"outcome={outcome!r} is not hashable; outputs must be hashable values, "
-                          "numbers, or tuples of these")
+    raise InvalidArgument(f"outcome={outcome!r} ({type(outcome).__name__}) is not a valid outcome; "
+                          "outputs must be numbers, hashable labels, or tuples, lists or arrays "
+                          "of these (dicts and sets are refused)")
 
 
 def outcome_keys(samples: Sequence[Any] | NDArray[Any]) -> list[Hashable]:
@@ -139,6 +175,60 @@ def vectors_with_atoms(samples: Sequence[Any] | NDArray[Any], dim: int
     return vectors(samples, dim), ok
 
 
+def lengths(samples: Sequence[Any] | NDArray[Any]) -> tuple[IntArray, BoolArray]:
+    """The length of every outcome that is a tuple, list or array (0 elsewhere) and which outcomes are."""
+    if isinstance(samples, np.ndarray) and samples.ndim >= 2:
+        n = len(samples)
+        return np.full(n, samples.shape[1], dtype=np.int64), np.ones(n, dtype=np.bool_)
+    ok = np.fromiter((_is_sequence(x) for x in samples), dtype=np.bool_, count=len(samples))
+    size = np.fromiter((len(x) if _is_sequence(x) else 0 for x in samples), dtype=np.int64,
+                       count=len(samples))
+    return size, ok
+
+
+def _pad(x: Any, length: int) -> Any:
+    if not _is_sequence(x):
+        return x  # not a row: outside every event built on padded rows
+    row = tuple(x)
+    if len(row) <= length:
+        return row + (ABSENT,) * (length - len(row))
+    return (*row[: length - 1], OVERFLOW)
+
+
+def padded_rows(samples: Sequence[Any] | NDArray[Any], length: int) -> list[Any]:
+    """Each tuple (list, array) outcome as a row of exactly ``length`` >= 1 entries.
+
+    A shorter row is completed with :data:`ABSENT`; a longer one keeps its
+    first ``length - 1`` entries followed by :data:`OVERFLOW` (so it differs
+    from every row of at most ``length`` entries).  Other outcomes are
+    returned unchanged.  A pure function of each outcome: it works on any
+    slice of a sample.
+    """
+    if length < 1:
+        raise InvalidArgument(f"length={length} must be >= 1")
+    if isinstance(samples, np.ndarray) and samples.ndim == 2 and samples.shape[1] == length:
+        return [tuple(r) for r in samples.tolist()]
+    return [_pad(x, length) for x in samples]
+
+
+def prefix_keys(samples: Sequence[Any] | NDArray[Any], k: int) -> list[Hashable]:
+    """The canonical first ``k`` entries of each tuple outcome, completed with :data:`ABSENT` when shorter.
+
+    Outcomes that are not tuples (lists, arrays) keep their (non-tuple) canonical key, so no
+    set of prefixes contains them.
+    """
+    return prefixes_of_keys(outcome_keys(samples), k)
+
+
+def prefixes_of_keys(keys: Sequence[Hashable], k: int) -> list[Hashable]:
+    """:func:`prefix_keys` from canonical keys already computed (:func:`outcome_keys`)."""
+    if k < 0:
+        raise InvalidArgument(f"k={k} must be >= 0")
+    pad = (ABSENT,) * k
+    return [(key[:k] + pad[: k - len(key)] if len(key) < k else key[:k]) if isinstance(key, tuple)
+            else key for key in keys]
+
+
 @dataclass(frozen=True, slots=True)
 class Raw:
     """Real values of outputs (or of one coordinate) and which of them are numbers (NaN included)."""
@@ -183,31 +273,37 @@ class Layout:
 
     "vector": tuples/arrays of one length with numeric entries; "mixed":
     tuples of one length whose entries are numbers or other values (None,
-    strings, …), the non-numbers read as the atom nan.  ``discrete`` enables
-    the ranked-outcome family (always for "other" and "mixed"; for numbers when
-    distinct values repeat: at most max(64, half the sample)).
+    strings, …), the non-numbers read as the atom nan.  ``padded``: the tuples
+    have varying lengths; they are read as rows of ``dim`` = L entries, L the
+    largest length seen (:func:`padded_rows`), with kind "mixed".
+    ``discrete`` enables the ranked-outcome family (always for "other" and
+    "mixed"; for numbers when distinct values repeat: at most max(64, half the
+    sample)).
     """
 
     kind: Literal["scalar", "vector", "mixed", "other"]
     dim: int
     discrete: bool
+    padded: bool = False
 
 
 def _row_kind(x: object) -> tuple[str, int]:
     if _is_number(x):
         return "scalar", 1
-    if isinstance(x, (tuple, list, np.ndarray)) and len(x) > 0:
+    if isinstance(x, (tuple, list, np.ndarray)) and _is_sequence(x):
+        if len(x) == 0:
+            return "atoms", 0
         numeric = [_is_number(v) or isinstance(v, (bool, np.bool_)) for v in x]
         if all(numeric):
             return "vector", len(x)
-        if all(isinstance(v, Hashable) for v in x):
+        if all(isinstance(v, Hashable) or _is_sequence(v) for v in x):
             return ("mixed" if any(numeric) else "atoms"), len(x)
     return "other", 0
 
 
 def detect_layout(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | NDArray[Any]
                   ) -> Layout:
-    """The layout of the pooled selection split (numbers, tuples of one length, or other)."""
+    """The layout of the pooled selection split: numbers, tuples of one or of varying lengths, other."""
     kinds: set[str] = set()
     dims: set[int] = set()
     for part in (sel_a, sel_b):
@@ -224,13 +320,17 @@ def detect_layout(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | ND
             if k != "scalar":
                 dims.add(d)
     kind: Literal["scalar", "vector", "mixed", "other"] = "other"
+    padded = False
     if kinds == {"scalar"}:
         kind = "scalar"
-    elif kinds == {"vector"} and len(dims) == 1:
+    elif kinds == {"vector"} and len(dims) == 1 and 0 not in dims:
         kind = "vector"
-    elif kinds <= {"vector", "mixed", "atoms"} and kinds & {"vector", "mixed"} and len(dims) == 1:
+    elif (kinds <= {"vector", "mixed", "atoms"} and kinds & {"vector", "mixed"} and len(dims) == 1
+          and 0 not in dims):
         kind = "mixed"
-    dim = dims.pop() if kind in ("vector", "mixed") else 1
+    elif kinds and kinds <= {"vector", "mixed", "atoms"} and len(dims) > 1:
+        kind, padded = "mixed", True  # varying lengths: read padded to the longest
+    dim = max(dims) if kind in ("vector", "mixed") else 1
     pooled = len(sel_a) + len(sel_b)
     discrete = kind in ("other", "mixed") or _distinct_at_most(sel_a, sel_b, max(64, pooled // 2))
-    return Layout(kind, dim, discrete)
+    return Layout(kind, dim, discrete, padded)

@@ -13,30 +13,48 @@ direction, and builds the event at an index on demand.  Families:
 * unions of quantile bins (:func:`binned_pools`), IEEE-754 classes
   (:func:`float_pattern_pools`) and coordinate-wise patterns
   (:func:`coarse_pools`), ranked as above;
-* thresholds on a learned score (:func:`score_pools`).
+* thresholds on a learned score (:func:`score_pools`);
+* for tuples of varying length, the halting family: {len = k}, {len <= k},
+  {len >= k} (:func:`length_pools`) and sets of first-k-entries prefixes
+  ranked as above (:func:`prefix_pools`).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Final, Literal, cast
+from typing import Any, Final, Literal, cast
 
 import numpy as np
+from numpy.typing import NDArray
 
-from .events import Band, BinUnion, CoarseSet, Event, FloatPattern, Score, ScoreThreshold, Threshold
+from .events import (
+    Band,
+    BinUnion,
+    CoarseSet,
+    Event,
+    FloatPattern,
+    Length,
+    PrefixSet,
+    Score,
+    ScoreThreshold,
+    Threshold,
+)
 from .features import float_pattern
-from .outcomes import FloatArray, IntArray, quantile_cuts
+from .outcomes import FloatArray, IntArray, lengths, outcome_keys, prefixes_of_keys, quantile_cuts
 
 __all__ = [
     "MAX_PREFIXES",
+    "PREFIX_LENGTHS",
     "Direction",
     "Halves",
     "Pool",
     "binned_pools",
     "coarse_pools",
     "float_pattern_pools",
+    "length_pools",
+    "prefix_pools",
     "ranked_pools",
     "score_pools",
     "threshold_pools",
@@ -47,6 +65,9 @@ Direction = Literal["a→b", "b→a"]
 
 MAX_PREFIXES: Final = 4096
 """Up to this many distinct outcomes every ranked prefix is a candidate; beyond, a grid of 256."""
+
+PREFIX_LENGTHS: Final = 32
+"""The prefix family uses every k < L when L <= this + 1, else a geometric grid of this many k."""
 
 
 @dataclass(slots=True)
@@ -186,3 +207,45 @@ def coarse_pools(fit_a: FloatArray, fit_b: FloatArray, test_a: FloatArray, test_
     return ranked_pools(probe.codes(fit_a)[0], probe.codes(fit_b)[0], probe.codes(test_a)[0],
                    probe.codes(test_b)[0],
                    lambda s: CoarseSet(dim, edges, frozenset(probe.decode(c) for c in s)))
+
+
+def _length_maker(ks: IntArray, relation: Literal["=", "<=", ">="]) -> Callable[[int], Event]:
+    return lambda i: Length(int(ks[i]), relation)
+
+
+def _prefix_maker(k: int) -> Callable[[frozenset[Hashable]], Event]:
+    return lambda s: PrefixSet(k, s)
+
+
+def length_pools(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | NDArray[Any],
+                 longest: int) -> list[Pool]:
+    """{len = k}, {len <= k} and {len >= k} for k = 0..``longest``, counted on the whole selection split."""
+    (la, oka), (lb, okb) = lengths(sel_a), lengths(sel_b)
+    ks = np.arange(longest + 1, dtype=np.int64)
+    sa, sb = len(sel_a), len(sel_b)
+    relations: tuple[Literal["=", "<=", ">="], ...] = ("=", "<=", ">=")
+    pools: list[Pool] = []
+    for relation in relations:
+        def hits(size: IntArray, ok: NDArray[np.bool_], relation: str = relation) -> IntArray:
+            x = size[ok][:, None]
+            inside = x == ks if relation == "=" else (x <= ks if relation == "<=" else x >= ks)
+            return np.asarray(inside.sum(axis=0), dtype=np.int64)
+
+        pools += _both(hits(la, oka), hits(lb, okb), sa, sb, _length_maker(ks, relation))
+    return pools
+
+
+def prefix_pools(fit_a: Sequence[Any] | NDArray[Any], fit_b: Sequence[Any] | NDArray[Any],
+                 test_a: Sequence[Any] | NDArray[Any], test_b: Sequence[Any] | NDArray[Any],
+                 longest: int) -> list[Pool]:
+    """Sets of first-k-entries prefixes (k < ``longest``) ranked by likelihood ratio on the fit part."""
+    if longest - 1 <= PREFIX_LENGTHS:
+        ks = list(range(1, longest))
+    else:
+        ks = sorted({int(k) for k in np.geomspace(1, longest - 1, PREFIX_LENGTHS)})
+    parts = [outcome_keys(x) for x in (fit_a, fit_b, test_a, test_b)]
+    pools: list[Pool] = []
+    for k in ks:
+        fa, fb, ta, tb = (prefixes_of_keys(keys, k) for keys in parts)
+        pools += ranked_pools(fa, fb, ta, tb, _prefix_maker(k))
+    return pools

@@ -17,13 +17,23 @@ reads the IEEE-754 bits of float outputs: a floating-point leak, Mironov 2012)
 and ``float_leak_explanation``.  Every exact parameter (``claimed_epsilon``,
 ``claimed_delta``, ``confidence``) also has an ``_exact`` string: a float given to
 the API is used at its exact binary value, and that value is what is recorded.
+
+Declarations (audits.blackbox.declare): ``relation_source`` (``given``: --relation /
+relation=; ``declared``: by the target; ``default``: neither, substitution, with the
+warning :data:`~privref.audits.blackbox.declare.DEFAULTED_RELATION`; null: unknown),
+``declared_claim`` (the target's claim as declared: ``{"kind": "dp", "epsilon", "delta"}``,
+``{"kind": "zcdp", "rho", "delta"}`` or ``{"kind": "profile", "points"}``; null: none),
+``claim_conversion`` (how the audited (``claimed_epsilon``, ``claimed_delta``) point follows
+from it; null: it is the point itself) and ``libraries`` (``[{"name", "version",
+"source"}]``: the distributions the target uses, ``declared``, ``registered`` or
+``detected``).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from fractions import Fraction
 from pathlib import Path
@@ -35,8 +45,10 @@ from privref import reference
 from privref.reference.errors import InvalidArgument, OutputError
 from privref.reference.reals import Real
 
+from .declare import DEFAULTED_RELATION, DeclaredClaim, LibraryVersion, claim_json, claim_text
+
 __all__ = ["FLOAT_LEAK", "BlackboxReport", "BlackboxVerdict", "EstimateLike", "PairResult",
-           "WitnessSamples", "exact_text", "is_float_leak", "write_json"]
+           "WitnessSamples", "exact_text", "is_float_leak", "with_declarations", "write_json"]
 
 FLOAT_LEAK = ("floating-point leak (Mironov 2012): the violation lives in the IEEE-754 bits of the "
               "float outputs (sign, binade, trailing zero bits), not in their real values; rerun "
@@ -106,10 +118,30 @@ class PairResult:
     samples: int
     alpha: Fraction
     estimate: EstimateLike
+    real_estimate: EstimateLike | None = None
+
+    @property
+    def violation(self) -> bool:
+        """Either view proves a violation (each view is bounded at its own share of ``alpha``)."""
+        return self.estimate.violation or (self.real_estimate is not None
+                                           and self.real_estimate.violation)
+
+    @property
+    def best_bound(self) -> float:
+        """The larger epsilon lower bound of the two views."""
+        real = 0.0 if self.real_estimate is None else self.real_estimate.epsilon_lower_bound
+        return max(self.estimate.epsilon_lower_bound, real)
 
     def to_json(self) -> dict[str, Any]:
         """JSON record of this pair (lists for datasets, floats for bounds)."""
         e = self.estimate
+        r = self.real_estimate
+        real = None if r is None else {
+            "epsilon_lower_bound": r.epsilon_lower_bound, "event": r.event,
+            "direction": r.direction, "counts": dict(r.counts), "alpha": r.alpha,
+            "violation": r.violation,
+            "delta_at_claimed_epsilon": (None if r.delta_at_claimed_epsilon is None
+                                         else list(r.delta_at_claimed_epsilon))}
         return {
             "index": self.index, "stage": self.stage,
             "pair": [_jsonable(self.pair[0]), _jsonable(self.pair[1])],
@@ -119,7 +151,18 @@ class PairResult:
             "delta_at_claimed_epsilon": (None if e.delta_at_claimed_epsilon is None
                                          else list(e.delta_at_claimed_epsilon)),
             "violation": e.violation,
+            "float_pattern_event": is_float_leak(e),
+            "real_arithmetic": real,
         }
+
+
+def _real_view(p: PairResult) -> tuple[float, bool]:
+    """(bound, violation) of the pair's real-arithmetic evidence."""
+    if p.real_estimate is not None:
+        return p.real_estimate.epsilon_lower_bound, p.real_estimate.violation
+    if is_float_leak(p.estimate):
+        return 0.0, False
+    return p.estimate.epsilon_lower_bound, p.estimate.violation
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -180,12 +223,35 @@ class BlackboxReport:
     group: int = 1
     tested_epsilon: Real | None = None
     tested_delta: Fraction | None = None
+    relation_source: str | None = None
+    declared_claim: DeclaredClaim | None = None
+    claim_conversion: str | None = None
+    libraries: tuple[LibraryVersion, ...] = ()
+    backend: str = "local"
+    selection_cap: int | None = None
 
     @property
     def float_leak(self) -> bool:
-        """The verdict is VIOLATION and its witness event is an IEEE-754 pattern event."""
+        """VIOLATION whose witness event is an IEEE-754 pattern, and no real-arithmetic violation."""
         return (self.verdict is BlackboxVerdict.VIOLATION and self.witness is not None
-                and is_float_leak(self.witness.estimate))
+                and is_float_leak(self.witness.estimate)
+                and not self.real_arithmetic_violation)
+
+    @property
+    def real_arithmetic_violation(self) -> bool:
+        """A confirmed pair's violation is proved by an event that does not read float bits.
+
+        That is the real-arithmetic view of a two-view run, or a single view's witness that is
+        not an IEEE-754 pattern event: the claim fails even for the algorithm in real arithmetic
+        (a mis-calibration, a double-spent budget), not only through its floating-point leak.
+        """
+        return any(_real_view(p)[1] for p in self.pairs if p.stage == "confirmation")
+
+    @property
+    def real_epsilon_lower_bound(self) -> float:
+        """The largest epsilon lower bound from events that do not read float bits (confirmed pairs)."""
+        return max((_real_view(p)[0] for p in self.pairs if p.stage == "confirmation"),
+                   default=0.0)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON report (see the module docstring for the fields)."""
@@ -218,6 +284,8 @@ class BlackboxReport:
             "search": None if self.search is None else dict(self.search),
             "screening_samples": self.screening_samples,
             "workers": self.workers,
+            "backend": self.backend,
+            "selection_cap": self.selection_cap,
             "warnings": list(self.warnings),
             "notes": list(self.notes),
             "pairs": [p.to_json() for p in self.pairs],
@@ -229,7 +297,13 @@ class BlackboxReport:
             "tested_epsilon_exact": None if self.tested_epsilon is None else str(self.tested_epsilon),
             "tested_delta_exact": None if self.tested_delta is None else str(self.tested_delta),
             "float_leak": self.float_leak,
+            "real_arithmetic_violation": self.real_arithmetic_violation,
+            "real_epsilon_lower_bound": self.real_epsilon_lower_bound,
             "float_leak_explanation": FLOAT_LEAK if self.float_leak else None,
+            "relation_source": self.relation_source,
+            "declared_claim": None if self.declared_claim is None else claim_json(self.declared_claim),
+            "claim_conversion": self.claim_conversion,
+            "libraries": [lib.to_json() for lib in self.libraries],
         }
 
     def summary(self) -> str:
@@ -240,6 +314,19 @@ class BlackboxReport:
         lines.append(f"  claim            ({exact_text(self.claimed_epsilon)}, "
                      f"{exact_text(self.claimed_delta)})-DP"
                      + ("" if self.relation is None else f" under {self.relation}"))
+        if self.declared_claim is not None and self.claim_conversion is not None:
+            lines.append(f"  declared claim   {claim_text(self.declared_claim)}; audited point: "
+                         f"{self.claim_conversion}")
+        if self.relation is not None:
+            source = {"given": "given (--relation / relation=)",
+                      "declared": "declared by the target",
+                      "default": "DEFAULTED (neither given nor declared)"}.get(
+                          self.relation_source or "", "")
+            lines.append(f"  relation         {self.relation}" + (f" ({source})" if source else ""))
+        if self.libraries:
+            lines.append("  libraries        " + ", ".join(
+                f"{lib.name} {lib.version or '(version unknown)'} ({lib.source})"
+                for lib in self.libraries))
         if self.group > 1 and self.tested_epsilon is not None and self.tested_delta is not None:
             lines.append(f"  group privacy    pairs within distance {self.group}: tested "
                          f"({exact_text(self.tested_epsilon)}, {exact_text(self.tested_delta)})-DP "
@@ -253,6 +340,16 @@ class BlackboxReport:
             lines.append(f"  witness pair     {_jsonable(w.pair[0])} vs {_jsonable(w.pair[1])} "
                          f"({w.estimate.direction})")
             lines.append(f"  event            {w.estimate.event}")
+            lines.append("  event kind       " + (
+                "IEEE-754 pattern (reads the bits of float outputs: a floating-point leak)"
+                if is_float_leak(w.estimate) else "real-arithmetic (thresholds, sets, scores)"))
+            if w.real_estimate is not None:
+                r = w.real_estimate
+                lines.append(f"  real view        eps lower bound {r.epsilon_lower_bound:.6g}"
+                             f"{' (VIOLATION)' if r.violation else ''} with events that do not "
+                             f"read float bits: {r.event}")
+                lines.append("  two views        IEEE-754 and real-arithmetic events from the "
+                             "same samples, each at half of the pair's alpha")
             lines.append(f"  counts           {dict(w.estimate.counts)}")
             if w.estimate.delta_at_claimed_epsilon is not None:
                 lo, hi = w.estimate.delta_at_claimed_epsilon
@@ -260,7 +357,8 @@ class BlackboxReport:
         confirmed = sum(p.stage == "confirmation" for p in self.pairs)
         lines.append(f"  samples          {self.samples} per side on {confirmed} confirmed of "
                      f"{self.candidates} candidate pairs; seed {self.seed}; "
-                     f"{self.elapsed_seconds:.1f}s on {self.workers} worker(s)")
+                     f"{self.elapsed_seconds:.1f}s on {self.workers} worker(s)"
+                     + ("" if self.backend == "local" else f" ({self.backend})"))
         if not self.float_events:
             lines.append("  events           real-arithmetic view (no IEEE-754 pattern events)")
         lines.extend(f"  warning          {m}" for m in self.warnings)
@@ -293,3 +391,21 @@ def write_json(path: str | Path, payload: Mapping[str, Any], flag: str = "--json
         raise OutputError(f"{flag} {path}: could not write the report "
                           f"({exc.strerror or type(exc).__name__})") from None
 
+
+
+def with_declarations(report: BlackboxReport, *, relation_source: str | None,
+                      declared_claim: DeclaredClaim | None = None,
+                      claim_conversion: str | None = None,
+                      libraries: Sequence[LibraryVersion] = ()) -> BlackboxReport:
+    """``report`` with the declaration fields set (see the module docstring); a defaulted
+    relation (``relation_source="default"``) adds :data:`DEFAULTED_RELATION` to the warnings
+    (once).  Pure: returns a new report."""
+    if relation_source not in (None, "given", "declared", "default"):
+        raise InvalidArgument(f"relation_source={relation_source!r} must be given, declared, "
+                              "default or None")
+    warnings = report.warnings
+    if relation_source == "default" and DEFAULTED_RELATION not in warnings:
+        warnings = (DEFAULTED_RELATION, *warnings)
+    return replace(report, relation_source=relation_source, declared_claim=declared_claim,
+                   claim_conversion=claim_conversion, libraries=tuple(libraries),
+                   warnings=warnings)

@@ -58,15 +58,12 @@ import hashlib
 import io
 import json
 import math
-import multiprocessing
 import os
-import signal
 import sys
 import time
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from multiprocessing.pool import Pool
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TextIO
@@ -85,14 +82,17 @@ from privref.reference.privacy import PrivacyClaim, group_privacy
 from privref.reference.reals import Order, Real, compare, log, rational
 
 from .batch import check_kinds, merge_batches
+from .engines import BACKENDS, Backend, make_backend
+from .estimate import conclude_views, events_digest, plan_views, selection_sizes
+from .events import Event
 from .report import BlackboxReport, BlackboxVerdict, EstimateLike, PairResult, WitnessSamples
 from .search import Pair, SearchSpace, candidate_pairs, relation_name_safe
+from .selection import Candidate
 from .target import (
     DEFAULT_TIMEOUT,
     Batch,
     Target,
     TargetCallError,
-    TargetError,
     TargetTimeout,
     check_timeout,
     draw,
@@ -101,22 +101,33 @@ from .target import (
 )
 
 __all__ = [
+    "DEFAULT_SELECTION_CAP",
     "MAX_CONFIDENCE",
     "MAX_DATASET_SIZE",
+    "MAX_IN_MEMORY",
     "MAX_SAMPLES",
     "MAX_SEED",
     "MAX_WORKERS",
     "AuditConfig",
     "CheckpointError",
+    "Counted",
     "Estimator",
+    "Streamed",
     "audited_claim",
     "low_power",
     "run_audit",
     "sample_pair",
 ]
 
-MAX_SAMPLES = 10**8
-"""Largest ``samples`` (per side, per pair): about 1.6 GB of float outcomes for one pair."""
+MAX_SAMPLES = 10**10
+"""Largest ``samples`` per side and pair (the streaming estimator's memory does not grow with it)."""
+
+MAX_IN_MEMORY = 10**8
+"""Largest ``samples`` when every outcome is kept (a custom estimator, or the witness samples for
+the HTML report): about 1.6 GB of float outcomes for one pair."""
+
+DEFAULT_SELECTION_CAP = 2**20
+"""Default cap of the selection split per side (the only outcomes the default estimator keeps)."""
 
 MAX_WORKERS = 4 * (os.cpu_count() or 1)
 """Largest ``workers``: four per core."""
@@ -153,7 +164,12 @@ class AuditConfig:
     ``relation`` is the neighbor relation given pairs must satisfy (None: not
     checked, the caller vouches); ``group = k`` accepts pairs within distance
     k and tests the group claim (see :func:`audited_claim`).  ``timeout`` is
-    the per-call limit in seconds (None: none).  Limits: see the module docstring.
+    the per-call limit in seconds (None: none).  ``backend`` is where chunks
+    run: "local" (in-process, or a process pool of ``workers``) or "dask" (a
+    local Dask cluster of ``workers`` processes, or the scheduler at
+    ``scheduler``); the results do not depend on it.  ``selection_cap`` bounds
+    the selection split of the default (streaming) estimator per side.
+    Limits: see the module docstring.
     """
 
     epsilon: Real
@@ -172,6 +188,9 @@ class AuditConfig:
     relation: NeighborRelation | None = None
     group: int = 1
     timeout: float | None = DEFAULT_TIMEOUT
+    backend: str = "local"
+    scheduler: str | None = None
+    selection_cap: int = DEFAULT_SELECTION_CAP
 
     def __post_init__(self) -> None:
         if not isinstance(self.confidence, Fraction | int) or isinstance(self.confidence, bool):
@@ -186,13 +205,20 @@ class AuditConfig:
                                        ("workers", self.workers, 1, MAX_WORKERS),
                                        ("confirm", self.confirm, 1, 1000),
                                        ("seed", self.seed, 0, MAX_SEED),
-                                       ("group", self.group, 1, 1000)):
+                                       ("group", self.group, 1, 1000),
+                                       ("selection_cap", self.selection_cap, 1, MAX_SAMPLES)):
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise InvalidArgument(f"{name}={value!r} must be an int >= {low}")
             if value > high:
                 raise InvalidArgument(f"{name}={_big(value)} must be <= {_big(high)}")
         if self.timeout is not None:
             check_timeout(self.timeout)
+        if self.backend not in BACKENDS:
+            raise InvalidArgument(f"backend={self.backend!r} must be one of {', '.join(BACKENDS)}")
+        if self.scheduler is not None and (self.backend != "dask" or not isinstance(
+                self.scheduler, str) or not self.scheduler):
+            raise InvalidArgument(f"scheduler={self.scheduler!r} needs backend='dask' and an "
+                                  "address such as 'tcp://host:8786'")
         for name, opt in (("screening_samples", self.screening_samples),
                           ("chunk_size", self.chunk_size)):
             if opt is not None and (isinstance(opt, bool) or not isinstance(opt, int) or opt < 1):
@@ -236,24 +262,33 @@ def _sample_chunk(target: Target, data: Sequence[Hashable], seed: int, key: _Key
         return draw(target, data, rng, size, timeout)
 
 
-_WORKER_TARGET: list[Target] = []
-
-
-def _init_worker(target: Target | None, spec: str | None) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
-    if target is None:
-        from .target import load_target
-        assert spec is not None
-        target = load_target(spec)
-    _WORKER_TARGET[:] = [target]
-
-
 _Task = tuple[_Key, tuple[Hashable, ...], int, int, float | None]  # key, data, seed, size, timeout
+_CountTask = tuple[_Key, tuple[Hashable, ...], int, int, float | None, tuple[Event, ...]]
 
 
-def _worker_task(task: _Task) -> tuple[_Key, Batch]:
+def _sample_task(target: Target, task: _Task) -> tuple[_Key, Batch]:
     key, data, seed, size, timeout = task
-    return key, _sample_chunk(_WORKER_TARGET[0], data, seed, key, size, timeout)
+    return key, _sample_chunk(target, data, seed, key, size, timeout)
+
+
+@dataclass(frozen=True, slots=True)
+class Counted:
+    """One held-out chunk, counted: its size, each event's hits, and its first outcome (kind checks)."""
+
+    size: int
+    hits: tuple[int, ...]
+    head: Batch
+
+
+def _head(batch: Batch) -> Batch:
+    values = batch.values[:1].copy() if isinstance(batch.values, np.ndarray) else batch.values[:1]
+    return Batch(batch.kind, values, batch.first, batch.conversions)
+
+
+def _count_task(target: Target, task: _CountTask) -> tuple[_Key, Counted]:
+    key, data, seed, size, timeout, events = task
+    batch = _sample_chunk(target, data, seed, key, size, timeout)
+    return key, Counted(len(batch), tuple(e.count(batch.values) for e in events), _head(batch))
 
 
 # ---------------------------------------------------------------------------- checkpoint
@@ -288,11 +323,12 @@ class Checkpoint:
     Write failures raise OutputError.
     """
 
-    VERSION = 2
+    VERSION = 3
 
     def __init__(self, path: Path, fingerprint: dict[str, Any]) -> None:
         self.path = path
         self.chunks: dict[_Key, Batch] = {}
+        self.counts: dict[_Key, tuple[str, Counted]] = {}  # held-out chunks: (events digest, counts)
         if path.is_dir():
             raise CheckpointError(f"--checkpoint {path}: is a directory; give a file path")
         try:
@@ -359,6 +395,12 @@ class Checkpoint:
             try:
                 key: _Key = (int(record["key"][0]), int(record["key"][1]), int(record["key"][2]),
                              int(record["key"][3]))
+                if "hits" in record:  # a counted held-out chunk
+                    head = Batch(record["kind"], [_decode(record["first"])], _decode(record["first"]))
+                    hits = tuple(int(h) for h in record["hits"])
+                    self.counts[key] = (str(record["events"]),
+                                        Counted(int(record["size"]), hits, head))
+                    continue
                 if record["encoding"] == "npy":
                     values: np.ndarray | list[Hashable] = np.load(
                         io.BytesIO(base64.b64decode(record["data"])), allow_pickle=False)
@@ -380,6 +422,18 @@ class Checkpoint:
             enc, payload = "json", [_encode(o) for o in batch.values]
         record: dict[str, Any] = {"key": list(key), "kind": batch.kind,
                                   "first": _encode(batch.first), "encoding": enc, "data": payload}
+        self._append(record)
+        self.chunks[key] = batch
+
+    def record_counts(self, key: _Key, events: str, counted: Counted) -> None:
+        """Persist one counted held-out chunk: its size, hits and the digest of the events counted."""
+        record: dict[str, Any] = {"key": list(key), "kind": counted.head.kind,
+                                  "first": _encode(counted.head.first), "events": events,
+                                  "size": counted.size, "hits": list(counted.hits)}
+        self._append(record)
+        self.counts[key] = (events, counted)
+
+    def _append(self, record: dict[str, Any]) -> None:
         record["sha256"] = hashlib.sha256(self._chain + _canonical(record)).hexdigest()
         try:
             self._file.write(json.dumps(record) + "\n")
@@ -388,7 +442,6 @@ class Checkpoint:
         except OSError as exc:
             raise OutputError(f"--checkpoint {self.path}: could not write a chunk "
                               f"({exc.strerror or type(exc).__name__})") from None
-        self.chunks[key] = batch
 
     def close(self) -> None:
         """Close the file (the data is already on disk)."""
@@ -448,11 +501,30 @@ class Progress:
 
 # ---------------------------------------------------------------------------- engine
 
+Plan = Callable[[int, Any, Any, int, int], tuple[Candidate, ...]]
+"""plan(candidate index, selection split a, selection split b, held-out size a, held-out size b)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Streamed:
+    """One pair's streamed stage: the candidates, their held-out hits per side, the split sizes.
+
+    ``hits[k]`` = (hits under M(a), hits under M(b)) of ``chosen[k]`` on the held-out split;
+    ``selection`` the selection samples (kept only on request, else None).
+    """
+
+    chosen: tuple[Candidate, ...]
+    hits: tuple[tuple[int, int], ...]
+    selection_size: int
+    held_size: int
+    selection: tuple[Any, Any] | None = None
+
+
 class _Engine:
     def __init__(self, target: Target, config: AuditConfig, fingerprint: dict[str, Any]) -> None:
         self.target = target
         self.config = config
-        self.pool: Pool | None = None
+        self.backend: Backend | None = None
         self.progress = Progress(config.progress)
         self.checkpoint = (None if config.checkpoint is None
                            else Checkpoint(config.checkpoint, fingerprint))
@@ -462,35 +534,33 @@ class _Engine:
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
-        if self.pool is not None:
-            if kind is None:
-                self.pool.close()
-            else:
-                self.pool.terminate()
-            self.pool.join()
+        if self.backend is not None:
+            self.backend.close(kind is None)
         if self.checkpoint is not None:
             self.checkpoint.close()
 
-    def _pool(self) -> Pool:
-        if self.pool is None:
-            methods = multiprocessing.get_all_start_methods()
-            init: tuple[Target | None, str | None]
-            if "fork" in methods:  # the target (even a closure) is inherited, not pickled
-                method, init = "fork", (self.target, None)
-            elif self.target.spec is not None:  # workers re-load the target from its spec
-                method, init = "spawn", (None, self.target.spec)
-            else:
-                raise TargetError(f"workers={self.config.workers} needs the fork start method or a "
-                                  f"target given as 'module:function'; target {self.target.name} is "
-                                  "an in-process callable: use workers=1")
-            ctx = multiprocessing.get_context(method)
-            self.pool = ctx.Pool(self.config.workers, initializer=_init_worker, initargs=init)
-        return self.pool
+    def _backend(self) -> Backend:
+        if self.backend is None:
+            self.backend = make_backend(self.config.backend, self.target, self.config.workers,
+                                        self.config.scheduler)
+        return self.backend
 
-    def sample(self, stage: int, pairs: Sequence[tuple[int, Pair]], n: int,
-               label: str) -> dict[tuple[int, int], Batch]:
+    def _run(self, fn: Callable[[Target, Any], Any], tasks: Iterator[Any], count: int,
+             chunk: int) -> Iterator[Any]:
+        if self.config.backend == "local" and (self.config.workers == 1 or count <= 1):
+            for task in tasks:
+                yield fn(self.target, task)
+            return
+        timeout = self.config.timeout
+        # watchdog behind the workers' own per-call alarms: a worker stuck where signals
+        # cannot reach (C code holding the GIL) is caught here and the workers terminated
+        budget = None if timeout is None else timeout * (1 if self.target.vectorized else chunk) + 30
+        yield from self._backend().run(fn, tasks, count, budget)
+
+    def _collect(self, stage: int, pairs: Sequence[tuple[int, Pair]], n: int,
+                 chunks: int) -> dict[tuple[int, int], Batch]:
+        """The first ``chunks`` chunks of each side of each pair, merged (progress not begun here)."""
         chunk = self.config.chunk(self.target)
-        chunks = -(-n // chunk)
         found: dict[_Key, Batch] = {}
         pending = 0
         for index, _ in pairs:
@@ -511,16 +581,12 @@ class _Engine:
                             yield (key, pair[side], self.config.seed, min(chunk, n - c * chunk),
                                    self.config.timeout)
 
-        self.progress.begin(label, 2 * n * len(pairs))
         self.progress.advance(sum(len(b) for b in found.values()))
-        try:
-            for key, batch in self._run(tasks(), pending, chunk):
-                if self.checkpoint is not None:
-                    self.checkpoint.record(key, batch)
-                found[key] = batch
-                self.progress.advance(len(batch))
-        finally:
-            self.progress.end()
+        for key, batch in self._run(_sample_task, tasks(), pending, chunk):
+            if self.checkpoint is not None:
+                self.checkpoint.record(key, batch)
+            found[key] = batch
+            self.progress.advance(len(batch))
         out: dict[tuple[int, int], Batch] = {}
         for index, pair in pairs:
             for side in (0, 1):
@@ -529,27 +595,113 @@ class _Engine:
                 out[(index, side)] = merge_batches(parts, self.target.name, pair[side])
         return out
 
-    def _run(self, tasks: Iterator[_Task], count: int, chunk: int
-             ) -> Iterator[tuple[_Key, Batch]]:
-        if self.config.workers == 1 or count <= 1:
-            for key, data, seed, size, timeout in tasks:
-                yield key, _sample_chunk(self.target, data, seed, key, size, timeout)
-            return
-        results = self._pool().imap_unordered(_worker_task, tasks)
-        timeout = self.config.timeout
-        # watchdog behind the workers' own per-call alarms: a worker stuck where signals
-        # cannot reach (C code holding the GIL) is caught here and the pool terminated
-        budget = None if timeout is None else timeout * (1 if self.target.vectorized else chunk) + 30
-        for _ in range(count):
-            try:
-                yield results.next(budget)
-            except multiprocessing.TimeoutError:
-                assert timeout is not None and budget is not None
-                raise TargetTimeout(
-                    f"target {self.target.name}: no chunk came back from the worker processes "
-                    f"within {budget:g} s (per-call limit timeout={timeout:g} s); the target "
-                    "blocks or ignores signals; raise --timeout (API: timeout=) or fix the "
-                    "target") from None
+    def sample(self, stage: int, pairs: Sequence[tuple[int, Pair]], n: int,
+               label: str) -> dict[tuple[int, int], Batch]:
+        """Every one of the ``n`` outcomes of each side of each pair, kept in memory."""
+        chunks = -(-n // self.config.chunk(self.target))
+        self.progress.begin(label, 2 * n * len(pairs))
+        try:
+            return self._collect(stage, pairs, n, chunks)
+        finally:
+            self.progress.end()
+
+    def stream(self, stage: int, pairs: Sequence[tuple[int, Pair]], n: int, label: str,
+               plan: Plan, check: Callable[[dict[tuple[int, int], Batch]], None],
+               keep_selection: bool = False) -> dict[int, Streamed]:
+        """Select events on a bounded selection split, then count them on the streamed rest.
+
+        The selection split is the first ``selection_sizes(n, n, 1/2, config.selection_cap)``
+        outcomes of each side; only it (and one chunk per worker) is ever in memory.  The
+        held-out chunks are drawn and counted where they are drawn (worker or cluster), and
+        only their counts come back, so memory does not grow with ``n``.  The counts equal
+        those of :func:`privref.audits.blackbox.estimate.estimate_pair_detailed` on all ``n``
+        outcomes whenever the selection split is not capped.
+        """
+        chunk = self.config.chunk(self.target)
+        total = -(-n // chunk)
+        sel, _ = selection_sizes(n, n, Fraction(1, 2), self.config.selection_cap)
+        held = n - sel
+        first = -(-sel // chunk)
+        self.progress.begin(label, 2 * n * len(pairs))
+        try:
+            merged = self._collect(stage, pairs, n, first)
+            check(merged)
+            out: dict[int, Streamed] = {}
+            events: dict[int, tuple[Event, ...]] = {}
+            hits: dict[tuple[int, int], list[int]] = {}
+            digests: dict[int, str] = {}
+            for index, _ in pairs:
+                values = (merged[(index, 0)].values, merged[(index, 1)].values)
+                chosen = plan(index, values[0][:sel], values[1][:sel], held, held)
+                events[index] = tuple(c.event for c in chosen)
+                digests[index] = events_digest(chosen)
+                for side in (0, 1):
+                    tail = values[side][sel:]  # the held-out part of the last selection chunk
+                    hits[(index, side)] = [e.count(tail) for e in events[index]]
+                out[index] = Streamed(chosen, (), sel, held,
+                                      (values[0][:sel], values[1][:sel]) if keep_selection
+                                      else None)
+                del merged[(index, 0)], merged[(index, 1)]
+            self._count(stage, pairs, n, first, total, events, digests, hits, check)
+        finally:
+            self.progress.end()
+        return {index: Streamed(s.chosen, tuple((hits[(index, 0)][k], hits[(index, 1)][k])
+                                                for k in range(len(s.chosen))),
+                                s.selection_size, s.held_size, s.selection)
+                for index, s in out.items()}
+
+    def _count(self, stage: int, pairs: Sequence[tuple[int, Pair]], n: int, first: int,
+               total: int, events: dict[int, tuple[Event, ...]], digests: dict[int, str],
+               hits: dict[tuple[int, int], list[int]],
+               check: Callable[[dict[tuple[int, int], Batch]], None]) -> None:
+        chunk = self.config.chunk(self.target)
+        done: dict[_Key, Counted] = {}
+        pending = 0
+        for index, _ in pairs:
+            for side in (0, 1):
+                for c in range(first, total):
+                    key = (stage, index, side, c)
+                    saved = None if self.checkpoint is None else self.checkpoint.counts.get(key)
+                    if saved is not None:
+                        if saved[0] != digests[index]:
+                            raise CheckpointError(
+                                f"--checkpoint {self.config.checkpoint}: its counts of chunk "
+                                f"{key} were made for other events than this run selected (the "
+                                "target or privref changed since); delete it to start over")
+                        done[key] = saved[1]
+                    else:
+                        pending += 1
+
+        def tasks() -> Iterator[_CountTask]:
+            for index, pair in pairs:
+                if not events[index]:
+                    continue
+                for side in (0, 1):
+                    for c in range(first, total):
+                        key = (stage, index, side, c)
+                        if key not in done:
+                            yield (key, pair[side], self.config.seed, min(chunk, n - c * chunk),
+                                   self.config.timeout, events[index])
+
+        def add(key: _Key, counted: Counted) -> None:
+            check({(key[1], key[2]): counted.head})
+            acc = hits[(key[1], key[2])]
+            for k, h in enumerate(counted.hits):
+                acc[k] += h
+            self.progress.advance(counted.size)
+
+        for key, counted in done.items():
+            add(key, counted)
+        skipped = sum(min(chunk, n - c * chunk) for index, _ in pairs if not events[index]
+                      for _side in (0, 1) for c in range(first, total))
+        self.progress.advance(skipped)
+        pending -= sum(1 for index, _ in pairs if not events[index]
+                       for _side in (0, 1) for c in range(first, total)
+                       if (stage, index, _side, c) not in done)
+        for key, counted in self._run(_count_task, tasks(), pending, chunk):
+            if self.checkpoint is not None:
+                self.checkpoint.record_counts(key, digests[key[1]], counted)
+            add(key, counted)
 
 
 def sample_pair(target: Target, pair: Pair, *, samples: int, seed: int, workers: int = 1,
@@ -580,7 +732,8 @@ def _fingerprint(target: Target, config: AuditConfig, given: Sequence[Pair] | No
         "samples": config.samples, "screening_samples": config.screening,
         "chunk_size": config.chunk(target), "confirm": config.confirm,
         "epsilon": str(config.epsilon), "delta": str(config.delta),
-        "confidence": str(config.confidence),
+        "confidence": str(config.confidence), "selection_cap": config.selection_cap,
+        "float_events": config.float_events,
         "pairs": None if given is None else json.loads(json.dumps([[list(a), list(b)]
                                                                      for a, b in given], default=repr)),
         "search": None if given is not None else config.search.to_json(),
@@ -768,7 +921,13 @@ def run_audit(target: Target, config: AuditConfig, pairs: Sequence[Pair] | None 
     the tested claim is :func:`audited_claim`.  Warnings known before sampling
     (duplicates, LOW-POWER) are also passed to ``on_warning`` as they arise.
     """
+    streaming = estimator is None and not keep_witness_samples
     estimate_pair = estimator or _default_estimator(config.float_events)
+    if not streaming and config.samples > MAX_IN_MEMORY:
+        why = "a custom estimator" if estimator is not None else "the HTML report's samples"
+        raise InvalidArgument(f"samples={_big(config.samples)}: {why} keeps every outcome, so "
+                              f"samples must be <= {_big(MAX_IN_MEMORY)} (the default estimator "
+                              "streams, and has no such limit)")
     claim_eps, claim_delta = audited_claim(config)
     start = time.perf_counter()
     warnings: list[str] = []
@@ -794,11 +953,10 @@ def run_audit(target: Target, config: AuditConfig, pairs: Sequence[Pair] | None 
         confirmed = [r for r in results if r.stage == "confirmation"]
         witness = None
         if confirmed:
-            witness = max(confirmed, key=lambda r: (r.estimate.violation,
-                                                    r.estimate.epsilon_lower_bound, -r.index))
+            witness = max(confirmed, key=lambda r: (r.violation, r.best_bound, -r.index))
         verdict = None
         if status == "complete":
-            verdict = (BlackboxVerdict.VIOLATION if any(r.estimate.violation for r in confirmed)
+            verdict = (BlackboxVerdict.VIOLATION if any(r.violation for r in confirmed)
                        else BlackboxVerdict.NO_VIOLATION_FOUND)
         return BlackboxReport(
             target=target.name, target_package=target.package,
@@ -806,7 +964,7 @@ def run_audit(target: Target, config: AuditConfig, pairs: Sequence[Pair] | None 
             claimed_epsilon=config.epsilon, claimed_delta=config.delta,
             confidence=config.confidence, samples=config.samples, seed=config.seed,
             status=status, verdict=verdict,
-            epsilon_lower_bound=0.0 if witness is None else witness.estimate.epsilon_lower_bound,
+            epsilon_lower_bound=0.0 if witness is None else witness.best_bound,
             witness=witness, pairs=tuple(results), candidates=len(candidates),
             search=None if pairs is not None else config.search.to_json(),
             screening_samples=None if len(candidates) <= config.confirm else config.screening,
@@ -817,7 +975,10 @@ def run_audit(target: Target, config: AuditConfig, pairs: Sequence[Pair] | None 
             relation=(None if config.relation is None else relation_name_safe(config.relation)),
             group=config.group,
             tested_epsilon=None if config.group == 1 else claim_eps,
-            tested_delta=None if config.group == 1 else claim_delta)
+            tested_delta=None if config.group == 1 else claim_delta,
+            backend=config.backend if config.scheduler is None
+            else f"{config.backend} {config.scheduler}",
+            selection_cap=config.selection_cap if streaming else None)
 
     try:
         if pairs is None:
@@ -836,26 +997,65 @@ def run_audit(target: Target, config: AuditConfig, pairs: Sequence[Pair] | None 
         seen: list[tuple[Batch, Sequence[Hashable]]] = []
         alpha = 1 - config.confidence
         with _Engine(target, config, _fingerprint(target, config, pairs)) as engine:
+            def check(batches: dict[tuple[int, int], Batch]) -> None:
+                check_kinds(batches, indexed, target.name, seen)
+
+            def stage(number: int, chosen: list[tuple[int, Pair]], n: int, label: str,
+                      level: Fraction) -> list[tuple[int, Pair, EstimateLike, EstimateLike | None]]:
+                if estimator is not None:  # a custom estimator sees every outcome
+                    batches = engine.sample(number, chosen, n, label)
+                    check(batches)
+                    return [(i, pair, estimate_pair(
+                        batches[(i, 0)].values, batches[(i, 1)].values, epsilon=claim_eps,
+                        delta=claim_delta, alpha=level), None) for i, pair in chosen]
+                views: dict[int, int] = {}
+
+                def plan(index: int, sel_a: Any, sel_b: Any, held_a: int,
+                         held_b: int) -> tuple[Candidate, ...]:
+                    picked, split = plan_views(sel_a, sel_b, held_a=held_a, held_b=held_b,
+                                               delta=claim_delta, alpha=level,
+                                               float_events=config.float_events)
+                    if split is not None:
+                        views[index] = split
+                    return picked
+
+                if streaming:
+                    streamed = engine.stream(number, chosen, n, label, plan, check)
+                else:  # every outcome kept (the HTML report's samples): the same plan and counts
+                    batches = engine.sample(number, chosen, n, label)
+                    check(batches)
+                    sel, _ = selection_sizes(n, n)
+                    streamed = {}
+                    for i, _pair in chosen:
+                        xa, xb = batches[(i, 0)].values, batches[(i, 1)].values
+                        picked = plan(i, xa[:sel], xb[:sel], n - sel, n - sel)
+                        streamed[i] = Streamed(picked, tuple(
+                            (c.event.count(xa[sel:]), c.event.count(xb[sel:])) for c in picked),
+                            sel, n - sel)
+                        if number == 1:
+                            kept[i] = WitnessSamples(xa, xb)
+                found: list[tuple[int, Pair, EstimateLike, EstimateLike | None]] = []
+                for i, pair in chosen:
+                    got = streamed[i]
+                    ieee, real = conclude_views(
+                        got.chosen, got.hits, views.get(i), held_a=got.held_size,
+                        held_b=got.held_size, selection_a=got.selection_size,
+                        selection_b=got.selection_size, epsilon=claim_eps, delta=claim_delta,
+                        alpha=level)
+                    found.append((i, pair, ieee.estimate, None if real is None else real.estimate))
+                return found
+
             chosen = list(indexed.items())
             if len(candidates) > config.confirm:
-                batches = engine.sample(0, chosen, config.screening, "screening")
-                check_kinds(batches, indexed, target.name, seen)
-                for i, pair in chosen:
-                    est = estimate_pair(batches[(i, 0)].values, batches[(i, 1)].values,
-                                        epsilon=claim_eps, delta=claim_delta, alpha=alpha)
-                    results.append(PairResult(i, "screening", pair, config.screening, alpha, est))
-                del batches
-                ranked = sorted(results, key=lambda r: (-r.estimate.epsilon_lower_bound, r.index))
+                for i, pair, est, real in stage(0, chosen, config.screening, "screening", alpha):
+                    results.append(PairResult(i, "screening", pair, config.screening, alpha, est,
+                                              real))
+                ranked = sorted(results, key=lambda r: (-r.best_bound, r.index))
                 chosen = sorted((r.index, r.pair) for r in ranked[:config.confirm])
             share = alpha / len(chosen)
-            batches = engine.sample(1, chosen, config.samples, "confirmation")
-            check_kinds(batches, indexed, target.name, seen)
-            for i, pair in chosen:
-                est = estimate_pair(batches[(i, 0)].values, batches[(i, 1)].values,
-                                    epsilon=claim_eps, delta=claim_delta, alpha=share)
-                results.append(PairResult(i, "confirmation", pair, config.samples, share, est))
-                if keep_witness_samples:
-                    kept[i] = WitnessSamples(batches[(i, 0)].values, batches[(i, 1)].values)
+            for i, pair, est, real in stage(1, chosen, config.samples, "confirmation", share):
+                results.append(PairResult(i, "confirmation", pair, config.samples, share, est,
+                                          real))
     except PrivrefError as exc:
         if on_partial is not None:
             on_partial(report("error", str(exc)))
@@ -866,4 +1066,7 @@ def run_audit(target: Target, config: AuditConfig, pairs: Sequence[Pair] | None 
                      "resume" if config.checkpoint is not None else "")
             on_partial(report("interrupted", "interrupted" + where))
         raise
+    if seen and seen[0][0].conversions:
+        notes.append("outputs converted to canonical tuples: " + "; ".join(seen[0][0].conversions)
+                     + " (docs/blackbox-outcomes.md)")
     return report("complete", None)

@@ -11,7 +11,12 @@ Candidate events come from the **selection split only**, in the families of
   IEEE-754 classes for non-integer floats;
 * numeric tuples / vectors: the same threshold families on each coordinate,
   coordinate-wise patterns, and thresholds on two scores learned on the
-  selection split (:mod:`.scores`: naive Bayes and logistic regression).
+  selection split (:mod:`.scores`: naive Bayes and logistic regression);
+* tuples of varying length (sparse-vector outputs): every family above on the
+  rows padded to the longest length L of the selection split
+  (:class:`~privref.audits.blackbox.events.Padded`), plus the halting family:
+  {len = k}, {len <= k}, {len >= k} for k <= L, and sets of first-k-entries
+  prefixes (k < L) ranked by likelihood ratio.
 
 Learned families (rankings, bins, patterns, scores) learn on the first half of
 the selection split and are counted on its second half, so that their counts
@@ -29,7 +34,7 @@ statement.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from statistics import NormalDist
@@ -40,8 +45,18 @@ from numpy.typing import NDArray
 
 from privref.reference.errors import InvalidArgument
 
-from .events import Event, OutcomeSet, Score
-from .outcomes import FloatArray, IntArray, Layout, detect_layout, outcome_keys, readable, scalars, vectors
+from .events import Event, OutcomeSet, Padded, Score
+from .outcomes import (
+    FloatArray,
+    IntArray,
+    Layout,
+    detect_layout,
+    outcome_keys,
+    padded_rows,
+    readable,
+    scalars,
+    vectors,
+)
 from .pools import (
     Direction,
     Halves,
@@ -49,6 +64,8 @@ from .pools import (
     binned_pools,
     coarse_pools,
     float_pattern_pools,
+    length_pools,
+    prefix_pools,
     ranked_pools,
     score_pools,
     threshold_pools,
@@ -90,6 +107,10 @@ COARSE_MAX_DIM: Final = 32
 """Coordinate-wise pattern and float-pattern families are built for vectors of at most this length."""
 
 
+def _padded_maker(make: Callable[[int], Event], length: int) -> Callable[[int], Event]:
+    return lambda i: Padded(make(i), length)
+
+
 def _pools(sel_a: Split, sel_b: Split, cut_a: int, cut_b: int, layout: Layout,
            max_cuts: int, float_events: bool) -> list[Pool]:
     """Every family's candidates.  Fixed-form families (thresholds, intervals) count on the whole
@@ -98,6 +119,14 @@ def _pools(sel_a: Split, sel_b: Split, cut_a: int, cut_b: int, layout: Layout,
     split = cut_a > 0 and cut_b > 0
     fit_a, fit_b = (sel_a[:cut_a], sel_b[:cut_b]) if split else (sel_a, sel_b)
     test_a, test_b = (sel_a[cut_a:], sel_b[cut_b:]) if split else (sel_a, sel_b)
+    if layout.padded:  # varying lengths: every family on padded rows, then the halting family
+        longest = layout.dim
+        inner = _pools(padded_rows(sel_a, longest), padded_rows(sel_b, longest), cut_a, cut_b,
+                       Layout("mixed", longest, True), max_cuts, float_events)
+        wrapped = [Pool(p.direction, p.hits_p, p.hits_q, p.size_p, p.size_q,
+                        _padded_maker(p.make, longest)) for p in inner]
+        return (wrapped + length_pools(sel_a, sel_b, longest)
+                + prefix_pools(fit_a, fit_b, test_a, test_b, longest))
 
     def halves(xa: FloatArray, xb: FloatArray) -> Halves:
         if not split:

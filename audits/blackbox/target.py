@@ -10,13 +10,10 @@ when its attribute ``privref_vectorized`` is ``True``; when that attribute is
 absent, when the third positional parameter of its signature is named
 ``size``.  ``privref_vectorized = False`` forces the scalar form.
 
-Outcomes are numbers (int, float, numpy scalars), other hashable values
-("labels": str, bool, None, enums, ...), or tuples of these.  Every draw of
-one audit must have the same *kind* (number, label, or tuple of a fixed arity
-with a fixed kind per position); the first draw that breaks this raises
-:class:`OutcomeError` naming it.  NaN is refused (it is not equal to itself,
-so no event can be counted on it), and so is an int beyond the float range
-(``|x| >= 2**1024``), which no numeric event can read.
+Outcomes: numbers (NaN and ±inf included), labels (other hashable values), or
+tuples/lists/arrays of these of any length and nesting, all draws of one audit
+of one class; checked and converted by :mod:`privref.audits.blackbox.batch`
+(the rule: docs/blackbox-outcomes.md).
 
 Timeout.  Every call of the target must return within ``timeout`` seconds
 (:data:`DEFAULT_TIMEOUT` unless given; a vectorized call counts as one call).
@@ -43,7 +40,7 @@ import time
 import traceback
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import ModuleType
 
@@ -52,9 +49,15 @@ import numpy as np
 from privref.reference.errors import InvalidArgument
 from privref.reference.mechanism import Mechanism
 from privref.reference.neighbors import NeighborRelation
-from privref.reference.privacy import PrivacyClaim
 
 from .batch import Batch, describe_outcome, make_batch, outcome_kind
+from .declare import (
+    DeclaredClaim,
+    InputDomain,
+    LibraryVersion,
+    detect_libraries,
+    read_declaration,
+)
 from .errors import OutcomeError, TargetCallError, TargetError, TargetLoadError, TargetTimeout
 
 __all__ = [
@@ -166,6 +169,16 @@ class Target:
     library's claim and its recommended pairs, a built-in Mechanism its claim.
     ``relation`` is the neighbor relation the target's claim is stated under
     (None: not declared; the auditors then default to substitution).
+
+    A file or module target declares these itself (``privref_claim``,
+    ``privref_relation``, ``privref_pairs``, ``privref_domain``,
+    ``privref_library``, or the :func:`privref.audits.blackbox.declare.declare`
+    decorator), validated at load time.  ``claim`` is then the declared claim
+    as stated (also ρ-zCDP or a profile; converted to an audited point by
+    :func:`privref.audits.blackbox.declare.audited_point`); ``domain`` is the
+    declared input domain (the pair search's space); ``libraries`` the
+    distributions the target uses with their installed versions (declared,
+    registered, or detected from the modules its module imports).
     """
 
     name: str
@@ -174,9 +187,11 @@ class Target:
     spec: str | None = None
     package: str | None = None
     package_version: str | None = None
-    claim: PrivacyClaim | None = None
+    claim: DeclaredClaim | None = None
     pairs: tuple[tuple[tuple[Hashable, ...], tuple[Hashable, ...]], ...] | None = None
     relation: NeighborRelation | None = None
+    domain: InputDomain | None = None
+    libraries: tuple[LibraryVersion, ...] = ()
 
 
 def _vectorized(fn: Callable[..., object], name: str) -> bool:
@@ -226,7 +241,25 @@ def target_from_callable(fn: object, name: str | None = None) -> Target:
         raise TargetLoadError(f"target {label} is a {type(fn).__name__}, not callable")
     module = getattr(fn, "__module__", None)
     package, version = _package_version(module) if isinstance(module, str) else (None, None)
-    return Target(label, fn, _vectorized(fn, label), None, package, version)
+    return _declared(Target(label, fn, _vectorized(fn, label), None, package, version),
+                     sys.modules.get(module) if isinstance(module, str) else None)
+
+
+def _declared(target: Target, module: ModuleType | None) -> Target:
+    """``target`` with its declaration (validated) and its libraries: the declared one first,
+    then those detected from ``module`` (see declare.detect_libraries)."""
+    found = read_declaration(target.function, target.name)
+    libraries = [] if found.library is None else [found.library]
+    libraries += [lib for lib in detect_libraries(module, target.function)
+                  if lib.name not in {x.name for x in libraries}]
+    package, version = target.package, target.package_version
+    if found.library is not None:
+        package, version = found.library.name, found.library.version
+    return replace(target, package=package, package_version=version,
+                   claim=found.claim if found.claim is not None else target.claim,
+                   relation=found.relation if found.relation is not None else target.relation,
+                   pairs=found.pairs if found.pairs is not None else target.pairs,
+                   domain=found.domain, libraries=tuple(libraries))
 
 
 def _file_module(path: Path, spec: str) -> ModuleType:
@@ -268,6 +301,9 @@ def _third_party(spec: str) -> Target:
     """A registered third-party target (``opendp:count-laplace``; see audits.blackbox.adapters)."""
     from . import adapters  # imports no third-party library until a target is built
 
+    user = adapters.registered_target(spec)
+    if user is not None:
+        return _declared(_from_builder(spec, user), None)
     if not adapters.is_third_party_name(spec):
         raise TargetLoadError(f"target={spec!r} is neither 'module:function' (the function name "
                               "contains '-') nor a registered third-party target; known: "
@@ -276,7 +312,24 @@ def _third_party(spec: str) -> Target:
     return Target(spec, built.function, _vectorized(built.function, spec), spec,
                   str(built.library), built.library_version, claim=built.claim,
                   pairs=tuple((tuple(a), tuple(b)) for a, b in built.pairs),
-                  relation=getattr(built, "relation", None))
+                  relation=getattr(built, "relation", None), domain=getattr(built, "domain", None),
+                  libraries=(LibraryVersion(str(built.library), built.library_version,
+                                            "registered"),))
+
+
+def _from_builder(spec: str, builder: Callable[[], object]) -> Target:
+    """Call a builder registered with adapters.register_target; TargetLoadError when it fails."""
+    try:
+        fn = builder()
+    except TargetError:
+        raise
+    except Exception as exc:
+        raise TargetLoadError(f"target {spec!r}: its registered builder raised "
+                              f"{type(exc).__name__}: {exc}") from exc
+    if not callable(fn):
+        raise TargetLoadError(f"target {spec!r}: its registered builder returned a "
+                              f"{type(fn).__name__}, not a callable target")
+    return Target(spec, fn, _vectorized(fn, spec), spec)
 
 
 def load_target(spec: str) -> Target:
@@ -310,7 +363,7 @@ def load_target(spec: str) -> Target:
     if not callable(obj):
         raise TargetLoadError(f"target {spec!r} is a {type(obj).__name__}, not callable")
     package, version = (None, None) if is_file else _package_version(module_part)
-    return Target(spec, obj, _vectorized(obj, spec), spec, package, version)
+    return _declared(Target(spec, obj, _vectorized(obj, spec), spec, package, version), module)
 
 
 def _call_failed(target: Target, data: Sequence[object], exc: BaseException) -> TargetCallError:
@@ -373,7 +426,7 @@ def _draw(target: Target, data: Sequence[object], rng: np.random.Generator, size
 
 def _same(a: Batch, b: Batch) -> bool:
     if isinstance(a.values, np.ndarray) and isinstance(b.values, np.ndarray):
-        return bool(np.array_equal(a.values, b.values))
+        return bool(np.array_equal(a.values, b.values, equal_nan=True))  # NaN is an outcome
     return a.outcomes() == b.outcomes()
 
 

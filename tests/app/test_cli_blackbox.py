@@ -7,9 +7,11 @@ import json
 import textwrap
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from privref.app.blackbox_cli import configure_parser, run
+from privref.audits.blackbox.declare import DEFAULTED_RELATION
 from privref.audits.blackbox.target import TargetCallError, TargetLoadError
 from privref.reference.errors import InvalidArgument, PrivrefError
 
@@ -62,7 +64,12 @@ def test_correct_claim_no_violation(target_file: Path, tmp_path: Path,
     assert report["confidence"] == 0.95 and report["confidence_exact"] == "19/20"
     assert report["samples"] == 4000 and report["seed"] == 7 and report["pair"] == [[0], [1]]
     assert report["privref_version"] and report["target"] == f"{target_file}:rr"
-    assert report["target_package_version"] is None and report["warnings"] == []
+    assert report["target_package_version"] is None
+    # neither --relation nor a declaration: substitution, recorded as defaulted, with a warning
+    assert report["relation"] == "substitution" and report["relation_source"] == "default"
+    assert report["warnings"] == [DEFAULTED_RELATION]
+    assert report["libraries"] == [{"name": "numpy", "version": np.__version__,
+                                    "source": "detected"}]
     assert isinstance(report["event"], str) and report["pairs"][0]["stage"] == "confirmation"
     assert "verdict          NO_VIOLATION_FOUND" in capsys.readouterr().out
 
@@ -116,9 +123,12 @@ def test_target_that_raises_saves_partial_report(target_file: Path, tmp_path: Pa
 def test_hidden_randomness_is_warned(target_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "r.json"
     _run([f"{target_file}:global_rr", "--epsilon", "ln(3)", "--pair", "[0]", "[1]", "--samples",
-          "1000", "--seed", "1", "--workers", "1", "--json", str(out)])
-    warnings = json.loads(out.read_text())["warnings"]
+          "1000", "--seed", "1", "--workers", "1", "--json", str(out), "--relation",
+          "substitution"])
+    report = json.loads(out.read_text())
+    warnings = report["warnings"]
     assert len(warnings) == 1 and warnings[0].startswith("hidden randomness")
+    assert report["relation_source"] == "given"
 
 
 def test_checkpoint_flag(target_file: Path, tmp_path: Path) -> None:

@@ -14,9 +14,13 @@ from privref.audits.blackbox.events import (
     BinUnion,
     CoarseSet,
     FloatPattern,
+    Length,
     OutcomeSet,
+    Padded,
+    PrefixSet,
     Threshold,
 )
+from privref.audits.blackbox.outcomes import ABSENT, NAN, OVERFLOW
 
 
 def test_descriptions_are_readable() -> None:
@@ -89,3 +93,51 @@ def test_structural_events_read_bits_and_patterns() -> None:
     assert pattern.mask(rows).tolist() == [True, True, True, False, False, False]
     assert pattern.mask(np.array([[-math.inf, 2.0], [3.0, 3.0]])).tolist() == [True, False]
     assert pattern.describe() == "output coordinate-wise in {(-inf, (0, inf)), ((-inf, 0], nan)}"
+
+
+SPARSE: list[Any] = [(False, False, True), (True,), (False, False, False, False), [False, True],
+                     np.array([False, False, True]), (), 7, "x"]
+
+
+def test_length_events() -> None:
+    """{len = k}, {len <= k}, {len >= k}: lists and arrays count like tuples, non-tuples are outside."""
+    assert Length(2, "<=").describe() == "len(output) <= 2"
+    assert Length(3, "=").mask(SPARSE).tolist() == [True, False, False, False, True, False, False, False]
+    assert Length(2, "<=").mask(SPARSE).tolist() == [False, True, False, True, False, True, False, False]
+    assert Length(3, ">=").mask(SPARSE).tolist() == [True, False, True, False, True, False, False, False]
+    assert Length(2, "=").mask(np.zeros((3, 2))).tolist() == [True] * 3
+
+
+def test_prefix_events() -> None:
+    """First k entries, completed with absent when the output is shorter; non-tuples are outside."""
+    event = PrefixSet(2, frozenset({(False, False), (True, ABSENT)}))
+    assert event.mask(SPARSE).tolist() == [True, True, True, False, True, False, False, False]
+    assert PrefixSet(0, frozenset({()})).mask(SPARSE).tolist() == [True] * 6 + [False] * 2
+    assert PrefixSet(1, frozenset({(NAN,)})).mask([(math.nan, 1), (1.0,)]).tolist() == [True, False]
+    assert event.describe() in ("output[:2] in {(False, False), (True, absent)}",
+                                "output[:2] in {(True, absent), (False, False)}")
+
+
+def test_padded_events_read_rows_padded_and_overflowing() -> None:
+    """Rows shorter than L end with absent; longer ones keep L - 1 entries and end with overflow."""
+    whole = Padded(OutcomeSet(frozenset({(False, True, ABSENT), (False, False, OVERFLOW)})), 3)
+    assert whole.mask(SPARSE).tolist() == [False, False, True, True, False, False, False, False]
+    assert whole.describe().endswith("[output padded to length 3 with absent]")
+    coordinate = Padded(Threshold(1, 3, 0.0, True), 3)  # absent and overflow are not numbers
+    assert coordinate.mask([(0.0, 1.0), (0.0,), (0.0, 1.0, 2.0, 3.0), (5.0, 2.0, None)]).tolist() == [
+        True, False, True, True]
+    assert Padded(Threshold(2, 3, 0.0, True), 3).mask([(0.0, 1.0, 2.0, 3.0), (0.0, 1.0, 2.0)]).tolist() == [
+        False, True]
+
+
+def test_variable_length_events_count_chunk_by_chunk() -> None:
+    """No event learns from what it counts: counts over chunks add up to the count over the whole."""
+    rng = np.random.default_rng(2)
+    rows: list[Any] = [tuple(rng.integers(0, 2, int(rng.integers(1, 6))).tolist()) for _ in range(300)]
+    events = [Length(3, ">="), PrefixSet(2, frozenset({(0, 1), (1, ABSENT)})),
+              Padded(OutcomeSet(frozenset({(0, 0, 1, ABSENT), (1, 1, 1, OVERFLOW)})), 4),
+              Padded(Threshold(2, 4, 0.5, True), 4)]
+    for event in events:
+        whole = event.count(rows)
+        assert 0 < whole < len(rows)
+        assert sum(event.count(rows[i:i + 37]) for i in range(0, len(rows), 37)) == whole

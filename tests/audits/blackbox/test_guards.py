@@ -102,9 +102,23 @@ def test_duplicates_are_dropped_with_a_warning_and_nonfinite_refused() -> None:
 # ---------------------------------------------------------------------------- limits
 
 def test_limits_are_errors_naming_the_argument() -> None:
-    with pytest.raises(InvalidArgument, match=r"samples=10\*\*12 must be <= 10\*\*8"):
+    with pytest.raises(InvalidArgument, match=r"samples=10\*\*12 must be <= 10\*\*10"):
         config(samples=10**12)
-    assert MAX_SAMPLES == 10**8
+    assert MAX_SAMPLES == 10**10
+    # keeping every outcome (a custom estimator, the HTML report's samples) is limited further
+    with pytest.raises(InvalidArgument, match=r"samples=10\*\*9: a custom estimator keeps every "
+                                              r"outcome, so samples must be <= 10\*\*8"):
+        run_audit(target_from_callable(rr, "rr"), config(samples=10**9), [((0,), (1,))],
+                  estimator=estimate_pair)
+    with pytest.raises(InvalidArgument, match=r"the HTML report's samples keeps every outcome"):
+        run_audit(target_from_callable(rr, "rr"), config(samples=10**9), [((0,), (1,))],
+                  keep_witness_samples=True)
+    with pytest.raises(InvalidArgument, match=r"backend='spark' must be one of local, dask"):
+        config(backend="spark")
+    with pytest.raises(InvalidArgument, match=r"scheduler='tcp://x:1' needs backend='dask'"):
+        config(scheduler="tcp://x:1")
+    with pytest.raises(InvalidArgument, match=r"selection_cap=0 must be an int >= 1"):
+        config(selection_cap=0)
     with pytest.raises(InvalidArgument, match=rf"workers={MAX_WORKERS + 1} must be <= {MAX_WORKERS}"):
         config(workers=MAX_WORKERS + 1)
     with pytest.raises(InvalidArgument, match=r"confidence=.* must be <= 1 - 10\*\*-15"):

@@ -2,10 +2,24 @@
 
 from __future__ import annotations
 
+import math
+import pickle
+
 import numpy as np
+import pytest
 
 from privref.audits.blackbox.events import OutcomeSet
-from privref.audits.blackbox.outcomes import NAN, canonical, detect_layout
+from privref.audits.blackbox.outcomes import (
+    ABSENT,
+    NAN,
+    OVERFLOW,
+    canonical,
+    detect_layout,
+    lengths,
+    padded_rows,
+    prefix_keys,
+)
+from privref.reference.errors import InvalidArgument
 
 
 def test_nan_outcomes_share_one_key() -> None:
@@ -21,7 +35,9 @@ def test_layouts() -> None:
     assert detect_layout(np.zeros(4), np.ones(3)).kind == "scalar"
     assert detect_layout([(1.0, 2.0)], [(0, 1)]) .kind == "vector"
     assert detect_layout(np.zeros((3, 2)), np.ones((2, 2))).dim == 2
-    assert detect_layout([(1, 2)], [(1, 2, 3)]).kind == "other"
+    varying = detect_layout([(1, 2)], [(1, 2, 3)])  # varying lengths: read padded to the longest
+    assert (varying.kind, varying.dim, varying.discrete, varying.padded) == ("mixed", 3, True, True)
+    assert detect_layout([(1, 2)], [3]).kind == "other"
     mixed = detect_layout([(None, 2.5), (1.0, None)], [(None, None), (0.5, 1.5)])
     assert (mixed.kind, mixed.dim, mixed.discrete) == ("mixed", 2, True)
     assert detect_layout(["a", "b"], ["a"]).kind == "other"
@@ -29,3 +45,46 @@ def test_layouts() -> None:
     floats = np.random.default_rng(0).normal(size=200)
     assert not detect_layout(floats, floats + 1).discrete  # all distinct: no ranked outcomes
     assert detect_layout([0, 1] * 50, [1, 2] * 50).discrete
+
+
+def test_atoms_survive_pickling() -> None:
+    """Events go to worker processes: the atoms are equal by value after a pickle round trip."""
+    for atom in (NAN, ABSENT, OVERFLOW):
+        assert pickle.loads(pickle.dumps(atom)) == atom
+    assert len({NAN, ABSENT, OVERFLOW, "nan", "absent", None}) == 6
+    event = OutcomeSet(frozenset({(1, ABSENT)}))
+    assert pickle.loads(pickle.dumps(event)).mask([(1,), (1, 2)]).tolist() == [False, False]
+    assert OutcomeSet(frozenset({(1, ABSENT)})).mask(padded_rows([(1,), (1, 2)], 2)).tolist() == [True, False]
+
+
+def test_canonical_keys_of_arrays_and_refusals() -> None:
+    """0-d arrays are scalars, arrays nested tuples; dicts and sets are refused with the reason."""
+    assert canonical(np.array(1.5)) == 1.5 and canonical(np.ones((1, 2))) == ((1.0, 1.0),)
+    assert canonical([math.nan, [1]]) == (NAN, (1,))
+    with pytest.raises(InvalidArgument, match="dicts and sets are refused"):
+        canonical({"a": 1})
+    with pytest.raises(InvalidArgument, match="dicts and sets are refused"):
+        canonical({1})
+
+
+def test_padding_prefixes_and_lengths() -> None:
+    """Padded rows have exactly L entries (absent after the end; overflow ends a longer row);
+    prefixes are completed with absent; non-tuples pass through and have no length."""
+    rows = [(1,), [1, 2, 3], np.array([4, 5]), (1, 2, 3, 4), "x"]
+    assert padded_rows(rows, 3) == [(1, ABSENT, ABSENT), (1, 2, 3), (4, 5, ABSENT), (1, 2, OVERFLOW), "x"]
+    assert padded_rows(np.zeros((2, 2)), 2) == [(0.0, 0.0)] * 2
+    assert prefix_keys(rows, 2) == [(1, ABSENT), (1, 2), (4, 5), (1, 2), "x"]
+    size, ok = lengths(rows)
+    assert size.tolist() == [1, 3, 2, 4, 0] and ok.tolist() == [True] * 4 + [False]
+    with pytest.raises(InvalidArgument, match="length=0 must be >= 1"):
+        padded_rows(rows, 0)
+
+
+def test_variable_length_layouts() -> None:
+    """Tuples of varying lengths (bools, strings, numbers, None) are read padded to the longest."""
+    svt = detect_layout([(False, True), (True,)], [(False, False, False)])
+    assert (svt.kind, svt.dim, svt.padded) == ("mixed", 3, True)
+    assert detect_layout([("a",), ("b", "c")], [("a",)]).padded
+    assert detect_layout([(), (1.0,)], [(2.0, None)]).dim == 2
+    assert detect_layout([()], [()]).kind == "other"
+    assert not detect_layout([(1, 2)], [(3, 4)]).padded

@@ -12,7 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from privref.audits.blackbox.events import CoarseSet, FloatPattern, ScoreThreshold
+from privref.audits.blackbox.events import CoarseSet, FloatPattern, Length, Padded, PrefixSet, ScoreThreshold
+from privref.audits.blackbox.pools import length_pools, prefix_pools
 from privref.audits.blackbox.selection import select_events
 from privref.reference.errors import InvalidArgument
 
@@ -117,3 +118,51 @@ def test_selection_finds_atom_patterns_in_sparse_outputs() -> None:
     assert isinstance(best.event, (CoarseSet, ScoreThreshold))  # atoms read apart from values
     p, q = (draw(0.3, 3000), draw(0.6, 3000))[:: 1 if best.direction == "a→b" else -1]
     assert best.event.count(p) > 8 * max(1, best.event.count(q))
+
+
+def test_length_pools_count_exactly() -> None:
+    """Hits of {len = k}, {len <= k}, {len >= k} for k = 0..L, in both directions, on the whole split."""
+    a = [(1,), (1, 2), (1, 2), (1, 2, 3)]
+    b = [(1,), (1,), (1,), (1, 2, 3)]
+    pools = length_pools(a, b, 3)
+    got = {(p.direction, str(p.make(0)).split(" ")[1]): (p.hits_p.tolist(), p.hits_q.tolist())
+           for p in pools}
+    assert got[("a→b", "=")] == ([0, 1, 2, 1], [0, 3, 0, 1])
+    assert got[("a→b", "<=")] == ([0, 1, 3, 4], [0, 3, 3, 4])
+    assert got[("b→a", ">=")] == ([4, 4, 1, 1], [4, 4, 3, 1])
+    assert pools[2].make(2) == Length(2, "<=") and all(p.size_p == 4 for p in pools)
+
+
+def test_prefix_pools_rank_prefixes_on_the_fit_part() -> None:
+    """For each k < L, prefixes ranked by likelihood ratio on the fit part, counted on the test part."""
+    fit_a, fit_b = [("x", 1), ("x", 2, 3)], [("y", 1), ("y",)]
+    test_a, test_b = [("x",), ("y", 5)], [("y", 0, 0)]
+    (to_b, to_a) = prefix_pools(fit_a, fit_b, test_a, test_b, 3)[:2]  # k = 1, both directions
+    assert to_b.make(0) == PrefixSet(1, frozenset({("x",)}))
+    assert (to_b.hits_p.tolist(), to_b.hits_q.tolist()) == ([1, 2], [0, 1])
+    assert to_a.make(0) == PrefixSet(1, frozenset({("y",)}))
+    k2 = prefix_pools(fit_a, fit_b, test_a, test_b, 3)[2]
+    event = k2.make(0)
+    assert isinstance(event, PrefixSet) and event.k == 2
+    assert prefix_pools(fit_a, fit_b, test_a, test_b, 1) == []
+
+
+def test_selection_finds_a_prefix_in_variable_length_outputs() -> None:
+    """The first entry leaks ("A" more likely under a); the rest are fresh labels of random length, so
+    whole outputs never repeat and no numeric family applies: the halting family's prefix event wins."""
+    rng = np.random.default_rng(8)
+
+    def draw(p: float, n: int) -> list[tuple[str, ...]]:
+        out = []
+        for _ in range(n):
+            head = "A" if rng.random() < p else "B"
+            out.append((head, *(f"t{rng.integers(10**9)}" for _ in range(int(rng.integers(0, 4))))))
+        return out
+
+    a, b = draw(0.8, 2000), draw(0.2, 2000)
+    best = select_events(a, b, held_a=2000, held_b=2000, delta=Fraction(0), alpha_side=Fraction(1, 40))[0]
+    assert best.event == PrefixSet(1, frozenset({("A",)})) and best.direction == "a→b"
+    also = select_events(a, b, held_a=2000, held_b=2000, delta=Fraction(0), alpha_side=Fraction(1, 40),
+                         count=40)
+    assert any(isinstance(c.event, Padded) for c in also)  # the padded families are candidates too
+    assert best.event.mask([("A", "t1"), ("B",), ("A",)]).tolist() == [True, False, True]

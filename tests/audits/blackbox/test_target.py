@@ -173,11 +173,9 @@ def _sequence_target(outcomes: list[object]) -> object:
 
 @pytest.mark.parametrize(("outcomes", "message"), [
     ([1, 2, "x"], r"draw #2 is 'x' \(label\) but draw #0 was 1 \(number\)"),
-    ([(1, 2), (1, 2), (1, 2, 3)], r"draw #2 is \(1, 2, 3\) \(tuple\(number, number, number\)\)"),
-    ([(1, "a"), (1, 2)], r"draw #1 is \(1, 2\) \(tuple\(number, number\)\) but draw #0 was "
-                         r"\(1, 'a'\) \(tuple\(number, label\)\)"),
-    ([[1, 2]], "must be hashable"),
-    ([0.5, float("nan")], "NaN"),
+    ([(1, 2), (1, 2), 3], r"draw #2 is 3 \(number\) but draw #0 was \(1, 2\) \(tuple\(number, number\)\)"),
+    ([[1, 2], {"a": 1}], "dicts have no canonical order"),
+    ([{1, 2}], "return a frozenset or a sorted tuple"),
 ])
 def test_inconsistent_or_bad_outcomes(outcomes: list[object], message: str) -> None:
     t = target_from_callable(_sequence_target(outcomes), "seq")
@@ -215,8 +213,7 @@ def test_vectorized_outputs_checked() -> None:
         out = np.zeros((size, 2))
         out[1, 1] = np.nan
         return out
-    with pytest.raises(OutcomeError, match="returned NaN in draw #1"):
-        draw(target_from_callable(nan_row, "n"), [0], rng(), 3)
+    assert np.isnan(np.asarray(draw(target_from_callable(nan_row, "n"), [0], rng(), 3).values)[1, 1])  # NaN
     with pytest.raises(OutcomeError, match="must return a sequence"):
         draw(target_from_callable(scalar, "s"), [0], rng(), 3)
 

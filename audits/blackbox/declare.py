@@ -1,0 +1,579 @@
+"""Targets that declare themselves: claim, neighbor relation, pairs, input domain, library.
+
+A file or module target (``fn(data, rng)``) may carry these attributes, set by hand or by the
+:func:`declare` decorator; :func:`read_declaration` validates them when the target is loaded
+(a bad value is a :class:`~privref.audits.blackbox.errors.TargetLoadError` naming the attribute
+and what is allowed):
+
+``privref_claim``
+    a pure claim (an epsilon: ``"1/2"``, ``"ln(3)"``, ``1``), a :class:`PrivacyClaim`, a
+    :class:`ZCDPClaim` (ρ-zCDP), a :class:`ProfileClaim` (a privacy profile, finitely many
+    (ε, δ) points), or a mapping ``{"epsilon": E, "delta": D}``, ``{"rho": R}`` (optionally
+    ``"delta"``: the point audited by default) or ``{"profile": [[E1, D1], ...]}``;
+``privref_relation``
+    the neighbor relation the claim is stated under: a name (``"add-remove"``) or a relation
+    of :mod:`privref.reference.neighbors`;
+``privref_pairs``
+    recommended neighboring pairs ``[[a, b], ...]`` (checked under the declared relation);
+``privref_domain``
+    the input domain, the pair search's space: an :class:`InputDomain` or a mapping with
+    ``elements``, ``sizes`` and ``bounds`` (the clamp bounds ``[low, high]`` of a
+    clamp-and-sum; both become search elements);
+``privref_library``
+    the DP library the target uses: a distribution name, whose version is read from the
+    installed distribution (:func:`library_version`).
+
+Floats are taken at their exact binary value.  Claims are audited at one (ε, δ) point,
+:func:`audited_point`, the single place where a zCDP or profile claim is converted.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import sys
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from types import ModuleType
+from typing import TypeVar
+
+from privref.reference.accounting import zcdp_epsilon
+from privref.reference.errors import InvalidArgument, PrivrefError
+from privref.reference.neighbors import (
+    AddRemove,
+    LabelSubstitution,
+    LInf,
+    NeighborRelation,
+    PublicPrivate,
+    Substitution,
+)
+from privref.reference.privacy import PrivacyClaim, parse_epsilon
+from privref.reference.reals import Order, Real, compare
+from privref.reference.validate import check_delta, to_fraction
+
+from .errors import TargetLoadError
+from .search import MAX_SEARCH_SIZE, SearchSpace, relation_from_name, relation_name_safe
+
+__all__ = [
+    "ATTRIBUTES",
+    "DEFAULTED_RELATION",
+    "AuditPoint",
+    "Declaration",
+    "DeclaredClaim",
+    "InputDomain",
+    "LibraryVersion",
+    "ProfileClaim",
+    "ZCDPClaim",
+    "audited_point",
+    "claim_json",
+    "claim_text",
+    "declare",
+    "detect_libraries",
+    "library_version",
+    "read_declaration",
+    "relation_in_force",
+    "search_space",
+]
+
+ATTRIBUTES = ("privref_claim", "privref_relation", "privref_pairs", "privref_domain",
+              "privref_library")
+"""The attributes a target may declare itself with (read by :func:`read_declaration`)."""
+
+DEFAULTED_RELATION = ("relation defaulted to substitution; neither --relation (API: relation=) "
+                      "nor the target declares one (privref_relation / declare(relation=...)). "
+                      "A claim stated under add-remove audited on substitution pairs can give a "
+                      "false VIOLATION: state the relation of the claim")
+"""The warning attached to a report whose relation was neither given nor declared."""
+
+_RELATIONS = (Substitution, AddRemove, LInf, LabelSubstitution, PublicPrivate)
+
+Pair = tuple[tuple[Hashable, ...], tuple[Hashable, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class ZCDPClaim:
+    """A ρ-zCDP claim (Bun and Steinke 2016), ρ > 0 exact; ``delta`` is the point audited by
+    default (None: the auditor needs --delta / delta=)."""
+
+    rho: Fraction
+    delta: Fraction | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.rho, Fraction) or self.rho <= 0:
+            raise TargetLoadError(f"privref_claim: rho={self.rho} must be an exact number > 0")
+        if self.delta is not None and not 0 < self.delta < 1:
+            raise TargetLoadError(f"privref_claim: delta={self.delta} of a zCDP claim must lie "
+                                  "in (0, 1)")
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileClaim:
+    """A privacy profile δ(ε) given by finitely many points: the target is (ε_i, δ_i)-DP for
+    every i (and therefore (ε_i, δ)-DP for every δ >= δ_i)."""
+
+    points: tuple[PrivacyClaim, ...]
+
+    def __post_init__(self) -> None:
+        if not self.points or not all(isinstance(p, PrivacyClaim) for p in self.points):
+            raise TargetLoadError("privref_claim: a profile must hold at least one (epsilon, "
+                                  "delta) point")
+
+
+DeclaredClaim = PrivacyClaim | ZCDPClaim | ProfileClaim
+"""What a target may claim: (ε, δ)-DP (pure when δ = 0), ρ-zCDP, or a privacy profile."""
+
+
+@dataclass(frozen=True, slots=True)
+class InputDomain:
+    """The input domain a target declares: entry values, dataset sizes and clamp bounds.
+
+    ``elements`` are the values an entry may take (in increasing order for numbers);
+    ``bounds`` the clamp bounds ``(low, high)`` of a clamp-and-sum, both added to the
+    search elements (:meth:`search_elements`) so that the search reaches the full
+    sensitivity; ``sizes`` the dataset sizes (None: the search's default).
+    """
+
+    elements: tuple[Hashable, ...] = ()
+    sizes: tuple[int, ...] | None = None
+    bounds: tuple[Fraction | int, Fraction | int] | None = None
+
+    def search_elements(self) -> tuple[Hashable, ...]:
+        """``elements`` with the two bounds added, sorted when all are numbers; () when empty."""
+        values = list(self.elements)
+        if self.bounds is not None:
+            values += [b for b in self.bounds if b not in values]
+        if all(_number(v) for v in values):
+            values.sort(key=lambda v: Fraction(v))  # type: ignore[call-overload]
+        return tuple(values)
+
+    def to_json(self) -> dict[str, object]:
+        """A JSON-able record (bounds as exact strings when not ints)."""
+        return {"elements": [_show(v) for v in self.elements],
+                "sizes": None if self.sizes is None else list(self.sizes),
+                "bounds": None if self.bounds is None else [_show(b) for b in self.bounds]}
+
+
+@dataclass(frozen=True, slots=True)
+class LibraryVersion:
+    """A distribution a target uses, its installed version (None: not installed / unknown), and
+    how it was found: ``declared`` (privref_library), ``registered`` (an adapter) or
+    ``detected`` (imported by the target's module)."""
+
+    name: str
+    version: str | None
+    source: str
+
+    def to_json(self) -> dict[str, str | None]:
+        """``{"name", "version", "source"}``."""
+        return {"name": self.name, "version": self.version, "source": self.source}
+
+
+@dataclass(frozen=True, slots=True)
+class Declaration:
+    """A target's validated self-description (every field None when not declared)."""
+
+    claim: DeclaredClaim | None = None
+    relation: NeighborRelation | None = None
+    pairs: tuple[Pair, ...] | None = None
+    domain: InputDomain | None = None
+    library: LibraryVersion | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AuditPoint:
+    """The (ε, δ) point audited for a declared claim, and how it was obtained (``conversion``:
+    None when the claim is that point itself)."""
+
+    epsilon: Real
+    delta: Fraction
+    conversion: str | None
+
+
+def _number(v: object) -> bool:
+    return isinstance(v, int | Fraction | float) and not isinstance(v, bool)
+
+
+def _show(v: object) -> object:
+    if isinstance(v, Fraction):
+        return str(v) if v.denominator != 1 else int(v)
+    return v if v is None or isinstance(v, bool | int | float | str) else repr(v)
+
+
+def _fail(attribute: str, value: object, allowed: str, why: str = "") -> TargetLoadError:
+    shown = repr(value)
+    shown = shown if len(shown) <= 80 else shown[:77] + "..."
+    return TargetLoadError(f"{attribute}={shown}{': ' + why if why else ''}; allowed: {allowed}")
+
+
+_CLAIM_ALLOWED = ("an epsilon ('1/2', 'ln(3)', 1), PrivacyClaim, ZCDPClaim, ProfileClaim, or a "
+                  "mapping {'epsilon': E, 'delta': D} | {'rho': R[, 'delta': D]} | "
+                  "{'profile': [[E, D], ...]}")
+
+
+def _claim(value: object, attribute: str = "privref_claim") -> DeclaredClaim:
+    if isinstance(value, PrivacyClaim | ZCDPClaim | ProfileClaim):
+        return value
+    try:
+        if isinstance(value, Mapping):
+            keys = set(value)
+            if keys <= {"epsilon", "delta"} and "epsilon" in keys:
+                return PrivacyClaim.of(value["epsilon"], value.get("delta", 0))
+            if keys <= {"rho", "delta"} and "rho" in keys:
+                delta = value.get("delta")
+                return ZCDPClaim(to_fraction(value["rho"], "rho"),
+                                 None if delta is None else check_delta(delta))
+            if keys == {"profile"}:
+                points = value["profile"]
+                if isinstance(points, str | bytes) or not isinstance(points, Sequence):
+                    raise _fail(attribute, value, _CLAIM_ALLOWED, "profile must be a list")
+                out = []
+                for p in points:
+                    if isinstance(p, str | bytes) or not isinstance(p, Sequence) or len(p) != 2:
+                        raise _fail(attribute, value, _CLAIM_ALLOWED,
+                                    f"profile point {p!r} must be [epsilon, delta]")
+                    out.append(PrivacyClaim.of(p[0], p[1]))
+                return ProfileClaim(tuple(out))
+            raise _fail(attribute, value, _CLAIM_ALLOWED, f"unknown keys {sorted(keys)}")
+        if isinstance(value, str | int | float | Fraction | Real) and not isinstance(value, bool):
+            return PrivacyClaim(parse_epsilon(value))
+    except TargetLoadError:
+        raise
+    except PrivrefError as exc:
+        raise _fail(attribute, value, _CLAIM_ALLOWED, str(exc)) from None
+    raise _fail(attribute, value, _CLAIM_ALLOWED)
+
+
+_RELATION_ALLOWED = ("a name (substitution, add-remove, linf, label-substitution, "
+                     "public-private:K) or a relation of privref.reference.neighbors")
+
+
+def _relation(value: object, attribute: str = "privref_relation") -> NeighborRelation:
+    if isinstance(value, _RELATIONS):
+        return value
+    if isinstance(value, str):
+        try:
+            return relation_from_name(value, attribute)
+        except PrivrefError as exc:
+            raise _fail(attribute, value, _RELATION_ALLOWED, str(exc)) from None
+    raise _fail(attribute, value, _RELATION_ALLOWED)
+
+
+def _hashable(value: object) -> Hashable:
+    if isinstance(value, list | tuple):
+        return tuple(_hashable(v) for v in value)
+    if not isinstance(value, Hashable):
+        raise TypeError(type(value).__name__)
+    return value
+
+
+def _dataset(value: object) -> tuple[Hashable, ...] | None:
+    if isinstance(value, str | bytes) or not isinstance(value, Sequence):
+        return None
+    try:
+        return tuple(_hashable(v) for v in value)
+    except TypeError:
+        return None
+
+
+_PAIRS_ALLOWED = "a non-empty list of pairs [a, b] of datasets (lists), e.g. [[[0], [1]]]"
+
+
+def _pairs(value: object, relation: NeighborRelation | None,
+           attribute: str = "privref_pairs") -> tuple[Pair, ...]:
+    if isinstance(value, str | bytes) or not isinstance(value, Sequence) or not value:
+        raise _fail(attribute, value, _PAIRS_ALLOWED)
+    out: list[Pair] = []
+    for p in value:
+        if isinstance(p, str | bytes) or not isinstance(p, Sequence) or len(p) != 2:
+            raise _fail(attribute, value, _PAIRS_ALLOWED, f"entry {p!r} is not a pair")
+        a, b = _dataset(p[0]), _dataset(p[1])
+        if a is None or b is None:
+            raise _fail(attribute, value, _PAIRS_ALLOWED, f"entry {p!r} is not a pair of lists "
+                        "of hashable entries")
+        if relation is not None and not relation.are_neighbors(a, b):
+            raise _fail(attribute, value, _PAIRS_ALLOWED, f"{list(a)} and {list(b)} are not "
+                        f"neighbors under the declared relation {relation_name_safe(relation)}")
+        out.append((a, b))
+    return tuple(out)
+
+
+_DOMAIN_ALLOWED = ("an InputDomain or a mapping with 'elements' (a list of entry values), "
+                   f"'sizes' (ints in [0, {MAX_SEARCH_SIZE}]) and 'bounds' ([low, high] numbers, "
+                   "low <= high)")
+
+
+def _domain(value: object, attribute: str = "privref_domain") -> InputDomain:
+    if isinstance(value, InputDomain):
+        raw: Mapping[str, object] = {"elements": value.elements, "sizes": value.sizes,
+                                     "bounds": value.bounds}
+    elif isinstance(value, Mapping):
+        raw = value
+    else:
+        raise _fail(attribute, value, _DOMAIN_ALLOWED)
+    unknown = set(raw) - {"elements", "sizes", "bounds"}
+    if unknown:
+        raise _fail(attribute, value, _DOMAIN_ALLOWED, f"unknown keys {sorted(unknown)}")
+    elements_raw = raw.get("elements") or ()
+    elements = _dataset(elements_raw)
+    if elements is None or len(set(elements)) != len(elements):
+        raise _fail(attribute, value, _DOMAIN_ALLOWED, "elements must be a list of distinct "
+                    "hashable values")
+    sizes_raw = raw.get("sizes")
+    sizes: tuple[int, ...] | None = None
+    if sizes_raw is not None:
+        if (isinstance(sizes_raw, str | bytes) or not isinstance(sizes_raw, Sequence)
+                or not sizes_raw
+                or not all(isinstance(s, int) and not isinstance(s, bool)
+                           and 0 <= s <= MAX_SEARCH_SIZE for s in sizes_raw)):
+            raise _fail(attribute, value, _DOMAIN_ALLOWED, "bad sizes")
+        sizes = tuple(int(s) for s in sizes_raw)
+    bounds_raw = raw.get("bounds")
+    bounds: tuple[Fraction | int, Fraction | int] | None = None
+    if bounds_raw is not None:
+        if (isinstance(bounds_raw, str | bytes) or not isinstance(bounds_raw, Sequence)
+                or len(bounds_raw) != 2 or not all(_number(b) for b in bounds_raw)):
+            raise _fail(attribute, value, _DOMAIN_ALLOWED, "bounds must be [low, high] numbers")
+        try:
+            lo, hi = (to_fraction(b, "bounds") for b in bounds_raw)
+        except PrivrefError as exc:
+            raise _fail(attribute, value, _DOMAIN_ALLOWED, str(exc)) from None
+        if lo > hi:
+            raise _fail(attribute, value, _DOMAIN_ALLOWED, "low > high")
+        bounds = (int(lo) if lo.denominator == 1 else lo, int(hi) if hi.denominator == 1 else hi)
+    if not elements and bounds is None and sizes is None:
+        raise _fail(attribute, value, _DOMAIN_ALLOWED, "give elements, sizes or bounds")
+    return InputDomain(elements, sizes, bounds)
+
+
+def library_version(name: str) -> str | None:
+    """The version of the installed distribution ``name`` (importlib.metadata), None if absent."""
+    try:
+        return importlib.metadata.version(name)
+    except (importlib.metadata.PackageNotFoundError, ValueError):
+        return None
+
+
+def _library(value: object, attribute: str = "privref_library") -> LibraryVersion:
+    if isinstance(value, LibraryVersion):
+        return value
+    if not isinstance(value, str) or not value.strip():
+        raise _fail(attribute, value, "the name of an installed distribution, e.g. 'opendp'")
+    version = library_version(value.strip())
+    if version is None:
+        raise _fail(attribute, value, "the name of an installed distribution, e.g. 'opendp'",
+                    "no installed distribution has this name")
+    return LibraryVersion(value.strip(), version, "declared")
+
+
+def read_declaration(fn: object, name: str) -> Declaration:
+    """The validated declaration of the target ``fn`` (loaded as ``name``) from its attributes.
+
+    Raises TargetLoadError ``target NAME: privref_X=VALUE: why; allowed: ...`` on a bad value;
+    declared pairs must be neighbors under the declared relation.
+    """
+    def get(attribute: str) -> object:
+        return getattr(fn, attribute, None)
+
+    try:
+        relation = None if get("privref_relation") is None else _relation(get("privref_relation"))
+        return Declaration(
+            claim=None if get("privref_claim") is None else _claim(get("privref_claim")),
+            relation=relation,
+            pairs=None if get("privref_pairs") is None else _pairs(get("privref_pairs"), relation),
+            domain=None if get("privref_domain") is None else _domain(get("privref_domain")),
+            library=None if get("privref_library") is None else _library(get("privref_library")))
+    except TargetLoadError as exc:
+        raise TargetLoadError(f"target {name}: {exc}") from None
+
+
+F = TypeVar("F", bound=Callable[..., object])
+
+
+def declare(*, epsilon: object = None, delta: object = None, rho: object = None,
+            profile: Sequence[tuple[object, object]] | None = None,
+            relation: NeighborRelation | str | None = None,
+            pairs: Sequence[Sequence[Sequence[Hashable]]] | None = None,
+            elements: Sequence[Hashable] | None = None, sizes: Sequence[int] | None = None,
+            bounds: tuple[object, object] | None = None,
+            library: str | None = None) -> Callable[[F], F]:
+    """Decorator setting a target's ``privref_*`` attributes, validated at once.
+
+    Claim: ``epsilon`` (with ``delta``, default 0), or ``rho`` (ρ-zCDP; ``delta`` is then the
+    point audited by default), or ``profile=[(eps, delta), ...]``: at most one kind.  The
+    other arguments are those of :func:`read_declaration`'s attributes (``elements``,
+    ``sizes`` and ``bounds`` form ``privref_domain``).  Raises TargetLoadError naming the
+    attribute on a bad value.  Example::
+
+        @declare(epsilon="2.5", relation="add-remove", bounds=(0, 10), library="opendp")
+        def clamp_sum(data, rng): ...
+    """
+    kinds = [k for k, v in (("epsilon", epsilon), ("rho", rho), ("profile", profile))
+             if v is not None]
+    if len(kinds) > 1:
+        raise TargetLoadError(f"privref_claim: declare() got {' and '.join(kinds)}; allowed: "
+                              "one of epsilon (with delta), rho (with delta) or profile")
+    if delta is not None and not kinds:
+        raise TargetLoadError("privref_claim: declare(delta=...) needs epsilon or rho")
+    claim_raw: object = None
+    if epsilon is not None:
+        claim_raw = {"epsilon": epsilon, "delta": 0 if delta is None else delta}
+    elif rho is not None:
+        claim_raw = {"rho": rho, "delta": delta}
+    elif profile is not None:
+        claim_raw = {"profile": list(profile)}
+    rel = None if relation is None else _relation(relation)
+    domain_raw = None
+    if elements is not None or sizes is not None or bounds is not None:
+        domain_raw = {"elements": list(elements or ()), "sizes": sizes, "bounds": bounds}
+    values = {
+        "privref_claim": None if claim_raw is None else _claim(claim_raw),
+        "privref_relation": rel,
+        "privref_pairs": None if pairs is None else _pairs(pairs, rel),
+        "privref_domain": None if domain_raw is None else _domain(domain_raw),
+        "privref_library": None if library is None else _library(library),
+    }
+
+    def apply(fn: F) -> F:
+        for attribute, value in values.items():
+            if value is not None:
+                setattr(fn, attribute, value)
+        return fn
+
+    return apply
+
+
+def relation_in_force(given: NeighborRelation | None, declared: NeighborRelation | None
+                      ) -> tuple[NeighborRelation, str]:
+    """The relation an audit uses and where it comes from: ``given`` (``"given"``: --relation /
+    relation=), else ``declared`` (``"declared"``), else Substitution (``"default"``; the
+    report then carries :data:`DEFAULTED_RELATION`)."""
+    if given is not None:
+        return given, "given"
+    if declared is not None:
+        return declared, "declared"
+    return Substitution(), "default"
+
+
+def search_space(domain: InputDomain | None, relation: NeighborRelation,
+                 elements: Sequence[Hashable] | None = None,
+                 sizes: Sequence[int] | None = None) -> SearchSpace:
+    """The pair search's space: explicit ``elements``/``sizes`` win, else the declared domain's
+    (clamp bounds included), else the defaults ``[0, 1]`` and ``[1, 2, 3]``."""
+    default = SearchSpace()
+    if elements is None:
+        declared = () if domain is None else domain.search_elements()
+        elements = declared or default.elements
+    if sizes is None:
+        sizes = default.sizes if domain is None or domain.sizes is None else domain.sizes
+        if not isinstance(relation, AddRemove):  # a declared size 0 is only searchable there
+            sizes = tuple(s for s in sizes if s >= 1) or default.sizes
+    return SearchSpace(relation=relation, elements=tuple(elements), sizes=tuple(sizes))
+
+
+def _smallest(points: Sequence[PrivacyClaim]) -> PrivacyClaim:
+    best = points[0]
+    for p in points[1:]:
+        order = compare(p.epsilon, best.epsilon)[0]
+        if order is Order.UNDECIDED:
+            raise TargetLoadError(f"privref_claim: cannot order the profile's epsilons "
+                                  f"{p.epsilon} and {best.epsilon} exactly")
+        if order is Order.LESS:
+            best = p
+    return best
+
+
+def audited_point(claim: DeclaredClaim, delta: Fraction | None) -> AuditPoint:
+    """The (ε, δ) point audited for ``claim`` at ``delta`` (None: the claim's own δ).
+
+    Every point returned is implied by the claim, so a VIOLATION at it refutes the claim:
+
+    * (ε, δ_c)-DP: (ε, δ) with δ = ``delta`` if given (the user's choice), else δ_c;
+    * ρ-zCDP: (ρ + 2√(ρ ln(1/δ)), δ)-DP, exactly :func:`privref.reference.accounting.zcdp_epsilon`
+      (001 Lemma 51, Bun and Steinke 2016 Prop. 1.3); δ must lie in (0, 1);
+    * a profile: (ε_i, δ) for the smallest ε_i among the points with δ_i <= δ
+      ((ε_i, δ_i)-DP implies (ε_i, δ)-DP for δ >= δ_i), compared exactly.
+
+    Raises InvalidArgument naming ``--delta`` when no point exists.
+    """
+    if isinstance(claim, PrivacyClaim):
+        return AuditPoint(claim.epsilon, claim.delta if delta is None else delta, None)
+    if isinstance(claim, ZCDPClaim):
+        d = claim.delta if delta is None else delta
+        if d is None or not 0 < d < 1:
+            raise InvalidArgument(f"--delta (API: delta=) must lie in (0, 1) to audit the "
+                                  f"declared {claim_text(claim)} claim at an (epsilon, delta) "
+                                  f"point; got {d}")
+        return AuditPoint(zcdp_epsilon(claim.rho, d), d,
+                          f"{claim_text(claim)} -> (rho + 2*sqrt(rho*ln(1/delta)), delta) at "
+                          f"delta={d} (001 Lemma 51; Bun and Steinke 2016 Prop. 1.3)")
+    deltas = sorted({p.delta for p in claim.points})
+    if delta is None:
+        if len(deltas) > 1:
+            raise InvalidArgument(f"--delta (API: delta=) is required to audit the declared "
+                                  f"profile: it has points at delta in "
+                                  f"{[str(d) for d in deltas]}")
+        delta = deltas[0]
+    usable = [p for p in claim.points if p.delta <= delta]
+    if not usable:
+        raise InvalidArgument(f"--delta={delta}: the declared profile has no point with delta <= "
+                              f"{delta} (its deltas: {[str(d) for d in deltas]})")
+    best = _smallest(usable)
+    return AuditPoint(best.epsilon, delta, None if best.delta == delta else
+                      f"profile point ({best.epsilon}, {best.delta}) implies "
+                      f"({best.epsilon}, {delta}) since {delta} >= {best.delta}")
+
+
+def claim_text(claim: DeclaredClaim) -> str:
+    """A one-line rendering: ``(1/2, 0)-DP``, ``1/8-zCDP``, ``profile {(1, 1/100), ...}``."""
+    if isinstance(claim, PrivacyClaim):
+        return f"({claim.epsilon}, {claim.delta})-DP"
+    if isinstance(claim, ZCDPClaim):
+        return f"{claim.rho}-zCDP"
+    return "profile {" + ", ".join(f"({p.epsilon}, {p.delta})" for p in claim.points) + "}"
+
+
+def claim_json(claim: DeclaredClaim) -> dict[str, object]:
+    """The declared claim, faithfully (exact strings): ``{"kind": "dp"|"zcdp"|"profile", ...}``."""
+    if isinstance(claim, PrivacyClaim):
+        return {"kind": "dp", "epsilon": str(claim.epsilon), "delta": str(claim.delta)}
+    if isinstance(claim, ZCDPClaim):
+        return {"kind": "zcdp", "rho": str(claim.rho),
+                "delta": None if claim.delta is None else str(claim.delta)}
+    return {"kind": "profile",
+            "points": [[str(p.epsilon), str(p.delta)] for p in claim.points]}
+
+
+def detect_libraries(module: ModuleType | None, function: object = None) -> tuple[LibraryVersion, ...]:
+    """The third-party distributions a target's module imports, with their installed versions.
+
+    Looks at the module's globals (imported modules, and functions/classes imported from
+    other modules) and at ``function.__module__``; maps each top-level module name to its
+    distribution (``importlib.metadata.packages_distributions``), skipping the standard
+    library, privref itself and the target's own top-level package.  Sorted by name; source
+    ``detected``.
+    """
+    tops: set[str] = set()
+    if module is not None:
+        for value in list(vars(module).values()):
+            origin = value.__name__ if isinstance(value, ModuleType) else getattr(
+                value, "__module__", None)
+            if isinstance(origin, str) and origin and origin != module.__name__:
+                tops.add(origin.split(".")[0])
+    origin = getattr(function, "__module__", None)
+    if isinstance(origin, str) and (module is None or origin != module.__name__):
+        tops.add(origin.split(".")[0])
+    try:
+        mapping = importlib.metadata.packages_distributions()
+    except Exception:  # pragma: no cover - broken metadata in the environment
+        mapping = {}
+    if module is not None:  # the target's own package is not a library it uses
+        tops.discard(module.__name__.split(".")[0])
+    found: dict[str, LibraryVersion] = {}
+    for top in tops:
+        if top in sys.stdlib_module_names or top.startswith("_") or top == "builtins":
+            continue
+        for dist in mapping.get(top, []):
+            if dist.lower() == "privref" or dist in found:
+                continue
+            found[dist] = LibraryVersion(dist, library_version(dist), "detected")
+    return tuple(found[k] for k in sorted(found, key=str.lower))

@@ -1,0 +1,324 @@
+"""Targets that declare themselves: attributes and decorator, validation, the audited point of a
+zCDP or profile claim, the search space from the declared domain, libraries, registration."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from collections.abc import Hashable
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from privref.app.blackbox_cli import run
+from privref.audits.blackbox import adapters
+from privref.audits.blackbox.declare import (
+    DEFAULTED_RELATION,
+    InputDomain,
+    LibraryVersion,
+    ProfileClaim,
+    ZCDPClaim,
+    audited_point,
+    claim_json,
+    declare,
+    detect_libraries,
+    read_declaration,
+    relation_in_force,
+    search_space,
+)
+from privref.audits.blackbox.search import candidate_pairs
+from privref.audits.blackbox.target import TargetLoadError, load_target, target_from_callable
+from privref.reference.accounting import zcdp_epsilon
+from privref.reference.errors import InvalidArgument
+from privref.reference.neighbors import AddRemove, Substitution
+from privref.reference.privacy import PrivacyClaim
+from privref.reference.reals import log
+
+# A clamp-and-sum over [0, 10] with two-sided geometric noise P[k] ∝ exp(-|k|/4): adding or
+# removing one entry moves the sum by at most 10, so its true epsilon is exactly 10/4 = 5/2.
+CLAMP_SUM = """
+import numpy as np
+from privref.audits.blackbox import declare
+
+ALPHA = float(np.exp(-1 / 4))
+
+def _noisy(data, rng, size):
+    total = sum(min(max(x, 0), 10) for x in data)
+    p = 1 - ALPHA
+    return total + rng.geometric(p, size) - rng.geometric(p, size)
+
+@declare(epsilon=1, relation="add-remove", bounds=(0, 10), sizes=[1], library="numpy")
+def overclaimed(data, rng, size):
+    return _noisy(data, rng, size)
+
+@declare(epsilon=1, relation="add-remove", sizes=[1])
+def overclaimed_no_domain(data, rng, size):
+    return _noisy(data, rng, size)
+
+@declare(rho="1/8", delta="1/1000", relation="add-remove", pairs=[[[10], []]])
+def zcdp(data, rng, size):
+    return _noisy(data, rng, size)
+
+def by_hand(data, rng):
+    return 0
+by_hand.privref_claim = {"profile": [["1", "1/100"], ["2", "1/1000"]]}
+by_hand.privref_relation = "substitution"
+by_hand.privref_domain = {"elements": [0, 1, 2]}
+
+def bad_claim(data, rng):
+    return 0
+bad_claim.privref_claim = "twelve"
+"""
+
+
+@pytest.fixture
+def target_file(tmp_path: Path) -> Path:
+    path = tmp_path / "clamp_sum.py"
+    path.write_text(textwrap.dedent(CLAMP_SUM), encoding="utf-8")
+    return path
+
+
+def test_decorated_file_target_declares_everything(target_file: Path) -> None:
+    target = load_target(f"{target_file}:overclaimed")
+    assert isinstance(target.claim, PrivacyClaim)
+    assert target.claim.epsilon.exact == 1 and target.claim.delta == 0
+    assert target.relation == AddRemove()
+    assert target.domain == InputDomain((), (1,), (0, 10))
+    assert target.package == "numpy" and target.package_version == np.__version__
+    assert target.libraries[0] == LibraryVersion("numpy", np.__version__, "declared")
+    assert target.vectorized
+
+
+def test_attributes_set_by_hand(target_file: Path) -> None:
+    target = load_target(f"{target_file}:by_hand")
+    assert isinstance(target.claim, ProfileClaim)
+    assert [(str(p.epsilon), p.delta) for p in target.claim.points] == [
+        ("1", Fraction(1, 100)), ("2", Fraction(1, 1000))]
+    assert target.relation == Substitution() and target.pairs is None
+    assert target.domain is not None and target.domain.search_elements() == (0, 1, 2)
+    # the module imports numpy and privref: numpy is detected, privref is not a library
+    assert [lib.name for lib in target.libraries] == ["numpy"]
+    assert target.libraries[0].source == "detected"
+
+
+def test_bad_attribute_is_a_load_error_naming_it(target_file: Path) -> None:
+    with pytest.raises(TargetLoadError, match=r"target .*bad_claim: privref_claim='twelve'.*"
+                                              r"allowed: an epsilon"):
+        load_target(f"{target_file}:bad_claim")
+
+
+def _fn(data: list[Hashable], rng: np.random.Generator) -> int:
+    return 0
+
+
+@pytest.mark.parametrize(("attribute", "value", "message"), [
+    ("privref_claim", {"epsilon": 1, "rho": 1}, "unknown keys"),
+    ("privref_claim", {"epsilon": -1}, "must be >= 0"),
+    ("privref_claim", {"rho": 0}, "rho=0 must be an exact number > 0"),
+    ("privref_claim", {"profile": []}, "at least one"),
+    ("privref_claim", True, "allowed: an epsilon"),
+    ("privref_relation", "neighbours", "allowed: a name"),
+    ("privref_relation", 3, "allowed: a name"),
+    ("privref_pairs", [[[0], [0, 0, 1]]], "not neighbors under the declared relation"),
+    ("privref_pairs", "[[0], [1]]", "allowed: a non-empty list of pairs"),
+    ("privref_domain", {"bounds": [10, 0]}, "low > high"),
+    ("privref_domain", {"elements": [0, 0]}, "distinct"),
+    ("privref_domain", {"elements": []}, "give elements, sizes or bounds"),
+    ("privref_domain", {"elements": [0, 1], "colour": 1}, "unknown keys"),
+    ("privref_library", "no-such-distribution-xyz", "no installed distribution"),
+])
+def test_every_bad_declaration_names_the_attribute(attribute: str, value: object,
+                                                   message: str) -> None:
+    def fn(data: list[Hashable], rng: np.random.Generator) -> int:
+        return 0
+    setattr(fn, "privref_relation", "substitution")  # noqa: B010 - pairs are checked under it
+    setattr(fn, attribute, value)
+    with pytest.raises(TargetLoadError, match=f"target t: {attribute}") as info:
+        read_declaration(fn, "t")
+    assert message in str(info.value)
+    with pytest.raises(TargetLoadError, match=attribute):  # and the loader refuses it
+        target_from_callable(fn, "t")
+
+
+def test_decorator_refuses_two_claims_and_a_lone_delta() -> None:
+    with pytest.raises(TargetLoadError, match=r"privref_claim: declare\(\) got epsilon and rho"):
+        declare(epsilon=1, rho=1)
+    with pytest.raises(TargetLoadError, match="needs epsilon or rho"):
+        declare(delta="1/10")
+    with pytest.raises(TargetLoadError, match="privref_relation"):
+        declare(relation="nope")
+
+
+def test_zcdp_point_is_lemma_51_exactly() -> None:
+    claim = ZCDPClaim(Fraction(1, 8))
+    point = audited_point(claim, Fraction(1, 1000))
+    assert point.delta == Fraction(1, 1000)
+    # exactly accounting.zcdp_epsilon's expression: rho + 2 sqrt(rho ln(1/delta))
+    assert str(point.epsilon) == str(zcdp_epsilon(Fraction(1, 8), Fraction(1, 1000)))
+    low, high = point.epsilon.enclose().lo, point.epsilon.enclose().hi
+    assert Fraction(1, 8) + 2 * Fraction(92, 100) < low <= high < Fraction(1, 8) + 2 * Fraction(93, 100)
+    assert point.conversion is not None and "Lemma 51" in point.conversion
+    with pytest.raises(InvalidArgument, match=r"--delta .* must lie in \(0, 1\)"):
+        audited_point(claim, None)
+    with pytest.raises(InvalidArgument, match="--delta"):
+        audited_point(claim, Fraction(0))
+    # the declared delta is the default point
+    default = audited_point(ZCDPClaim(Fraction(1, 8), Fraction(1, 10)), None)
+    assert default.delta == Fraction(1, 10)
+
+
+def test_profile_point_is_the_smallest_epsilon_with_delta_at_most_the_given_one() -> None:
+    profile = ProfileClaim((PrivacyClaim.of(3, Fraction(1, 10**6)),
+                            PrivacyClaim.of(1, Fraction(1, 100)),
+                            PrivacyClaim.of("ln(3)", Fraction(1, 1000))))
+    at_1000 = audited_point(profile, Fraction(1, 1000))
+    assert str(at_1000.epsilon) == str(log(3)) and at_1000.conversion is None
+    at_100 = audited_point(profile, Fraction(1, 100))   # (1, 1/100) beats ln 3 and 3
+    assert at_100.epsilon.exact == 1
+    at_50 = audited_point(profile, Fraction(1, 50))     # implied: (1, 1/100) -> (1, 1/50)
+    assert at_50.epsilon.exact == 1 and at_50.delta == Fraction(1, 50)
+    assert at_50.conversion is not None and "implies" in at_50.conversion
+    with pytest.raises(InvalidArgument, match="no point with delta <= 1/10000000"):
+        audited_point(profile, Fraction(1, 10**7))
+    with pytest.raises(InvalidArgument, match=r"--delta .* is required"):
+        audited_point(profile, None)
+
+
+def test_pure_claim_point_and_claim_json() -> None:
+    claim = PrivacyClaim.of("1/2")
+    assert audited_point(claim, None).epsilon.exact == Fraction(1, 2)
+    assert audited_point(claim, Fraction(1, 10)).delta == Fraction(1, 10)  # the user's choice
+    assert claim_json(ZCDPClaim(Fraction(1, 8))) == {"kind": "zcdp", "rho": "1/8", "delta": None}
+    assert claim_json(claim) == {"kind": "dp", "epsilon": "1/2", "delta": "0"}
+
+
+def test_relation_in_force() -> None:
+    assert relation_in_force(AddRemove(), Substitution()) == (AddRemove(), "given")
+    assert relation_in_force(None, AddRemove()) == (AddRemove(), "declared")
+    assert relation_in_force(None, None) == (Substitution(), "default")
+
+
+def test_clamp_bounds_reach_the_full_sensitivity() -> None:
+    domain = InputDomain(bounds=(0, 10))
+    space = search_space(domain, AddRemove())
+    assert space.elements == (0, 10)
+    sums = {abs(sum(a) - sum(b)) for a, b in candidate_pairs(space, 0)}  # type: ignore[arg-type]
+    assert max(sums) == 10                    # the add-remove search adds a 10
+    default = search_space(None, AddRemove())
+    assert max(abs(sum(a) - sum(b)) for a, b in candidate_pairs(default, 0)) == 1  # type: ignore[arg-type]
+    # explicit elements win over the domain; elements and bounds merge, sorted
+    assert search_space(domain, AddRemove(), elements=[0, 1]).elements == (0, 1)
+    assert InputDomain((5, 2), None, (0, 10)).search_elements() == (0, 2, 5, 10)
+
+
+def test_detected_libraries_of_a_module(target_file: Path) -> None:
+    target = load_target(f"{target_file}:zcdp")
+    assert target.libraries == (LibraryVersion("numpy", np.__version__, "detected"),)
+    assert detect_libraries(None, zcdp_epsilon) == ()  # privref itself is not recorded
+
+
+def _audit(argv: list[str], out: Path) -> dict[str, object]:
+    import argparse
+
+    from privref.app.blackbox_cli import configure_parser
+
+    parser = argparse.ArgumentParser()
+    configure_parser(parser)
+    run(parser.parse_args([*argv, "--workers", "1", "--quiet", "--json", str(out)]))
+    report: dict[str, object] = json.loads(out.read_text())
+    return report
+
+
+def test_declared_domain_lets_the_search_find_the_overclaim(target_file: Path,
+                                                            tmp_path: Path) -> None:
+    # Statistical, fixed seed (deterministic).  True epsilon 5/2 against a declared 1: the
+    # search over the declared bounds finds pair ([0], [0, 10]) (loss 5/2); over the default
+    # elements [0, 1] the worst pair has loss 1/4 < 1, so no violation is possible there
+    # (a VIOLATION would be a false positive, probability <= 0.05).
+    found = _audit([f"{target_file}:overclaimed", "--samples", "20000", "--seed", "4"],
+                   tmp_path / "a.json")
+    assert found["verdict"] == "VIOLATION" and found["relation"] == "add-remove"
+    assert found["relation_source"] == "declared" and found["warnings"] == []
+    assert found["search"]["elements"] == [0, 10]  # type: ignore[index]
+    assert found["libraries"] == [{"name": "numpy", "version": np.__version__,
+                                   "source": "declared"}]
+    missed = _audit([f"{target_file}:overclaimed_no_domain", "--samples", "20000", "--seed", "4"],
+                    tmp_path / "b.json")
+    assert missed["verdict"] == "NO_VIOLATION_FOUND"
+    assert missed["search"]["elements"] == [0, 1]  # type: ignore[index]
+
+
+def test_zcdp_claim_is_recorded_and_audited_at_its_point(target_file: Path,
+                                                         tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    report = _audit([f"{target_file}:zcdp", "--samples", "2000", "--seed", "1"],
+                    tmp_path / "z.json")
+    assert report["declared_claim"] == {"kind": "zcdp", "rho": "1/8", "delta": "1/1000"}
+    assert report["claimed_epsilon_exact"] == str(zcdp_epsilon(Fraction(1, 8), Fraction(1, 1000)))
+    assert report["claimed_delta_exact"] == "1/1000" and report["pair"] == [[10], []]
+    assert "Lemma 51" in str(report["claim_conversion"])
+    out = capsys.readouterr().out
+    assert "declared claim   1/8-zCDP" in out and "relation         add-remove (declared" in out
+    # --delta picks another point of the same claim
+    other = _audit([f"{target_file}:zcdp", "--samples", "2000", "--seed", "1", "--delta", "1/100"],
+                   tmp_path / "z2.json")
+    assert other["claimed_delta_exact"] == "1/100"
+    assert other["claimed_epsilon_exact"] == str(zcdp_epsilon(Fraction(1, 8), Fraction(1, 100)))
+
+
+def test_assert_private_audits_the_declared_claim() -> None:
+    # correct claim (true eps of rr is exactly ln 3); fixed seed, so deterministic; a false
+    # VIOLATION has probability <= 0.05
+    from privref.audits.blackbox import assert_private
+
+    @declare(epsilon="ln(3)", relation="substitution", pairs=[[[0], [1]]])
+    def rr(data: list[int], rng: np.random.Generator) -> int:
+        return data[0] if rng.random() < 0.75 else 1 - data[0]
+
+    report = assert_private(rr, samples=2000, seed=1)
+    assert isinstance(report.declared_claim, PrivacyClaim) and report.claim_conversion is None
+    assert str(report.claimed_epsilon) == str(log(3)) and report.claimed_delta == 0
+    assert report.relation_source == "declared" and report.witness is not None
+    assert report.witness.pair == ((0,), (1,)) and report.warnings == ()
+    assert report.search is None and report.candidates == 1  # the declared pair, no search
+
+
+def test_defaulted_relation_is_warned(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "plain.py"
+    path.write_text("def rr(data, rng):\n    return data[0] if rng.random() < 0.75 else "
+                    "1 - data[0]\n", encoding="utf-8")
+    report = _audit([f"{path}:rr", "--epsilon", "ln(3)", "--samples", "500", "--seed", "1",
+                     "--pair", "[0]", "[1]"], tmp_path / "r.json")
+    assert report["relation_source"] == "default" and report["warnings"] == [DEFAULTED_RELATION]
+    captured = capsys.readouterr()
+    assert f"warning: {DEFAULTED_RELATION}" in captured.err
+    assert "relation         substitution (DEFAULTED" in captured.out
+
+
+def test_register_target_and_load_it() -> None:
+    @declare(epsilon="ln(3)", relation="substitution", pairs=[[[0], [1]]])
+    def rr(data: list[Hashable], rng: np.random.Generator) -> Hashable:
+        return data[0] if rng.random() < 0.75 else 1 - data[0]  # type: ignore[operator]
+
+    name = "mylib:rr-test-register"
+    adapters.register_target(name, lambda: rr, replace=True)
+    try:
+        target = load_target(name)
+        assert target.spec == name and isinstance(target.claim, PrivacyClaim)
+        assert str(target.claim.epsilon) == str(log(3))
+        assert target.pairs == (((0,), (1,)),) and name in adapters.registered_target_names()
+        with pytest.raises(InvalidArgument, match="already registered"):
+            adapters.register_target(name, lambda: rr)
+    finally:
+        adapters.unregister_target(name)
+    for bad, message in (("mylib:rr", "must look like"), ("opendp:count-laplace", "built-in")):
+        with pytest.raises(InvalidArgument, match=message):
+            adapters.register_target(bad, lambda: rr)
+    adapters.register_target("mylib:bad-builder", lambda: 3, replace=True)
+    try:
+        with pytest.raises(TargetLoadError, match="returned a int, not a callable"):
+            load_target("mylib:bad-builder")
+    finally:
+        adapters.unregister_target("mylib:bad-builder")
