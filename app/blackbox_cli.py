@@ -30,7 +30,10 @@ from pathlib import Path
 
 from privref.audits.blackbox.declare import (
     DEFAULTED_RELATION,
+    ProfileClaim,
+    ZCDPClaim,
     audited_point,
+    profile_points,
     relation_in_force,
     search_space,
 )
@@ -43,6 +46,7 @@ from privref.audits.blackbox.report import (
 from privref.audits.blackbox.runner import (
     DEFAULT_SELECTION_CAP,
     MAX_CONFIDENCE,
+    MAX_POINTS,
     MAX_SAMPLES,
     MAX_SEED,
     MAX_WORKERS,
@@ -81,6 +85,11 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                         help="claimed epsilon, exact: '1', '1/2', '0.25', 'ln(3)', '2*ln(3/2)' "
                              "(required unless the target declares its claim: privref_claim / "
                              "privref.declare, registered targets, built-in mechanisms)")
+    parser.add_argument("--point", nargs=2, action="append", default=[],
+                        metavar=("EPS", "DELTA"),
+                        help="another (epsilon, delta) point of the claim's privacy profile to "
+                             "test in the same run (repeatable; the confidence is split evenly "
+                             "over all points)")
     parser.add_argument("--delta", default=None, metavar="DELTA",
                         help="claimed delta, exact (default: the target's declared delta, else "
                              "0); for a declared rho-zCDP or profile claim, the delta of the "
@@ -233,6 +242,18 @@ def _epsilon(text: str) -> Real:
         raise _flag("--epsilon", exc) from None
 
 
+def _points(given: list[list[str]]) -> tuple[tuple[Real, Fraction], ...]:
+    if len(given) > MAX_POINTS - 1:
+        raise InvalidArgument(f"--point given {len(given)} times; at most {MAX_POINTS - 1}")
+    out = []
+    for eps, delta in given:
+        try:
+            out.append((parse_epsilon(eps, "epsilon"), check_delta(delta, "delta")))
+        except PrivrefError as exc:
+            raise _flag(f"--point {eps} {delta}", exc) from None
+    return tuple(out)
+
+
 def _relation(args: argparse.Namespace, target: Target | None) -> tuple[NeighborRelation, str]:
     name = getattr(args, "relation", None)
     given = None if name is None else relation_from_name(name, "--relation")
@@ -268,7 +289,9 @@ def parse_config(args: argparse.Namespace, target: Target | None = None) -> Audi
 
     An omitted ``--epsilon`` comes from ``target.claim`` (a zCDP or profile
     claim is audited at the point :func:`~privref.audits.blackbox.declare.audited_point`
-    gives at ``--delta``, else the declared delta), an omitted ``--relation``
+    gives at ``--delta``, else the declared delta; a profile, or a zCDP claim without a
+    delta, with no ``--delta`` is audited at all of
+    :func:`~privref.audits.blackbox.declare.profile_points` at once), an omitted ``--relation``
     from ``target.relation`` (else substitution, recorded as defaulted), an
     omitted ``--elements``/``--sizes`` from ``target.domain`` and omitted
     ``--pair``s from ``target.pairs`` (unless ``--search``); without a
@@ -282,8 +305,19 @@ def parse_config(args: argparse.Namespace, target: Target | None = None) -> Audi
     except PrivrefError as exc:
         raise _flag("--delta", exc) from None
     conversion = None
+    profile: tuple[tuple[Real, Fraction], ...] = ()
     if args.epsilon is not None:
         epsilon, delta = _epsilon(args.epsilon), given_delta or Fraction(0)
+    elif declared is not None and given_delta is None and (
+            isinstance(declared, ProfileClaim)
+            or (isinstance(declared, ZCDPClaim) and declared.delta is None)):
+        # a declared profile, or a zCDP claim stating no delta, without --delta: test the whole
+        # profile (a zCDP claim at declare.ZCDP_DELTAS) in one run, each point at alpha/k
+        points = profile_points(declared)
+        epsilon, delta = points[0].epsilon, points[0].delta
+        profile = tuple((p.epsilon, p.delta) for p in points[1:])
+        conversion = f"{len(points)} profile points tested under one confidence budget: " + \
+            "; ".join(p.conversion or f"({p.epsilon}, {p.delta})" for p in points)
     elif declared is not None:
         point = audited_point(declared, given_delta)
         epsilon, delta, conversion = point.epsilon, point.delta, point.conversion
@@ -335,6 +369,7 @@ def parse_config(args: argparse.Namespace, target: Target | None = None) -> Audi
         progress=not args.quiet and sys.stderr.isatty(), screening_samples=screening,
         confirm=_int(args.confirm, "--confirm", 1, 1000), search=space,
         float_events=not args.no_float_events, relation=relation, group=group, timeout=timeout,
+        points=profile + _points(getattr(args, "point", [])),
         backend=args.backend, scheduler=_scheduler(args), selection_cap=(
             DEFAULT_SELECTION_CAP if args.selection_cap is None
             else _int(args.selection_cap, "--selection-cap", 1, MAX_SAMPLES,

@@ -36,6 +36,11 @@ from privref.reference.reals import exp, log, rational
 from ._common import audit_result, combine
 from ._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
 from .folklore_gaussian import check_against_lemma_51, check_hockey_stick_integral
+from .folklore_zcdp import (
+    check_against_gaussian,
+    check_delta_round_trip,
+    check_tighter_than_lemma_51,
+)
 
 __all__ = ["ENTRIES"]
 
@@ -282,6 +287,26 @@ ENTRIES: tuple[Entry, ...] = (
           subjects=("reference.accounting.analytic_gaussian_delta",
                     "reference.accounting.calibrate_sigma",
                     "reference.accounting.epsilon_ex_post")),
+    Entry(paper="folklore", number="Canonne-Kamath-Steinke 2020 Corollary 13",
+          statement="A ρ-zCDP mechanism is (ε, δ)-DP for δ = inf_{α>1} exp((α − 1)(αρ − ε))·"
+                    "(1 − 1/α)^α/(α − 1) (Canonne, Kamath and Steinke, NeurIPS 2020, Corollary "
+                    "13; Proposition 12 at Rényi order α with divergence αρ); equivalently, for "
+                    "every α > 1 it is (ε_α, δ)-DP with ε_α = αρ + (ln(1/δ) + (α − 1) ln(1 − 1/α) "
+                    "− ln α)/(α − 1).  Never looser than Bun-Steinke 2016 Proposition 1.3 "
+                    "(001 Lemma 51) at the best α.",
+          kind=Kind.FOLKLORE, status=Status.CHECKED,
+          checks=(Check("ε_α solves the paper's δ formula, 12 points", check_delta_round_trip),
+                  Check("sound against the Gaussian mechanism's exact profile, 12 points",
+                        check_against_gaussian),
+                  Check("strictly below 001 Lemma 51, 20 points",
+                        check_tighter_than_lemma_51)),
+          notes="The accountant evaluates ε_α exactly at a rational α proposed by a float "
+                "minimisation (d ε_α/dα = ρ − (ln(1/δ) − ln α)/(α − 1)²); every α > 1 is "
+                "valid, so the float never decides soundness.  The black-box auditor converts "
+                "declared ρ-zCDP claims through it.",
+          subjects=("reference.accounting.zcdp_to_dp_epsilon",
+                    "reference.accounting.zcdp_epsilon_at_order",
+                    "audits.blackbox.declare.audited_point")),
     Entry(paper="folklore", number="Shalev-Shwartz et al. 2010 subsampling",
           statement=("Running any learner on a uniform random m-subset of the n indices of S "
                      "and predicting with its output is (m/n)-uniformly stable in the "

@@ -5,7 +5,9 @@ Every answer is exact (a ``Fraction``), an exact :class:`~privref.reference.real
 anything.  The pieces:
 
 * zCDP bookkeeping: composition (ρ adds up), pure DP to zCDP (001 Lemma 52), zCDP to
-  (ε, δ) and its exact inverse (001 Lemma 51), the Gaussian mechanism's ρ = Δ²/(2σ²);
+  (ε, δ) and its exact inverse (001 Lemma 51), the tighter conversion of Canonne, Kamath and
+  Steinke 2020 (Corollary 13: :func:`zcdp_to_dp_epsilon`), the Gaussian mechanism's
+  ρ = Δ²/(2σ²);
 * the classical Gaussian mechanism (001 Lemma 44), which needs ε < 1: the paper's statement omits
   that condition and is false at ε = 10, δ = 10⁻⁵ (:func:`analytic_gaussian_delta` proves it);
 * the analytic Gaussian mechanism (Balle & Wang 2018, Theorem 8): for q sensitivity-1 Gaussian
@@ -68,6 +70,7 @@ __all__ = [
     "MAX_BISECTION",
     "MAX_DEPTH",
     "MAX_PRECISION",
+    "ORDER_BITS",
     "SOURCES",
     "algorithm1_sigma",
     "algorithm2_lambda",
@@ -85,6 +88,9 @@ __all__ = [
     "zcdp_compose",
     "zcdp_delta",
     "zcdp_epsilon",
+    "zcdp_epsilon_at_order",
+    "zcdp_order",
+    "zcdp_to_dp_epsilon",
 ]
 
 SOURCES: Final = {
@@ -97,10 +103,13 @@ SOURCES: Final = {
     "algorithm2_lambda": cite("001 Theorem 2 (proof)"),
     "algorithm2_threshold": cite("001 Theorem 2 (proof)"),
     "analytic_gaussian_delta": cite("folklore Balle-Wang 2018 Theorem 8"),
+    "zcdp_epsilon_at_order": cite("folklore Canonne-Kamath-Steinke 2020 Corollary 13"),
+    "zcdp_to_dp_epsilon": cite("folklore Canonne-Kamath-Steinke 2020 Corollary 13"),
 }
 """The ledger entry each accountant implements: zCDP conversions (001 Lemmas 51, 52), the
 classical Gaussian with its missing ε < 1 restored (001 Lemma 44, corrected), the calibrations of
-Algorithms 1 and 2 (001 Theorem 2's proof) and the analytic Gaussian (Balle-Wang 2018)."""
+Algorithms 1 and 2 (001 Theorem 2's proof), the analytic Gaussian (Balle-Wang 2018) and the
+tight zCDP conversion (Canonne-Kamath-Steinke 2020)."""
 
 WORK_PRECISION: Final = 64
 """Bits of the first enclosure; doubled (up to MAX_PRECISION) while a comparison is undecided."""
@@ -217,6 +226,85 @@ def zcdp_delta(rho: object, epsilon: object) -> Real:
     if e <= r:
         return rational(1)
     return exp(-(e - r) ** 2 / (4 * r))
+
+
+def _open_unit_real(delta: object) -> tuple[Real, float]:
+    """δ in (0, 1) as an exact Real (a Fraction-like value, or a Real proved to lie in (0, 1)) and
+    ln(1/δ) as a float (a proposal only)."""
+    if isinstance(delta, Real) and delta.exact is None:
+        if compare(delta, 0)[0] is not Order.GREATER or compare(delta, 1)[0] is not Order.LESS:
+            raise InvalidArgument(f"delta={delta} must be proved to lie in (0, 1)")
+        box = log(delta.reciprocal()).enclose(64)
+        return delta, float((box.lo + box.hi) / 2)
+    d = _open_unit(delta.exact if isinstance(delta, Real) else delta, "delta")
+    return rational(d), math.log(d.denominator) - math.log(d.numerator)
+
+
+def zcdp_epsilon_at_order(rho: object, delta: object, alpha: object) -> Real:
+    """ε_α = αρ + (ln(1/δ) + (α − 1)·ln(1 − 1/α) − ln α)/(α − 1), an exact Real, for a rational α > 1.
+
+    Guarantee: a ρ-zCDP mechanism is (ε_α, δ)-DP for EVERY α > 1.  Source: Canonne, Kamath and
+    Steinke 2020 (arXiv 2004.00010), Corollary 13 (Proposition 12 at the Rényi order α, where
+    ρ-zCDP gives divergence at most αρ): δ = exp((α − 1)(αρ − ε))·(1 − 1/α)^α/(α − 1), solved
+    for ε.  ρ > 0, 0 < δ < 1 (a Fraction, or a Real proved to lie in (0, 1)), α > 1 rational.
+    """
+    r = _positive(rho, "rho")
+    d, _ = _open_unit_real(delta)
+    a = to_fraction(alpha, "alpha")
+    if a <= 1:
+        raise InvalidArgument(f"alpha={a} must be > 1")
+    return r * a + (log(d.reciprocal()) + (a - 1) * log((a - 1) / a) - log(a)) / (a - 1)
+
+
+ORDER_BITS: Final = 12
+"""Significant bits kept of the proposed α − 1 in :func:`zcdp_order` (a short rational)."""
+
+
+def zcdp_order(rho: object, delta: object) -> Fraction:
+    """A rational α > 1 near the minimiser of :func:`zcdp_epsilon_at_order` (a float proposal).
+
+    d ε_α/dα = ρ − (ln(1/δ) − ln α)/(α − 1)², so the minimiser is the root of
+    g(α) = ρ(α − 1)² + ln α − ln(1/δ), increasing on α > 1 from g(1) < 0; it is found by float
+    bisection and rounded to ORDER_BITS significant bits of α − 1.  Every α > 1 gives a valid ε,
+    so nothing here needs to be exact: the float only chooses where to evaluate.
+    """
+    r = float(min(_positive(rho, "rho"), Fraction(10) ** 300))
+    _, big_l = _open_unit_real(delta)
+    lo, hi = 1.0, 2.0 + math.sqrt(big_l / r)
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if mid in (lo, hi):
+            break
+        if r * (mid - 1) ** 2 + math.log(mid) - big_l < 0:
+            lo = mid
+        else:
+            hi = mid
+    t = Fraction(hi - 1) if hi > 1 else Fraction(0)
+    if t <= 0:
+        return 1 + Fraction(1, 1 << ORDER_BITS)
+    step = Fraction(2) ** (math.floor(math.log2(t)) - ORDER_BITS)
+    return 1 + max(1, round(t / step)) * step
+
+
+def zcdp_to_dp_epsilon(rho: object, delta: object) -> Real:
+    """The ε of (ε, δ)-DP implied by ρ-zCDP, as an exact Real: min(ε_α, 001 Lemma 51's ε).
+
+    ε_α is :func:`zcdp_epsilon_at_order` at the α proposed by :func:`zcdp_order` (Canonne, Kamath
+    and Steinke 2020, Corollary 13, valid for every α > 1, so soundness never rests on the float
+    proposal); Lemma 51's ρ + 2√(ρ ln(1/δ)) is :func:`zcdp_epsilon`.  The smaller is chosen by an
+    exact comparison (:func:`~privref.reference.reals.compare`); when ε_α is proved <= 0 the answer
+    is exactly 0 (Corollary 13 holds for every real ε, and (ε_α, δ)-DP implies (0, δ)-DP).
+    Guarantee: ρ-zCDP implies (returned ε, δ)-DP, and the returned ε is at
+    most Lemma 51's.  ρ > 0, 0 < δ < 1 (a Fraction, or a Real proved to lie in (0, 1)).
+    """
+    lemma51 = zcdp_epsilon(rho, delta)
+    order = zcdp_epsilon_at_order(rho, delta, zcdp_order(rho, delta))
+    sign = compare(order, 0)[0]
+    if sign is Order.UNDECIDED:
+        return lemma51
+    if sign is not Order.GREATER:  # (ε_α, δ)-DP with ε_α <= 0 implies (0, δ)-DP
+        return rational(0)
+    return order if compare(order, lemma51)[0] is Order.LESS else lemma51
 
 
 def classical_gaussian_sigma(epsilon: object, delta: object, sensitivity: object = 1) -> Real:

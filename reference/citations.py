@@ -109,6 +109,7 @@ EXTERNAL: Final[tuple[str, ...]] = (
     "Shalev-Shwartz et al. 2010 subsampling",
     "Disjoint-block averaging",
     "Balle-Wang 2018 Theorem 8",
+    "Canonne-Kamath-Steinke 2020 Corollary 13",
 )
 """Results the papers use without a number, or that come from other papers (ledger paper ``folklore``).
 
@@ -125,6 +126,9 @@ random m-subset (002's baseline B1); disjoint-block averaging is the
 folklore 1/k stability of averaging k learners trained on disjoint blocks
 (002's baseline B2).  Balle and Wang (ICML 2018, Theorem 8) characterize the Gaussian
 mechanism's privacy profile exactly (the analytic Gaussian mechanism, 001 §5's accountant).
+Canonne, Kamath and Steinke (NeurIPS 2020, Corollary 13) convert ρ-zCDP to (ε, δ)-DP more tightly
+than Bun-Steinke 2016 Proposition 1.3 (001 Lemma 51); the black-box auditor audits zCDP claims
+through it.
 """
 
 FOLKLORE: Final = "folklore"

@@ -24,7 +24,8 @@ and what is allowed):
     installed distribution (:func:`library_version`).
 
 Floats are taken at their exact binary value.  Claims are audited at one (ε, δ) point,
-:func:`audited_point`, the single place where a zCDP or profile claim is converted.
+:func:`audited_point`, the single place where a zCDP or profile claim is converted, or at several,
+:func:`profile_points` (a zCDP claim on a grid of δ, a profile at its own points).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from fractions import Fraction
 from types import ModuleType
 from typing import TypeVar
 
-from privref.reference.accounting import zcdp_epsilon
+from privref.reference.accounting import zcdp_epsilon, zcdp_order, zcdp_to_dp_epsilon
 from privref.reference.errors import InvalidArgument, PrivrefError
 from privref.reference.neighbors import (
     AddRemove,
@@ -57,6 +58,8 @@ from .search import MAX_SEARCH_SIZE, SearchSpace, relation_from_name, relation_n
 __all__ = [
     "ATTRIBUTES",
     "DEFAULTED_RELATION",
+    "MAX_PROFILE_POINTS",
+    "ZCDP_DELTAS",
     "AuditPoint",
     "Declaration",
     "DeclaredClaim",
@@ -70,6 +73,7 @@ __all__ = [
     "declare",
     "detect_libraries",
     "library_version",
+    "profile_points",
     "read_declaration",
     "relation_in_force",
     "search_space",
@@ -84,6 +88,12 @@ DEFAULTED_RELATION = ("relation defaulted to substitution; neither --relation (A
                       "A claim stated under add-remove audited on substitution pairs can give a "
                       "false VIOLATION: state the relation of the claim")
 """The warning attached to a report whose relation was neither given nor declared."""
+
+ZCDP_DELTAS: tuple[Fraction, ...] = tuple(Fraction(1, 10**k) for k in range(2, 7))
+"""The δ grid at which :func:`profile_points` audits a ρ-zCDP claim by default: 10⁻², …, 10⁻⁶."""
+
+MAX_PROFILE_POINTS = 32
+"""Most δ values :func:`profile_points` accepts (each point costs a share of the confidence)."""
 
 _RELATIONS = (Substitution, AddRemove, LInf, LabelSubstitution, PublicPrivate)
 
@@ -488,8 +498,9 @@ def audited_point(claim: DeclaredClaim, delta: Fraction | None) -> AuditPoint:
     Every point returned is implied by the claim, so a VIOLATION at it refutes the claim:
 
     * (ε, δ_c)-DP: (ε, δ) with δ = ``delta`` if given (the user's choice), else δ_c;
-    * ρ-zCDP: (ρ + 2√(ρ ln(1/δ)), δ)-DP, exactly :func:`privref.reference.accounting.zcdp_epsilon`
-      (001 Lemma 51, Bun and Steinke 2016 Prop. 1.3); δ must lie in (0, 1);
+    * ρ-zCDP: (ε, δ)-DP with ε = :func:`privref.reference.accounting.zcdp_to_dp_epsilon`, an
+      exact Real: Canonne, Kamath and Steinke 2020 Corollary 13 at a rational order α (valid at
+      every α), or 001 Lemma 51's ρ + 2√(ρ ln(1/δ)) when that is smaller; δ must lie in (0, 1);
     * a profile: (ε_i, δ) for the smallest ε_i among the points with δ_i <= δ
       ((ε_i, δ_i)-DP implies (ε_i, δ)-DP for δ >= δ_i), compared exactly.
 
@@ -503,9 +514,16 @@ def audited_point(claim: DeclaredClaim, delta: Fraction | None) -> AuditPoint:
             raise InvalidArgument(f"--delta (API: delta=) must lie in (0, 1) to audit the "
                                   f"declared {claim_text(claim)} claim at an (epsilon, delta) "
                                   f"point; got {d}")
-        return AuditPoint(zcdp_epsilon(claim.rho, d), d,
-                          f"{claim_text(claim)} -> (rho + 2*sqrt(rho*ln(1/delta)), delta) at "
-                          f"delta={d} (001 Lemma 51; Bun and Steinke 2016 Prop. 1.3)")
+        eps = zcdp_to_dp_epsilon(claim.rho, d)
+        if str(eps) == str(zcdp_epsilon(claim.rho, d)):
+            how = ("(rho + 2*sqrt(rho*ln(1/delta)), delta) by 001 Lemma 51 (Bun and Steinke 2016 "
+                   "Prop. 1.3), tighter here than Canonne, Kamath and Steinke 2020 Corollary 13")
+        else:
+            how = (f"(epsilon_alpha, delta) by Canonne, Kamath and Steinke 2020 Corollary 13 at "
+                   f"order alpha={zcdp_order(claim.rho, d)}"
+                   + (" (epsilon_alpha <= 0, so epsilon = 0)" if eps.exact == 0 else "")
+                   + ", tighter than 001 Lemma 51")
+        return AuditPoint(eps, d, f"{claim_text(claim)} -> {how} at delta={d}")
     deltas = sorted({p.delta for p in claim.points})
     if delta is None:
         if len(deltas) > 1:
@@ -521,6 +539,42 @@ def audited_point(claim: DeclaredClaim, delta: Fraction | None) -> AuditPoint:
     return AuditPoint(best.epsilon, delta, None if best.delta == delta else
                       f"profile point ({best.epsilon}, {best.delta}) implies "
                       f"({best.epsilon}, {delta}) since {delta} >= {best.delta}")
+
+
+def profile_points(claim: DeclaredClaim, deltas: Sequence[object] | None = None
+                   ) -> tuple[AuditPoint, ...]:
+    """The (ε, δ) points audited for ``claim`` at each δ of ``deltas``, in increasing δ.
+
+    Each point is :func:`audited_point` of the claim, so every point is implied by the claim and a
+    VIOLATION at any of them refutes it.  Default δ values: :data:`ZCDP_DELTAS` (10⁻², …, 10⁻⁶)
+    for a ρ-zCDP claim; a profile's own δ_i (one point per distinct δ_i, at the smallest ε among
+    its points with δ_j <= δ_i); an (ε, δ)-claim is a one-point profile (δ values below its own
+    δ are not implied and are refused).  ``deltas``: at most :data:`MAX_PROFILE_POINTS` distinct
+    exact numbers in (0, 1) (for a profile or an (ε, δ)-claim, δ = 0 is allowed); a bad value
+    raises InvalidArgument naming ``deltas``.
+    """
+    if isinstance(claim, PrivacyClaim):
+        claim = ProfileClaim((claim,))
+    if deltas is None:
+        chosen = tuple(sorted(ZCDP_DELTAS if isinstance(claim, ZCDPClaim)
+                              else {p.delta for p in claim.points}))
+    else:
+        if isinstance(deltas, str | bytes) or not isinstance(deltas, Sequence) or not deltas:
+            raise InvalidArgument(f"deltas={deltas!r} must be a non-empty sequence of numbers in "
+                                  "(0, 1)")
+        if len(deltas) > MAX_PROFILE_POINTS:
+            raise InvalidArgument(f"deltas has {len(deltas)} values; at most "
+                                  f"MAX_PROFILE_POINTS={MAX_PROFILE_POINTS} are allowed")
+        values = set()
+        for i, raw in enumerate(deltas):
+            d = to_fraction(raw, f"deltas[{i}]")
+            low_ok = d >= 0 if isinstance(claim, ProfileClaim) else d > 0
+            if not low_ok or d >= 1:
+                raise InvalidArgument(f"deltas[{i}]={d} must lie in "
+                                      f"{'[0, 1)' if isinstance(claim, ProfileClaim) else '(0, 1)'}")
+            values.add(d)
+        chosen = tuple(sorted(values))
+    return tuple(audited_point(claim, d) for d in chosen)
 
 
 def claim_text(claim: DeclaredClaim) -> str:

@@ -43,7 +43,7 @@ from privref.reference.validate import check_delta, check_int, to_fraction
 
 from ..stats import check_alpha, cp_lower, cp_upper
 from .events import FloatPattern
-from .selection import Candidate, select_events
+from .selection import Candidate, select_event_views, select_events
 
 __all__ = [
     "PairEstimate",
@@ -336,10 +336,10 @@ def _canonical_text(o: object) -> str:
         return "(" + ",".join(_canonical_text(x) for x in o) + ")"
     if isinstance(o, float):
         return float.hex(o)
-    slots = getattr(type(o), "__dataclass_fields__", None)
-    if slots is not None:
+    fields = getattr(type(o), "__dataclass_fields__", None)
+    if fields is not None:  # the compared fields only (caches are not part of an event)
         return type(o).__name__ + "(" + ",".join(
-            f"{k}={_canonical_text(getattr(o, k))}" for k in slots) + ")"
+            f"{k}={_canonical_text(getattr(o, k))}" for k, f in fields.items() if f.compare) + ")"
     return repr(o)
 
 
@@ -353,12 +353,14 @@ def plan_views(sel_a: Samples, sel_b: Samples, *, held_a: int, held_b: int, delt
     otherwise the IEEE view's candidates followed by the real view's, and ``split`` = how many
     are the IEEE view's.  Decided on the selection split alone.
     """
-    ieee = plan_pair(sel_a, sel_b, held_a=held_a, held_b=held_b, delta=delta, alpha=alpha,
-                     float_events=float_events)
     if not float_events:
-        return ieee, None
-    real = plan_pair(sel_a, sel_b, held_a=held_a, held_b=held_b, delta=delta, alpha=alpha,
-                     float_events=False)
+        return plan_pair(sel_a, sel_b, held_a=held_a, held_b=held_b, delta=delta, alpha=alpha,
+                         float_events=False), None
+    d = check_delta(delta)
+    a = check_alpha(alpha)
+    both, only_real = select_event_views(sel_a, sel_b, held_a=held_a, held_b=held_b, delta=d,
+                                         alpha_side=a / 2)
+    ieee, real = tuple(both), tuple(only_real)
     if events_digest(real) == events_digest(ieee):
         return ieee, None
     return ieee + real, len(ieee)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
 import numpy as np
@@ -120,14 +120,68 @@ class OutcomeSet(Event):
     """{output in S} for a finite set S of (canonical) outcomes."""
 
     outcomes: frozenset[Hashable]
+    _rows: dict[int, NDArray[np.int64]] = field(default_factory=dict, init=False, repr=False,
+                                               compare=False, hash=False)
 
     def describe(self) -> str:
         return f"output in {{{_listing(self.outcomes, 12, 'outcomes')}}}"
 
     def mask(self, samples: Sequence[Any] | NDArray[Any]) -> BoolArray:
-        """Membership by canonical key."""
+        """Membership by canonical key (vectorized for integer arrays; the same answer)."""
+        if isinstance(samples, np.ndarray) and samples.dtype.kind in "iub" and samples.ndim in (1, 2):
+            return self._integer_mask(samples)
         inside = self.outcomes
         return np.fromiter((k in inside for k in outcome_keys(samples)), dtype=np.bool_, count=len(samples))
+
+    def _integer_mask(self, samples: NDArray[Any]) -> BoolArray:
+        """Rows of an integer array whose canonical key (ints) lies in the set, by np.isin.
+
+        The set's members that an integer row can equal are the ints (1-D) or the tuples of
+        ``dim`` ints (2-D), where Python equality also counts bools and integral floats
+        (``1 == True == 1.0``); they are collected once per width, as int64 rows.
+        """
+        dim = 0 if samples.ndim == 1 else samples.shape[1]
+        rows = self._rows.get(dim)
+        if rows is None:
+            rows = _integer_rows(self.outcomes, dim)
+            self._rows[dim] = rows
+        values = samples.astype(np.int64, copy=False)
+        if dim == 0:
+            return np.isin(values, rows)
+        if len(rows) == 0 or dim == 0 or len(values) == 0:
+            return np.zeros(len(values), dtype=np.bool_)
+        view = np.dtype((np.void, 8 * dim))
+        return np.isin(np.ascontiguousarray(values).view(view).ravel(),
+                       np.ascontiguousarray(rows).view(view).ravel())
+
+
+_INT64 = (-(2**63), 2**63 - 1)
+
+
+def _as_int(x: object) -> int | None:
+    """The int64 that ``x`` equals in Python equality (ints, bools, integral floats), else None."""
+    if isinstance(x, bool | int | np.integer) and _INT64[0] <= int(x) <= _INT64[1]:
+        return int(x)
+    if isinstance(x, float | np.floating) and math.isfinite(x) and float(x).is_integer() \
+            and _INT64[0] <= x <= _INT64[1]:
+        return int(x)
+    return None
+
+
+def _integer_rows(outcomes: frozenset[Hashable], dim: int) -> NDArray[np.int64]:
+    """The members of ``outcomes`` an integer outcome of width ``dim`` (0: a scalar) can equal."""
+    found: list[int] | list[list[int]] = []
+    if dim == 0:
+        scalars = [_as_int(o) for o in outcomes]
+        return np.array(sorted({v for v in scalars if v is not None}), dtype=np.int64)
+    rows: set[tuple[int, ...]] = set()
+    for o in outcomes:
+        if isinstance(o, tuple) and len(o) == dim:
+            entries = [_as_int(x) for x in o]
+            if all(v is not None for v in entries):
+                rows.add(tuple(cast(int, v) for v in entries))
+    found = [list(r) for r in sorted(rows)]
+    return np.array(found, dtype=np.int64).reshape(len(found), dim)
 
 
 @dataclass(frozen=True, slots=True)

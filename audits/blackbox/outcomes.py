@@ -7,7 +7,9 @@
   and :func:`readable` read outcomes as floats, anything unreadable (a
   non-number where numbers were seen, a vector of another length) as NaN, so
   that it is outside every threshold, interval, bin and score event;
-  :func:`quantile_cuts` puts cut points at quantiles of such a view.
+  :func:`quantile_cuts` puts cut points at quantiles of such a view, and
+  :func:`tail_cuts` at order statistics whose tail masses lie on a geometric grid
+  around δ (the events that matter when δ > 0 live in the tails).
 * :class:`Layout` / :func:`detect_layout`: whether the selection split holds
   scalars, vectors, mixed tuples, tuples of varying length (read padded, see
   :func:`padded_rows`) or other values, and whether the ranked-outcome family
@@ -36,6 +38,7 @@ __all__ = [
     "ABSENT",
     "NAN",
     "OVERFLOW",
+    "TAIL_EXPONENTS",
     "Atom",
     "BoolArray",
     "FloatArray",
@@ -52,6 +55,7 @@ __all__ = [
     "quantile_cuts",
     "readable",
     "scalars",
+    "tail_cuts",
     "vectors",
     "vectors_with_atoms",
 ]
@@ -262,6 +266,32 @@ def quantile_cuts(values: FloatArray, max_cuts: int) -> FloatArray:
         return unique[:-1] if len(unique) > 1 else unique
     idx = np.unique(np.linspace(0, len(finite) - 1, max_cuts + 2).astype(np.int64)[1:-1])
     return np.unique(finite[idx])
+
+
+TAIL_EXPONENTS: Final = tuple(range(-2, 9))
+"""j of the tail masses δ·2^j at which :func:`tail_cuts` puts cut points (11 per tail)."""
+
+
+def tail_cuts(values: FloatArray, delta: float,
+              exponents: Sequence[int] = TAIL_EXPONENTS) -> FloatArray:
+    """Cut points whose tails hold a fraction δ·2^j of the finite values, for j in ``exponents``.
+
+    For each j with k = round(δ·2^j·n) in [1, n/2) (n finite values, sorted x_1 <= … <= x_n),
+    two cuts: x_k (so that {x <= c} holds about k values) and x_{n−k} (so that {x > c} holds
+    about k values).  At most 2·len(exponents) distinct cuts, sorted; empty when δ <= 0 (the
+    δ = 0 families are unchanged).  A function of ``values`` only: callers pass the selection
+    split, so the cuts carry no information from the held-out split.
+    """
+    if not delta > 0:
+        return np.empty(0, dtype=np.float64)
+    finite = np.sort(values[np.isfinite(values)])
+    n = len(finite)
+    out: list[float] = []
+    for j in exponents:
+        k = round(delta * 2.0 ** j * n)
+        if k >= 1 and 2 * k < n:
+            out += [float(finite[k - 1]), float(finite[n - k - 1])]
+    return np.unique(np.array(out, dtype=np.float64))
 
 
 # ----------------------------------------------------------------- layout

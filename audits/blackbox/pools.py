@@ -9,7 +9,9 @@ direction, and builds the event at an index on demand.  Families:
   the ranking (a grid of 256 prefix lengths beyond :data:`MAX_PREFIXES`
   outcomes), counted on a test part;
 * thresholds {x <= c}, {x > c}, intervals {c < x <= c'} and their complements
-  (:func:`threshold_pools`), with at most ``max_cuts`` cut points at quantiles;
+  (:func:`threshold_pools`), with at most ``max_cuts`` cut points at quantiles, plus, when
+  δ > 0, the tail cuts of :func:`~privref.audits.blackbox.outcomes.tail_cuts` (tail masses
+  δ·2^j: the best event for δ > 0 maximises (P(F) − δ)/Q(F) and lives in a tail);
 * unions of quantile bins (:func:`binned_pools`), IEEE-754 classes
   (:func:`float_pattern_pools`) and coordinate-wise patterns
   (:func:`coarse_pools`), ranked as above;
@@ -42,7 +44,16 @@ from .events import (
     Threshold,
 )
 from .features import float_pattern
-from .outcomes import FloatArray, IntArray, lengths, outcome_keys, prefixes_of_keys, quantile_cuts
+from .outcomes import (
+    TAIL_EXPONENTS,
+    FloatArray,
+    IntArray,
+    lengths,
+    outcome_keys,
+    prefixes_of_keys,
+    quantile_cuts,
+    tail_cuts,
+)
 
 __all__ = [
     "MAX_PREFIXES",
@@ -135,10 +146,23 @@ def _le_counts(values: FloatArray, cuts: FloatArray) -> tuple[IntArray, int]:
     return np.searchsorted(finite, cuts, side="right").astype(np.int64), len(finite)
 
 
+def _cuts(pooled: FloatArray, max_cuts: int, delta: float, exponents: Sequence[int]) -> FloatArray:
+    """Quantile cuts, with the tail cuts around δ added when δ > 0 (at most 2·len(exponents))."""
+    cuts = quantile_cuts(pooled, max_cuts)
+    if delta > 0 and len(cuts):
+        cuts = np.unique(np.concatenate([cuts, tail_cuts(pooled, delta, exponents)]))
+    return cuts
+
+
 def threshold_pools(whole: Halves, coord: int | None, dim: int, max_cuts: int,
-                     bands: bool) -> list[Pool]:
-    """Thresholds, and (when ``bands``) intervals and their complements, on one real view."""
-    cuts = quantile_cuts(np.concatenate([whole.fit_a, whole.fit_b]), max_cuts)
+                     bands: bool, delta: float = 0.0,
+                     exponents: Sequence[int] = TAIL_EXPONENTS) -> list[Pool]:
+    """Thresholds, and (when ``bands``) intervals and their complements, on one real view.
+
+    Cut points: ``max_cuts`` quantiles of the pooled view, plus (δ > 0) the tail cuts at masses
+    δ·2^j, j in ``exponents`` (:func:`~privref.audits.blackbox.outcomes.tail_cuts`).
+    """
+    cuts = _cuts(np.concatenate([whole.fit_a, whole.fit_b]), max_cuts, delta, exponents)
     if len(cuts) == 0:
         return []
     (le_a, na), (le_b, nb) = _le_counts(whole.test_a, cuts), _le_counts(whole.test_b, cuts)
@@ -170,9 +194,10 @@ def binned_pools(h: Halves, coord: int | None, dim: int, max_cuts: int) -> list[
                    lambda s: BinUnion(coord, dim, edges, frozenset(cast(int, v) for v in s)))
 
 
-def score_pools(score: Score, h: Halves, max_cuts: int) -> list[Pool]:
-    """Thresholds on a learned score: cut points from the fit part, counts on the test part."""
-    cuts = quantile_cuts(np.concatenate([h.fit_a, h.fit_b]), max_cuts)
+def score_pools(score: Score, h: Halves, max_cuts: int, delta: float = 0.0) -> list[Pool]:
+    """Thresholds on a learned score: cut points from the fit part (with the tail cuts around δ
+    when δ > 0), counts on the test part."""
+    cuts = _cuts(np.concatenate([h.fit_a, h.fit_b]), max_cuts, delta, TAIL_EXPONENTS)
     if len(cuts) == 0:
         return []
     (le_a, na), (le_b, nb) = _le_counts(h.test_a, cuts), _le_counts(h.test_b, cuts)

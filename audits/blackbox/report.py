@@ -48,6 +48,7 @@ from privref.reference.reals import Real
 from .declare import DEFAULTED_RELATION, DeclaredClaim, LibraryVersion, claim_json, claim_text
 
 __all__ = ["FLOAT_LEAK", "BlackboxReport", "BlackboxVerdict", "EstimateLike", "PairResult",
+           "PointResult",
            "WitnessSamples", "exact_text", "is_float_leak", "with_declarations", "write_json"]
 
 FLOAT_LEAK = ("floating-point leak (Mironov 2012): the violation lives in the IEEE-754 bits of the "
@@ -105,6 +106,37 @@ def _jsonable(value: object) -> object:
 
 
 @dataclass(frozen=True, slots=True)
+class PointResult:
+    """One (epsilon, delta) point of a profile audit on one pair: its estimate in each view.
+
+    ``estimate`` is the IEEE-754 (or only) view, ``real_estimate`` the real-arithmetic view
+    when both were taken; each point of a k-point audit is bounded at the pair's alpha/k.
+    """
+
+    epsilon: Real
+    delta: Fraction
+    estimate: EstimateLike
+    real_estimate: EstimateLike | None = None
+
+    @property
+    def violation(self) -> bool:
+        """Either view proves (epsilon(delta) > the point's epsilon)."""
+        return self.estimate.violation or (self.real_estimate is not None
+                                           and self.real_estimate.violation)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON record: the point, each view's bound, event and verdict."""
+        def view(e: EstimateLike | None) -> dict[str, Any] | None:
+            return None if e is None else {"epsilon_lower_bound": e.epsilon_lower_bound,
+                                           "event": e.event, "violation": e.violation,
+                                           "counts": dict(e.counts)}
+        return {"epsilon": float(self.epsilon), "epsilon_exact": str(self.epsilon),
+                "delta": float(self.delta), "delta_exact": str(self.delta),
+                "violation": self.violation, "view": view(self.estimate),
+                "real_arithmetic": view(self.real_estimate)}
+
+
+@dataclass(frozen=True, slots=True)
 class PairResult:
     """One pair's estimate in one stage (``screening`` or ``confirmation``).
 
@@ -119,12 +151,18 @@ class PairResult:
     alpha: Fraction
     estimate: EstimateLike
     real_estimate: EstimateLike | None = None
+    profile: tuple[PointResult, ...] = ()
 
     @property
     def violation(self) -> bool:
-        """Either view proves a violation (each view is bounded at its own share of ``alpha``)."""
-        return self.estimate.violation or (self.real_estimate is not None
-                                           and self.real_estimate.violation)
+        """Some view of some tested point proves a violation (each at its share of ``alpha``).
+
+        ``estimate``/``real_estimate`` are the headline point's views; ``profile`` holds every
+        point of a multi-point audit (the headline first), empty for a one-point audit.
+        """
+        return (self.estimate.violation
+                or (self.real_estimate is not None and self.real_estimate.violation)
+                or any(p.violation for p in self.profile))
 
     @property
     def best_bound(self) -> float:
@@ -153,6 +191,7 @@ class PairResult:
             "violation": e.violation,
             "float_pattern_event": is_float_leak(e),
             "real_arithmetic": real,
+            "profile": [p.to_json() for p in self.profile],
         }
 
 
@@ -343,6 +382,13 @@ class BlackboxReport:
             lines.append("  event kind       " + (
                 "IEEE-754 pattern (reads the bits of float outputs: a floating-point leak)"
                 if is_float_leak(w.estimate) else "real-arithmetic (thresholds, sets, scores)"))
+            for point in w.profile:
+                lines.append(f"  profile point    ({exact_text(point.epsilon)}, "
+                             f"{exact_text(point.delta)}): eps(delta) >= "
+                             f"{point.estimate.epsilon_lower_bound:.6g}"
+                             + ("" if point.real_estimate is None else
+                                f", real view {point.real_estimate.epsilon_lower_bound:.6g}")
+                             + (" VIOLATION" if point.violation else ""))
             if w.real_estimate is not None:
                 r = w.real_estimate
                 lines.append(f"  real view        eps lower bound {r.epsilon_lower_bound:.6g}"

@@ -85,7 +85,14 @@ from .batch import check_kinds, merge_batches
 from .engines import BACKENDS, Backend, make_backend
 from .estimate import conclude_views, events_digest, plan_views, selection_sizes
 from .events import Event
-from .report import BlackboxReport, BlackboxVerdict, EstimateLike, PairResult, WitnessSamples
+from .report import (
+    BlackboxReport,
+    BlackboxVerdict,
+    EstimateLike,
+    PairResult,
+    PointResult,
+    WitnessSamples,
+)
 from .search import Pair, SearchSpace, candidate_pairs, relation_name_safe
 from .selection import Candidate
 from .target import (
@@ -105,6 +112,7 @@ __all__ = [
     "MAX_CONFIDENCE",
     "MAX_DATASET_SIZE",
     "MAX_IN_MEMORY",
+    "MAX_POINTS",
     "MAX_SAMPLES",
     "MAX_SEED",
     "MAX_WORKERS",
@@ -114,6 +122,7 @@ __all__ = [
     "Estimator",
     "Streamed",
     "audited_claim",
+    "audited_points",
     "low_power",
     "run_audit",
     "sample_pair",
@@ -125,6 +134,9 @@ MAX_SAMPLES = 10**10
 MAX_IN_MEMORY = 10**8
 """Largest ``samples`` when every outcome is kept (a custom estimator, or the witness samples for
 the HTML report): about 1.6 GB of float outcomes for one pair."""
+
+MAX_POINTS = 64
+"""Most (epsilon, delta) points one audit tests (AuditConfig.points plus the headline point)."""
 
 DEFAULT_SELECTION_CAP = 2**20
 """Default cap of the selection split per side (the only outcomes the default estimator keeps)."""
@@ -142,6 +154,7 @@ MAX_DATASET_SIZE = 10_000
 """Longest dataset in a given pair."""
 
 Estimator = Callable[..., EstimateLike]
+_Found = tuple[int, "Pair", EstimateLike, "EstimateLike | None", "tuple[PointResult, ...]"]
 _Key = tuple[int, int, int, int]  # (stage, candidate index, side, chunk)
 
 
@@ -169,7 +182,10 @@ class AuditConfig:
     local Dask cluster of ``workers`` processes, or the scheduler at
     ``scheduler``); the results do not depend on it.  ``selection_cap`` bounds
     the selection split of the default (streaming) estimator per side.
-    Limits: see the module docstring.
+    ``points`` are further (epsilon, delta) points of the claim's privacy
+    profile (a zCDP claim, or a declared profile), tested together with
+    (epsilon, delta) under the one confidence budget: each of the k points
+    gets alpha/k (see :func:`audited_points`).  Limits: see the module docstring.
     """
 
     epsilon: Real
@@ -191,6 +207,7 @@ class AuditConfig:
     backend: str = "local"
     scheduler: str | None = None
     selection_cap: int = DEFAULT_SELECTION_CAP
+    points: tuple[tuple[Real, Fraction], ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.confidence, Fraction | int) or isinstance(self.confidence, bool):
@@ -213,6 +230,14 @@ class AuditConfig:
                 raise InvalidArgument(f"{name}={_big(value)} must be <= {_big(high)}")
         if self.timeout is not None:
             check_timeout(self.timeout)
+        if not isinstance(self.points, tuple) or len(self.points) > MAX_POINTS - 1:
+            raise InvalidArgument(f"points must be a tuple of at most {MAX_POINTS - 1} "
+                                  "(epsilon, delta) pairs")
+        for eps, delta in self.points:
+            if not isinstance(eps, Real) or not isinstance(delta, Fraction | int) \
+                    or isinstance(delta, bool) or not 0 <= delta < 1:
+                raise InvalidArgument(f"points: ({eps!r}, {delta!r}) must be an exact Real "
+                                      "epsilon and a Fraction delta in [0, 1)")
         if self.backend not in BACKENDS:
             raise InvalidArgument(f"backend={self.backend!r} must be one of {', '.join(BACKENDS)}")
         if self.scheduler is not None and (self.backend != "dask" or not isinstance(
@@ -851,20 +876,33 @@ def audited_claim(config: AuditConfig) -> tuple[Real, Fraction]:
     so the tested claim is implied by the stated one).  A vacuous result (delta >= 1) raises
     InvalidArgument naming ``--group``; e^epsilon is never computed when delta = 0.
     """
-    k = config.group
+    return _group_point(config.epsilon, config.delta, config.group)
+
+
+def audited_points(config: AuditConfig) -> tuple[tuple[Real, Fraction], ...]:
+    """Every (epsilon, delta) point the audit tests: :func:`audited_claim`, then ``config.points``.
+
+    Each point is transformed like the headline one for ``group = k``; each of the k points is
+    tested at alpha/k, so with probability >= 1 - alpha no point is falsely reported violated.
+    """
+    return tuple(_group_point(e, Fraction(d), config.group)
+                 for e, d in ((config.epsilon, config.delta), *config.points))
+
+
+def _group_point(epsilon: Real, delta: Fraction, k: int) -> tuple[Real, Fraction]:
     if k == 1:
-        return config.epsilon, config.delta
-    if config.delta == 0:
-        return config.epsilon * k, Fraction(0)
+        return epsilon, delta
+    if delta == 0:
+        return epsilon * k, Fraction(0)
     # delta·e^{(k-1)·epsilon} <= the new delta; vacuous once it reaches 1 (checked on an
     # enclosure first, so that a huge epsilon never reaches the exact exponential)
-    lo = (config.epsilon * (k - 1)).enclose(64).lo
-    if lo > 50_000 or compare(log(rational(config.delta)) + rational(lo), rational(1))[0] \
+    lo = (epsilon * (k - 1)).enclose(64).lo
+    if lo > 50_000 or compare(log(rational(delta)) + rational(lo), rational(1))[0] \
             is Order.GREATER:  # delta·e^lo > e, decided exactly (no float)
-        raise InvalidArgument(f"--group={k} with delta={config.delta}: the group claim's delta "
+        raise InvalidArgument(f"--group={k} with delta={delta}: the group claim's delta "
                               f"delta·Σ e^(j·epsilon) is >= 1, which is vacuous")
     try:
-        claim = group_privacy(PrivacyClaim(config.epsilon, config.delta), k)
+        claim = group_privacy(PrivacyClaim(epsilon, delta), k)
     except InvalidArgument as exc:
         raise InvalidArgument(f"--group={k}: {exc}") from None
     return claim.epsilon, claim.delta
@@ -929,6 +967,10 @@ def run_audit(target: Target, config: AuditConfig, pairs: Sequence[Pair] | None 
                               f"samples must be <= {_big(MAX_IN_MEMORY)} (the default estimator "
                               "streams, and has no such limit)")
     claim_eps, claim_delta = audited_claim(config)
+    points = audited_points(config)
+    if estimator is not None and len(points) > 1:
+        raise InvalidArgument("points: a custom estimator tests one (epsilon, delta) point; "
+                              "leave points empty or use the default estimator")
     start = time.perf_counter()
     warnings: list[str] = []
     notes: list[str] = []
@@ -1001,23 +1043,27 @@ def run_audit(target: Target, config: AuditConfig, pairs: Sequence[Pair] | None 
                 check_kinds(batches, indexed, target.name, seen)
 
             def stage(number: int, chosen: list[tuple[int, Pair]], n: int, label: str,
-                      level: Fraction) -> list[tuple[int, Pair, EstimateLike, EstimateLike | None]]:
+                      level: Fraction) -> list[_Found]:
                 if estimator is not None:  # a custom estimator sees every outcome
                     batches = engine.sample(number, chosen, n, label)
                     check(batches)
                     return [(i, pair, estimate_pair(
                         batches[(i, 0)].values, batches[(i, 1)].values, epsilon=claim_eps,
-                        delta=claim_delta, alpha=level), None) for i, pair in chosen]
-                views: dict[int, int] = {}
+                        delta=claim_delta, alpha=level), None, ()) for i, pair in chosen]
+                spans: dict[int, list[tuple[int, int, int | None]]] = {}
+                share = level / len(points)  # each tested point's part of the pair's alpha
 
                 def plan(index: int, sel_a: Any, sel_b: Any, held_a: int,
                          held_b: int) -> tuple[Candidate, ...]:
-                    picked, split = plan_views(sel_a, sel_b, held_a=held_a, held_b=held_b,
-                                               delta=claim_delta, alpha=level,
-                                               float_events=config.float_events)
-                    if split is not None:
-                        views[index] = split
-                    return picked
+                    picked: list[Candidate] = []
+                    spans[index] = []
+                    for _eps, point_delta in points:
+                        got, split = plan_views(sel_a, sel_b, held_a=held_a, held_b=held_b,
+                                                delta=point_delta, alpha=share,
+                                                float_events=config.float_events)
+                        spans[index].append((len(picked), len(picked) + len(got), split))
+                        picked.extend(got)
+                    return tuple(picked)
 
                 if streaming:
                     streamed = engine.stream(number, chosen, n, label, plan, check)
@@ -1034,28 +1080,37 @@ def run_audit(target: Target, config: AuditConfig, pairs: Sequence[Pair] | None 
                             sel, n - sel)
                         if number == 1:
                             kept[i] = WitnessSamples(xa, xb)
-                found: list[tuple[int, Pair, EstimateLike, EstimateLike | None]] = []
+                found: list[_Found] = []
                 for i, pair in chosen:
                     got = streamed[i]
-                    ieee, real = conclude_views(
-                        got.chosen, got.hits, views.get(i), held_a=got.held_size,
-                        held_b=got.held_size, selection_a=got.selection_size,
-                        selection_b=got.selection_size, epsilon=claim_eps, delta=claim_delta,
-                        alpha=level)
-                    found.append((i, pair, ieee.estimate, None if real is None else real.estimate))
+                    profile = []
+                    for (start, end, split), (point_eps, point_delta) in zip(
+                            spans[i], points, strict=True):
+                        ieee, real = conclude_views(
+                            got.chosen[start:end], got.hits[start:end], split,
+                            held_a=got.held_size, held_b=got.held_size,
+                            selection_a=got.selection_size, selection_b=got.selection_size,
+                            epsilon=point_eps, delta=point_delta, alpha=share)
+                        profile.append(PointResult(point_eps, point_delta, ieee.estimate,
+                                                   None if real is None else real.estimate))
+                    head = profile[0]
+                    found.append((i, pair, head.estimate, head.real_estimate,
+                                  tuple(profile) if len(points) > 1 else ()))
                 return found
 
             chosen = list(indexed.items())
             if len(candidates) > config.confirm:
-                for i, pair, est, real in stage(0, chosen, config.screening, "screening", alpha):
+                for i, pair, est, real, prof in stage(0, chosen, config.screening, "screening",
+                                                      alpha):
                     results.append(PairResult(i, "screening", pair, config.screening, alpha, est,
-                                              real))
+                                              real, prof))
                 ranked = sorted(results, key=lambda r: (-r.best_bound, r.index))
                 chosen = sorted((r.index, r.pair) for r in ranked[:config.confirm])
             share = alpha / len(chosen)
-            for i, pair, est, real in stage(1, chosen, config.samples, "confirmation", share):
+            for i, pair, est, real, prof in stage(1, chosen, config.samples, "confirmation",
+                                                  share):
                 results.append(PairResult(i, "confirmation", pair, config.samples, share, est,
-                                          real))
+                                          real, prof))
     except PrivrefError as exc:
         if on_partial is not None:
             on_partial(report("error", str(exc)))

@@ -7,7 +7,9 @@ Candidate events come from the **selection split only**, in the families of
   prefix of the ranking;
 * numeric scalars (ints or floats): thresholds, intervals and their
   complements, with at most ``max_cuts`` cut points at quantiles of the pooled
-  selection split; unions of quantile bins ranked by likelihood ratio; and
+  selection split, and, when δ > 0, cut points whose tails hold δ·2^j of it
+  (j = −2..8; every other j per coordinate of a vector), where the events that
+  maximise (P(F) − δ)/Q(F) live; unions of quantile bins ranked by likelihood ratio; and
   IEEE-754 classes for non-integer floats;
 * numeric tuples / vectors: the same threshold families on each coordinate,
   coordinate-wise patterns, and thresholds on two scores learned on the
@@ -45,8 +47,9 @@ from numpy.typing import NDArray
 
 from privref.reference.errors import InvalidArgument
 
-from .events import Event, OutcomeSet, Padded, Score
+from .events import Event, FloatPattern, OutcomeSet, Padded, Score
 from .outcomes import (
+    TAIL_EXPONENTS,
     FloatArray,
     IntArray,
     Layout,
@@ -75,8 +78,10 @@ from .scores import logistic_score, naive_bayes_score
 __all__ = [
     "COARSE_MAX_DIM",
     "LEARNER_MAX_ROWS",
+    "VECTOR_TAIL_EXPONENTS",
     "Candidate",
     "plug_in_score",
+    "select_event_views",
     "select_events",
 ]
 
@@ -111,8 +116,12 @@ def _padded_maker(make: Callable[[int], Event], length: int) -> Callable[[int], 
     return lambda i: Padded(make(i), length)
 
 
+VECTOR_TAIL_EXPONENTS: Final = (-2, 0, 2, 4, 6, 8)
+"""Tail-mass exponents j (masses δ·2^j) of the per-coordinate tail cuts of vector outcomes."""
+
+
 def _pools(sel_a: Split, sel_b: Split, cut_a: int, cut_b: int, layout: Layout,
-           max_cuts: int, float_events: bool) -> list[Pool]:
+           max_cuts: int, float_events: bool, delta: float = 0.0) -> list[Pool]:
     """Every family's candidates.  Fixed-form families (thresholds, intervals) count on the whole
     selection split; learned ones (ranked outcomes, bins, patterns, scores) learn on its first part
     (``[:cut]``) and count on the rest, so their counts carry no fitting bias."""
@@ -122,7 +131,7 @@ def _pools(sel_a: Split, sel_b: Split, cut_a: int, cut_b: int, layout: Layout,
     if layout.padded:  # varying lengths: every family on padded rows, then the halting family
         longest = layout.dim
         inner = _pools(padded_rows(sel_a, longest), padded_rows(sel_b, longest), cut_a, cut_b,
-                       Layout("mixed", longest, True), max_cuts, float_events)
+                       Layout("mixed", longest, True), max_cuts, float_events, delta)
         wrapped = [Pool(p.direction, p.hits_p, p.hits_q, p.size_p, p.size_q,
                         _padded_maker(p.make, longest)) for p in inner]
         return (wrapped + length_pools(sel_a, sel_b, longest)
@@ -139,7 +148,7 @@ def _pools(sel_a: Split, sel_b: Split, cut_a: int, cut_b: int, layout: Layout,
                               outcome_keys(test_b), OutcomeSet)
     if layout.kind == "scalar":
         xa, xb = scalars(sel_a), scalars(sel_b)
-        pools += threshold_pools(Halves(xa, xb, xa, xb), None, 1, max_cuts, True)
+        pools += threshold_pools(Halves(xa, xb, xa, xb), None, 1, max_cuts, True, delta)
         pools += binned_pools(halves(xa, xb), None, 1, max_cuts)
         if float_events and not layout.discrete:
             ra, rb = readable(sel_a, None, 1), readable(sel_b, None, 1)
@@ -150,7 +159,8 @@ def _pools(sel_a: Split, sel_b: Split, cut_a: int, cut_b: int, layout: Layout,
         per_coord = max(8, max_cuts // 4) if dim > 1 else max_cuts
         for i in range(dim):
             ca, cb = va[:, i], vb[:, i]
-            pools += threshold_pools(Halves(ca, cb, ca, cb), i, dim, per_coord, True)
+            pools += threshold_pools(Halves(ca, cb, ca, cb), i, dim, per_coord, True, delta,
+                                     VECTOR_TAIL_EXPONENTS if dim > 1 else TAIL_EXPONENTS)
             if dim == 1:
                 pools += binned_pools(halves(ca, cb), i, dim, max_cuts)
             if float_events and not layout.discrete and dim <= COARSE_MAX_DIM:
@@ -165,7 +175,7 @@ def _pools(sel_a: Split, sel_b: Split, cut_a: int, cut_b: int, layout: Layout,
         for score in learned:
             if score is not None:
                 sa, sb = score(va), score(vb)
-                pools += score_pools(score, halves(sa, sb), max_cuts)
+                pools += score_pools(score, halves(sa, sb), max_cuts, delta)
     return pools
 
 
@@ -213,6 +223,35 @@ def select_events(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | ND
     leaves out the IEEE-754 pattern family (audit the algorithm as if in real
     arithmetic; see :mod:`privref.audits.blackbox.features`).
     """
+    pools, rank = _prepare(sel_a, sel_b, held_a=held_a, held_b=held_b, delta=delta,
+                           alpha_side=alpha_side, count=count, max_cuts=max_cuts,
+                           pessimism=pessimism, float_events=float_events)
+    return rank(pools)
+
+
+def select_event_views(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | NDArray[Any],
+                       *, held_a: int, held_b: int, delta: Fraction, alpha_side: Fraction,
+                       count: int = 1, max_cuts: int = 64, pessimism: float = 1.0
+                       ) -> tuple[list[Candidate], list[Candidate]]:
+    """:func:`select_events` with and without the IEEE-754 pattern family, from one set of pools.
+
+    Returns (the choice with ``float_events=True``, the choice with ``float_events=False``),
+    equal to the two calls of :func:`select_events`, at the cost of one: the families are
+    built once and ranked twice, the second time without the float-pattern pools.
+    """
+    pools, rank = _prepare(sel_a, sel_b, held_a=held_a, held_b=held_b, delta=delta,
+                           alpha_side=alpha_side, count=count, max_cuts=max_cuts,
+                           pessimism=pessimism, float_events=True)
+    real = [p for p in pools if not (len(p.hits_p) and isinstance(p.make(0), FloatPattern))]
+    everything = rank(pools)
+    return everything, (everything if len(real) == len(pools) else rank(real))
+
+
+def _prepare(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | NDArray[Any], *,
+             held_a: int, held_b: int, delta: Fraction, alpha_side: Fraction, count: int,
+             max_cuts: int, pessimism: float, float_events: bool
+             ) -> tuple[list[Pool], Callable[[list[Pool]], list[Candidate]]]:
+    """The candidate pools of the selection split, and the ranking that picks from a list of them."""
     if count < 1:
         raise InvalidArgument(f"count={count} must be >= 1")
     if len(sel_a) == 0 or len(sel_b) == 0:
@@ -221,34 +260,38 @@ def select_events(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | ND
     cut_a, cut_b = (len(sel_a) + 1) // 2, (len(sel_b) + 1) // 2
     if cut_a == len(sel_a) or cut_b == len(sel_b):  # too few to split: learned families count in-sample
         cut_a, cut_b = 0, 0
-    pools = _pools(sel_a, sel_b, cut_a, cut_b, layout, max_cuts, float_events)
-    z = NormalDist().inv_cdf(1 - float(alpha_side))
     d = float(delta)
+    pools = _pools(sel_a, sel_b, cut_a, cut_b, layout, max_cuts, float_events, d)
+    z = NormalDist().inv_cdf(1 - float(alpha_side))
     held = {"a→b": (held_a, held_b), "b→a": (held_b, held_a)}
-    ranked: list[tuple[float, float, float, int, int]] = []  # (keys..., pool, index)
-    for pi, pool in enumerate(pools):
-        if pool.size_p == 0 or pool.size_q == 0:
-            continue
-        held_p, held_q = held[pool.direction]
-        args = (pool.hits_p, pool.size_p, held_p, pool.hits_q, pool.size_q, held_q, d, z)
-        primary = plug_in_score(*args, z_selection=pessimism * z)
-        secondary = plug_in_score(*args, z_selection=0.0)
-        ratio = (np.log((pool.hits_p + 1) / (pool.size_p + 1))
-                 - np.log((pool.hits_q + 1) / (pool.size_q + 1)))
-        top = np.lexsort((-ratio, -secondary, -primary))[: 4 * count]
-        ranked += [(float(primary[i]), float(secondary[i]), float(ratio[i]), pi, int(i))
-                   for i in top]
-    ranked.sort(key=lambda r: r[:3], reverse=True)
-    chosen: list[Candidate] = []
-    seen: set[tuple[str, int, int]] = set()
-    for score, _, _, pi, i in ranked:
-        pool = pools[pi]
-        key = (pool.direction, int(pool.hits_p[i]), int(pool.hits_q[i]))
-        if key in seen:
-            continue
-        seen.add(key)
-        hits_a, hits_b = (key[1], key[2]) if pool.direction == "a→b" else (key[2], key[1])
-        chosen.append(Candidate(pool.make(i), pool.direction, hits_a, hits_b, score))
-        if len(chosen) == count:
-            break
-    return chosen
+
+    def rank(pools: list[Pool]) -> list[Candidate]:
+        ranked: list[tuple[float, float, float, int, int]] = []  # (keys..., pool, index)
+        for pi, pool in enumerate(pools):
+            if pool.size_p == 0 or pool.size_q == 0:
+                continue
+            held_p, held_q = held[pool.direction]
+            args = (pool.hits_p, pool.size_p, held_p, pool.hits_q, pool.size_q, held_q, d, z)
+            primary = plug_in_score(*args, z_selection=pessimism * z)
+            secondary = plug_in_score(*args, z_selection=0.0)
+            ratio = (np.log((pool.hits_p + 1) / (pool.size_p + 1))
+                     - np.log((pool.hits_q + 1) / (pool.size_q + 1)))
+            top = np.lexsort((-ratio, -secondary, -primary))[: 4 * count]
+            ranked += [(float(primary[i]), float(secondary[i]), float(ratio[i]), pi, int(i))
+                       for i in top]
+        ranked.sort(key=lambda r: r[:3], reverse=True)
+        chosen: list[Candidate] = []
+        seen: set[tuple[str, int, int]] = set()
+        for score, _, _, pi, i in ranked:
+            pool = pools[pi]
+            key = (pool.direction, int(pool.hits_p[i]), int(pool.hits_q[i]))
+            if key in seen:
+                continue
+            seen.add(key)
+            hits_a, hits_b = (key[1], key[2]) if pool.direction == "a→b" else (key[2], key[1])
+            chosen.append(Candidate(pool.make(i), pool.direction, hits_a, hits_b, score))
+            if len(chosen) == count:
+                break
+        return chosen
+
+    return pools, rank

@@ -34,13 +34,13 @@ def no_args():
     return 0
 
 def unhashable(data, rng):
-    return [1, 2]
+    return {"a": 1}
 
 def huge(data, rng):
     return 10**400
 
-def nan_out(data, rng):
-    return float("nan")
+def set_out(data, rng):
+    return {1, 2}
 
 def mixed(data, rng):
     return 0 if rng.random() < 0.5 else "x"
@@ -207,12 +207,13 @@ CASES: list[Case] = [
          "--epsilon", "1", "--pair", "[0]", "[1]"),
     _cli("target-no-args", r"mech\.py:no_args must accept \(data, rng\)", *BB, "mech.py:no_args",
          "--epsilon", "1", "--pair", "[0]", "[1]"),
-    _cli("target-unhashable", r"mech\.py:unhashable returned \[1, 2\].*hashable", *BB,
+    _cli("target-unhashable", r"mech\.py:unhashable returned \{'a': 1\}.*dict", *BB,
          "mech.py:unhashable", "--epsilon", "1", "--pair", "[0]", "[1]", "--samples", "200",
          "--workers", "1"),
     _cli("target-huge-int", r"mech\.py:huge returned.*10\*\*", *BB, "mech.py:huge", "--epsilon",
          "1", "--pair", "[0]", "[1]", "--samples", "200", "--workers", "1"),
-    _cli("target-nan", r"mech\.py:nan_out returned NaN", *BB, "mech.py:nan_out", "--epsilon",
+    _cli("target-set", r"mech\.py:set_out returned \{1, 2\}.*frozenset", *BB, "mech.py:set_out",
+         "--epsilon",
          "1", "--pair", "[0]", "[1]", "--samples", "200", "--workers", "1"),
     _cli("target-mixed-kinds", r"mech\.py:mixed returned inconsistent", *BB, "mech.py:mixed",
          "--epsilon", "1", "--pair", "[0]", "[1]", "--samples", "200", "--workers", "1"),
@@ -263,7 +264,7 @@ CASES: list[Case] = [
          "assert_private(laplace, epsilon=-1, pairs=[([0], [1])], samples=200)"),
     _api("epsilon-nan", r"epsilon=nan",
          "assert_private(laplace, epsilon=float('nan'), pairs=[([0], [1])], samples=200)"),
-    _api("epsilon-none", r"epsilon=None",
+    _api("epsilon-none", r"epsilon is required: the mechanism laplace declares no privacy claim",
          "assert_private(laplace, epsilon=None, pairs=[([0], [1])], samples=200)"),
     _api("delta-one", r"delta=1 must be < 1",
          "assert_private(laplace, epsilon=1, delta=1, pairs=[([0], [1])], samples=200)"),

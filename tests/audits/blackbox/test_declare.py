@@ -3,6 +3,7 @@ zCDP or profile claim, the search space from the declared domain, libraries, reg
 
 from __future__ import annotations
 
+import itertools
 import json
 import textwrap
 from collections.abc import Hashable
@@ -16,6 +17,7 @@ from privref.app.blackbox_cli import run
 from privref.audits.blackbox import adapters
 from privref.audits.blackbox.declare import (
     DEFAULTED_RELATION,
+    ZCDP_DELTAS,
     InputDomain,
     LibraryVersion,
     ProfileClaim,
@@ -24,17 +26,18 @@ from privref.audits.blackbox.declare import (
     claim_json,
     declare,
     detect_libraries,
+    profile_points,
     read_declaration,
     relation_in_force,
     search_space,
 )
 from privref.audits.blackbox.search import candidate_pairs
 from privref.audits.blackbox.target import TargetLoadError, load_target, target_from_callable
-from privref.reference.accounting import zcdp_epsilon
+from privref.reference.accounting import zcdp_epsilon, zcdp_to_dp_epsilon
 from privref.reference.errors import InvalidArgument
 from privref.reference.neighbors import AddRemove, Substitution
 from privref.reference.privacy import PrivacyClaim
-from privref.reference.reals import log
+from privref.reference.reals import Order, compare, log
 
 # A clamp-and-sum over [0, 10] with two-sided geometric noise P[k] ∝ exp(-|k|/4): adding or
 # removing one entry moves the sum by at most 10, so its true epsilon is exactly 10/4 = 5/2.
@@ -151,15 +154,17 @@ def test_decorator_refuses_two_claims_and_a_lone_delta() -> None:
         declare(relation="nope")
 
 
-def test_zcdp_point_is_lemma_51_exactly() -> None:
+def test_zcdp_point_is_the_cks_conversion_exactly() -> None:
     claim = ZCDPClaim(Fraction(1, 8))
     point = audited_point(claim, Fraction(1, 1000))
     assert point.delta == Fraction(1, 1000)
-    # exactly accounting.zcdp_epsilon's expression: rho + 2 sqrt(rho ln(1/delta))
-    assert str(point.epsilon) == str(zcdp_epsilon(Fraction(1, 8), Fraction(1, 1000)))
-    low, high = point.epsilon.enclose().lo, point.epsilon.enclose().hi
-    assert Fraction(1, 8) + 2 * Fraction(92, 100) < low <= high < Fraction(1, 8) + 2 * Fraction(93, 100)
-    assert point.conversion is not None and "Lemma 51" in point.conversion
+    # exactly accounting.zcdp_to_dp_epsilon's expression (Canonne-Kamath-Steinke 2020 Cor. 13)
+    assert str(point.epsilon) == str(zcdp_to_dp_epsilon(Fraction(1, 8), Fraction(1, 1000)))
+    # 1.5461 (the issue's OpenDP figure), below Lemma 51's 1/8 + 2·√(ln(1000)/8) = 1.9835
+    box = point.epsilon.enclose()
+    assert Fraction(15460, 10**4) < box.lo <= box.hi < Fraction(15462, 10**4)
+    assert compare(point.epsilon, zcdp_epsilon(Fraction(1, 8), Fraction(1, 1000)))[0] is Order.LESS
+    assert point.conversion is not None and "Corollary 13 at order alpha=" in point.conversion
     with pytest.raises(InvalidArgument, match=r"--delta .* must lie in \(0, 1\)"):
         audited_point(claim, None)
     with pytest.raises(InvalidArgument, match="--delta"):
@@ -167,6 +172,49 @@ def test_zcdp_point_is_lemma_51_exactly() -> None:
     # the declared delta is the default point
     default = audited_point(ZCDPClaim(Fraction(1, 8), Fraction(1, 10)), None)
     assert default.delta == Fraction(1, 10)
+    # tiny rho at a large delta: Corollary 13's epsilon_alpha <= 0, so the point is (0, delta)
+    zero = audited_point(ZCDPClaim(Fraction(1, 1000)), Fraction(1, 10))
+    assert zero.epsilon.exact == 0 and zero.conversion is not None and "= 0" in zero.conversion
+
+
+def test_profile_points_of_a_zcdp_claim_cover_the_default_delta_grid() -> None:
+    points = profile_points(ZCDPClaim(Fraction(1, 8), Fraction(1, 1000)))
+    assert [p.delta for p in points] == [Fraction(1, 10**k) for k in range(6, 1, -1)]
+    assert tuple(p.delta for p in points) == tuple(sorted(ZCDP_DELTAS))
+    for p in points:
+        assert str(p.epsilon) == str(zcdp_to_dp_epsilon(Fraction(1, 8), p.delta))
+    # epsilon decreases as delta grows, decided exactly
+    for small, large in itertools.pairwise(points):
+        assert compare(large.epsilon, small.epsilon)[0] is Order.LESS
+    chosen = profile_points(ZCDPClaim(Fraction(1, 8)), ["1/10", Fraction(1, 100), "1/10"])
+    assert [p.delta for p in chosen] == [Fraction(1, 100), Fraction(1, 10)]  # sorted, distinct
+
+
+def test_profile_points_of_a_profile_are_its_own_points() -> None:
+    profile = ProfileClaim((PrivacyClaim.of(3, Fraction(1, 10**6)),
+                            PrivacyClaim.of(1, Fraction(1, 100)),
+                            PrivacyClaim.of("ln(3)", Fraction(1, 1000))))
+    points = profile_points(profile)
+    assert [(str(p.epsilon), p.delta) for p in points] == [
+        ("3", Fraction(1, 10**6)), (str(log(3)), Fraction(1, 1000)), ("1", Fraction(1, 100))]
+    assert all(p.conversion is None for p in points)
+    # an (epsilon, delta) claim is a one-point profile: larger deltas are implied, smaller are not
+    single = profile_points(PrivacyClaim.of(1, Fraction(1, 100)), [Fraction(1, 100), "1/10"])
+    assert [(p.epsilon.exact, p.delta) for p in single] == [(Fraction(1), Fraction(1, 100)),
+                                                            (Fraction(1), Fraction(1, 10))]
+    with pytest.raises(InvalidArgument, match="no point with delta <= 1/1000"):
+        profile_points(PrivacyClaim.of(1, Fraction(1, 100)), [Fraction(1, 1000)])
+    assert profile_points(PrivacyClaim.of(1))[0].delta == 0
+
+
+@pytest.mark.parametrize(("deltas", "match"), [
+    ([], "deltas"), ("1/10", "deltas"), ([0], r"deltas\[0\]=0 must lie in \(0, 1\)"),
+    ([Fraction(1, 10), 1], r"deltas\[1\]=1"), (["x"], r"deltas\[0\]"),
+    ([Fraction(1, 10**k) for k in range(1, 40)], "MAX_PROFILE_POINTS=32"),
+])
+def test_profile_points_refuses_bad_deltas(deltas: object, match: str) -> None:
+    with pytest.raises(InvalidArgument, match=match):
+        profile_points(ZCDPClaim(Fraction(1, 8)), deltas)  # type: ignore[arg-type]
 
 
 def test_profile_point_is_the_smallest_epsilon_with_delta_at_most_the_given_one() -> None:
@@ -256,16 +304,18 @@ def test_zcdp_claim_is_recorded_and_audited_at_its_point(target_file: Path,
     report = _audit([f"{target_file}:zcdp", "--samples", "2000", "--seed", "1"],
                     tmp_path / "z.json")
     assert report["declared_claim"] == {"kind": "zcdp", "rho": "1/8", "delta": "1/1000"}
-    assert report["claimed_epsilon_exact"] == str(zcdp_epsilon(Fraction(1, 8), Fraction(1, 1000)))
+    assert report["claimed_epsilon_exact"] == str(zcdp_to_dp_epsilon(Fraction(1, 8),
+                                                                      Fraction(1, 1000)))
     assert report["claimed_delta_exact"] == "1/1000" and report["pair"] == [[10], []]
-    assert "Lemma 51" in str(report["claim_conversion"])
+    assert "Corollary 13" in str(report["claim_conversion"])
     out = capsys.readouterr().out
     assert "declared claim   1/8-zCDP" in out and "relation         add-remove (declared" in out
     # --delta picks another point of the same claim
     other = _audit([f"{target_file}:zcdp", "--samples", "2000", "--seed", "1", "--delta", "1/100"],
                    tmp_path / "z2.json")
     assert other["claimed_delta_exact"] == "1/100"
-    assert other["claimed_epsilon_exact"] == str(zcdp_epsilon(Fraction(1, 8), Fraction(1, 100)))
+    assert other["claimed_epsilon_exact"] == str(zcdp_to_dp_epsilon(Fraction(1, 8),
+                                                                     Fraction(1, 100)))
 
 
 def test_assert_private_audits_the_declared_claim() -> None:
@@ -322,3 +372,19 @@ def test_register_target_and_load_it() -> None:
             load_target("mylib:bad-builder")
     finally:
         adapters.unregister_target("mylib:bad-builder")
+
+
+def test_a_declared_profile_is_audited_at_every_point_in_one_run(target_file: Path,
+                                                                   tmp_path: Path) -> None:
+    # by_hand declares (1, 1/100) and (2, 1/1000) and returns 0 always: both points hold
+    report = _audit([f"{target_file}:by_hand", "--samples", "2000", "--seed", "1",
+                     "--pair", "[0]", "[1]"], tmp_path / "p.json")
+    profile = report["pairs"][0]["profile"]  # type: ignore[index]
+    assert [(p["epsilon_exact"], p["delta_exact"]) for p in profile] == [("2", "1/1000"),
+                                                                        ("1", "1/100")]
+    assert "2 profile points tested under one confidence budget" in str(report["claim_conversion"])
+    assert report["verdict"] == "NO_VIOLATION_FOUND"
+    # with --delta, the one point at that delta
+    one = _audit([f"{target_file}:by_hand", "--samples", "2000", "--seed", "1", "--delta",
+                  "1/100", "--pair", "[0]", "[1]"], tmp_path / "q.json")
+    assert one["pairs"][0]["profile"] == []  # type: ignore[index]

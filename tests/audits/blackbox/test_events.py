@@ -141,3 +141,21 @@ def test_variable_length_events_count_chunk_by_chunk() -> None:
         whole = event.count(rows)
         assert 0 < whole < len(rows)
         assert sum(event.count(rows[i:i + 37]) for i in range(0, len(rows), 37)) == whole
+
+
+def test_outcome_set_on_integer_arrays_is_membership_by_python_equality() -> None:
+    # the vectorized path for integer arrays must agree with canonical-key membership,
+    # including Python's 1 == True == 1.0 and members of other widths or types
+    from privref.audits.blackbox.events import OutcomeSet
+
+    event = OutcomeSet(frozenset({(0, 1), (1, True), (2.0, 0), (0.5, 0), ("x", 1), (3,), 7}))
+    rows = np.array([[0, 1], [1, 1], [2, 0], [0, 0], [3, 3], [1, 0]], dtype=np.int64)
+    slow = [tuple(r) in event.outcomes for r in rows.tolist()]
+    assert event.mask(rows).tolist() == slow == [True, True, True, False, False, False]
+    assert event.count(rows) == 3
+    scalars = np.array([7, 3, 0, 7], dtype=np.int64)
+    assert event.mask(scalars).tolist() == [True, False, False, True]
+    assert event.mask(rows.astype(np.bool_)).tolist() == [
+        tuple(r) in event.outcomes for r in rows.astype(np.bool_).tolist()]
+    # chunks add up to the whole
+    assert event.count(rows[:2]) + event.count(rows[2:]) == event.count(rows)

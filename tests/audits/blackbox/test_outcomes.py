@@ -18,6 +18,8 @@ from privref.audits.blackbox.outcomes import (
     lengths,
     padded_rows,
     prefix_keys,
+    quantile_cuts,
+    tail_cuts,
 )
 from privref.reference.errors import InvalidArgument
 
@@ -88,3 +90,26 @@ def test_variable_length_layouts() -> None:
     assert detect_layout([(), (1.0,)], [(2.0, None)]).dim == 2
     assert detect_layout([()], [()]).kind == "other"
     assert not detect_layout([(1, 2)], [(3, 4)]).padded
+
+
+def test_tail_cuts_sit_at_the_order_statistics_of_masses_delta_times_powers_of_two() -> None:
+    """n = 1000 values 0..999, δ = 1/100: k = round(10·2^j) values in each tail, for 2k < n."""
+    values = np.arange(1000, dtype=np.float64)[::-1].copy()  # order does not matter
+    cuts = tail_cuts(values, 0.01)
+    ks = [2, 5, 10, 20, 40, 80, 160, 320]  # j = -2..5 (round(2.5) = 2); j >= 6 has 2k >= n
+    assert cuts.tolist() == sorted([k - 1.0 for k in ks] + [999.0 - k for k in ks])
+    for k in ks:  # {x <= x_k} and {x > x_(n-k)} hold exactly k values each
+        assert int(np.sum(values <= k - 1.0)) == k and int(np.sum(values > 999.0 - k)) == k
+    assert tail_cuts(values, 0.01, exponents=(0,)).tolist() == [9.0, 989.0]
+
+
+def test_tail_cuts_are_empty_at_delta_zero_and_skip_nan_and_too_small_tails() -> None:
+    values = np.array([np.nan, np.inf, -np.inf, *range(100)], dtype=np.float64)
+    assert len(tail_cuts(values, 0.0)) == 0
+    assert tail_cuts(values, 0.001, exponents=range(-2, 3)).tolist() == []  # δ·2^j·100 < 1/2
+    # j = 3..8: k = round(0.1·2^j) = 1, 2, 3, 6, 13, 26
+    assert tail_cuts(values, 0.001).tolist() == [0.0, 1.0, 2.0, 5.0, 12.0, 25.0,
+                                                 73.0, 86.0, 93.0, 96.0, 97.0, 98.0]
+    assert tail_cuts(values, 0.01, exponents=(0, 1)).tolist() == [0.0, 1.0, 97.0, 98.0]
+    # quantile cuts are untouched: the δ = 0 families are unchanged
+    assert quantile_cuts(values, 8).tolist() == quantile_cuts(values[3:], 8).tolist()

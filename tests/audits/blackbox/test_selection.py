@@ -6,16 +6,23 @@ import math
 import os
 import subprocess
 import sys
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from privref.audits.blackbox.events import CoarseSet, FloatPattern, Length, Padded, PrefixSet, ScoreThreshold
 from privref.audits.blackbox.pools import length_pools, prefix_pools
+from privref.audits.blackbox.report import BlackboxVerdict
+from privref.audits.blackbox.runner import AuditConfig, run_audit
 from privref.audits.blackbox.selection import select_events
+from privref.audits.blackbox.target import target_from_callable
+from privref.reference.accounting import calibrate_sigma
 from privref.reference.errors import InvalidArgument
+from privref.reference.reals import rational
 
 
 def test_selection_finds_the_likely_outcome_and_direction() -> None:
@@ -166,3 +173,67 @@ def test_selection_finds_a_prefix_in_variable_length_outputs() -> None:
                          count=40)
     assert any(isinstance(c.event, Padded) for c in also)  # the padded families are candidates too
     assert best.event.mask([("A", "t1"), ("B",), ("A",)]).tolist() == [True, False, True]
+
+
+def test_tail_cuts_isolate_a_rare_leak_near_delta() -> None:
+    """M(b) puts 0.4% of its mass far right (in [10, 11)), M(a) none: at δ = 10⁻³ the best event
+    is a far tail holding a few δ of mass, which no 64-quantile cut reaches (the top quantile cut
+    holds 1.5% of the pooled mass, mostly normal draws of both sides); the tail cuts at masses
+    δ·2^j do.  The cut points come from the selection split only (both splits given here are it)."""
+    rng = np.random.default_rng(11)
+    n = 20_000
+    a = rng.normal(0.0, 1.0, n)
+    b = rng.normal(0.0, 1.0, n)
+    spike = rng.random(n) < 0.004
+    b[spike] = 10.0 + rng.random(int(spike.sum()))
+    best = select_events(a, b, held_a=n, held_b=n, delta=Fraction(1, 1000),
+                         alpha_side=Fraction(1, 40), float_events=False)[0]
+    assert best.direction == "b→a" and best.hits_a == 0 and best.hits_b >= 40
+    assert best.event.mask(np.array([9.0, 10.9])).tolist() == [False, True]
+
+
+def _gaussian(sigma: float) -> Callable[[Sequence[float], np.random.Generator, int], np.ndarray]:
+    def gauss(data: Sequence[float], rng: np.random.Generator, size: int) -> np.ndarray:
+        return float(sum(data)) + rng.normal(0.0, sigma, size)
+    gauss.privref_vectorized = True  # type: ignore[attr-defined]
+    return gauss
+
+
+def test_gaussian_overclaim_at_delta_is_flagged_and_the_true_claim_is_not() -> None:
+    """The Gaussian mechanism (sensitivity 1) claimed (1, 10⁻³)-DP, 10⁵ samples per side.
+
+    σ from accounting.calibrate_sigma: σ_hi(ε) is proved to give δ(ε) <= 10⁻³ exactly, so at
+    σ_hi(1) the claim is TRUE (a VIOLATION there has probability <= 1 − confidence = 0.05), and at
+    σ_hi(2) the true ε at 10⁻³ is 2 (a 100% overclaim).  Fixed seeds: deterministic.
+    """
+    pair = [((0,), (1,))]
+    verdicts = {}
+    for true_eps in (1, 2):
+        sigma = float(calibrate_sigma(1, true_eps, Fraction(1, 1000)).hi)
+        config = AuditConfig(epsilon=rational(1), delta=Fraction(1, 1000), samples=100_000,
+                             confidence=Fraction(95, 100), float_events=False, seed=3)
+        report = run_audit(target_from_callable(_gaussian(sigma)), config, pair)
+        verdicts[true_eps] = report.verdict
+    assert verdicts == {1: BlackboxVerdict.NO_VIOLATION_FOUND, 2: BlackboxVerdict.VIOLATION}
+
+
+@pytest.mark.parametrize("kind", ["float", "vector", "int"])
+def test_both_views_from_one_set_of_pools_equal_two_selections(kind: str) -> None:
+    from privref.audits.blackbox.estimate import events_digest
+    from privref.audits.blackbox.selection import select_event_views
+
+    rng = np.random.default_rng(11)
+    if kind == "float":
+        a, b = rng.laplace(0.0, 1.0, 4000), 1.0 + rng.laplace(0.0, 1.0, 4000)
+    elif kind == "vector":
+        a, b = rng.normal(0.0, 1.0, (4000, 3)), rng.normal(0.3, 1.0, (4000, 3))
+    else:
+        a, b = rng.integers(0, 5, 4000).astype(np.float64), rng.integers(0, 6, 4000).astype(np.float64)
+    args: dict[str, Any] = {"held_a": 4000, "held_b": 4000, "delta": Fraction(1, 1000),
+                            "alpha_side": Fraction(1, 40)}
+    both, real = select_event_views(a, b, **args)
+    assert events_digest(both) == events_digest(select_events(a, b, **args))
+    assert events_digest(real) == events_digest(select_events(a, b, float_events=False, **args))
+    if kind == "float":  # the IEEE view picks a float-pattern event here; the real view cannot
+        assert type(both[0].event).__name__ == "FloatPattern"
+        assert type(real[0].event).__name__ != "FloatPattern"

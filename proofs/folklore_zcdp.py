@@ -1,0 +1,97 @@
+"""Checks of the tight zCDP conversion (Canonne, Kamath and Steinke 2020, Corollary 13).
+
+The accountant :func:`privref.reference.accounting.zcdp_to_dp_epsilon` returns, for ρ-zCDP and
+δ, the ε_α of Corollary 13 at a proposed order α (or 001 Lemma 51's ε when smaller).  Three checks,
+each able to fail:
+
+* the algebra: at ε = ε_α, the paper's δ formula exp((α − 1)(αρ − ε))·(1 − 1/α)^α/(α − 1) gives
+  back δ (interval arithmetic on an independent expression of the same statement);
+* soundness against a mechanism whose profile is known exactly: the Gaussian mechanism of
+  sensitivity 1 and noise σ is ρ = 1/(2σ²)-zCDP, and its exact δ(ε) (Balle-Wang 2018 Theorem 8,
+  itself checked against a hockey-stick integral) must be at most δ at the returned ε;
+* tightness: the returned ε is strictly below 001 Lemma 51's ρ + 2√(ρ ln(1/δ)) on a grid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+
+from privref.reference.accounting import (
+    analytic_gaussian_delta,
+    gaussian_zcdp,
+    zcdp_epsilon,
+    zcdp_epsilon_at_order,
+    zcdp_order,
+    zcdp_to_dp_epsilon,
+)
+from privref.reference.reals import Order, Real, compare, exp, log, rational
+
+from ._ledger import CheckResult, Verdict
+
+__all__ = ["check_against_gaussian", "check_delta_round_trip", "check_tighter_than_lemma_51"]
+
+Conversion = Callable[[Fraction, Fraction], Real]
+"""(ρ, δ) ↦ an ε with ρ-zCDP ⟹ (ε, δ)-DP (exact Real)."""
+
+_PREC = 96
+
+_SIGMAS: tuple[Fraction, ...] = (Fraction(1, 2), Fraction(1), Fraction(2), Fraction(5))
+_DELTAS: tuple[Fraction, ...] = (Fraction(1, 10**2), Fraction(1, 10**3), Fraction(1, 10**6))
+
+
+def check_delta_round_trip(at_order: Callable[[Fraction, Fraction, Fraction], Real]
+                           = zcdp_epsilon_at_order) -> CheckResult:
+    """exp((α − 1)(αρ − ε_α))·(1 − 1/α)^α/(α − 1) = δ at the proposed α, on a grid (intervals)."""
+    count = 0
+    for sigma in _SIGMAS:
+        rho = gaussian_zcdp(sigma)
+        for delta in _DELTAS:
+            alpha = zcdp_order(rho, delta)
+            eps = at_order(rho, delta, alpha)
+            paper: Real = (exp((alpha - 1) * (rho * alpha - eps) + alpha * log(1 - 1 / alpha))
+                           / (alpha - 1))
+            box = (paper - rational(delta)).enclose(_PREC)
+            if not box.lo <= 0 <= box.hi or box.width > delta / 10**9:
+                return CheckResult(Verdict.VIOLATED,
+                                   f"at ρ={rho}, δ={delta}, α={alpha}: the paper's δ at ε_α is "
+                                   f"{float(paper):.9g}, not δ", witness=f"rho={rho}, delta={delta}")
+            count += 1
+    return CheckResult(Verdict.HOLDS, f"{count} (ρ, δ) points: ε_α solves Corollary 13's δ "
+                                      "formula exactly (interval enclosure of the difference)")
+
+
+def check_against_gaussian(conversion: Conversion = zcdp_to_dp_epsilon) -> CheckResult:
+    """δ_Gauss(ε) <= δ at the converted ε for σ ∈ {1/2, 1, 2, 5}, δ ∈ {10⁻², 10⁻³, 10⁻⁶}."""
+    count = 0
+    for sigma in _SIGMAS:
+        rho = gaussian_zcdp(sigma)
+        for delta in _DELTAS:
+            below = conversion(rho, delta).enclose(_PREC).lo
+            exact = analytic_gaussian_delta(max(below, Fraction(0)), 1, sigma)
+            if exact.lo > delta:
+                return CheckResult(Verdict.VIOLATED,
+                                   f"σ={sigma} (ρ={rho}): at the converted ε <= {float(below):.6g} "
+                                   f"the Gaussian's exact δ >= {float(exact.lo):.6g} > {delta}",
+                                   witness=f"sigma={sigma}, delta={delta}")
+            if exact.hi > delta:
+                return CheckResult(Verdict.UNDECIDED,
+                                   f"σ={sigma}, δ={delta}: the enclosures overlap")
+            count += 1
+    return CheckResult(Verdict.HOLDS, f"{count} (σ, δ) points: the Gaussian mechanism's exact "
+                                      "δ(ε) is at most δ at the converted ε (intervals)")
+
+
+def check_tighter_than_lemma_51(conversion: Conversion = zcdp_to_dp_epsilon) -> CheckResult:
+    """The converted ε is proved strictly below ρ + 2√(ρ ln(1/δ)) on a grid of (ρ, δ)."""
+    count = 0
+    for rho in (Fraction(1, 1000), Fraction(1, 50), Fraction(1, 8), Fraction(1, 2), Fraction(4)):
+        for delta in (Fraction(1, 10), Fraction(1, 10**3), Fraction(1, 10**6), Fraction(1, 10**12)):
+            order = compare(conversion(rho, delta), zcdp_epsilon(rho, delta))[0]
+            if order is not Order.LESS:
+                return CheckResult(Verdict.VIOLATED if order is Order.GREATER else
+                                   Verdict.UNDECIDED,
+                                   f"at ρ={rho}, δ={delta} the conversion is not below 001 Lemma "
+                                   f"51's ε ({order.value})", witness=f"rho={rho}, delta={delta}")
+            count += 1
+    return CheckResult(Verdict.HOLDS, f"{count} (ρ, δ) points: strictly below 001 Lemma 51")
