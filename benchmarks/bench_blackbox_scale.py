@@ -108,6 +108,7 @@ def _tree_rss(pid: int) -> int:
 
 def measure(name: str, n: int, workers: int, backend: str, seed: int) -> dict[str, Any]:
     """One audit in a subprocess: wall time, bound, and the peak RSS of its whole process tree."""
+    load = os.getloadavg()[0]
     cmd = [sys.executable, __file__, "--child", name, "--n", str(n), "--workers", str(workers),
            "--backend", backend, "--seed", str(seed)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -130,7 +131,7 @@ def measure(name: str, n: int, workers: int, backend: str, seed: int) -> dict[st
         raise RuntimeError(f"{name} n={n}: exit {proc.returncode}\n{err[-2000:]}")
     result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
     result.update({"target": name, "samples_per_side": n, "workers": workers, "backend": backend,
-                   "peak_rss_mb": round(peak / 2**20, 1)})
+                   "peak_rss_mb": round(peak / 2**20, 1), "load_before": load})
     return result
 
 
@@ -144,7 +145,10 @@ def render(data: dict[str, Any]) -> str:
              "process and all its descendants (worker processes; the Dask scheduler and workers), "
              "sampled every 50 ms. The streaming estimator keeps the selection split (at most "
              "2^20 outcomes per side) and one chunk per worker; the held-out split is counted "
-             "chunk by chunk, so memory should not grow with N.", "",
+             "chunk by chunk, so memory should not grow with N. Wall times depend on the load: "
+             "these runs shared the 2 cores with other work (1-minute load average 2.5-4.5), so "
+             "they are upper bounds (an earlier run of commit ff3dc22, one view only, under less "
+             "load, took 17 s for `laplace` and 129 s for `svt10` at 2.2·10^8).", "",
              "The two bounds are the two views of one run (each at half the confidence budget): "
              "with the IEEE-754 pattern events (a float Laplace sampler leaks through its bits, "
              "Mironov 2012, so that bound is large) and with real-arithmetic events only (the "
@@ -158,6 +162,25 @@ def render(data: dict[str, Any]) -> str:
                      f"{r['peak_rss_mb']:.0f} | {r['bound']:.4f} | {r.get('real_bound', 0.0):.4f} | "
                      f"{r['event'][:60]} |")
     lines.append("")
+    speed = ROOT / "docs" / "blackbox-speed-tuples.json"
+    if speed.exists():
+        lines += ["## Speed on tuple outputs and pair searches", "",
+                  "`python benchmarks/bench_blackbox_speed_tuples.py --json "
+                  "docs/blackbox-speed-tuples.json` (current code) and the same script with "
+                  "`--legacy` on a checkout of the commit before the streaming engine, on the same "
+                  "machine, 2 workers, N = 2.2·10^6 per side. *Selection* is the time spent choosing "
+                  "events on selection splits (the rest is sampling and counting); *load* is the "
+                  "1-minute load average when the case started (other processes shared the 2 "
+                  "cores).", "",
+                  "| case | code (commit) | pairs | wall (s) | selection (s) | bound "
+                  "| real-view bound | load |",
+                  "|---|---|---|---|---|---|---|---|"]
+        for r in json.loads(speed.read_text()):
+            sel = "" if r["selection_seconds"] is None else f"{r['selection_seconds']:.1f}"
+            real = "" if r["real_bound"] is None else f"{r['real_bound']:.4f}"
+            lines.append(f"| {r['case']} | {r['commit']} | {r['pairs']} | {r['wall_seconds']:.1f} | "
+                         f"{sel} | {r['bound']:.4f} | {real} | {r['cpus_busy_before']:.1f} |")
+        lines.append("")
     return "\n".join(lines)
 
 

@@ -22,8 +22,10 @@ same machine.  Nothing asserts; timings depend on the machine and its load.
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
+import subprocess
 import sys
 import time
 from fractions import Fraction
@@ -85,13 +87,21 @@ def main() -> None:
     parser.add_argument("--legacy", action="store_true")
     parser.add_argument("--json", default=None)
     args = parser.parse_args()
-    rows = []
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                            text=True, cwd=ROOT).stdout.strip()
+    path = None if args.json is None else Path(args.json)
+    rows: list[dict[str, Any]] = ([] if path is None or not path.exists()
+                                  else json.loads(path.read_text()))
     for case in args.cases.split(","):
         row = run(case, int(float(args.n)), args.workers, args.legacy)
+        row["commit"] = commit
+        row["date"] = datetime.date.today().isoformat()
         print(json.dumps(row), flush=True)
+        rows = [r for r in rows if not (r["case"] == case and r["commit"] == commit
+                                        and r["samples_per_side"] == row["samples_per_side"])]
         rows.append(row)
-    if args.json:
-        Path(args.json).write_text(json.dumps(rows, indent=1) + "\n")
+        if path is not None:
+            path.write_text(json.dumps(rows, indent=1) + "\n")
 
 
 if __name__ == "__main__":
