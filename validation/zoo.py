@@ -16,7 +16,7 @@ exponential mechanism     2         :mod:`privref.validation.zoo_selection`
 noisy histogram           2         :mod:`privref.validation.zoo_additive`
 Laplace mechanism         3         :mod:`privref.validation.zoo_additive`
 DP-Sniper's benchmarks    20        :mod:`privref.validation.zoo_dpsniper`
-(Bichsel et al. 2021)               (:func:`dpsniper_entries`; not yet in zoo())
+(Bichsel et al. 2021)               (:func:`dpsniper_entries`, names ``dpsniper_*``)
 ========================  ========  =============================================
 
 See docs/blackbox-zoo.md for the table of verdicts, witnesses and sample budgets.
@@ -59,12 +59,14 @@ __all__ = [
 def zoo() -> tuple[ZooEntry, ...]:
     """Every zoo entry, correct and incorrect variants side by side.
 
+    The zoo's own entries come first, then DP-Sniper's 20 benchmark mechanisms
+    (:func:`dpsniper_entries`, each aliased by its DP-Sniper class name).
     Entries are built afresh on each call (their pairs are lists); the exact
     computations behind them are memoized, so only the first call is slow
-    (about a second).
+    (a few seconds).
     """
     return (*svt_entries(), *noisy_max_entries(), *histogram_entries(), *exponential_entries(),
-            *laplace_entries())
+            *laplace_entries(), *dpsniper_entries())
 
 
 def zoo_entry(name: str) -> ZooEntry:

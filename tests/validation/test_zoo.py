@@ -64,13 +64,31 @@ def test_unknown_name_lists_the_valid_ones() -> None:
         zoo_entry("svt7")
 
 
+DPSNIPER_CORRECT = {"dpsniper_laplace", "dpsniper_truncated_geometric", "dpsniper_noisy_hist1",
+                    "dpsniper_report_noisy_max1", "dpsniper_report_noisy_max2", "dpsniper_svt1",
+                    "dpsniper_svt2", "dpsniper_rappor", "dpsniper_one_time_rappor",
+                    "dpsniper_laplace_parallel", "dpsniper_numerical_svt"}
+DPSNIPER_INCORRECT = {"dpsniper_noisy_hist2", "dpsniper_report_noisy_max3",
+                      "dpsniper_report_noisy_max4", "dpsniper_svt3", "dpsniper_svt4", "dpsniper_svt5",
+                      "dpsniper_svt6", "dpsniper_svt34_parallel", "dpsniper_prefix_sum"}
+
+
 def test_required_families_with_correct_and_incorrect_variants() -> None:
     correct = {e.name for e in ENTRIES if e.correct}
     assert correct == {"svt1", "svt2", "noisy_max_index", "histogram", "exponential",
-                       "laplace_snapping", "laplace_discrete"}
+                       "laplace_snapping", "laplace_discrete"} | DPSNIPER_CORRECT
     assert {e.name for e in ENTRIES if not e.correct} == {
         "svt3", "svt4", "svt5", "svt6", "noisy_max_value", "histogram_inverted_scale",
-        "exponential_no_half", "laplace_float"}
+        "exponential_no_half", "laplace_float"} | DPSNIPER_INCORRECT
+
+
+def test_dpsniper_benchmark_is_registered_under_its_class_names() -> None:
+    """All 20 of DP-Sniper's mechanisms are in zoo(), reachable by DP-Sniper's class name."""
+    from privref.validation.zoo_dpsniper import MAPPING
+    assert len(DPSNIPER_CORRECT | DPSNIPER_INCORRECT) == len(MAPPING) == 20
+    for dpsniper_name, name, _ in MAPPING:
+        assert zoo_entry(dpsniper_name).name == name
+    assert {e.name for e in ENTRIES[-20:]} == {m[1] for m in MAPPING}
 
 
 # ------------------------------------------------------ samplers and types

@@ -194,3 +194,27 @@ def test_one_run_gives_the_ieee_and_the_real_arithmetic_verdicts() -> None:
                       AuditConfig(**claim, float_events=False), [PAIR])  # type: ignore[arg-type]
     assert plain.witness is not None and plain.witness.real_estimate is None
     assert plain.witness.estimate.alpha == float(plain.witness.alpha)
+
+
+def test_screening_confirms_the_best_pair_of_each_view() -> None:
+    # a float mechanism leaks through its bits on every pair (IEEE-view bounds saturate near
+    # ln N), so ranking by the larger bound alone would ignore the real-arithmetic loss
+    from dataclasses import replace as swap
+    from fractions import Fraction
+
+    from privref.audits.blackbox.estimate import PairEstimate
+    from privref.audits.blackbox.report import PairResult
+    from privref.audits.blackbox.runner import confirmed_pairs
+
+    def est(bound: float) -> PairEstimate:
+        return PairEstimate(bound, None, "e", "a→b", {}, 0.05, False)
+
+    base = PairResult(0, "screening", ((0,), (1,)), 10, Fraction(1, 20), est(0.0))
+    screened = [swap(base, index=i, estimate=est(ieee), real_estimate=est(real))
+                for i, (ieee, real) in enumerate([(12.0, 0.05), (12.5, 0.02), (11.0, 0.30),
+                                                  (12.1, 0.10)])]
+    assert [r.index for r in confirmed_pairs(screened, 1)] == [2]  # the real view's best
+    assert [r.index for r in confirmed_pairs(screened, 2)] == [2, 1]  # then the IEEE view's best
+    assert [r.index for r in confirmed_pairs(screened, 3)] == [2, 1, 3]
+    one_view = [swap(r, real_estimate=None) for r in screened]
+    assert [r.index for r in confirmed_pairs(one_view, 2)] == [1, 3]  # the plain ranking

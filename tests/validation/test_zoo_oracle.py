@@ -1,0 +1,91 @@
+"""The oracle bound of zoo entries (validation.zoo_oracle): exact counts, soundness, pair filter.
+
+Nothing here is random: the oracle is a deterministic function of the
+witnesses' exact probabilities, and every comparison with a true epsilon is
+exact (audits.blackbox.estimate.exceeds).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from privref.audits.blackbox.estimate import exceeds
+from privref.audits.stats import cp_lower, cp_upper
+from privref.reference.errors import InvalidArgument
+from privref.reference.reals import Interval, Real, rational
+from privref.validation.zoo import NOT_PRIVATE, zoo_entry
+from privref.validation.zoo_dpsniper import dpsniper_entries
+from privref.validation.zoo_oracle import typical_count, witness_oracle
+
+HELD = 220_000_000 - 2**20
+"""privref's held-out size at DP-Sniper's default budget (selection capped at 2^20)."""
+ALPHA = Fraction(1, 10)
+
+
+def test_typical_count_rounds_the_midpoint_exactly() -> None:
+    assert typical_count(10, Interval.point(Fraction(1, 3))) == 3
+    assert typical_count(2, Interval.point(Fraction(1, 4))) == 1  # 0.5 rounds up
+    assert typical_count(100, Interval(Fraction(1, 10), Fraction(3, 10))) == 20
+    with pytest.raises(InvalidArgument, match="n=0"):
+        typical_count(0, Interval.point(Fraction(1, 2)))
+
+
+def test_oracle_uses_typical_counts_and_alpha_over_two_per_side() -> None:
+    """Truncated geometric: P = 9/17, Q = 8/17 exactly, so at n = 17·10^6 the counts are exact."""
+    entry = zoo_entry("TruncatedGeometricMechanism")
+    n = 17 * 10**6
+    got = witness_oracle(entry, n, ALPHA)
+    assert got is not None
+    assert (got.hits_p, got.hits_q, got.n, got.alpha) == (9 * 10**6, 8 * 10**6, n, ALPHA)
+    side = ALPHA / 2
+    assert got.ratio == cp_lower(9 * 10**6, n, side) / cp_upper(8 * 10**6, n, side)
+    assert 0 < got.epsilon_lower_bound < float(entry.claimed_epsilon)
+
+
+@pytest.mark.parametrize("name", [e.name for e in dpsniper_entries()])
+def test_oracle_is_below_the_true_epsilon(name: str) -> None:
+    """At DP-Sniper's budget the oracle never exceeds the true epsilon (its upper end)."""
+    entry = zoo_entry(name)
+    got = witness_oracle(entry, HELD, ALPHA)
+    assert got is not None
+    true = entry.true_epsilon
+    if true is NOT_PRIVATE:
+        return
+    upper = rational(true.hi) if isinstance(true, Interval) else true
+    assert isinstance(upper, Real)
+    assert not exceeds(got.ratio, upper), (name, got.epsilon_lower_bound)
+
+
+def test_oracle_approaches_an_attained_true_epsilon() -> None:
+    """Laplace(10) on 0 vs 1: the left tail attains e^(1/10); the oracle's gap shrinks with n.
+
+    At n = 10^8 the one-sided 5% Clopper–Pearson bounds at p ≈ 1/2 are each about
+    1.645·sqrt(1/n) ≈ 1.6e-4 (relative) from the truth, so the gap is about 3.3e-4."""
+    entry = zoo_entry("LaplaceMechanism")
+    small, large = witness_oracle(entry, 10**6, ALPHA), witness_oracle(entry, 10**8, ALPHA)
+    assert small is not None and large is not None
+    assert small.epsilon_lower_bound < large.epsilon_lower_bound
+    assert 0.0996 < large.epsilon_lower_bound < 0.0997
+
+
+def test_only_witnesses_on_the_candidate_pairs_count() -> None:
+    """RAPPOR's worst pair over its domain (10 vs 6) is not among DP-Sniper's pairs."""
+    entry = zoo_entry("Rappor")
+    default = witness_oracle(entry, HELD, ALPHA)
+    assert default is not None and (default.witness.a, default.witness.b) == ([1], [0])
+    wide = witness_oracle(entry, HELD, ALPHA, pairs=[([6], [10])])
+    assert wide is not None and (wide.witness.a, wide.witness.b) == ([10], [6])
+    assert wide.ratio > default.ratio
+    assert witness_oracle(entry, HELD, ALPHA, pairs=[([3], [4])]) is None
+
+
+def test_bad_arguments_are_refused() -> None:
+    entry = zoo_entry("LaplaceMechanism")
+    with pytest.raises(InvalidArgument, match="n=0"):
+        witness_oracle(entry, 0, ALPHA)
+    with pytest.raises(InvalidArgument, match="alpha"):
+        witness_oracle(entry, 10, 1)
+    with pytest.raises(InvalidArgument, match=r"pairs=\[\]"):
+        witness_oracle(entry, 10, ALPHA, pairs=[])
