@@ -22,9 +22,12 @@ at least ``confidence``.  The estimator corrects within a pair (events and
 directions; audits.blackbox.estimate).
 
 Memory.  Outcomes are drawn in chunks of ``chunk_size`` (default 2**14 for
-vectorized targets, 2**11 for scalar ones) and stored packed (numpy arrays
-for numbers), so peak memory is the stored samples of one stage plus one
-chunk per worker.
+vectorized targets, 2**11 for scalar ones).  The default estimator streams
+(:meth:`_Engine.stream`): it keeps the selection split (at most
+``selection_cap`` outcomes per side) and one chunk per worker, and the
+held-out chunks come back as counts, so memory does not grow with
+``samples``.  A custom estimator or the HTML report's samples keep every
+outcome (packed: numpy arrays for numbers), at most MAX_IN_MEMORY per side.
 
 Checkpoint.  With ``checkpoint`` set, every completed chunk is appended (and
 fsynced) to a JSON-lines file whose first line fingerprints the parameters;
@@ -46,14 +49,13 @@ pairs (the validation zoo's custom relations); the report says "unchecked".
 Limits: ``samples`` <= MAX_SAMPLES per side, ``workers`` <= MAX_WORKERS,
 datasets of at most MAX_DATASET_SIZE entries, ``seed`` < 2**128,
 ``confidence`` <= 1 - 10**-15, and a per-call ``timeout`` (audits.blackbox.target).
-Tasks are generated lazily, so memory is the stored samples, never the plan.
+Tasks are generated lazily, so the plan never sits in memory.
 """
 
 from __future__ import annotations
 
 import base64
 import contextlib
-import functools
 import hashlib
 import io
 import json
@@ -747,11 +749,6 @@ def sample_pair(target: Target, pair: Pair, *, samples: int, seed: int, workers:
 
 # ---------------------------------------------------------------------------- audit
 
-def _default_estimator(float_events: bool = True) -> Estimator:
-    from .estimate import estimate_pair
-    return estimate_pair if float_events else functools.partial(estimate_pair, float_events=False)
-
-
 def _fingerprint(target: Target, config: AuditConfig, given: Sequence[Pair] | None) -> dict[str, Any]:
     return {
         "target": target.name, "vectorized": target.vectorized, "seed": config.seed,
@@ -984,7 +981,6 @@ def run_audit(target: Target, config: AuditConfig, pairs: Sequence[Pair] | None 
     (duplicates, LOW-POWER) are also passed to ``on_warning`` as they arise.
     """
     streaming = estimator is None and not keep_witness_samples
-    estimate_pair = estimator or _default_estimator(config.float_events)
     if not streaming and config.samples > MAX_IN_MEMORY:
         why = "a custom estimator" if estimator is not None else "the HTML report's samples"
         raise InvalidArgument(f"samples={_big(config.samples)}: {why} keeps every outcome, so "
@@ -1071,7 +1067,7 @@ def run_audit(target: Target, config: AuditConfig, pairs: Sequence[Pair] | None 
                 if estimator is not None:  # a custom estimator sees every outcome
                     batches = engine.sample(number, chosen, n, label)
                     check(batches)
-                    return [(i, pair, estimate_pair(
+                    return [(i, pair, estimator(
                         batches[(i, 0)].values, batches[(i, 1)].values, epsilon=claim_eps,
                         delta=claim_delta, alpha=level), None, ()) for i, pair in chosen]
                 spans: dict[int, list[tuple[int, int, int | None]]] = {}
