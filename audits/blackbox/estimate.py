@@ -31,7 +31,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from statistics import NormalDist
+from typing import Any, Final
 
 import numpy as np
 from numpy.typing import NDArray
@@ -43,9 +44,10 @@ from privref.reference.validate import check_delta, check_int, to_fraction
 
 from ..stats import check_alpha, cp_lower, cp_upper
 from .events import FloatPattern
-from .selection import Candidate, select_event_views, select_events
+from .selection import EXPLORE_Z, Candidate, plug_in_score, select_event_views, select_events
 
 __all__ = [
+    "SHORTLIST",
     "PairEstimate",
     "PairFinding",
     "bound_ratio",
@@ -59,6 +61,7 @@ __all__ = [
     "exceeds",
     "plan_pair",
     "plan_views",
+    "refine_views",
     "selection_sizes",
 ]
 
@@ -254,12 +257,15 @@ def plan_pair(sel_a: Samples, sel_b: Samples, *, held_a: int, held_b: int, delta
 
 def conclude_pair(chosen: Sequence[Candidate], hits: Sequence[tuple[int, int]], *,
                   held_a: int, held_b: int, selection_a: int, selection_b: int,
-                  epsilon: object, delta: object, alpha: object) -> PairFinding:
+                  epsilon: object, delta: object, alpha: object,
+                  validation: int = 0) -> PairFinding:
     """The pair's finding from held-out counts: ``hits[k]`` = (hits under M(a), under M(b)) of ``chosen[k]``.
 
     ``held_a``/``held_b`` are the held-out sizes, ``selection_a``/``selection_b`` the selection
-    sizes (recorded only).  Each candidate is bounded at level alpha/(2·len(chosen)) per side
-    (a union bound fixed before the held-out split is read); the best bound ratio is reported.
+    sizes and ``validation`` the validation size per side (:func:`refine_views`; recorded only,
+    as ``validation_a``/``validation_b`` when > 0).  Each candidate is bounded at level
+    alpha/(2·len(chosen)) per side (a union bound fixed before the held-out split is read); the
+    best bound ratio is reported.
     """
     eps = parse_epsilon(epsilon)
     d = check_delta(delta)
@@ -273,6 +279,8 @@ def conclude_pair(chosen: Sequence[Candidate], hits: Sequence[tuple[int, int]], 
                                   f"({held_a}, {held_b})")
     counts = {"hits_a": 0, "held_out_a": held_a, "hits_b": 0, "held_out_b": held_b,
               "selection_a": selection_a, "selection_b": selection_b}
+    if validation:
+        counts["validation_a"] = counts["validation_b"] = validation
     if not chosen:
         return PairFinding(PairEstimate(0.0, None, "no event (no outcome readable)", "a→b", counts,
                                         float(a), False), None, Fraction(0), a / 2)
@@ -343,33 +351,85 @@ def _canonical_text(o: object) -> str:
     return repr(o)
 
 
+SHORTLIST: Final = 4
+"""With a validation split, each view shortlists this many candidates by the selection score,
+and as many again by the milder score of ``EXPLORE_Z`` (:func:`refine_views` keeps one)."""
+
+
 def plan_views(sel_a: Samples, sel_b: Samples, *, held_a: int, held_b: int, delta: object,
-               alpha: object, float_events: bool = True
+               alpha: object, float_events: bool = True, shortlist: bool = False
                ) -> tuple[tuple[Candidate, ...], int | None]:
     """The candidates of the IEEE-754 view and, when they differ, of the real-arithmetic view.
 
     Returns (candidates, split): with ``float_events`` off, or when the real-arithmetic view
     (no IEEE-754 pattern events) picks the same events, the one view's candidates and None;
     otherwise the IEEE view's candidates followed by the real view's, and ``split`` = how many
-    are the IEEE view's.  Decided on the selection split alone.
+    are the IEEE view's.  Decided on the selection split alone.  One candidate per view, or
+    with ``shortlist`` up to 2·``SHORTLIST`` per view, for :func:`refine_views` to choose from
+    on a validation split.
     """
-    if not float_events:
-        return plan_pair(sel_a, sel_b, held_a=held_a, held_b=held_b, delta=delta, alpha=alpha,
-                         float_events=False), None
     d = check_delta(delta)
     a = check_alpha(alpha)
+    count, explore = (SHORTLIST, SHORTLIST) if shortlist else (1, 0)
+    if not float_events:
+        return tuple(select_events(sel_a, sel_b, held_a=held_a, held_b=held_b, delta=d,
+                                   alpha_side=a / 2, count=count, explore=explore,
+                                   float_events=False)), None
     both, only_real = select_event_views(sel_a, sel_b, held_a=held_a, held_b=held_b, delta=d,
-                                         alpha_side=a / 2)
+                                         alpha_side=a / 2, count=count, explore=explore)
     ieee, real = tuple(both), tuple(only_real)
     if events_digest(real) == events_digest(ieee):
         return ieee, None
     return ieee + real, len(ieee)
 
 
+def refine_views(chosen: Sequence[Candidate], split: int | None,
+                 hits: Sequence[tuple[int, int]], *, validation_a: int, validation_b: int,
+                 held_a: int, held_b: int, delta: object, alpha: object
+                 ) -> tuple[tuple[Candidate, ...], int | None]:
+    """One candidate per view out of a :func:`plan_views` shortlist, by its counts on a validation split.
+
+    ``hits[k]`` = (hits under M(a), under M(b)) of ``chosen[k]`` on the validation split, of
+    sizes ``validation_a``/``validation_b``; ``held_a``/``held_b`` are the sizes of the split
+    that will bound the result.  Each view keeps the candidate with the best
+    :func:`~privref.audits.blackbox.selection.plug_in_score` (selection step ``EXPLORE_Z``)
+    projected to the bounding sizes.  Returns (candidates, split) as :func:`plan_views` does:
+    one view when both keep the same event.  The choice is a function of the selection and
+    validation splits only, so bounding it on a third, disjoint split (with
+    :func:`conclude_views`) keeps the guarantee of the module docstring.
+    """
+    d = check_delta(delta)
+    a = check_alpha(alpha)
+    if len(hits) != len(chosen):
+        raise InvalidArgument(f"hits has {len(hits)} entries for {len(chosen)} candidates")
+    z = NormalDist().inv_cdf(1 - float(a / 4))
+    sizes = {"a": validation_a, "b": validation_b}
+    bound = {"a": held_a, "b": held_b}
+
+    def best(lo: int, hi: int) -> tuple[Candidate, ...]:
+        top: tuple[float, int] | None = None
+        for k in range(lo, hi):
+            c = chosen[k]
+            h = {"a": hits[k][0], "b": hits[k][1]}
+            p, q = ("a", "b") if c.direction == "a→b" else ("b", "a")
+            score = float(plug_in_score(np.array([h[p]]), sizes[p], bound[p], np.array([h[q]]),
+                                        sizes[q], bound[q], float(d), z, EXPLORE_Z)[0])
+            if top is None or score > top[0]:
+                top = (score, k)
+        return () if top is None else (chosen[top[1]],)
+
+    if split is None:
+        return best(0, len(chosen)), None
+    ieee, real = best(0, split), best(split, len(chosen))
+    if events_digest(ieee) == events_digest(real):
+        return ieee, None
+    return ieee + real, len(ieee)
+
+
 def conclude_views(chosen: Sequence[Candidate], hits: Sequence[tuple[int, int]],
                    split: int | None, *, held_a: int, held_b: int, selection_a: int,
-                   selection_b: int, epsilon: object, delta: object, alpha: object
-                   ) -> tuple[PairFinding, PairFinding | None]:
+                   selection_b: int, epsilon: object, delta: object, alpha: object,
+                   validation: int = 0) -> tuple[PairFinding, PairFinding | None]:
     """(the IEEE-754 view's or only view's finding, the real-arithmetic view's or None).
 
     With two views (``split`` not None) each is bounded at alpha/2, so both hold together with
@@ -380,7 +440,7 @@ def conclude_views(chosen: Sequence[Candidate], hits: Sequence[tuple[int, int]],
     def one(lo: int, hi: int, level: Fraction) -> PairFinding:
         return conclude_pair(chosen[lo:hi], hits[lo:hi], held_a=held_a, held_b=held_b,
                              selection_a=selection_a, selection_b=selection_b, epsilon=epsilon,
-                             delta=delta, alpha=level)
+                             delta=delta, alpha=level, validation=validation)
 
     if split is None:
         return one(0, len(chosen), a), None

@@ -326,13 +326,14 @@ class CoarseSet(Event):
                 for i in range(self.dim)]
         return np.column_stack(cols) if cols else np.zeros((len(v), 0), np.int64), ok
 
-    def codes(self, samples: Sequence[Any] | NDArray[Any]) -> tuple[list[Hashable], BoolArray]:
-        """One hashable code per output (an int when the patterns fit in 63 bits, else a tuple)."""
+    def codes(self, samples: Sequence[Any] | NDArray[Any]
+              ) -> tuple[IntArray | list[Hashable], BoolArray]:
+        """One code per output: an int64 array when the patterns fit in 63 bits, else a list of tuples."""
         sym, ok = self.symbols(samples)
         radix = max((len(e) for e in self.edges), default=0) + 4  # bins, then 3 atoms
         if radix ** self.dim < 2**62:
             weights = radix ** np.arange(self.dim, dtype=np.int64)
-            return list(((sym - ATOM_NAN) @ weights).tolist()), ok
+            return np.asarray((sym - ATOM_NAN) @ weights, dtype=np.int64), ok
         return [tuple(r) for r in sym.tolist()], ok
 
     def code(self, key: tuple[int, ...]) -> Hashable:
@@ -357,6 +358,9 @@ class CoarseSet(Event):
         """Pattern lookup; outputs of another length (or not vectors) are outside."""
         codes, ok = self.codes(samples)
         inside_codes = {self.code(k) for k in self.keys}
+        if isinstance(codes, np.ndarray):
+            wanted = np.array(sorted(cast(int, c) for c in inside_codes), dtype=np.int64)
+            return np.asarray(np.isin(codes, wanted) & ok)
         inside = np.fromiter((c in inside_codes for c in codes), dtype=np.bool_, count=len(codes))
         return np.asarray(inside & ok)
 
@@ -370,12 +374,16 @@ class Score:
     the log ratios of its bins followed by its atoms -inf, +inf and nan) or
     "logistic" (``weights`` · standardized x + intercept, where a
     non-finite entry counts as the center and the ``atoms`` terms (coordinate,
-    atom symbol, weight) add a weight when an entry is that atom).  Atoms are
+    atom symbol, weight) add a weight when an entry is that atom) or "linear"
+    (the same form, with Fisher's discriminant direction as ``weights``) or
+    "vote" (``weights`` · [x > median], one median per coordinate in
+    ``edges[i] = (median,)``, weights in {-1, 0, 1}; +inf is above every
+    median, -inf and nan above none).  Atoms are
     as in :func:`privref.audits.blackbox.features.coarse_symbols`; non-numeric
     entries read as nan.
     """
 
-    kind: Literal["naive-Bayes", "logistic"]
+    kind: Literal["naive-Bayes", "logistic", "linear", "vote"]
     dim: int
     edges: tuple[tuple[float, ...], ...] = ()
     table: tuple[tuple[float, ...], ...] = ()
@@ -387,7 +395,10 @@ class Score:
 
     def __call__(self, x: FloatArray) -> FloatArray:
         """Scores of rows of x (rows of ``dim`` floats; every row gets a finite score)."""
-        if self.kind == "logistic":
+        if self.kind == "vote":
+            above = x > np.asarray([e[0] for e in self.edges])  # nan compares False
+            return np.asarray(above @ np.asarray(self.weights), dtype=np.float64)
+        if self.kind != "naive-Bayes":
             finite = np.isfinite(x)
             z = np.where(finite, (x - np.asarray(self.center)) / np.asarray(self.scale), 0.0)
             total = np.asarray(z @ np.asarray(self.weights) + self.intercept, dtype=np.float64)
@@ -402,10 +413,16 @@ class Score:
 
     def describe(self) -> str:
         """Short description of the learned score."""
-        if self.kind == "logistic":
+        if self.kind == "vote":
+            terms = " ".join(f"{'+' if w > 0 else '-'}[x[{i}] > {e[0]:.6g}]"
+                             for i, (w, e) in enumerate(zip(self.weights, self.edges, strict=True))
+                             if w)
+            return f"vote count ({terms})"
+        if self.kind != "naive-Bayes":
             terms = " ".join(f"{w:+.3g}·z[{i}]" for i, w in enumerate(self.weights))
             atoms = "".join(f" {w:+.3g}·[x[{c}] = {_symbol_text(a, ())}]" for c, a, w in self.atoms)
-            return f"logistic score ({terms}{atoms} {self.intercept:+.3g}, z = standardized output)"
+            name = "logistic score" if self.kind == "logistic" else "linear discriminant score"
+            return f"{name} ({terms}{atoms} {self.intercept:+.3g}, z = standardized output)"
         bins = max((len(e) + 1 for e in self.edges), default=0)
         return f"naive-Bayes log-ratio score (≤ {bins} quantile bins per coordinate, atoms apart)"
 

@@ -101,6 +101,9 @@ def coarse_symbols(values: FloatArray, edges: FloatArray) -> IntArray:
     """
     x = np.asarray(values, dtype=np.float64)
     out = np.searchsorted(edges, x, side="left").astype(np.int64)
-    out = np.where(x == -math.inf, ATOM_NEG_INF, out)
-    out = np.where(x == math.inf, ATOM_POS_INF, out)
-    return np.asarray(np.where(np.isnan(x), ATOM_NAN, out), dtype=np.int64)
+    odd = np.flatnonzero(~np.isfinite(x))  # usually none: fix only those entries
+    if len(odd):
+        y = x[odd]
+        out[odd] = np.where(y == -math.inf, ATOM_NEG_INF,
+                            np.where(y == math.inf, ATOM_POS_INF, ATOM_NAN))
+    return out

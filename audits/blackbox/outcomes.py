@@ -36,6 +36,7 @@ from privref.reference.errors import InvalidArgument
 
 __all__ = [
     "ABSENT",
+    "DEEP_MIN_COUNT",
     "NAN",
     "OVERFLOW",
     "TAIL_EXPONENTS",
@@ -46,6 +47,7 @@ __all__ = [
     "Layout",
     "Raw",
     "canonical",
+    "deep_cuts",
     "detect_layout",
     "lengths",
     "outcome_keys",
@@ -130,6 +132,22 @@ def outcome_keys(samples: Sequence[Any] | NDArray[Any]) -> list[Hashable]:
     return [canonical(x) for x in samples]
 
 
+_MIX: Final = (0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB)
+
+
+def _row_hashes(rows: FloatArray) -> NDArray[np.uint64]:
+    """A 64-bit hash of each row's bits (equal rows, equal hashes; distinct rows collide with
+    probability about 2^-64 per pair, which can only lower a count of distinct rows)."""
+    bits = np.ascontiguousarray(rows).view(np.uint64)
+    h = np.zeros(len(rows), dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for j in range(bits.shape[1]):
+            h = (h ^ bits[:, j]) * np.uint64(_MIX[1])
+            h ^= h >> np.uint64(31)
+            h = (h + np.uint64(_MIX[0])) * np.uint64(_MIX[2])
+    return h
+
+
 def _distinct_at_most(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | NDArray[Any],
                       limit: int) -> bool:
     """Whether the pooled outcomes take at most ``limit`` distinct canonical values."""
@@ -137,8 +155,10 @@ def _distinct_at_most(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] 
     if all(isinstance(p, np.ndarray) and p.dtype.kind in "iuf" and p.ndim == 2 for p in parts):
         rows = np.concatenate([np.asarray(p, dtype=np.float64) for p in parts])
         rows = np.where(np.isnan(rows), math.nan, rows) + 0.0  # one NaN payload; -0.0 + 0.0 is 0.0
-        view = np.ascontiguousarray(rows).view(np.dtype((np.void, 8 * rows.shape[1]))).ravel()
-        return len(np.unique(view)) <= limit
+        for j in range(min(3, rows.shape[1])):  # a column with too many values decides it alone
+            if len(np.unique(rows[:, j])) > limit:
+                return False
+        return len(np.unique(_row_hashes(rows))) <= limit
     if all(isinstance(p, np.ndarray) and p.dtype.kind in "iuf" and p.ndim == 1 for p in parts):
         return len(np.unique(np.concatenate([np.asarray(p, np.float64) for p in parts]))) <= limit
     return len(set(outcome_keys(sel_a)) | set(outcome_keys(sel_b))) <= limit
@@ -291,6 +311,30 @@ def tail_cuts(values: FloatArray, delta: float,
         k = round(delta * 2.0 ** j * n)
         if k >= 1 and 2 * k < n:
             out += [float(finite[k - 1]), float(finite[n - k - 1])]
+    return np.unique(np.array(out, dtype=np.float64))
+
+
+DEEP_MIN_COUNT: Final = 64
+"""The smallest number of pooled selection values a tail cut of :func:`deep_cuts` leaves outside."""
+
+
+def deep_cuts(values: FloatArray, min_count: int = DEEP_MIN_COUNT) -> FloatArray:
+    """Cut points deep in both tails: tails holding about n·2^(−j/2) of the n finite values.
+
+    For j = 2, 3, … while k = round(n·2^(−j/2)) >= ``min_count``: two cuts, x_k and x_(n−k)
+    (sorted values), so that {x <= c} and {x > c} each hold about k values.  These reach tails
+    far beyond the quantile cuts, where a threshold on a sum of many small losses (a learned
+    score of a vector output) has its largest ratio.  Sorted, distinct; a function of
+    ``values`` only (the selection split).
+    """
+    finite = np.sort(values[np.isfinite(values)])
+    n = len(finite)
+    out: list[float] = []
+    j = 2
+    while (k := round(n * 2.0 ** (-j / 2))) >= min_count:
+        if 2 * k < n:
+            out += [float(finite[k - 1]), float(finite[n - k - 1])]
+        j += 1
     return np.unique(np.array(out, dtype=np.float64))
 
 

@@ -48,6 +48,7 @@ from .outcomes import (
     TAIL_EXPONENTS,
     FloatArray,
     IntArray,
+    deep_cuts,
     lengths,
     outcome_keys,
     prefixes_of_keys,
@@ -99,18 +100,56 @@ def _both(hits_a: IntArray, hits_b: IntArray, size_a: int, size_b: int,
             Pool("b→a", hits_b, hits_a, size_b, size_a, make)]
 
 
-def ranked_pools(fit_a: list[Hashable], fit_b: list[Hashable], test_a: list[Hashable],
-            test_b: list[Hashable], build: Callable[[frozenset[Hashable]], Event]) -> list[Pool]:
-    """Prefixes of the outcomes ranked by likelihood ratio on the fit part, counted on the test part."""
-    ca, cb = Counter(fit_a), Counter(fit_b)
+Keys = list[Hashable] | IntArray
+"""Outcome keys: hashables, or int64 codes (the fast path of :func:`ranked_pools`)."""
+
+
+def _support_counts(fit_a: Keys, fit_b: Keys, test_a: Keys, test_b: Keys
+                    ) -> tuple[list[Hashable], IntArray, IntArray, IntArray, IntArray]:
+    """The fit part's distinct keys in first-seen order (a's, then b's new ones) and the counts
+    of each under fit a, fit b, test a, test b (test keys outside the support are dropped)."""
+    arrays = (fit_a, fit_b, test_a, test_b)
+    if all(isinstance(x, np.ndarray) and x.dtype.kind in "iu" for x in arrays):
+        fa, fb, ta_, tb_ = (np.asarray(x, dtype=np.int64) for x in arrays)
+        fit = np.concatenate([fa, fb])
+        uniq, first, inverse = np.unique(fit, return_index=True, return_inverse=True)
+        seen = np.argsort(first, kind="stable")  # support position -> unique index
+        rank = np.empty(len(uniq), dtype=np.int64)
+        rank[seen] = np.arange(len(uniq))
+        pos = rank[inverse.reshape(-1)]
+        m = len(uniq)
+
+        def test_counts(t: IntArray) -> IntArray:
+            if m == 0:
+                return np.zeros(0, dtype=np.int64)
+            idx = np.minimum(np.searchsorted(uniq, t), m - 1)
+            found = uniq[idx] == t
+            return np.bincount(rank[idx[found]], minlength=m).astype(np.int64)
+
+        return ([int(v) for v in uniq[seen].tolist()],
+                np.bincount(pos[: len(fa)], minlength=m).astype(np.int64),
+                np.bincount(pos[len(fa):], minlength=m).astype(np.int64),
+                test_counts(ta_), test_counts(tb_))
+    la, lb, lta, ltb = (list(x.tolist()) if isinstance(x, np.ndarray) else x for x in arrays)
+    ca, cb = Counter(la), Counter(lb)
     support = list(dict.fromkeys([*ca, *cb]))  # first-seen order: independent of hash seeds
-    if not support:
-        return []
     position = {o: i for i, o in enumerate(support)}
     a = np.array([ca[o] for o in support], dtype=np.int64)
     b = np.array([cb[o] for o in support], dtype=np.int64)
-    ta = np.bincount([position[o] for o in test_a if o in position], minlength=len(support))
-    tb = np.bincount([position[o] for o in test_b if o in position], minlength=len(support))
+    ta = np.bincount([position[o] for o in lta if o in position], minlength=len(support))
+    tb = np.bincount([position[o] for o in ltb if o in position], minlength=len(support))
+    return support, a, b, ta.astype(np.int64), tb.astype(np.int64)
+
+
+def ranked_pools(fit_a: Keys, fit_b: Keys, test_a: Keys, test_b: Keys,
+                 build: Callable[[frozenset[Hashable]], Event]) -> list[Pool]:
+    """Prefixes of the outcomes ranked by likelihood ratio on the fit part, counted on the test part.
+
+    Keys may be lists of hashables or int64 arrays (counted in numpy, with the same result as the
+    list of their Python ints)."""
+    support, a, b, ta, tb = _support_counts(fit_a, fit_b, test_a, test_b)
+    if not support:
+        return []
     pools: list[Pool] = []
     for direction, p, q, sp, sq, tp, tq, np_, nq in (
             ("a→b", a, b, len(fit_a), len(fit_b), ta, tb, len(test_a), len(test_b)),
@@ -160,16 +199,21 @@ def threshold_pools(whole: Halves, coord: int | None, dim: int, max_cuts: int,
     """Thresholds, and (when ``bands``) intervals and their complements, on one real view.
 
     Cut points: ``max_cuts`` quantiles of the pooled view, plus (δ > 0) the tail cuts at masses
-    δ·2^j, j in ``exponents`` (:func:`~privref.audits.blackbox.outcomes.tail_cuts`).
+    δ·2^j, j in ``exponents`` (:func:`~privref.audits.blackbox.outcomes.tail_cuts`).  The
+    thresholds also take the deep tail cuts (:func:`~privref.audits.blackbox.outcomes.deep_cuts`),
+    where a one-sided support gap (an impossible event) or a steepening ratio lives.
     """
-    cuts = _cuts(np.concatenate([whole.fit_a, whole.fit_b]), max_cuts, delta, exponents)
+    pooled = np.concatenate([whole.fit_a, whole.fit_b])
+    cuts = _cuts(pooled, max_cuts, delta, exponents)
     if len(cuts) == 0:
         return []
-    (le_a, na), (le_b, nb) = _le_counts(whole.test_a, cuts), _le_counts(whole.test_b, cuts)
+    ends = np.unique(np.concatenate([cuts, deep_cuts(pooled)]))
+    (le_a, na), (le_b, nb) = _le_counts(whole.test_a, ends), _le_counts(whole.test_b, ends)
     sa, sb = len(whole.test_a), len(whole.test_b)
-    pools = _both(le_a, le_b, sa, sb, lambda i: Threshold(coord, dim, float(cuts[i]), False))
+    pools = _both(le_a, le_b, sa, sb, lambda i: Threshold(coord, dim, float(ends[i]), False))
     pools += _both(na - le_a, nb - le_b, sa, sb,
-                   lambda i: Threshold(coord, dim, float(cuts[i]), True))
+                   lambda i: Threshold(coord, dim, float(ends[i]), True))
+    (le_a, na), (le_b, nb) = _le_counts(whole.test_a, cuts), _le_counts(whole.test_b, cuts)
     lo, hi = np.triu_indices(len(cuts), k=1)
     if bands and len(lo):
         band_a, band_b = le_a[hi] - le_a[lo], le_b[hi] - le_b[lo]
@@ -187,17 +231,21 @@ def binned_pools(h: Halves, coord: int | None, dim: int, max_cuts: int) -> list[
         return []
     edges = tuple(float(v) for v in cuts)
 
-    def bins(x: FloatArray) -> list[Hashable]:
-        return list(np.searchsorted(cuts, x[~np.isnan(x)], side="left").tolist())
+    def bins(x: FloatArray) -> IntArray:
+        return np.searchsorted(cuts, x[~np.isnan(x)], side="left").astype(np.int64)
 
     return ranked_pools(bins(h.fit_a), bins(h.fit_b), bins(h.test_a), bins(h.test_b),
                    lambda s: BinUnion(coord, dim, edges, frozenset(cast(int, v) for v in s)))
 
 
 def score_pools(score: Score, h: Halves, max_cuts: int, delta: float = 0.0) -> list[Pool]:
-    """Thresholds on a learned score: cut points from the fit part (with the tail cuts around δ
-    when δ > 0), counts on the test part."""
-    cuts = _cuts(np.concatenate([h.fit_a, h.fit_b]), max_cuts, delta, TAIL_EXPONENTS)
+    """Thresholds on a learned score: cut points from the fit part (quantiles, the deep tail cuts
+    of :func:`~privref.audits.blackbox.outcomes.deep_cuts`, and the tail cuts around δ when
+    δ > 0), counts on the test part."""
+    pooled = np.concatenate([h.fit_a, h.fit_b])
+    cuts = _cuts(pooled, max_cuts, delta, TAIL_EXPONENTS)
+    if len(cuts):
+        cuts = np.unique(np.concatenate([cuts, deep_cuts(pooled)]))
     if len(cuts) == 0:
         return []
     (le_a, na), (le_b, nb) = _le_counts(h.test_a, cuts), _le_counts(h.test_b, cuts)
@@ -215,8 +263,8 @@ def float_pattern_pools(h: Halves, coord: int | None, dim: int) -> list[Pool]:
     if len(finite) == 0 or np.all(finite == np.round(finite)):
         return []
 
-    def keys(x: FloatArray) -> list[Hashable]:
-        return list(float_pattern(x).tolist())
+    def keys(x: FloatArray) -> IntArray:
+        return float_pattern(x)
 
     return ranked_pools(keys(h.fit_a), keys(h.fit_b), keys(h.test_a), keys(h.test_b),
                    lambda s: FloatPattern(coord, dim, frozenset(cast(int, k) for k in s)))

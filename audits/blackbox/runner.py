@@ -68,7 +68,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from types import TracebackType
-from typing import Any, TextIO
+from typing import Any, Final, TextIO
 
 import numpy as np
 
@@ -85,7 +85,7 @@ from privref.reference.reals import Order, Real, compare, log, rational
 
 from .batch import check_kinds, merge_batches
 from .engines import BACKENDS, Backend, make_backend
-from .estimate import conclude_views, events_digest, plan_views, selection_sizes
+from .estimate import conclude_views, events_digest, plan_views, refine_views, selection_sizes
 from .events import Event
 from .report import (
     BlackboxReport,
@@ -529,16 +529,39 @@ class Progress:
 
 # ---------------------------------------------------------------------------- engine
 
-Plan = Callable[[int, Any, Any, int, int], tuple[Candidate, ...]]
-"""plan(candidate index, selection split a, selection split b, held-out size a, held-out size b)."""
+Plan = Callable[[int, Any, Any, int, int, bool], tuple[Candidate, ...]]
+"""plan(candidate index, selection split a, selection split b, held-out size a, held-out size b,
+shortlist): the candidates to count (a shortlist for a :data:`Refine` step when asked)."""
+
+Refine = Callable[[int, tuple[Candidate, ...], tuple[tuple[int, int], ...], int, int],
+                  tuple[Candidate, ...]]
+"""refine(candidate index, shortlist, its validation hits, validation size, bounding size):
+the candidates kept, to be counted on the rest of the held-out split."""
+
+VALIDATION_SHARE: Final = 16
+"""When the held-out split is at least this many times the selection split, its first
+1/VALIDATION_SHARE (whole chunks) is a validation split that chooses among a shortlist."""
+
+
+def validation_chunks(n: int, selection: int, chunk: int) -> int:
+    """How many whole held-out chunks (after the selection split's last chunk) form the validation
+    split: 0 (no validation) unless n − selection >= VALIDATION_SHARE·selection, else enough
+    chunks for (n − selection)/VALIDATION_SHARE outcomes, always leaving one chunk to bound."""
+    held = n - selection
+    if held < VALIDATION_SHARE * selection:
+        return 0
+    first, total = -(-selection // chunk), -(-n // chunk)
+    return max(0, min(-(-(held // VALIDATION_SHARE) // chunk), total - first - 1))
 
 
 @dataclass(frozen=True, slots=True)
 class Streamed:
     """One pair's streamed stage: the candidates, their held-out hits per side, the split sizes.
 
-    ``hits[k]`` = (hits under M(a), hits under M(b)) of ``chosen[k]`` on the held-out split;
-    ``selection`` the selection samples (kept only on request, else None).
+    ``hits[k]`` = (hits under M(a), hits under M(b)) of ``chosen[k]`` on the held-out split
+    (after the validation split, when there is one: ``validation_size`` > 0 outcomes per side
+    that chose ``chosen`` from a shortlist); ``selection`` the selection samples (kept only on
+    request, else None).
     """
 
     chosen: tuple[Candidate, ...]
@@ -546,6 +569,7 @@ class Streamed:
     selection_size: int
     held_size: int
     selection: tuple[Any, Any] | None = None
+    validation_size: int = 0
 
 
 class _Engine:
@@ -635,7 +659,7 @@ class _Engine:
 
     def stream(self, stage: int, pairs: Sequence[tuple[int, Pair]], n: int, label: str,
                plan: Plan, check: Callable[[dict[tuple[int, int], Batch]], None],
-               keep_selection: bool = False) -> dict[int, Streamed]:
+               keep_selection: bool = False, refine: Refine | None = None) -> dict[int, Streamed]:
         """Select events on a bounded selection split, then count them on the streamed rest.
 
         The selection split is the first ``selection_sizes(n, n, 1/2, config.selection_cap)``
@@ -644,12 +668,20 @@ class _Engine:
         only their counts come back, so memory does not grow with ``n``.  The counts equal
         those of :func:`privref.audits.blackbox.estimate.estimate_pair_detailed` on all ``n``
         outcomes whenever the selection split is not capped.
+
+        With ``refine``, when :func:`validation_chunks` > 0 (a held-out split at least
+        VALIDATION_SHARE times the selection split), the plan is a shortlist counted on the
+        validation split (the rest of the selection's last chunk and the next chunks), ``refine``
+        keeps some of it, and only those are counted on the remaining chunks.
         """
         chunk = self.config.chunk(self.target)
         total = -(-n // chunk)
         sel, _ = selection_sizes(n, n, Fraction(1, 2), self.config.selection_cap)
         held = n - sel
         first = -(-sel // chunk)
+        v = 0 if refine is None else validation_chunks(n, sel, chunk)
+        validation = (first * chunk - sel + sum(min(chunk, n - c * chunk)
+                                                for c in range(first, first + v))) if v else 0
         self.progress.begin(label, 2 * n * len(pairs))
         try:
             merged = self._collect(stage, pairs, n, first)
@@ -660,7 +692,8 @@ class _Engine:
             digests: dict[int, str] = {}
             for index, _ in pairs:
                 values = (merged[(index, 0)].values, merged[(index, 1)].values)
-                chosen = plan(index, values[0][:sel], values[1][:sel], held, held)
+                chosen = plan(index, values[0][:sel], values[1][:sel], held - validation,
+                              held - validation, v > 0)
                 events[index] = tuple(c.event for c in chosen)
                 digests[index] = events_digest(chosen)
                 for side in (0, 1):
@@ -670,12 +703,26 @@ class _Engine:
                                       (values[0][:sel], values[1][:sel]) if keep_selection
                                       else None)
                 del merged[(index, 0)], merged[(index, 1)]
-            self._count(stage, pairs, n, first, total, events, digests, hits, check)
+            self._count(stage, pairs, n, first, first + v if v else total, events, digests,
+                        hits, check)
+            if v:
+                assert refine is not None
+                for index, _ in pairs:
+                    s = out[index]
+                    seen = tuple((hits[(index, 0)][k], hits[(index, 1)][k])
+                                 for k in range(len(s.chosen)))
+                    kept = refine(index, s.chosen, seen, validation, held - validation)
+                    events[index] = tuple(c.event for c in kept)
+                    digests[index] = events_digest(kept)
+                    hits[(index, 0)], hits[(index, 1)] = [0] * len(kept), [0] * len(kept)
+                    out[index] = Streamed(kept, (), sel, held - validation, s.selection,
+                                          validation)
+                self._count(stage, pairs, n, first + v, total, events, digests, hits, check)
         finally:
             self.progress.end()
         return {index: Streamed(s.chosen, tuple((hits[(index, 0)][k], hits[(index, 1)][k])
                                                 for k in range(len(s.chosen))),
-                                s.selection_size, s.held_size, s.selection)
+                                s.selection_size, s.held_size, s.selection, s.validation_size)
                 for index, s in out.items()}
 
     def _count(self, stage: int, pairs: Sequence[tuple[int, Pair]], n: int, first: int,
@@ -1073,20 +1120,35 @@ def run_audit(target: Target, config: AuditConfig, pairs: Sequence[Pair] | None 
                 spans: dict[int, list[tuple[int, int, int | None]]] = {}
                 share = level / len(points)  # each tested point's part of the pair's alpha
 
-                def plan(index: int, sel_a: Any, sel_b: Any, held_a: int,
-                         held_b: int) -> tuple[Candidate, ...]:
+                def plan(index: int, sel_a: Any, sel_b: Any, held_a: int, held_b: int,
+                         shortlist: bool) -> tuple[Candidate, ...]:
                     picked: list[Candidate] = []
                     spans[index] = []
                     for _eps, point_delta in points:
                         got, split = plan_views(sel_a, sel_b, held_a=held_a, held_b=held_b,
                                                 delta=point_delta, alpha=share,
-                                                float_events=config.float_events)
+                                                float_events=config.float_events,
+                                                shortlist=shortlist)
                         spans[index].append((len(picked), len(picked) + len(got), split))
                         picked.extend(got)
                     return tuple(picked)
 
+                def refine(index: int, shortlist: tuple[Candidate, ...],
+                           seen: tuple[tuple[int, int], ...], validation: int,
+                           bounding: int) -> tuple[Candidate, ...]:
+                    kept: list[Candidate] = []
+                    old, spans[index] = spans[index], []
+                    for (start, end, split), (_eps, point_delta) in zip(old, points, strict=True):
+                        got, new_split = refine_views(
+                            shortlist[start:end], split,
+                            seen[start:end], validation_a=validation, validation_b=validation,
+                            held_a=bounding, held_b=bounding, delta=point_delta, alpha=share)
+                        spans[index].append((len(kept), len(kept) + len(got), new_split))
+                        kept.extend(got)
+                    return tuple(kept)
+
                 if streaming:
-                    streamed = engine.stream(number, chosen, n, label, plan, check)
+                    streamed = engine.stream(number, chosen, n, label, plan, check, refine=refine)
                 else:  # every outcome kept (the HTML report's samples): the same plan and counts
                     batches = engine.sample(number, chosen, n, label)
                     check(batches)
@@ -1094,7 +1156,7 @@ def run_audit(target: Target, config: AuditConfig, pairs: Sequence[Pair] | None 
                     streamed = {}
                     for i, _pair in chosen:
                         xa, xb = batches[(i, 0)].values, batches[(i, 1)].values
-                        picked = plan(i, xa[:sel], xb[:sel], n - sel, n - sel)
+                        picked = plan(i, xa[:sel], xb[:sel], n - sel, n - sel, False)
                         streamed[i] = Streamed(picked, tuple(
                             (c.event.count(xa[sel:]), c.event.count(xb[sel:])) for c in picked),
                             sel, n - sel)
@@ -1110,7 +1172,8 @@ def run_audit(target: Target, config: AuditConfig, pairs: Sequence[Pair] | None 
                             got.chosen[start:end], got.hits[start:end], split,
                             held_a=got.held_size, held_b=got.held_size,
                             selection_a=got.selection_size, selection_b=got.selection_size,
-                            epsilon=point_eps, delta=point_delta, alpha=share)
+                            epsilon=point_eps, delta=point_delta, alpha=share,
+                            validation=got.validation_size)
                         profile.append(PointResult(point_eps, point_delta, ieee.estimate,
                                                    None if real is None else real.estimate))
                     head = profile[0]

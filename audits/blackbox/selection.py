@@ -13,7 +13,7 @@ Candidate events come from the **selection split only**, in the families of
   IEEE-754 classes for non-integer floats;
 * numeric tuples / vectors: the same threshold families on each coordinate,
   coordinate-wise patterns, and thresholds on two scores learned on the
-  selection split (:mod:`.scores`: naive Bayes and logistic regression);
+  selection split (:mod:`.scores`: naive Bayes, logistic regression, Fisher's discriminant);
 * tuples of varying length (sparse-vector outputs): every family above on the
   rows padded to the longest length L of the selection split
   (:class:`~privref.audits.blackbox.events.Padded`), plus the halting family:
@@ -73,10 +73,11 @@ from .pools import (
     score_pools,
     threshold_pools,
 )
-from .scores import logistic_score, naive_bayes_score
+from .scores import linear_score, logistic_score, naive_bayes_score, vote_score
 
 __all__ = [
     "COARSE_MAX_DIM",
+    "EXPLORE_Z",
     "LEARNER_MAX_ROWS",
     "VECTOR_TAIL_EXPONENTS",
     "Candidate",
@@ -110,6 +111,11 @@ LEARNER_MAX_ROWS: Final = 50_000
 
 COARSE_MAX_DIM: Final = 32
 """Coordinate-wise pattern and float-pattern families are built for vectors of at most this length."""
+
+
+EXPLORE_Z: Final = 1.0
+"""The selection step's z for the ``explore`` candidates: one standard error of pessimism
+instead of the held-out z (a validation split larger than the selection split re-ranks them)."""
 
 
 def _padded_maker(make: Callable[[int], Event], length: int) -> Callable[[int], Event]:
@@ -171,7 +177,8 @@ def _pools(sel_a: Split, sel_b: Split, cut_a: int, cut_b: int, layout: Layout,
             for bins in (2, 4):
                 pools += coarse_pools(fa, fb, ta, tb, bins)
         cap = LEARNER_MAX_ROWS
-        learned: list[Score | None] = [naive_bayes_score(fa, fb, 16), logistic_score(fa[:cap], fb[:cap])]
+        learned: list[Score | None] = [naive_bayes_score(fa, fb, 16), logistic_score(fa[:cap], fb[:cap]),
+                                       linear_score(fa, fb), vote_score(fa, fb)]
         for score in learned:
             if score is not None:
                 sa, sb = score(va), score(vb)
@@ -210,7 +217,7 @@ def plug_in_score(hits_p: IntArray, size_p: int, held_p: int, hits_q: IntArray, 
 def select_events(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | NDArray[Any], *,
                   held_a: int, held_b: int, delta: Fraction, alpha_side: Fraction,
                   count: int = 1, max_cuts: int = 64, pessimism: float = 1.0,
-                  float_events: bool = True) -> list[Candidate]:
+                  float_events: bool = True, explore: int = 0) -> list[Candidate]:
     """The ``count`` best distinct (event, direction) candidates, chosen from the selection split only.
 
     ``held_a``/``held_b`` are the held-out sizes and ``alpha_side`` the level
@@ -221,27 +228,32 @@ def select_events(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | ND
     selection step and then by the smoothed empirical log ratio, so a caller
     always gets an event when any outcome was seen.  ``float_events=False``
     leaves out the IEEE-754 pattern family (audit the algorithm as if in real
-    arithmetic; see :mod:`privref.audits.blackbox.features`).
+    arithmetic; see :mod:`privref.audits.blackbox.features`).  ``explore`` as in
+    :func:`select_event_views`.
     """
     pools, rank = _prepare(sel_a, sel_b, held_a=held_a, held_b=held_b, delta=delta,
                            alpha_side=alpha_side, count=count, max_cuts=max_cuts,
-                           pessimism=pessimism, float_events=float_events)
+                           pessimism=pessimism, float_events=float_events, explore=explore)
     return rank(pools)
 
 
 def select_event_views(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | NDArray[Any],
                        *, held_a: int, held_b: int, delta: Fraction, alpha_side: Fraction,
-                       count: int = 1, max_cuts: int = 64, pessimism: float = 1.0
-                       ) -> tuple[list[Candidate], list[Candidate]]:
+                       count: int = 1, max_cuts: int = 64, pessimism: float = 1.0,
+                       explore: int = 0) -> tuple[list[Candidate], list[Candidate]]:
     """:func:`select_events` with and without the IEEE-754 pattern family, from one set of pools.
 
     Returns (the choice with ``float_events=True``, the choice with ``float_events=False``),
     equal to the two calls of :func:`select_events`, at the cost of one: the families are
     built once and ranked twice, the second time without the float-pattern pools.
+    ``explore`` > 0 appends up to that many more candidates per view, the best by the score
+    with a selection step of only ``EXPLORE_Z`` standard errors (smaller events with larger
+    ratios, which a validation split larger than the selection split can confirm; see
+    :func:`privref.audits.blackbox.estimate.refine_views`).
     """
     pools, rank = _prepare(sel_a, sel_b, held_a=held_a, held_b=held_b, delta=delta,
                            alpha_side=alpha_side, count=count, max_cuts=max_cuts,
-                           pessimism=pessimism, float_events=True)
+                           pessimism=pessimism, float_events=True, explore=explore)
     real = [p for p in pools if not (len(p.hits_p) and isinstance(p.make(0), FloatPattern))]
     everything = rank(pools)
     return everything, (everything if len(real) == len(pools) else rank(real))
@@ -249,7 +261,7 @@ def select_event_views(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any]
 
 def _prepare(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | NDArray[Any], *,
              held_a: int, held_b: int, delta: Fraction, alpha_side: Fraction, count: int,
-             max_cuts: int, pessimism: float, float_events: bool
+             max_cuts: int, pessimism: float, float_events: bool, explore: int = 0
              ) -> tuple[list[Pool], Callable[[list[Pool]], list[Candidate]]]:
     """The candidate pools of the selection split, and the ranking that picks from a list of them."""
     if count < 1:
@@ -266,7 +278,8 @@ def _prepare(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | NDArray
     held = {"a→b": (held_a, held_b), "b→a": (held_b, held_a)}
 
     def rank(pools: list[Pool]) -> list[Candidate]:
-        ranked: list[tuple[float, float, float, int, int]] = []  # (keys..., pool, index)
+        # (primary, secondary, ratio, explored, pool, index): each pool's best few by each ordering
+        ranked: list[tuple[float, float, float, float, int, int]] = []
         for pi, pool in enumerate(pools):
             if pool.size_p == 0 or pool.size_q == 0:
                 continue
@@ -274,24 +287,35 @@ def _prepare(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | NDArray
             args = (pool.hits_p, pool.size_p, held_p, pool.hits_q, pool.size_q, held_q, d, z)
             primary = plug_in_score(*args, z_selection=pessimism * z)
             secondary = plug_in_score(*args, z_selection=0.0)
+            explored = (plug_in_score(*args, z_selection=EXPLORE_Z) if explore
+                        else np.zeros(len(primary)))
             ratio = (np.log((pool.hits_p + 1) / (pool.size_p + 1))
                      - np.log((pool.hits_q + 1) / (pool.size_q + 1)))
             top = np.lexsort((-ratio, -secondary, -primary))[: 4 * count]
-            ranked += [(float(primary[i]), float(secondary[i]), float(ratio[i]), pi, int(i))
-                       for i in top]
-        ranked.sort(key=lambda r: r[:3], reverse=True)
+            if explore:
+                top = np.unique(np.concatenate([top, np.lexsort((-ratio, -explored))[: 4 * explore]]))
+            ranked += [(float(primary[i]), float(secondary[i]), float(ratio[i]),
+                        float(explored[i]), pi, int(i)) for i in top]
         chosen: list[Candidate] = []
         seen: set[tuple[str, int, int]] = set()
-        for score, _, _, pi, i in ranked:
-            pool = pools[pi]
-            key = (pool.direction, int(pool.hits_p[i]), int(pool.hits_q[i]))
-            if key in seen:
-                continue
-            seen.add(key)
-            hits_a, hits_b = (key[1], key[2]) if pool.direction == "a→b" else (key[2], key[1])
-            chosen.append(Candidate(pool.make(i), pool.direction, hits_a, hits_b, score))
-            if len(chosen) == count:
-                break
+
+        def take(order: list[tuple[float, float, float, float, int, int]], limit: int) -> None:
+            taken = 0
+            for score, _, _, _, pi, i in order:
+                if taken == limit:
+                    return
+                pool = pools[pi]
+                key = (pool.direction, int(pool.hits_p[i]), int(pool.hits_q[i]))
+                if key in seen:
+                    continue
+                seen.add(key)
+                hits_a, hits_b = (key[1], key[2]) if pool.direction == "a→b" else (key[2], key[1])
+                chosen.append(Candidate(pool.make(i), pool.direction, hits_a, hits_b, score))
+                taken += 1
+
+        take(sorted(ranked, key=lambda r: r[:3], reverse=True), count)
+        if explore:
+            take(sorted(ranked, key=lambda r: (r[3], r[2]), reverse=True), explore)
         return chosen
 
     return pools, rank

@@ -14,6 +14,7 @@ from privref.audits.blackbox.outcomes import (
     NAN,
     OVERFLOW,
     canonical,
+    deep_cuts,
     detect_layout,
     lengths,
     padded_rows,
@@ -113,3 +114,18 @@ def test_tail_cuts_are_empty_at_delta_zero_and_skip_nan_and_too_small_tails() ->
     assert tail_cuts(values, 0.01, exponents=(0, 1)).tolist() == [0.0, 1.0, 97.0, 98.0]
     # quantile cuts are untouched: the δ = 0 families are unchanged
     assert quantile_cuts(values, 8).tolist() == quantile_cuts(values[3:], 8).tolist()
+
+
+def test_deep_cuts_halve_the_tail_mass_every_two_steps_down_to_the_minimum_count() -> None:
+    """n = 4096 values 0..4095: tails of k = round(4096·2^(-j/2)) values for j = 2, 3, … while
+    k >= 64 (j = 2..12), each tail {x <= x_k} and {x > x_(n-k)} holding exactly k values."""
+    values = np.arange(4096, dtype=np.float64)[::-1].copy()
+    ks = [round(4096 * 2.0 ** (-j / 2)) for j in range(2, 13)]
+    assert ks[0] == 2048 and ks[-1] == 64
+    cuts = deep_cuts(values)
+    tails = [k for k in ks if 2 * k < 4096]
+    assert cuts.tolist() == sorted({k - 1.0 for k in tails} | {4095.0 - k for k in tails})
+    for k in tails:
+        assert int(np.sum(values <= k - 1.0)) == k and int(np.sum(values > 4095.0 - k)) == k
+    assert deep_cuts(values, min_count=4096).size == 0  # no tail holds that many
+    assert deep_cuts(np.array([np.nan, np.inf, 1.0, 2.0]), min_count=1).tolist() == []

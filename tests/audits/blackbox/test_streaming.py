@@ -22,6 +22,7 @@ from privref.audits.blackbox.estimate import (
     estimate_pair,
     estimate_pair_views,
     plan_views,
+    refine_views,
 )
 from privref.audits.blackbox.report import is_float_leak
 from privref.audits.blackbox.runner import AuditConfig, CheckpointError, run_audit, sample_pair
@@ -90,6 +91,62 @@ def test_a_capped_selection_split_is_the_first_outcomes(target: Target) -> None:
     assert (report.witness.real_estimate is None) == (real is None)
     assert real is None or report.witness.real_estimate == real.estimate
     assert ieee.estimate.counts["held_out_a"] == 1300
+
+
+@pytest.mark.parametrize("target", TARGETS, ids=lambda t: t.name)
+def test_a_validation_split_chooses_from_a_shortlist_then_a_third_split_bounds(target: Target) -> None:
+    # cap 100 and 6000 samples: held-out 5900 >= 16·100, so the first 5900/16 held-out outcomes
+    # (whole chunks of 300: the tail 100..300 of chunk 0, then chunks 1 and 2) validate a
+    # shortlist; the kept candidates are bounded on chunks 3..19 only
+    assert runner.validation_chunks(6000, 100, 300) == 2
+    assert runner.validation_chunks(1500, 200, 300) == 0  # held-out < 16 × selection: none
+    cfg = config(selection_cap=100, samples=6000)
+    report = run_audit(target, cfg, [PAIR])
+    a, b = sample_pair(target, PAIR, samples=6000, seed=7, chunk_size=300)
+    alpha = 1 - cfg.confidence
+    short, split = plan_views(a.values[:100], b.values[:100], held_a=5100, held_b=5100,
+                              delta=0, alpha=alpha, shortlist=True)
+    seen = [(c.event.count(a.values[100:900]), c.event.count(b.values[100:900])) for c in short]
+    kept, kept_split = refine_views(short, split, seen, validation_a=800, validation_b=800,
+                                    held_a=5100, held_b=5100, delta=0, alpha=alpha)
+    assert 1 <= len(kept) <= 2 and set(kept) <= set(short)
+    hits = [(c.event.count(a.values[900:]), c.event.count(b.values[900:])) for c in kept]
+    ieee, real = conclude_views(kept, hits, kept_split, held_a=5100, held_b=5100,
+                                selection_a=100, selection_b=100, epsilon=log(2), delta=0,
+                                alpha=alpha, validation=800)
+    assert report.witness is not None and report.witness.estimate == ieee.estimate
+    assert (report.witness.real_estimate is None) == (real is None)
+    assert real is None or report.witness.real_estimate == real.estimate
+    assert ieee.estimate.counts["validation_a"] == 800
+    assert ieee.estimate.counts["held_out_a"] == 5100
+    # the same with two workers
+    assert run_audit(target, config(selection_cap=100, samples=6000, workers=2),
+                     [PAIR]).witness == report.witness
+
+
+def test_refine_views_keeps_each_views_best_validated_candidate() -> None:
+    from privref.audits.blackbox.events import Threshold
+    from privref.audits.blackbox.selection import Candidate
+
+    def cand(cut: float) -> Candidate:
+        return Candidate(Threshold(None, 1, cut, False), "a→b", 0, 0, 0.0)
+
+    short = (cand(0.0), cand(1.0), cand(2.0), cand(3.0))
+    # IEEE view: candidates 0-1, real view: 2-3; validation counts favor 1 and 2
+    seen = [(100, 100), (300, 100), (500, 200), (50, 49)]
+    kept, split = refine_views(short, 2, seen, validation_a=1000, validation_b=1000,
+                               held_a=10**6, held_b=10**6, delta=0, alpha=0.1)
+    assert kept == (short[1], short[2]) and split == 1
+    # one view: the single best; both views on one event collapse into one view
+    assert refine_views(short, None, seen, validation_a=1000, validation_b=1000, held_a=10**6,
+                        held_b=10**6, delta=0, alpha=0.1) == ((short[1],), None)
+    same = (short[1], short[0], short[1])
+    assert refine_views(same, 2, [(300, 100), (100, 100), (300, 100)], validation_a=1000,
+                        validation_b=1000, held_a=10**6, held_b=10**6, delta=0,
+                        alpha=0.1) == ((short[1],), None)
+    with pytest.raises(Exception, match="hits has 1 entries for 4 candidates"):
+        refine_views(short, 2, seen[:1], validation_a=1000, validation_b=1000, held_a=10,
+                     held_b=10, delta=0, alpha=0.1)
 
 
 def test_streaming_never_merges_more_than_the_selection_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
