@@ -58,6 +58,7 @@ __all__ = [
     "CoarseSet",
     "Event",
     "FloatPattern",
+    "Leading",
     "Length",
     "OutcomeSet",
     "Padded",
@@ -66,6 +67,7 @@ __all__ = [
     "ScoreThreshold",
     "Threshold",
     "atom_of",
+    "leading",
     "table_index",
 ]
 
@@ -283,6 +285,54 @@ class FloatPattern(_Numeric):
         keys = float_pattern(raw.values)
         inside = np.isin(keys, np.fromiter(self.keys, dtype=np.int64, count=len(self.keys)))
         return np.asarray(inside & raw.readable)
+
+
+def leading(values: FloatArray) -> tuple[IntArray, FloatArray]:
+    """For rows of floats: how many entries lead the row before its first finite one (0..dim), and
+    that first finite entry (NaN when the row has none)."""
+    finite = np.isfinite(values)
+    dim = values.shape[1]
+    first = np.where(finite.any(axis=1), np.argmax(finite, axis=1), dim).astype(np.int64)
+    at = np.minimum(first, max(dim - 1, 0))
+    value = values[np.arange(len(values)), at] if dim else np.full(len(values), math.nan)
+    return first, np.where(first < dim, value, math.nan)
+
+
+@dataclass(frozen=True, slots=True)
+class Leading(Event):
+    """{at least ``skip`` entries lead the first finite one, and it is <= ``cut`` (or > ``cut`` when
+    ``above``)}, for vector outputs of length ``dim`` whose unanswered entries are atoms (-inf,
+    +inf, nan or non-numbers): a sparse vector's "the first ``skip`` queries were not answered,
+    then an answer below ``cut``".  Rows with no finite entry count as below every cut (they are
+    the limit "never answered"); ``cut`` = inf with ``above`` False is {at least ``skip`` lead}.
+    With ``exact``, exactly ``skip`` entries lead (so a finite entry follows when skip < dim).
+    Outputs of another length are outside.
+    """
+
+    dim: int
+    skip: int
+    cut: float
+    above: bool
+    exact: bool = False
+
+    def describe(self) -> str:
+        many = "exactly" if self.exact else "at least"
+        head = f"{many} {self.skip} non-finite entries before the first finite one"
+        if self.cut == math.inf and not self.above:
+            return head + ("" if self.exact else " (or none)")
+        if self.above:
+            return f"{head}, and it is > {_fmt(self.cut)}"
+        return f"{head}, and it is <= {_fmt(self.cut)}" + ("" if self.exact else " (or there is none)")
+
+    def mask(self, samples: Sequence[Any] | NDArray[Any]) -> BoolArray:
+        """Leading-atom count and first finite entry of each row; rows of another length are outside."""
+        values, ok = vectors_with_atoms(samples, self.dim)
+        lead, first = leading(values)
+        deep = ((lead == self.skip) if self.exact else (lead >= self.skip)) & ok
+        none = lead >= self.dim
+        if self.above:
+            return np.asarray(deep & ~none & (first > self.cut))
+        return np.asarray(deep & (none | (first <= self.cut)))
 
 
 def _symbol_text(symbol: int, edges: tuple[float, ...]) -> str:

@@ -23,6 +23,7 @@ direction, and builds the event at an index on demand.  Families:
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -37,11 +38,13 @@ from .events import (
     CoarseSet,
     Event,
     FloatPattern,
+    Leading,
     Length,
     PrefixSet,
     Score,
     ScoreThreshold,
     Threshold,
+    leading,
 )
 from .features import float_pattern
 from .outcomes import (
@@ -65,6 +68,7 @@ __all__ = [
     "binned_pools",
     "coarse_pools",
     "float_pattern_pools",
+    "leading_pools",
     "length_pools",
     "prefix_pools",
     "ranked_pools",
@@ -280,6 +284,46 @@ def coarse_pools(fit_a: FloatArray, fit_b: FloatArray, test_a: FloatArray, test_
     return ranked_pools(probe.codes(fit_a)[0], probe.codes(fit_b)[0], probe.codes(test_a)[0],
                    probe.codes(test_b)[0],
                    lambda s: CoarseSet(dim, edges, frozenset(probe.decode(c) for c in s)))
+
+
+LEADING_MIN_ROWS: Final = 64
+"""A lead length k gets candidates only when at least this many pooled rows lead with >= k atoms."""
+
+
+def _leading_maker(dim: int, skip: int, cuts: FloatArray, above: bool,
+                   exact: bool) -> Callable[[int], Event]:
+    return lambda i: Leading(dim, skip, float(cuts[i]), above, exact)
+
+
+def leading_pools(va: FloatArray, vb: FloatArray, max_cuts: int) -> list[Pool]:
+    """Sparse-vector events on rows with atoms: {at least k entries lead the first finite one
+    (or there is none), and it is <= c} or {exactly k lead, and the first finite one is <= c}
+    (each also with > c), for every lead k = 0..dim held by enough rows, with the quantile and
+    deep tail cuts of the first finite entries of those rows (and c = inf: the lead alone).
+    Counted on the rows given (the whole selection split, as the thresholds)."""
+    dim = va.shape[1]
+    (lead_a, first_a), (lead_b, first_b) = leading(va), leading(vb)
+    sa, sb = len(va), len(vb)
+    pools: list[Pool] = []
+    for skip in range(dim + 1):
+        for exact in (False, True):
+            if exact and skip == dim:
+                continue  # "exactly dim lead" is "at least dim": no finite entry
+            in_a = lead_a == skip if exact else lead_a >= skip
+            in_b = lead_b == skip if exact else lead_b >= skip
+            if int(in_a.sum() + in_b.sum()) < LEADING_MIN_ROWS:
+                continue
+            xa, xb = first_a[in_a], first_b[in_b]  # NaN: no finite entry (below every cut)
+            pooled = np.concatenate([xa, xb])
+            cuts = np.unique(np.concatenate([quantile_cuts(pooled, max_cuts), deep_cuts(pooled),
+                                             [math.inf]]))
+            (le_a, na), (le_b, nb) = _le_counts(xa, cuts), _le_counts(xb, cuts)
+            none_a, none_b = len(xa) - na, len(xb) - nb  # rows without a finite entry
+            pools += _both(le_a + none_a, le_b + none_b, sa, sb,
+                           _leading_maker(dim, skip, cuts, False, exact))
+            pools += _both(na - le_a, nb - le_b, sa, sb,
+                           _leading_maker(dim, skip, cuts, True, exact))
+    return pools
 
 
 def _length_maker(ks: IntArray, relation: Literal["=", "<=", ">="]) -> Callable[[int], Event]:

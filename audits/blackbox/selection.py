@@ -12,8 +12,10 @@ Candidate events come from the **selection split only**, in the families of
   maximise (P(F) − δ)/Q(F) live; unions of quantile bins ranked by likelihood ratio; and
   IEEE-754 classes for non-integer floats;
 * numeric tuples / vectors: the same threshold families on each coordinate,
-  coordinate-wise patterns, and thresholds on two scores learned on the
-  selection split (:mod:`.scores`: naive Bayes, logistic regression, Fisher's discriminant);
+  coordinate-wise patterns, thresholds on scores learned on the selection
+  split (:mod:`.scores`: naive Bayes, logistic regression, Fisher's
+  discriminant, a sign test), and, when some entries are atoms, the
+  sparse-vector family {at least k atoms lead, then a first finite entry <= c};
 * tuples of varying length (sparse-vector outputs): every family above on the
   rows padded to the longest length L of the selection split
   (:class:`~privref.audits.blackbox.events.Padded`), plus the halting family:
@@ -67,6 +69,7 @@ from .pools import (
     binned_pools,
     coarse_pools,
     float_pattern_pools,
+    leading_pools,
     length_pools,
     prefix_pools,
     ranked_pools,
@@ -78,6 +81,7 @@ from .scores import linear_score, logistic_score, naive_bayes_score, vote_score
 __all__ = [
     "COARSE_MAX_DIM",
     "EXPLORE_Z",
+    "LEADING_CUTS",
     "LEARNER_MAX_ROWS",
     "VECTOR_TAIL_EXPONENTS",
     "Candidate",
@@ -112,6 +116,10 @@ LEARNER_MAX_ROWS: Final = 50_000
 COARSE_MAX_DIM: Final = 32
 """Coordinate-wise pattern and float-pattern families are built for vectors of at most this length."""
 
+
+LEADING_CUTS: Final = 16
+"""Quantile cuts per lead length of the sparse-vector family (:func:`.pools.leading_pools`),
+besides its deep tail cuts."""
 
 EXPLORE_Z: Final = 1.0
 """The selection step's z for the ``explore`` candidates: one standard error of pessimism
@@ -171,6 +179,8 @@ def _pools(sel_a: Split, sel_b: Split, cut_a: int, cut_b: int, layout: Layout,
                 pools += binned_pools(halves(ca, cb), i, dim, max_cuts)
             if float_events and not layout.discrete and dim <= COARSE_MAX_DIM:
                 pools += float_pattern_pools(halves(ca, cb), i, dim)
+        if dim > 1 and not (np.isfinite(va).all() and np.isfinite(vb).all()):
+            pools += leading_pools(va, vb, LEADING_CUTS)
         fa, fb = (va[:cut_a], vb[:cut_b]) if split else (va, vb)
         if dim > 1 and dim <= COARSE_MAX_DIM:
             ta, tb = (va[cut_a:], vb[cut_b:]) if split else (va, vb)

@@ -14,11 +14,13 @@ from privref.audits.blackbox.events import (
     BinUnion,
     CoarseSet,
     FloatPattern,
+    Leading,
     Length,
     OutcomeSet,
     Padded,
     PrefixSet,
     Threshold,
+    leading,
 )
 from privref.audits.blackbox.outcomes import ABSENT, NAN, OVERFLOW
 
@@ -159,3 +161,20 @@ def test_outcome_set_on_integer_arrays_is_membership_by_python_equality() -> Non
         tuple(r) in event.outcomes for r in rows.astype(np.bool_).tolist()]
     # chunks add up to the whole
     assert event.count(rows[:2]) + event.count(rows[2:]) == event.count(rows)
+
+
+def test_leading_events_count_the_atoms_before_the_first_finite_entry() -> None:
+    """Rows: answered at 0; two atoms then 0.5; three atoms (-inf, nan, None read as nan) then 3;
+    never answered; a row of another length.  Each event's membership by hand."""
+    inf = math.inf
+    rows: list[Any] = [(1.0, -inf, -inf, -inf), (-inf, -inf, 0.5, -inf), (-inf, math.nan, None, 3.0),
+                       (-inf, -inf, -inf, -inf), (0.0, 0.0)]
+    lead, first = leading(np.array([[1.0, -inf], [-inf, 2.0], [-inf, math.nan]]))
+    assert lead.tolist() == [0, 1, 2] and first[:2].tolist() == [1.0, 2.0] and math.isnan(first[2])
+    assert Leading(4, 2, 1.0, False).mask(rows).tolist() == [False, True, False, True, False]
+    assert Leading(4, 2, 1.0, True).mask(rows).tolist() == [False, False, True, False, False]
+    assert Leading(4, 2, 1.0, False, exact=True).mask(rows).tolist() == [False, True, False, False, False]
+    assert Leading(4, 0, inf, False).mask(rows).tolist() == [True, True, True, True, False]
+    assert Leading(4, 3, inf, False, exact=True).mask(rows).tolist() == [False, False, True, False, False]
+    assert "exactly 2 non-finite entries" in Leading(4, 2, 1.0, False, exact=True).describe()
+    assert "(or there is none)" in Leading(4, 2, 1.0, False).describe()

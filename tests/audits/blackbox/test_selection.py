@@ -238,3 +238,29 @@ def test_both_views_from_one_set_of_pools_equal_two_selections(kind: str) -> Non
     if kind == "float":  # the IEEE view picks a float-pattern event here; the real view cannot
         assert type(both[0].event).__name__ == "FloatPattern"
         assert type(real[0].event).__name__ != "FloatPattern"
+
+
+def test_selection_finds_a_sparse_vector_run_of_unanswered_queries_then_a_low_answer() -> None:
+    """Rows of 6: -inf until the first answer.  Under M(a), with probability 0.3 the answer comes
+    at position 4 and is below -2 (under M(b) 0.03), and otherwise at a position 0..5 uniformly,
+    with a standard normal value under both.  The leading family's {exactly 4 atoms lead, then
+    a value <= c} (c near -2) is found, with its counts exactly those of the rows."""
+    from privref.audits.blackbox.events import Leading
+
+    rng = np.random.default_rng(12)
+
+    def draw(p: float, n: int) -> np.ndarray:
+        rows = np.full((n, 6), -np.inf)
+        special = rng.random(n) < p
+        where = np.where(special, 4, rng.integers(0, 6, n))
+        value = np.where(special, -2.0 - rng.random(n), rng.normal(size=n))
+        rows[np.arange(n), where] = value
+        return rows
+
+    a, b = draw(0.3, 4000), draw(0.03, 4000)
+    best = select_events(a, b, held_a=4000, held_b=4000, delta=Fraction(0),
+                         alpha_side=Fraction(1, 40), float_events=False)[0]
+    assert isinstance(best.event, Leading) and best.direction == "a→b"
+    assert best.event.skip == 4 and best.event.exact and not best.event.above
+    assert -2.5 <= best.event.cut <= -1.0
+    assert (best.hits_a, best.hits_b) == (best.event.count(a), best.event.count(b))
