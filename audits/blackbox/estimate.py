@@ -353,7 +353,7 @@ def _canonical_text(o: object) -> str:
 
 SHORTLIST: Final = 4
 """With a validation split, each view shortlists this many candidates by the selection score,
-and as many again by the milder score of ``EXPLORE_Z`` (:func:`refine_views` keeps one)."""
+and as many again by the milder score of ``EXPLORE_Z`` (:func:`refine_views` keeps one or two)."""
 
 
 def plan_views(sel_a: Samples, sel_b: Samples, *, held_a: int, held_b: int, delta: object,
@@ -387,36 +387,43 @@ def refine_views(chosen: Sequence[Candidate], split: int | None,
                  hits: Sequence[tuple[int, int]], *, validation_a: int, validation_b: int,
                  held_a: int, held_b: int, delta: object, alpha: object
                  ) -> tuple[tuple[Candidate, ...], int | None]:
-    """One candidate per view out of a :func:`plan_views` shortlist, by its counts on a validation split.
+    """At most two candidates per view out of a :func:`plan_views` shortlist, by their counts on a
+    validation split.
 
     ``hits[k]`` = (hits under M(a), under M(b)) of ``chosen[k]`` on the validation split, of
     sizes ``validation_a``/``validation_b``; ``held_a``/``held_b`` are the sizes of the split
-    that will bound the result.  Each view keeps the candidate with the best
-    :func:`~privref.audits.blackbox.selection.plug_in_score` (selection step ``EXPLORE_Z``)
-    projected to the bounding sizes.  Returns (candidates, split) as :func:`plan_views` does:
-    one view when both keep the same event.  The choice is a function of the selection and
-    validation splits only, so bounding it on a third, disjoint split (with
-    :func:`conclude_views`) keeps the guarantee of the module docstring.
+    that will bound the result.  Candidates are scored by
+    :func:`~privref.audits.blackbox.selection.plug_in_score` projected to the bounding sizes,
+    twice: with a selection step of ``EXPLORE_Z`` standard errors (bold: small events with
+    large ratios) and of the held-out z (safe: events whose counts leave no doubt).  Each view
+    keeps the best of each, one candidate when they coincide; bounding both (a union bound in
+    :func:`conclude_views`) costs little, and a validation split that flattered a small event
+    cannot sink the bound.  Returns (candidates, split) as :func:`plan_views` does: one view when
+    both views keep the same events.  The choice is a function of the selection and validation
+    splits only, so bounding it on a third, disjoint split keeps the guarantee of the module
+    docstring.
     """
     d = check_delta(delta)
     a = check_alpha(alpha)
     if len(hits) != len(chosen):
         raise InvalidArgument(f"hits has {len(hits)} entries for {len(chosen)} candidates")
-    z = NormalDist().inv_cdf(1 - float(a / 4))
+    z = NormalDist().inv_cdf(1 - float(a / 8))
     sizes = {"a": validation_a, "b": validation_b}
     bound = {"a": held_a, "b": held_b}
 
+    def score(k: int, z_selection: float) -> float:
+        c = chosen[k]
+        h = {"a": hits[k][0], "b": hits[k][1]}
+        p, q = ("a", "b") if c.direction == "a→b" else ("b", "a")
+        return float(plug_in_score(np.array([h[p]]), sizes[p], bound[p], np.array([h[q]]),
+                                   sizes[q], bound[q], float(d), z, z_selection)[0])
+
     def best(lo: int, hi: int) -> tuple[Candidate, ...]:
-        top: tuple[float, int] | None = None
-        for k in range(lo, hi):
-            c = chosen[k]
-            h = {"a": hits[k][0], "b": hits[k][1]}
-            p, q = ("a", "b") if c.direction == "a→b" else ("b", "a")
-            score = float(plug_in_score(np.array([h[p]]), sizes[p], bound[p], np.array([h[q]]),
-                                        sizes[q], bound[q], float(d), z, EXPLORE_Z)[0])
-            if top is None or score > top[0]:
-                top = (score, k)
-        return () if top is None else (chosen[top[1]],)
+        if lo == hi:
+            return ()
+        bold = max(range(lo, hi), key=lambda k: (score(k, EXPLORE_Z), -k))
+        safe = max(range(lo, hi), key=lambda k: (score(k, z), -k))
+        return (chosen[bold],) if bold == safe else (chosen[bold], chosen[safe])
 
     if split is None:
         return best(0, len(chosen)), None

@@ -124,29 +124,31 @@ def test_a_validation_split_chooses_from_a_shortlist_then_a_third_split_bounds(t
                      [PAIR]).witness == report.witness
 
 
-def test_refine_views_keeps_each_views_best_validated_candidate() -> None:
+def test_refine_views_keeps_a_bold_and_a_safe_candidate_per_view() -> None:
     from privref.audits.blackbox.events import Threshold
     from privref.audits.blackbox.selection import Candidate
 
     def cand(cut: float) -> Candidate:
         return Candidate(Threshold(None, 1, cut, False), "a→b", 0, 0, 0.0)
 
-    short = (cand(0.0), cand(1.0), cand(2.0), cand(3.0))
-    # IEEE view: candidates 0-1, real view: 2-3; validation counts favor 1 and 2
-    seen = [(100, 100), (300, 100), (500, 200), (50, 49)]
-    kept, split = refine_views(short, 2, seen, validation_a=1000, validation_b=1000,
-                               held_a=10**6, held_b=10**6, delta=0, alpha=0.1)
-    assert kept == (short[1], short[2]) and split == 1
-    # one view: the single best; both views on one event collapse into one view
-    assert refine_views(short, None, seen, validation_a=1000, validation_b=1000, held_a=10**6,
-                        held_b=10**6, delta=0, alpha=0.1) == ((short[1],), None)
-    same = (short[1], short[0], short[1])
-    assert refine_views(same, 2, [(300, 100), (100, 100), (300, 100)], validation_a=1000,
-                        validation_b=1000, held_a=10**6, held_b=10**6, delta=0,
-                        alpha=0.1) == ((short[1],), None)
-    with pytest.raises(Exception, match="hits has 1 entries for 4 candidates"):
-        refine_views(short, 2, seen[:1], validation_a=1000, validation_b=1000, held_a=10,
-                     held_b=10, delta=0, alpha=0.1)
+    short = tuple(cand(float(c)) for c in range(6))
+    sizes = {"validation_a": 10**5, "validation_b": 10**5, "held_a": 10**7, "held_b": 10**7,
+             "delta": 0, "alpha": 0.1}
+    # IEEE view 0-2, real view 3-5.  Candidate 1 is small with a large ratio (30 vs 10: bold
+    # pick, ln 3 at one standard error, but unsure at the held-out z); 2 is broad with a
+    # smaller sure ratio (20000 vs 18000: the safe pick); 0 is no evidence.  In the real view
+    # the broad 4 wins both ways.
+    seen = [(1000, 1000), (30, 10), (20000, 18000), (50, 50), (30000, 20000), (10, 9)]
+    kept, split = refine_views(short, 3, seen, **sizes)  # type: ignore[arg-type]
+    assert kept == (short[1], short[2], short[4]) and split == 2
+    # one view: the bold and the safe pick of all six
+    assert refine_views(short, None, seen, **sizes) == ((short[1], short[4]), None)  # type: ignore[arg-type]
+    # both views keeping the same events collapse into one view
+    same = (short[4], short[0], short[4])
+    assert refine_views(same, 2, [(30000, 20000), (10, 10), (30000, 20000)],
+                        **sizes) == ((short[4],), None)  # type: ignore[arg-type]
+    with pytest.raises(Exception, match="hits has 1 entries for 6 candidates"):
+        refine_views(short, 3, seen[:1], **sizes)  # type: ignore[arg-type]
 
 
 def test_streaming_never_merges_more_than_the_selection_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -193,6 +195,29 @@ def test_checkpoint_keeps_counts_and_resumes_without_drawing(tmp_path: Path) -> 
     path.write_text("\n".join([*text[:-1], json.dumps(record)]) + "\n")
     with pytest.raises(CheckpointError, match=r"made for other events than this run selected"):
         run_audit(target_from_callable(counting, "lap"), cfg, [PAIR])
+
+
+def test_checkpoint_resumes_a_run_with_a_validation_split(tmp_path: Path) -> None:
+    """The validation chunks are stored with the shortlist's digest and the rest with the kept
+    events' digest; a rerun recomputes the same choice from the stored counts and draws nothing."""
+    calls: list[int] = []
+
+    def counting(data: list[int], rng: np.random.Generator, size: int) -> np.ndarray:
+        calls.append(size)
+        return laplace_vec(data, rng, size)
+
+    path = tmp_path / "ck.jsonl"
+    cfg = config(checkpoint=path, samples=6000, selection_cap=100)
+    first = run_audit(target_from_callable(counting, "lap"), cfg, [PAIR])
+    lines = [json.loads(x) for x in path.read_text().splitlines()[1:]]
+    digests = {r["events"] for r in lines if "hits" in r}
+    assert len(digests) == 2  # the shortlist (chunks 1, 2) and the kept events (chunks 3..19)
+    assert sum("hits" in r for r in lines) == 2 * 19
+    assert first.witness is not None and first.witness.estimate.counts["validation_a"] == 800
+    calls.clear()
+    again = run_audit(target_from_callable(counting, "lap"), cfg, [PAIR])
+    assert again.witness is not None and again.witness.estimate == first.witness.estimate
+    assert sum(calls) == 3 * 8  # only the randomness probe draws
 
 
 def test_workers_do_not_change_the_report() -> None:
