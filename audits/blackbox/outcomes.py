@@ -47,8 +47,10 @@ __all__ = [
     "Layout",
     "Raw",
     "canonical",
+    "decode_int_row",
     "deep_cuts",
     "detect_layout",
+    "int_row_codes",
     "lengths",
     "outcome_keys",
     "padded_rows",
@@ -132,6 +134,44 @@ def outcome_keys(samples: Sequence[Any] | NDArray[Any]) -> list[Hashable]:
     return [canonical(x) for x in samples]
 
 
+def int_row_codes(*parts: NDArray[Any]) -> tuple[list[IntArray], IntArray, IntArray] | None:
+    """Mixed-radix int64 codes of the rows of integer matrices (one code per distinct row, the
+    same code for equal rows across ``parts``), with the radix's offsets and place values; None
+    unless every part is a 2-D integer array of one width and the codes fit in 62 bits."""
+    if not parts or not all(isinstance(p, np.ndarray) and p.ndim == 2 and p.dtype.kind in "iu"
+                            for p in parts):
+        return None
+    width = parts[0].shape[1]
+    if any(p.shape[1] != width for p in parts) or width == 0:
+        return None
+    nonempty = [p for p in parts if len(p)]
+    if not nonempty:
+        return None
+    low = np.min([p.min(axis=0) for p in nonempty], axis=0).astype(np.int64)
+    high = np.max([p.max(axis=0) for p in nonempty], axis=0).astype(np.int64)
+    spans = [int(h) - int(lo) + 1 for lo, h in zip(low.tolist(), high.tolist(), strict=True)]
+    total = 1
+    for span in spans:
+        total *= span
+    if total >= 2**62:
+        return None
+    place = np.ones(width, dtype=np.int64)
+    for j in range(1, width):
+        place[j] = place[j - 1] * spans[j - 1]
+    codes = [np.asarray((p.astype(np.int64) - low) @ place, dtype=np.int64) for p in parts]
+    return codes, low, place
+
+
+def decode_int_row(code: int, low: IntArray, place: IntArray) -> tuple[int, ...]:
+    """The row (a tuple of Python ints, the key :func:`outcome_keys` gives it) of a code of
+    :func:`int_row_codes`."""
+    out = []
+    for j in range(len(place) - 1, -1, -1):
+        digit, code = divmod(code, int(place[j]))
+        out.append(digit + int(low[j]))
+    return tuple(reversed(out))
+
+
 _MIX: Final = (0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB)
 
 
@@ -152,6 +192,9 @@ def _distinct_at_most(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] 
                       limit: int) -> bool:
     """Whether the pooled outcomes take at most ``limit`` distinct canonical values."""
     parts = (sel_a, sel_b)
+    coded = int_row_codes(*(p for p in parts if isinstance(p, np.ndarray)))
+    if coded is not None and len(coded[0]) == 2:
+        return len(np.unique(np.concatenate(coded[0]))) <= limit
     if all(isinstance(p, np.ndarray) and p.dtype.kind in "iuf" and p.ndim == 2 for p in parts):
         rows = np.concatenate([np.asarray(p, dtype=np.float64) for p in parts])
         rows = np.where(np.isnan(rows), math.nan, rows) + 0.0  # one NaN payload; -0.0 + 0.0 is 0.0

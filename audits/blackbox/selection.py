@@ -38,11 +38,11 @@ statement.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from statistics import NormalDist
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -55,7 +55,9 @@ from .outcomes import (
     FloatArray,
     IntArray,
     Layout,
+    decode_int_row,
     detect_layout,
+    int_row_codes,
     outcome_keys,
     padded_rows,
     readable,
@@ -126,6 +128,11 @@ EXPLORE_Z: Final = 1.0
 instead of the held-out z (a validation split larger than the selection split re-ranks them)."""
 
 
+def _decoding_maker(low: IntArray, place: IntArray) -> Callable[[frozenset[Hashable]], Event]:
+    return lambda codes: OutcomeSet(frozenset(decode_int_row(cast(int, c), low, place)
+                                              for c in codes))
+
+
 def _padded_maker(make: Callable[[int], Event], length: int) -> Callable[[int], Event]:
     return lambda i: Padded(make(i), length)
 
@@ -158,8 +165,14 @@ def _pools(sel_a: Split, sel_b: Split, cut_a: int, cut_b: int, layout: Layout,
 
     pools: list[Pool] = []
     if layout.discrete:
-        pools += ranked_pools(outcome_keys(fit_a), outcome_keys(fit_b), outcome_keys(test_a),
-                              outcome_keys(test_b), OutcomeSet)
+        coded = int_row_codes(*(x for x in (fit_a, fit_b, test_a, test_b)
+                                if isinstance(x, np.ndarray)))
+        if coded is not None and len(coded[0]) == 4:  # integer rows: int64 codes, same events
+            (k_fa, k_fb, k_ta, k_tb), low, place = coded
+            pools += ranked_pools(k_fa, k_fb, k_ta, k_tb, _decoding_maker(low, place))
+        else:
+            pools += ranked_pools(outcome_keys(fit_a), outcome_keys(fit_b),
+                                  outcome_keys(test_a), outcome_keys(test_b), OutcomeSet)
     if layout.kind == "scalar":
         xa, xb = scalars(sel_a), scalars(sel_b)
         pools += threshold_pools(Halves(xa, xb, xa, xb), None, 1, max_cuts, True, delta)

@@ -14,7 +14,15 @@ from typing import Any
 import numpy as np
 import pytest
 
-from privref.audits.blackbox.events import CoarseSet, FloatPattern, Length, Padded, PrefixSet, ScoreThreshold
+from privref.audits.blackbox.events import (
+    CoarseSet,
+    FloatPattern,
+    Length,
+    OutcomeSet,
+    Padded,
+    PrefixSet,
+    ScoreThreshold,
+)
 from privref.audits.blackbox.pools import length_pools, prefix_pools
 from privref.audits.blackbox.report import BlackboxVerdict
 from privref.audits.blackbox.runner import AuditConfig, run_audit
@@ -264,3 +272,41 @@ def test_selection_finds_a_sparse_vector_run_of_unanswered_queries_then_a_low_an
     assert best.event.skip == 4 and best.event.exact and not best.event.above
     assert -2.5 <= best.event.cut <= -1.0
     assert (best.hits_a, best.hits_b) == (best.event.count(a), best.event.count(b))
+
+
+def test_integer_rows_are_ranked_by_int64_codes_with_the_same_events_as_tuples() -> None:
+    """The numpy path (rows coded in a mixed radix) and the tuple path choose the same events,
+    with the same counts, on SVT-like integer rows; the codes decode to the rows' tuples."""
+    from privref.audits.blackbox.outcomes import decode_int_row, int_row_codes
+
+    rng = np.random.default_rng(13)
+    a = (rng.laplace(0.0, 2.0, (3000, 6)) > 0.3).astype(np.int64) - (rng.random((3000, 6)) < 0.1)
+    b = (rng.laplace(0.0, 2.0, (3000, 6)) > 0.8).astype(np.int64) - (rng.random((3000, 6)) < 0.1)
+    args = {"held_a": 3000, "held_b": 3000, "delta": Fraction(0), "alpha_side": Fraction(1, 40),
+            "count": 12}
+    fast = select_events(a, b, **args)  # type: ignore[arg-type]
+    slow = select_events([tuple(r) for r in a.tolist()], [tuple(r) for r in b.tolist()],
+                         **args)  # type: ignore[arg-type]
+    assert [(c.event, c.direction, c.hits_a, c.hits_b) for c in fast] == \
+        [(c.event, c.direction, c.hits_a, c.hits_b) for c in slow]
+    coded = int_row_codes(a, b)
+    assert coded is not None
+    (ca, cb), low, place = coded
+    # the ranked family itself, pool by pool: codes with decoding vs tuples
+    from privref.audits.blackbox.outcomes import outcome_keys
+    from privref.audits.blackbox.pools import ranked_pools
+
+    def decoded(codes: frozenset[object]) -> OutcomeSet:
+        return OutcomeSet(frozenset(decode_int_row(int(c), low, place) for c in codes))  # type: ignore[call-overload]
+
+    by_code = ranked_pools(ca[:1500], cb[:1500], ca[1500:], cb[1500:], decoded)
+    by_tuple = ranked_pools(outcome_keys(a[:1500]), outcome_keys(b[:1500]), outcome_keys(a[1500:]),
+                            outcome_keys(b[1500:]), OutcomeSet)
+    assert len(by_code) == len(by_tuple) == 2
+    for x, y in zip(by_code, by_tuple, strict=True):
+        assert x.direction == y.direction and (x.size_p, x.size_q) == (y.size_p, y.size_q)
+        assert x.hits_p.tolist() == y.hits_p.tolist() and x.hits_q.tolist() == y.hits_q.tolist()
+        assert all(x.make(i) == y.make(i) for i in range(len(x.hits_p)))
+    assert decode_int_row(int(ca[7]), low, place) == tuple(a[7].tolist())
+    assert len(set(ca.tolist()) | set(cb.tolist())) == len({tuple(r) for r in np.vstack([a, b]).tolist()})
+    assert int_row_codes(a.astype(np.float64)) is None and int_row_codes(a, b[:, :3]) is None
