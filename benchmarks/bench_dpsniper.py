@@ -208,7 +208,22 @@ def record(entry: ZooEntry, report: BlackboxReport, samples: int, screening_samp
         "reaches_95pct_oracle": None if oracle is None or oracle.epsilon_lower_bound <= 0
         else real >= 0.95 * oracle.epsilon_lower_bound,
         "wall_seconds": seconds,
+        "code": code_version(),
     }
+
+
+def code_version() -> str:
+    """The checkout's commit (with "+changes" when the work tree differs), or "unknown"."""
+    import subprocess
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
+                              capture_output=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--",
+                                "audits", "reference", "privref"], cwd=ROOT, text=True,
+                               capture_output=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + ("+changes" if dirty else "")
 
 
 def machine() -> dict[str, Any]:
@@ -290,6 +305,15 @@ def scaling_table(runs: list[dict[str, Any]]) -> list[str]:
     return out
 
 
+def _codes(runs: list[dict[str, Any]]) -> str:
+    """Which commits the rows ran at (``code`` of each record; "unrecorded" before it was kept)."""
+    count: dict[str, int] = {}
+    for r in runs:
+        count[r.get("code", "unrecorded")] = count.get(r.get("code", "unrecorded"), 0) + 1
+    listed = ", ".join(f"{code} ({n} rows)" for code, n in sorted(count.items()))
+    return f"Code: {listed}."
+
+
 def budget_section(data: dict[str, Any], samples: int) -> list[str]:
     """The tables and goal counts of the runs at ``samples`` per side."""
     runs = data["runs"]
@@ -314,6 +338,8 @@ def budget_section(data: dict[str, Any], samples: int) -> list[str]:
         f"≥ 0.95 of the oracle bound: {reach} of {len(oracles)} (oracle positive).  "
         f"Known worst pair found: {sum(bool(r['worst_pair_found']) for r in worst)} of "
         f"{len(worst)}.",
+        "",
+        _codes(at),
         "",
         *([] if not real_only else [
             "Real-arithmetic view alone (`float_events=False`: the whole alpha on that view, and "

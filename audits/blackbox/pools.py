@@ -62,6 +62,7 @@ from .outcomes import (
 __all__ = [
     "MAX_PREFIXES",
     "PREFIX_LENGTHS",
+    "RANK_Z",
     "Direction",
     "Halves",
     "Pool",
@@ -81,6 +82,9 @@ Direction = Literal["a→b", "b→a"]
 
 MAX_PREFIXES: Final = 4096
 """Up to this many distinct outcomes every ranked prefix is a candidate; beyond, a grid of 256."""
+
+RANK_Z: Final = 1.0
+"""Standard errors below the log ratio in the second ranking of :func:`ranked_pools`."""
 
 PREFIX_LENGTHS: Final = 32
 """The prefix family uses every k < L when L <= this + 1, else a geometric grid of this many k."""
@@ -104,7 +108,7 @@ def _both(hits_a: IntArray, hits_b: IntArray, size_a: int, size_b: int,
             Pool("b→a", hits_b, hits_a, size_b, size_a, make)]
 
 
-Keys = list[Hashable] | IntArray
+Keys = Sequence[Hashable] | IntArray
 """Outcome keys: hashables, or int64 codes (the fast path of :func:`ranked_pools`)."""
 
 
@@ -147,10 +151,13 @@ def _support_counts(fit_a: Keys, fit_b: Keys, test_a: Keys, test_b: Keys
 
 def ranked_pools(fit_a: Keys, fit_b: Keys, test_a: Keys, test_b: Keys,
                  build: Callable[[frozenset[Hashable]], Event]) -> list[Pool]:
-    """Prefixes of the outcomes ranked by likelihood ratio on the fit part, counted on the test part.
+    """Prefixes of the outcomes ranked on the fit part, counted on the test part.
 
-    Keys may be lists of hashables or int64 arrays (counted in numpy, with the same result as the
-    list of their Python ints)."""
+    Two rankings per direction: by the smoothed likelihood ratio, and by a lower confidence
+    bound on its logarithm (``RANK_Z`` standard errors below it), which keeps rare outcomes
+    whose ratio is mostly noise from leading the ranking (the first prefix is then a frequent
+    outcome with a sure ratio, as a sparse vector's ⊥⁵⊤).  Keys may be lists of hashables or
+    int64 arrays (counted in numpy, with the same result as the list of their Python ints)."""
     support, a, b, ta, tb = _support_counts(fit_a, fit_b, test_a, test_b)
     if not support:
         return []
@@ -158,19 +165,21 @@ def ranked_pools(fit_a: Keys, fit_b: Keys, test_a: Keys, test_b: Keys,
     for direction, p, q, sp, sq, tp, tq, np_, nq in (
             ("a→b", a, b, len(fit_a), len(fit_b), ta, tb, len(test_a), len(test_b)),
             ("b→a", b, a, len(fit_b), len(fit_a), tb, ta, len(test_b), len(test_a))):
-        ratio = ((p + 1) / (sp + 1)) / ((q + 1) / (sq + 1))
-        order = np.lexsort((-p, -ratio))  # by ratio, then by mass, both decreasing
+        log_ratio = np.log((p + 1) / (sp + 1)) - np.log((q + 1) / (sq + 1))
+        sure = log_ratio - RANK_Z * np.sqrt(1 / (p + 1) + 1 / (q + 1))
         lengths = np.arange(1, len(support) + 1)
         if len(support) > MAX_PREFIXES:
             lengths = np.unique(np.geomspace(1, len(support), 256).astype(np.int64))
-        cum_p = np.cumsum(tp[order])[lengths - 1].astype(np.int64)
-        cum_q = np.cumsum(tq[order])[lengths - 1].astype(np.int64)
+        for key in (log_ratio, sure):
+            order = np.lexsort((-p, -key))  # by the key, then by mass, both decreasing
+            cum_p = np.cumsum(tp[order])[lengths - 1].astype(np.int64)
+            cum_q = np.cumsum(tq[order])[lengths - 1].astype(np.int64)
 
-        def make(i: int, order: IntArray = order, lengths: IntArray = lengths) -> Event:
-            return build(frozenset(support[j] for j in order[: lengths[i]]))
+            def make(i: int, order: IntArray = order, lengths: IntArray = lengths) -> Event:
+                return build(frozenset(support[j] for j in order[: lengths[i]]))
 
-        d: Direction = "a→b" if direction == "a→b" else "b→a"
-        pools.append(Pool(d, cum_p, cum_q, np_, nq, make))
+            d: Direction = "a→b" if direction == "a→b" else "b→a"
+            pools.append(Pool(d, cum_p, cum_q, np_, nq, make))
     return pools
 
 

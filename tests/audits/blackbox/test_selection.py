@@ -152,11 +152,12 @@ def test_prefix_pools_rank_prefixes_on_the_fit_part() -> None:
     """For each k < L, prefixes ranked by likelihood ratio on the fit part, counted on the test part."""
     fit_a, fit_b = [("x", 1), ("x", 2, 3)], [("y", 1), ("y",)]
     test_a, test_b = [("x",), ("y", 5)], [("y", 0, 0)]
-    (to_b, to_a) = prefix_pools(fit_a, fit_b, test_a, test_b, 3)[:2]  # k = 1, both directions
+    # k = 1 then k = 2; per k: a→b by ratio, a→b by lower bound, b→a by ratio, b→a by lower bound
+    to_b, to_a = prefix_pools(fit_a, fit_b, test_a, test_b, 3)[0:4:2]
     assert to_b.make(0) == PrefixSet(1, frozenset({("x",)}))
     assert (to_b.hits_p.tolist(), to_b.hits_q.tolist()) == ([1, 2], [0, 1])
     assert to_a.make(0) == PrefixSet(1, frozenset({("y",)}))
-    k2 = prefix_pools(fit_a, fit_b, test_a, test_b, 3)[2]
+    k2 = prefix_pools(fit_a, fit_b, test_a, test_b, 3)[4]
     event = k2.make(0)
     assert isinstance(event, PrefixSet) and event.k == 2
     assert prefix_pools(fit_a, fit_b, test_a, test_b, 1) == []
@@ -302,7 +303,7 @@ def test_integer_rows_are_ranked_by_int64_codes_with_the_same_events_as_tuples()
     by_code = ranked_pools(ca[:1500], cb[:1500], ca[1500:], cb[1500:], decoded)
     by_tuple = ranked_pools(outcome_keys(a[:1500]), outcome_keys(b[:1500]), outcome_keys(a[1500:]),
                             outcome_keys(b[1500:]), OutcomeSet)
-    assert len(by_code) == len(by_tuple) == 2
+    assert len(by_code) == len(by_tuple) == 4  # two rankings per direction
     for x, y in zip(by_code, by_tuple, strict=True):
         assert x.direction == y.direction and (x.size_p, x.size_q) == (y.size_p, y.size_q)
         assert x.hits_p.tolist() == y.hits_p.tolist() and x.hits_q.tolist() == y.hits_q.tolist()
@@ -310,3 +311,25 @@ def test_integer_rows_are_ranked_by_int64_codes_with_the_same_events_as_tuples()
     assert decode_int_row(int(ca[7]), low, place) == tuple(a[7].tolist())
     assert len(set(ca.tolist()) | set(cb.tolist())) == len({tuple(r) for r in np.vstack([a, b]).tolist()})
     assert int_row_codes(a.astype(np.float64)) is None and int_row_codes(a, b[:, :3]) is None
+
+
+def test_ranked_outcomes_also_rank_by_a_lower_confidence_bound_of_the_ratio() -> None:
+    """Fit counts: "rare" 3 vs 0 (smoothed log ratio ln 4 ≈ 1.39, but one standard error is
+    1.2), "sure" 3000 vs 2000 (ln 1.5 ≈ 0.41, error 0.03), "even" 2000 vs 3000.  By the ratio,
+    the first prefix is {rare}; by the lower bound it is {sure}.  Counts come from the test part."""
+    from privref.audits.blackbox.events import OutcomeSet
+    from privref.audits.blackbox.pools import ranked_pools
+
+    fit_a = ["rare"] * 3 + ["sure"] * 3000 + ["even"] * 2000
+    fit_b = ["sure"] * 2000 + ["even"] * 3000
+    test_a = ["sure"] * 30 + ["rare"]
+    test_b = ["sure"] * 20 + ["even"] * 5
+    pools = [p for p in ranked_pools(fit_a, fit_b, test_a, test_b, OutcomeSet)
+             if p.direction == "a→b"]
+    assert len(pools) == 2
+    by_ratio, by_bound = pools
+    assert by_ratio.make(0) == OutcomeSet(frozenset({"rare"}))
+    assert (int(by_ratio.hits_p[0]), int(by_ratio.hits_q[0])) == (1, 0)
+    assert by_bound.make(0) == OutcomeSet(frozenset({"sure"}))
+    assert (int(by_bound.hits_p[0]), int(by_bound.hits_q[0])) == (30, 20)
+    assert by_bound.make(1) == OutcomeSet(frozenset({"sure", "rare"}))
