@@ -48,6 +48,7 @@ from .selection import EXPLORE_Z, Candidate, plug_in_score, select_event_views, 
 
 __all__ = [
     "SHORTLIST",
+    "UNION_COST",
     "PairEstimate",
     "PairFinding",
     "bound_ratio",
@@ -351,6 +352,10 @@ def _canonical_text(o: object) -> str:
     return repr(o)
 
 
+UNION_COST: Final = 0.35
+"""About what a second event's union bound costs, in standard errors of the log ratio (the
+held-out z at alpha/8 against alpha/4 per side); :func:`refine_views` pays it only to save more."""
+
 SHORTLIST: Final = 4
 """With a validation split, each view shortlists this many candidates by the selection score,
 and as many again by the milder score of ``EXPLORE_Z`` (:func:`refine_views` keeps one or two)."""
@@ -396,12 +401,14 @@ def refine_views(chosen: Sequence[Candidate], split: int | None,
     :func:`~privref.audits.blackbox.selection.plug_in_score` projected to the bounding sizes,
     twice: with a selection step of ``EXPLORE_Z`` standard errors (bold: small events with
     large ratios) and of the held-out z (safe: events whose counts leave no doubt).  Each view
-    keeps the best of each, one candidate when they coincide; bounding both (a union bound in
-    :func:`conclude_views`) costs little, and a validation split that flattered a small event
-    cannot sink the bound.  Returns (candidates, split) as :func:`plan_views` does: one view when
-    both views keep the same events.  The choice is a function of the selection and validation
-    splits only, so bounding it on a third, disjoint split keeps the guarantee of the module
-    docstring.
+    keeps the best of each; bounding both (a union bound in :func:`conclude_views`) costs little,
+    and a validation split that flattered a small event cannot sink the bound.  It keeps the bold
+    one alone when they coincide, or when the bold one's safe score is within ``UNION_COST``
+    standard errors (of its log ratio at the bounding sizes) of the safe one's: then the union
+    bound would cost about as much as it could save.  Returns (candidates, split) as
+    :func:`plan_views` does: one view when both views keep the same events.  The choice is a
+    function of the selection and validation splits only, so bounding it on a third, disjoint
+    split keeps the guarantee of the module docstring.
     """
     d = check_delta(delta)
     a = check_alpha(alpha)
@@ -418,12 +425,21 @@ def refine_views(chosen: Sequence[Candidate], split: int | None,
         return float(plug_in_score(np.array([h[p]]), sizes[p], bound[p], np.array([h[q]]),
                                    sizes[q], bound[q], float(d), z, z_selection)[0])
 
+    def spread(k: int) -> float:  # standard error of the log ratio at the bounding sizes
+        c = chosen[k]
+        h = {"a": hits[k][0], "b": hits[k][1]}
+        p, q = ("a", "b") if c.direction == "a→b" else ("b", "a")
+        projected = [max(h[s] / max(sizes[s], 1) * bound[s], 1.0) for s in (p, q)]
+        return math.sqrt(1 / projected[0] + 1 / projected[1])
+
     def best(lo: int, hi: int) -> tuple[Candidate, ...]:
         if lo == hi:
             return ()
         bold = max(range(lo, hi), key=lambda k: (score(k, EXPLORE_Z), -k))
         safe = max(range(lo, hi), key=lambda k: (score(k, z), -k))
-        return (chosen[bold],) if bold == safe else (chosen[bold], chosen[safe])
+        if bold == safe or score(bold, z) >= score(safe, z) - UNION_COST * spread(bold):
+            return (chosen[bold],)  # the bold pick is about as sure: no union bound to pay
+        return (chosen[bold], chosen[safe])
 
     if split is None:
         return best(0, len(chosen)), None

@@ -147,6 +147,13 @@ def test_refine_views_keeps_a_bold_and_a_safe_candidate_per_view() -> None:
     same = (short[4], short[0], short[4])
     assert refine_views(same, 2, [(30000, 20000), (10, 10), (30000, 20000)],
                         **sizes) == ((short[4],), None)  # type: ignore[arg-type]
+    # a bold pick whose safe score is within UNION_COST standard errors of the safe pick's is
+    # kept alone (10376 vs 9200 against 20000 vs 18000: both broad, the union would not pay)
+    pair = (short[0], short[1])
+    assert refine_views(pair, None, [(20000, 18000), (10376, 9200)],
+                        **sizes) == ((short[1],), None)  # type: ignore[arg-type]
+    assert refine_views(pair, None, [(20000, 18000), (10370, 9200)],
+                        **sizes) == ((short[1], short[0]), None)  # type: ignore[arg-type]
     with pytest.raises(Exception, match="hits has 1 entries for 6 candidates"):
         refine_views(short, 3, seen[:1], **sizes)  # type: ignore[arg-type]
 
