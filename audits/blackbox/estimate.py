@@ -418,18 +418,19 @@ def refine_views(chosen: Sequence[Candidate], split: int | None,
     sizes = {"a": validation_a, "b": validation_b}
     bound = {"a": held_a, "b": held_b}
 
-    def score(k: int, z_selection: float) -> float:
-        c = chosen[k]
+    def sides(k: int) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+        """(hits, validation size, bounding size) of P, then of Q, for candidate k."""
         h = {"a": hits[k][0], "b": hits[k][1]}
-        p, q = ("a", "b") if c.direction == "a→b" else ("b", "a")
-        return float(plug_in_score(np.array([h[p]]), sizes[p], bound[p], np.array([h[q]]),
-                                   sizes[q], bound[q], float(d), z, z_selection)[0])
+        p, q = ("a", "b") if chosen[k].direction == "a→b" else ("b", "a")
+        return (h[p], sizes[p], bound[p]), (h[q], sizes[q], bound[q])
+
+    def score(k: int, z_selection: float) -> float:
+        (hp, vp, bp), (hq, vq, bq) = sides(k)
+        return float(plug_in_score(np.array([hp]), vp, bp, np.array([hq]), vq, bq, float(d), z,
+                                   z_selection)[0])
 
     def spread(k: int) -> float:  # standard error of the log ratio at the bounding sizes
-        c = chosen[k]
-        h = {"a": hits[k][0], "b": hits[k][1]}
-        p, q = ("a", "b") if c.direction == "a→b" else ("b", "a")
-        projected = [max(h[s] / max(sizes[s], 1) * bound[s], 1.0) for s in (p, q)]
+        projected = [max(h / max(v, 1) * b, 1.0) for h, v, b in sides(k)]
         return math.sqrt(1 / projected[0] + 1 / projected[1])
 
     def best(lo: int, hi: int) -> tuple[Candidate, ...]:

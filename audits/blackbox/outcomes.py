@@ -138,9 +138,10 @@ def int_row_codes(*parts: NDArray[Any]) -> tuple[list[IntArray], IntArray, IntAr
     """Mixed-radix int64 codes of the rows of integer matrices (one code per distinct row, the
     same code for equal rows across ``parts``), with the radix's offsets and place values; None
     unless every part is a 2-D integer array of one width and the codes fit in 62 bits."""
-    if not parts or not all(isinstance(p, np.ndarray) and p.ndim == 2 and p.dtype.kind in "iu"
+    if not parts or not all(isinstance(p, np.ndarray) and p.ndim == 2
+                            and (p.dtype.kind == "i" or (p.dtype.kind == "u" and p.itemsize < 8))
                             for p in parts):
-        return None
+        return None  # (uint64 may exceed int64: those rows keep the tuple path)
     width = parts[0].shape[1]
     if any(p.shape[1] != width for p in parts) or width == 0:
         return None
@@ -370,6 +371,8 @@ def deep_cuts(values: FloatArray, min_count: int = DEEP_MIN_COUNT) -> FloatArray
     score of a vector output) has its largest ratio.  Sorted, distinct; a function of
     ``values`` only (the selection split).
     """
+    if min_count < 1:
+        raise InvalidArgument(f"min_count={min_count} must be >= 1")
     finite = np.sort(values[np.isfinite(values)])
     n = len(finite)
     out: list[float] = []

@@ -226,7 +226,8 @@ def threshold_pools(whole: Halves, coord: int | None, dim: int, max_cuts: int,
     pools = _both(le_a, le_b, sa, sb, lambda i: Threshold(coord, dim, float(ends[i]), False))
     pools += _both(na - le_a, nb - le_b, sa, sb,
                    lambda i: Threshold(coord, dim, float(ends[i]), True))
-    (le_a, na), (le_b, nb) = _le_counts(whole.test_a, cuts), _le_counts(whole.test_b, cuts)
+    at = np.searchsorted(ends, cuts)  # the band ends are among the threshold ends
+    le_a, le_b = le_a[at], le_b[at]
     lo, hi = np.triu_indices(len(cuts), k=1)
     if bands and len(lo):
         band_a, band_b = le_a[hi] - le_a[lo], le_b[hi] - le_b[lo]

@@ -129,3 +129,17 @@ def test_deep_cuts_halve_the_tail_mass_every_two_steps_down_to_the_minimum_count
         assert int(np.sum(values <= k - 1.0)) == k and int(np.sum(values > 4095.0 - k)) == k
     assert deep_cuts(values, min_count=4096).size == 0  # no tail holds that many
     assert deep_cuts(np.array([np.nan, np.inf, 1.0, 2.0]), min_count=1).tolist() == []
+    with pytest.raises(InvalidArgument, match=r"min_count=0 must be >= 1"):
+        deep_cuts(values, min_count=0)  # would never stop: k = 0 >= 0 for ever
+
+
+def test_int_row_codes_take_the_tuple_path_for_uint64_and_keep_smaller_unsigned() -> None:
+    from privref.audits.blackbox.outcomes import decode_int_row, int_row_codes
+
+    big = np.array([[2**63 + 5, 1], [3, 1]], dtype=np.uint64)  # beyond int64: no codes
+    assert int_row_codes(big) is None
+    small = np.array([[7, 0], [65535, 2]], dtype=np.uint16)
+    coded = int_row_codes(small)
+    assert coded is not None
+    (codes,), low, place = coded
+    assert [decode_int_row(int(c), low, place) for c in codes] == [(7, 0), (65535, 2)]

@@ -333,3 +333,22 @@ def test_ranked_outcomes_also_rank_by_a_lower_confidence_bound_of_the_ratio() ->
     assert by_bound.make(0) == OutcomeSet(frozenset({"sure"}))
     assert (int(by_bound.hits_p[0]), int(by_bound.hits_q[0])) == (30, 20)
     assert by_bound.make(1) == OutcomeSet(frozenset({"sure", "rare"}))
+
+
+def test_threshold_and_band_counts_are_the_events_own_counts() -> None:
+    """Every threshold (quantile and deep tail cuts) and every band candidate: its pool counts
+    are exactly the event's membership counts on the split it was counted on."""
+    from privref.audits.blackbox.pools import Halves, threshold_pools
+
+    rng = np.random.default_rng(14)
+    xa, xb = rng.laplace(0.0, 1.0, 3000), rng.laplace(0.5, 1.0, 2500)
+    xa[:7] = np.nan
+    pools = threshold_pools(Halves(xa, xb, xa, xb), None, 1, 12, True)
+    kinds = set()
+    for pool in pools:
+        p, q = (xa, xb) if pool.direction == "a→b" else (xb, xa)
+        for i in range(0, len(pool.hits_p), 7):
+            event = pool.make(i)
+            kinds.add(type(event).__name__)
+            assert (int(pool.hits_p[i]), int(pool.hits_q[i])) == (event.count(p), event.count(q))
+    assert kinds == {"Threshold", "Band"}
