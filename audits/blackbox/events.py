@@ -25,7 +25,7 @@ import math
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, cast
+from typing import Any, Final, Literal, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -53,6 +53,7 @@ from .outcomes import (
 )
 
 __all__ = [
+    "MARGIN_CLIP",
     "Band",
     "BinUnion",
     "CoarseSet",
@@ -67,6 +68,7 @@ __all__ = [
     "ScoreThreshold",
     "Threshold",
     "atom_of",
+    "increments",
     "leading",
     "table_index",
 ]
@@ -428,12 +430,15 @@ class Score:
     (the same form, with Fisher's discriminant direction as ``weights``) or
     "vote" (``weights`` · [x > median], one median per coordinate in
     ``edges[i] = (median,)``, weights in {-1, 0, 1}; +inf is above every
-    median, -inf and nan above none).  Atoms are
+    median, -inf and nan above none) or "margin" (min over the coordinates
+    with ``weights[i]`` != 0 of ``weights[i]``·(x_i − ``edges[i][0]``)/``scale[i]``,
+    read on the increments x_1, x_2 − x_1, … when ``differences``; a nan term
+    counts as −inf, and the score is clipped to ±``MARGIN_CLIP``).  Atoms are
     as in :func:`privref.audits.blackbox.features.coarse_symbols`; non-numeric
     entries read as nan.
     """
 
-    kind: Literal["naive-Bayes", "logistic", "linear", "vote"]
+    kind: Literal["naive-Bayes", "logistic", "linear", "vote", "margin"]
     dim: int
     edges: tuple[tuple[float, ...], ...] = ()
     table: tuple[tuple[float, ...], ...] = ()
@@ -442,9 +447,12 @@ class Score:
     scale: tuple[float, ...] = ()
     intercept: float = 0.0
     atoms: tuple[tuple[int, int, float], ...] = ()
+    differences: bool = False
 
     def __call__(self, x: FloatArray) -> FloatArray:
         """Scores of rows of x (rows of ``dim`` floats; every row gets a finite score)."""
+        if self.kind == "margin":
+            return self._margin(x)
         if self.kind == "vote":
             above = x > np.asarray([e[0] for e in self.edges])  # nan compares False
             return np.asarray(above @ np.asarray(self.weights), dtype=np.float64)
@@ -461,8 +469,26 @@ class Score:
             total += np.asarray(self.table[i])[sym]
         return total
 
+    def _margin(self, x: FloatArray) -> FloatArray:
+        if self.differences:
+            x = increments(x)
+        use = np.asarray(self.weights) != 0
+        center = np.asarray([e[0] for e in self.edges])[use]
+        w, s = np.asarray(self.weights)[use], np.asarray(self.scale)[use]
+        with np.errstate(invalid="ignore"):
+            terms = w * (x[:, use] - center) / s
+        terms = np.where(np.isnan(terms), -math.inf, terms)
+        low = terms.min(axis=1) if terms.shape[1] else np.full(len(x), -math.inf)
+        return np.asarray(np.clip(low, -MARGIN_CLIP, MARGIN_CLIP), dtype=np.float64)
+
     def describe(self) -> str:
         """Short description of the learned score."""
+        if self.kind == "margin":
+            of = "x[i] - x[i-1] (x[-1] = 0)" if self.differences else "x[i]"
+            terms = " ".join(f"{'+' if w > 0 else '-'}(d[{i}] - {e[0]:.6g})/{s:.3g}"
+                             for i, (w, e, s) in enumerate(zip(self.weights, self.edges, self.scale,
+                                                               strict=True)) if w)
+            return f"margin score (min of {terms}; d[i] = {of})"
         if self.kind == "vote":
             terms = " ".join(f"{'+' if w > 0 else '-'}[x[{i}] > {e[0]:.6g}]"
                              for i, (w, e) in enumerate(zip(self.weights, self.edges, strict=True))
@@ -475,6 +501,16 @@ class Score:
             return f"{name} ({terms}{atoms} {self.intercept:+.3g}, z = standardized output)"
         bins = max((len(e) + 1 for e in self.edges), default=0)
         return f"naive-Bayes log-ratio score (≤ {bins} quantile bins per coordinate, atoms apart)"
+
+
+MARGIN_CLIP: Final = 1e300
+"""Margin scores are clipped to [-MARGIN_CLIP, MARGIN_CLIP], so every row gets a finite score."""
+
+
+def increments(x: FloatArray) -> FloatArray:
+    """Rows x_1, x_2 − x_1, …, x_d − x_(d−1): the increments of a row (inf − inf is nan)."""
+    with np.errstate(invalid="ignore"):
+        return np.asarray(np.diff(x, axis=1, prepend=0.0), dtype=np.float64)
 
 
 def atom_of(col: FloatArray) -> IntArray:

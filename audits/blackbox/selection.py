@@ -14,7 +14,8 @@ Candidate events come from the **selection split only**, in the families of
 * numeric tuples / vectors: the same threshold families on each coordinate,
   coordinate-wise patterns, thresholds on scores learned on the selection
   split (:mod:`.scores`: naive Bayes, logistic regression, Fisher's
-  discriminant, a sign test), and, when some entries are atoms, the
+  discriminant, a sign test, and conjunctions of per-coordinate margins, on the
+  coordinates and on their increments), and, when some entries are atoms, the
   sparse-vector family {at least k atoms lead, then a first finite entry <= c};
 * tuples of varying length (sparse-vector outputs): every family above on the
   rows padded to the longest length L of the selection split
@@ -78,7 +79,7 @@ from .pools import (
     score_pools,
     threshold_pools,
 )
-from .scores import linear_score, logistic_score, naive_bayes_score, vote_score
+from .scores import linear_score, logistic_score, margin_score, naive_bayes_score, vote_score
 
 __all__ = [
     "COARSE_MAX_DIM",
@@ -202,6 +203,9 @@ def _pools(sel_a: Split, sel_b: Split, cut_a: int, cut_b: int, layout: Layout,
         cap = LEARNER_MAX_ROWS
         learned: list[Score | None] = [naive_bayes_score(fa, fb, 16), logistic_score(fa[:cap], fb[:cap]),
                                        linear_score(fa, fb), vote_score(fa, fb)]
+        if dim > 1:
+            learned += [margin_score(fa, fb, toward_a=t, differences=d)
+                        for d in (False, True) for t in (True, False)]
         for score in learned:
             if score is not None:
                 sa, sb = score(va), score(vb)

@@ -6,8 +6,15 @@ import math
 
 import numpy as np
 
+from privref.audits.blackbox.events import MARGIN_CLIP, increments
 from privref.audits.blackbox.features import ATOM_NEG_INF
-from privref.audits.blackbox.scores import linear_score, logistic_score, naive_bayes_score, vote_score
+from privref.audits.blackbox.scores import (
+    linear_score,
+    logistic_score,
+    margin_score,
+    naive_bayes_score,
+    vote_score,
+)
 
 SHIFT = np.array([0.0, 1.0, 0.0])
 
@@ -72,3 +79,49 @@ def test_vote_score_counts_coordinates_above_their_medians_with_learned_signs() 
     assert "vote count" in score.describe()
     same = rng.normal(size=(10, 2))
     assert vote_score(same, same) is None  # no coordinate votes
+
+
+def test_margin_score_is_the_smallest_standardized_margin_on_the_moved_coordinates() -> None:
+    """Coordinate 0 moves up and 2 down under P; 1 does not move and is left out.  Hand-made
+    rows read exactly: min over the moved coordinates of ±(x - midpoint)/half-IQR; a nan term
+    is -inf (clipped), +inf on the right side never binds."""
+    rng = np.random.default_rng(7)
+    va = rng.laplace(size=(40_000, 3)) + np.array([1.0, 0.0, -1.0])
+    vb = rng.laplace(size=(40_000, 3))
+    score = margin_score(va, vb)
+    assert score is not None and score.kind == "margin" and not score.differences
+    assert score.weights == (1.0, 0.0, -1.0)
+    c = np.array([e[0] for e in score.edges])
+    s = np.array(score.scale)
+    assert abs(c[0] - 0.5) < 0.05 and abs(c[2] + 0.5) < 0.05
+    rows = np.array([[3.0, 100.0, -2.0], [0.0, 0.0, -5.0], [math.inf, 0.0, -1.0],
+                     [1.0, 0.0, math.nan]])
+    want = [min((3 - c[0]) / s[0], -(-2 - c[2]) / s[2]), min((0 - c[0]) / s[0], (5 + c[2]) / s[2]),
+            -(-1 - c[2]) / s[2], -MARGIN_CLIP]
+    assert score(rows).tolist() == want
+    toward_b = margin_score(va, vb, toward_a=False)
+    assert toward_b is not None and toward_b.weights == (-1.0, 0.0, 1.0)
+    assert "margin score" in score.describe() and "d[1]" not in score.describe()
+    same = rng.laplace(size=(10, 2))
+    assert margin_score(same, same) is None  # nothing moves
+    assert margin_score(va[:1], vb) is None
+    assert margin_score(np.where(va > 3, math.inf, va), vb) is None  # finite rows only
+
+
+def test_margin_score_on_increments_reads_prefix_sums_as_their_steps() -> None:
+    """Prefix sums of Laplace steps shifted by 1 under P: on the increments every coordinate moves
+    the same way, and {score > t} with t clearing the shift has exactly the product of the steps'
+    tails; on the sums themselves the later coordinates carry the whole walk."""
+    rng = np.random.default_rng(8)
+    steps_a, steps_b = rng.laplace(size=(40_000, 4)) + 1.0, rng.laplace(size=(40_000, 4))
+    ya, yb = np.cumsum(steps_a, axis=1), np.cumsum(steps_b, axis=1)
+    score = margin_score(ya, yb, differences=True)
+    assert score is not None and score.differences and score.weights == (1.0,) * 4
+    assert np.allclose(increments(ya), steps_a)
+    c = np.array([e[0] for e in score.edges])
+    s = np.array(score.scale)
+    fresh = np.cumsum(rng.laplace(size=(1000, 4)) + 1.0, axis=1)
+    inside = score(fresh) > 0.2
+    assert inside.tolist() == np.all((increments(fresh) - c) / s > 0.2, axis=1).tolist()
+    assert 0 < inside.sum() < 1000
+    assert "x[i] - x[i-1]" in score.describe()
