@@ -29,8 +29,16 @@ from .events import Score, atom_of, increments, table_index
 from .features import ATOM_NAN, ATOM_NEG_INF, ATOM_POS_INF
 from .outcomes import FloatArray, quantile_cuts
 
-__all__ = ["MARGIN_MIN_Z", "linear_score", "logistic_score", "margin_score", "naive_bayes_score",
-           "vote_score"]
+__all__ = [
+    "MARGIN_CORRELATION",
+    "MARGIN_MIN_Z",
+    "MARGIN_SHARE",
+    "linear_score",
+    "logistic_score",
+    "margin_score",
+    "naive_bayes_score",
+    "vote_score",
+]
 
 
 def naive_bayes_score(va: FloatArray, vb: FloatArray, bins: int) -> Score:
@@ -156,9 +164,28 @@ def vote_score(va: FloatArray, vb: FloatArray) -> Score | None:
                  weights=tuple(float(w) for w in weights))
 
 
-MARGIN_MIN_Z: Final = 1.0
-"""A coordinate joins a margin score when its two medians differ by more than this many
-standard errors (so coordinates the pair does not move do not halve the event's mass)."""
+MARGIN_MIN_Z: Final = 2.0
+"""A coordinate joins a margin score when its two medians differ by more than this many standard
+errors, and by at least ``MARGIN_SHARE`` of the largest such difference (in standard errors)."""
+
+MARGIN_SHARE: Final = 0.25
+"""See ``MARGIN_MIN_Z``: coordinates the pair barely moves would halve the event's mass each and
+add nothing to its ratio, so a conjunction keeps the coordinates moved comparably to the most."""
+
+MARGIN_CORRELATION: Final = 0.5
+"""Increments are read only when consecutive coordinates are this correlated on average (pooled
+fit rows): cumulative releases, whose increments are the independent noisy answers."""
+
+
+def _lag_correlation(x: FloatArray) -> float:
+    """Mean Pearson correlation of consecutive columns of ``x`` (0 for a constant column)."""
+    c = x - x.mean(axis=0)
+    norm = np.sqrt((c * c).sum(axis=0))
+    ok = (norm[:-1] > 0) & (norm[1:] > 0)
+    if not ok.any():
+        return 0.0
+    corr = (c[:, :-1] * c[:, 1:]).sum(axis=0)[ok] / (norm[:-1] * norm[1:])[ok]
+    return float(corr.mean())
 
 
 def margin_score(va: FloatArray, vb: FloatArray, *, toward_a: bool = True,
@@ -168,26 +195,33 @@ def margin_score(va: FloatArray, vb: FloatArray, *, toward_a: bool = True,
     Learned on all-finite rows of ``va`` and ``vb`` (read as increments when ``differences``):
     c_i is the midpoint of the two sides' medians of coordinate i, s_i half its pooled
     interquartile range (1 when that is 0), and w_i the sign of median_a − median_b (reversed
-    when not ``toward_a``), kept when the medians differ by more than ``MARGIN_MIN_Z`` standard
-    errors (1.2533·IQR/1.349 per root row, the normal approximation).  {score > t} is "every
-    moved coordinate beyond its midpoint by t spreads, on that side": for a product of
-    shifted Laplace noises (parallel releases; prefix sums, read as increments) it is the
-    joint tail whose ratio is e^(Σ ε_i) exactly once t clears every shift.  None without two
-    finite rows per side or without a moved coordinate.
+    when not ``toward_a``).  A coordinate is *moved* when its medians differ by more than
+    ``MARGIN_MIN_Z`` standard errors (1.2533·IQR/1.349 per root row, the normal approximation)
+    and by at least ``MARGIN_SHARE`` of the largest difference in standard errors; the others
+    get w_i = 0.  {score > t} is "every moved coordinate beyond its midpoint by t spreads, on
+    that side": for a product of shifted Laplace noises (parallel releases; prefix sums, read
+    as increments) it is the joint tail whose ratio is e^(Σ ε_i) exactly once t clears every
+    shift.  None without two finite rows per side, with fewer than two moved coordinates (a
+    threshold on one coordinate is already a candidate), or, with ``differences``, when
+    consecutive coordinates are not correlated above ``MARGIN_CORRELATION`` on average.
     """
-    if differences:
-        va, vb = increments(va), increments(vb)
-    if len(va) < 2 or len(vb) < 2 or not (np.isfinite(va).all() and np.isfinite(vb).all()):
+    if len(va) < 2 or len(vb) < 2 or va.shape[1] < 2 or not (
+            np.isfinite(va).all() and np.isfinite(vb).all()):
         return None
+    if differences:
+        if _lag_correlation(np.concatenate([va, vb])) <= MARGIN_CORRELATION:
+            return None
+        va, vb = increments(va), increments(vb)
     ma, mb = np.median(va, axis=0), np.median(vb, axis=0)
     q1, q3 = np.quantile(np.concatenate([va, vb]), [0.25, 0.75], axis=0)
     iqr = q3 - q1
     scale = np.where(iqr > 0, iqr / 2, 1.0)
-    error = 1.2533 * (iqr / 1.349) * np.sqrt(1 / len(va) + 1 / len(vb))
-    moved = np.abs(ma - mb) > MARGIN_MIN_Z * error
-    weights = np.where(moved, np.sign(ma - mb), 0.0) * (1.0 if toward_a else -1.0)
-    if not np.any(weights):
+    error = 1.2533 * (np.where(iqr > 0, iqr, 1.0) / 1.349) * np.sqrt(1 / len(va) + 1 / len(vb))
+    z = np.abs(ma - mb) / error
+    moved = (z > MARGIN_MIN_Z) & (z >= MARGIN_SHARE * z.max())
+    if moved.sum() < 2:
         return None
+    weights = np.where(moved, np.sign(ma - mb), 0.0) * (1.0 if toward_a else -1.0)
     return Score("margin", va.shape[1], edges=tuple((float(c),) for c in (ma + mb) / 2),
                  weights=tuple(float(w) for w in weights), scale=tuple(float(v) for v in scale),
                  differences=differences)

@@ -106,6 +106,17 @@ def test_margin_score_is_the_smallest_standardized_margin_on_the_moved_coordinat
     assert margin_score(same, same) is None  # nothing moves
     assert margin_score(va[:1], vb) is None
     assert margin_score(np.where(va > 3, math.inf, va), vb) is None  # finite rows only
+    assert margin_score(va[:, :2], vb[:, :2]) is None  # one moved coordinate: a threshold
+
+
+def test_margin_score_leaves_out_coordinates_moved_far_less_than_the_most() -> None:
+    """Shifts 1, 1 and 0.1 (about 40, 40 and 4 standard errors at 40,000 rows of Laplace(1)):
+    the third is significant but below a quarter of the largest, so it is left out."""
+    rng = np.random.default_rng(9)
+    va = rng.laplace(size=(40_000, 3)) + np.array([1.0, 1.0, 0.1])
+    vb = rng.laplace(size=(40_000, 3))
+    score = margin_score(va, vb)
+    assert score is not None and score.weights == (1.0, 1.0, 0.0)
 
 
 def test_margin_score_on_increments_reads_prefix_sums_as_their_steps() -> None:
@@ -125,3 +136,6 @@ def test_margin_score_on_increments_reads_prefix_sums_as_their_steps() -> None:
     assert inside.tolist() == np.all((increments(fresh) - c) / s > 0.2, axis=1).tolist()
     assert 0 < inside.sum() < 1000
     assert "x[i] - x[i-1]" in score.describe()
+    alternating = steps_a - 1.0 + np.array([1.0, 0.0, 1.0, 0.0])  # every increment moves
+    assert margin_score(alternating, steps_b) is not None
+    assert margin_score(alternating, steps_b, differences=True) is None  # uncorrelated columns
