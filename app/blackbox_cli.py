@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from privref.audits.blackbox.declare import (
+from privref.audits.blackbox.declarations import (
     DEFAULTED_RELATION,
     ProfileClaim,
     ZCDPClaim,
@@ -288,10 +288,10 @@ def parse_config(args: argparse.Namespace, target: Target | None = None) -> Audi
     """Validate the namespace into an :class:`AuditPlan`.
 
     An omitted ``--epsilon`` comes from ``target.claim`` (a zCDP or profile
-    claim is audited at the point :func:`~privref.audits.blackbox.declare.audited_point`
+    claim is audited at the point :func:`~privref.audits.blackbox.declarations.audited_point`
     gives at ``--delta``, else the declared delta; a profile, or a zCDP claim without a
     delta, with no ``--delta`` is audited at all of
-    :func:`~privref.audits.blackbox.declare.profile_points` at once), an omitted ``--relation``
+    :func:`~privref.audits.blackbox.declarations.profile_points` at once), an omitted ``--relation``
     from ``target.relation`` (else substitution, recorded as defaulted), an
     omitted ``--elements``/``--sizes`` from ``target.domain`` and omitted
     ``--pair``s from ``target.pairs`` (unless ``--search``); without a
@@ -312,7 +312,7 @@ def parse_config(args: argparse.Namespace, target: Target | None = None) -> Audi
             isinstance(declared, ProfileClaim)
             or (isinstance(declared, ZCDPClaim) and declared.delta is None)):
         # a declared profile, or a zCDP claim stating no delta, without --delta: test the whole
-        # profile (a zCDP claim at declare.ZCDP_DELTAS) in one run, each point at alpha/k
+        # profile (a zCDP claim at declarations.ZCDP_DELTAS) in one run, each point at alpha/k
         points = profile_points(declared)
         epsilon, delta = points[0].epsilon, points[0].delta
         profile = tuple((p.epsilon, p.delta) for p in points[1:])

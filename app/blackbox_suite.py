@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from privref.audits.blackbox.adapters import MissingDependency
-from privref.audits.blackbox.declare import claim_text, library_version
+from privref.audits.blackbox.declarations import claim_text, library_version
 from privref.audits.blackbox.report import BlackboxReport, exact_text, write_json
 from privref.audits.blackbox.runner import MAX_WORKERS
 from privref.audits.blackbox.target import load_target

@@ -306,7 +306,7 @@ ENTRIES: tuple[Entry, ...] = (
                 "declared ρ-zCDP claims through it.",
           subjects=("reference.accounting.zcdp_to_dp_epsilon",
                     "reference.accounting.zcdp_epsilon_at_order",
-                    "audits.blackbox.declare.audited_point")),
+                    "audits.blackbox.declarations.audited_point")),
     Entry(paper="folklore", number="Shalev-Shwartz et al. 2010 subsampling",
           statement=("Running any learner on a uniform random m-subset of the n indices of S "
                      "and predicting with its output is (m/n)-uniformly stable in the "

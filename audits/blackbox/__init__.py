@@ -7,7 +7,7 @@ the statistics in :mod:`privref.audits.stats`, the validation zoo in :mod:`privr
 
 from .adapters import register_target, registered_target_names
 from .api import assert_private, neighboring_pairs
-from .declare import InputDomain, LibraryVersion, ProfileClaim, ZCDPClaim, audited_point, declare
+from .declarations import InputDomain, LibraryVersion, ProfileClaim, ZCDPClaim, audited_point, declare
 from .report import BlackboxReport, BlackboxVerdict, PairResult, WitnessSamples
 from .runner import AuditConfig, CheckpointError, run_audit, sample_pair
 from .search import SearchSpace, candidate_pairs

@@ -22,7 +22,7 @@ from privref.reference.neighbors import NeighborRelation, check_neighbors
 from privref.reference.privacy import PrivacyClaim
 from privref.reference.reals import Order, Real, compare
 
-from .declare import InputDomain
+from .declarations import InputDomain
 
 __all__ = ["AdapterDefinition", "Implementation", "Library", "Outcomes", "Pair", "ScalarFn",
            "VectorFn", "claim_of", "exact_float"]

@@ -65,7 +65,7 @@ from .adapter_types import (
 )
 from .adapters_diffprivlib import DEFINITIONS as DIFFPRIVLIB
 from .adapters_opendp import DEFINITIONS as OPENDP
-from .declare import InputDomain
+from .declarations import InputDomain
 
 __all__ = [
     "LIBRARIES",
@@ -312,7 +312,7 @@ def register_target(name: str, builder: Callable[[], object], *, replace: bool =
     so it is never a ``module:function`` spec): ``privref blackbox NAME`` and
     ``load_target(NAME)`` then call ``builder()`` and audit the callable it returns, reading
     its declaration (``privref_claim``, ``privref_relation``, ``privref_pairs``,
-    ``privref_domain``, ``privref_library``; see audits.blackbox.declare).
+    ``privref_domain``, ``privref_library``; see audits.blackbox.declarations).
 
     The builder runs at load time (so it may import its library lazily).  The registry lives
     in this process: worker processes inherit it under the ``fork`` start method (Linux);

@@ -44,7 +44,7 @@ from privref.reference.privacy import PrivacyClaim
 from privref.reference.reals import Order, Real, compare, exp, log, rational
 
 from .adapter_types import AdapterDefinition, Implementation, Outcomes, claim_of
-from .declare import InputDomain
+from .declarations import InputDomain
 
 __all__ = ["CANDIDATES", "DEFINITIONS", "exponential_pair_epsilon"]
 

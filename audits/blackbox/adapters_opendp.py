@@ -47,7 +47,7 @@ from privref.reference.privacy import PrivacyClaim
 from privref.reference.reals import log, rational
 
 from .adapter_types import AdapterDefinition, Implementation, Outcomes, claim_of
-from .declare import InputDomain
+from .declarations import InputDomain
 
 __all__ = ["DEFINITIONS", "LAPLACE_SCALE", "MISCONFIGURED_BOUND", "RR_PROB"]
 

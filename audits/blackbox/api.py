@@ -26,7 +26,7 @@ from privref.reference.privacy import parse_epsilon
 from privref.reference.strategies import neighboring_pairs
 from privref.reference.validate import check_delta, to_fraction
 
-from .declare import audited_point, relation_in_force, search_space
+from .declarations import audited_point, relation_in_force, search_space
 from .report import FLOAT_LEAK, BlackboxReport, BlackboxVerdict, with_declarations
 from .runner import AuditConfig, Estimator, check_pairs, run_audit
 from .search import SearchSpace, relation_from_name
@@ -94,7 +94,7 @@ def assert_private(mechanism: object, *, epsilon: object = None, delta: object =
     Real); ``epsilon``, ``delta`` and ``confidence`` also accept floats, taken at
     their exact binary value (0.95 is 4278419646001971/4503599627370496; the
     report records it).  Without ``epsilon`` the claim the mechanism declares
-    is audited (``privref_claim`` / :func:`privref.audits.blackbox.declare.declare`;
+    is audited (``privref_claim`` / :func:`privref.audits.blackbox.declarations.declare`;
     a ρ-zCDP or profile claim at the point ``audited_point`` gives at ``delta``;
     ``delta`` defaults to the declared one, else 0).  ``pairs`` are datasets
     neighboring under ``relation`` (a class of privref.reference.neighbors or

@@ -18,9 +18,9 @@ and ``float_leak_explanation``.  Every exact parameter (``claimed_epsilon``,
 ``claimed_delta``, ``confidence``) also has an ``_exact`` string: a float given to
 the API is used at its exact binary value, and that value is what is recorded.
 
-Declarations (audits.blackbox.declare): ``relation_source`` (``given``: --relation /
+Declarations (audits.blackbox.declarations): ``relation_source`` (``given``: --relation /
 relation=; ``declared``: by the target; ``default``: neither, substitution, with the
-warning :data:`~privref.audits.blackbox.declare.DEFAULTED_RELATION`; null: unknown),
+warning :data:`~privref.audits.blackbox.declarations.DEFAULTED_RELATION`; null: unknown),
 ``declared_claim`` (the target's claim as declared: ``{"kind": "dp", "epsilon", "delta"}``,
 ``{"kind": "zcdp", "rho", "delta"}`` or ``{"kind": "profile", "points"}``; null: none),
 ``claim_conversion`` (how the audited (``claimed_epsilon``, ``claimed_delta``) point follows
@@ -45,7 +45,7 @@ from privref import reference
 from privref.reference.errors import InvalidArgument, OutputError
 from privref.reference.reals import Real
 
-from .declare import DEFAULTED_RELATION, DeclaredClaim, LibraryVersion, claim_json, claim_text
+from .declarations import DEFAULTED_RELATION, DeclaredClaim, LibraryVersion, claim_json, claim_text
 
 __all__ = ["FLOAT_LEAK", "BlackboxReport", "BlackboxVerdict", "EstimateLike", "PairResult",
            "PointResult",

@@ -51,7 +51,7 @@ from privref.reference.mechanism import Mechanism
 from privref.reference.neighbors import NeighborRelation
 
 from .batch import Batch, describe_outcome, make_batch, outcome_kind
-from .declare import (
+from .declarations import (
     DeclaredClaim,
     InputDomain,
     LibraryVersion,
@@ -172,10 +172,10 @@ class Target:
 
     A file or module target declares these itself (``privref_claim``,
     ``privref_relation``, ``privref_pairs``, ``privref_domain``,
-    ``privref_library``, or the :func:`privref.audits.blackbox.declare.declare`
+    ``privref_library``, or the :func:`privref.audits.blackbox.declarations.declare`
     decorator), validated at load time.  ``claim`` is then the declared claim
     as stated (also ρ-zCDP or a profile; converted to an audited point by
-    :func:`privref.audits.blackbox.declare.audited_point`); ``domain`` is the
+    :func:`privref.audits.blackbox.declarations.audited_point`); ``domain`` is the
     declared input domain (the pair search's space); ``libraries`` the
     distributions the target uses with their installed versions (declared,
     registered, or detected from the modules its module imports).
@@ -247,7 +247,7 @@ def target_from_callable(fn: object, name: str | None = None) -> Target:
 
 def _declared(target: Target, module: ModuleType | None) -> Target:
     """``target`` with its declaration (validated) and its libraries: the declared one first,
-    then those detected from ``module`` (see declare.detect_libraries)."""
+    then those detected from ``module`` (see declarations.detect_libraries)."""
     found = read_declaration(target.function, target.name)
     libraries = [] if found.library is None else [found.library]
     libraries += [lib for lib in detect_libraries(module, target.function)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from privref.app.blackbox_cli import configure_parser, run
-from privref.audits.blackbox.declare import DEFAULTED_RELATION
+from privref.audits.blackbox.declarations import DEFAULTED_RELATION
 from privref.audits.blackbox.target import TargetCallError, TargetLoadError
 from privref.reference.errors import InvalidArgument, PrivrefError
 

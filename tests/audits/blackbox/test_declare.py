@@ -15,7 +15,7 @@ import pytest
 
 from privref.app.blackbox_cli import run
 from privref.audits.blackbox import adapters
-from privref.audits.blackbox.declare import (
+from privref.audits.blackbox.declarations import (
     DEFAULTED_RELATION,
     ZCDP_DELTAS,
     InputDomain,
@@ -388,3 +388,16 @@ def test_a_declared_profile_is_audited_at_every_point_in_one_run(target_file: Pa
     one = _audit([f"{target_file}:by_hand", "--samples", "2000", "--seed", "1", "--delta",
                   "1/100", "--pair", "[0]", "[1]"], tmp_path / "q.json")
     assert one["pairs"][0]["profile"] == []  # type: ignore[index]
+
+
+def test_the_decorator_does_not_shadow_its_module() -> None:
+    """``privref.audits.blackbox.declare`` is the decorator; its module is ``declarations``, reachable
+    by attribute (docs cite names such as ``declarations.audited_point``)."""
+    import types
+
+    import privref.audits.blackbox as blackbox
+
+    assert callable(blackbox.declare) and not isinstance(blackbox.declare, types.ModuleType)
+    assert isinstance(blackbox.declarations, types.ModuleType)
+    assert blackbox.declarations.declare is blackbox.declare
+    assert blackbox.declarations.audited_point is blackbox.audited_point
