@@ -37,6 +37,7 @@ from privref.reference.errors import InvalidArgument
 __all__ = [
     "ABSENT",
     "DEEP_MIN_COUNT",
+    "DEEP_STEPS",
     "NAN",
     "OVERFLOW",
     "TAIL_EXPONENTS",
@@ -361,14 +362,20 @@ def tail_cuts(values: FloatArray, delta: float,
 DEEP_MIN_COUNT: Final = 64
 """The smallest number of pooled selection values a tail cut of :func:`deep_cuts` leaves outside."""
 
+DEEP_STEPS: Final = 4
+"""Deep tail cuts per halving of the tail mass: a tail's mass steps by 2^(−1/DEEP_STEPS), about
+16% at 4, so an optimum where the ratio stops being constant (a tail's edge) is missed by at
+most that much mass."""
+
 
 def deep_cuts(values: FloatArray, min_count: int = DEEP_MIN_COUNT) -> FloatArray:
-    """Cut points deep in both tails: tails holding about n·2^(−j/2) of the n finite values.
+    """Cut points deep in both tails: tails holding about n·2^(−j/DEEP_STEPS) of the n finite values.
 
-    For j = 2, 3, … while k = round(n·2^(−j/2)) >= ``min_count``: two cuts, x_k and x_(n−k)
-    (sorted values), so that {x <= c} and {x > c} each hold about k values.  These reach tails
-    far beyond the quantile cuts, where a threshold on a sum of many small losses (a learned
-    score of a vector output) has its largest ratio.  Sorted, distinct; a function of
+    For j = DEEP_STEPS, DEEP_STEPS + 1, … while k = round(n·2^(−j/DEEP_STEPS)) >= ``min_count``:
+    two cuts, x_k and x_(n−k) (sorted values), so that {x <= c} and {x > c} each hold about k
+    values.  These reach tails far beyond the quantile cuts, where a threshold on a sum of many
+    small losses (a learned score of a vector output) has its largest ratio, in steps fine
+    enough to stop near where a tail's ratio starts to fall.  Sorted, distinct; a function of
     ``values`` only (the selection split).
     """
     if min_count < 1:
@@ -376,8 +383,8 @@ def deep_cuts(values: FloatArray, min_count: int = DEEP_MIN_COUNT) -> FloatArray
     finite = np.sort(values[np.isfinite(values)])
     n = len(finite)
     out: list[float] = []
-    j = 2
-    while (k := round(n * 2.0 ** (-j / 2))) >= min_count:
+    j = DEEP_STEPS
+    while (k := round(n * 2.0 ** (-j / DEEP_STEPS))) >= min_count:
         if 2 * k < n:
             out += [float(finite[k - 1]), float(finite[n - k - 1])]
         j += 1

@@ -11,6 +11,7 @@ import pytest
 from privref.audits.blackbox.events import OutcomeSet
 from privref.audits.blackbox.outcomes import (
     ABSENT,
+    DEEP_STEPS,
     NAN,
     OVERFLOW,
     canonical,
@@ -116,12 +117,13 @@ def test_tail_cuts_are_empty_at_delta_zero_and_skip_nan_and_too_small_tails() ->
     assert quantile_cuts(values, 8).tolist() == quantile_cuts(values[3:], 8).tolist()
 
 
-def test_deep_cuts_halve_the_tail_mass_every_two_steps_down_to_the_minimum_count() -> None:
-    """n = 4096 values 0..4095: tails of k = round(4096·2^(-j/2)) values for j = 2, 3, … while
-    k >= 64 (j = 2..12), each tail {x <= x_k} and {x > x_(n-k)} holding exactly k values."""
+def test_deep_cuts_halve_the_tail_mass_every_four_steps_down_to_the_minimum_count() -> None:
+    """n = 4096 values 0..4095: tails of k = round(4096·2^(-j/4)) values for j = 4, 5, … while
+    k >= 64 (j = 4..24), each tail {x <= x_k} and {x > x_(n-k)} holding exactly k values."""
+    assert DEEP_STEPS == 4
     values = np.arange(4096, dtype=np.float64)[::-1].copy()
-    ks = [round(4096 * 2.0 ** (-j / 2)) for j in range(2, 13)]
-    assert ks[0] == 2048 and ks[-1] == 64
+    ks = [round(4096 * 2.0 ** (-j / 4)) for j in range(4, 25)]
+    assert ks[0] == 2048 and ks[1] == 1722 and ks[-1] == 64
     cuts = deep_cuts(values)
     tails = [k for k in ks if 2 * k < 4096]
     assert cuts.tolist() == sorted({k - 1.0 for k in tails} | {4095.0 - k for k in tails})
