@@ -1087,7 +1087,8 @@ def run_audit(target: Target, config: AuditConfig, pairs: Sequence[Pair] | None 
             tested_delta=None if config.group == 1 else claim_delta,
             backend=config.backend if config.scheduler is None
             else f"{config.backend} {config.scheduler}",
-            selection_cap=config.selection_cap if streaming else None)
+            selection_cap=config.selection_cap if streaming else None,
+            declared_claim=target.claim, libraries=target.libraries)
 
     try:
         if pairs is None:

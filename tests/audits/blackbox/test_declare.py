@@ -31,13 +31,14 @@ from privref.audits.blackbox.declarations import (
     relation_in_force,
     search_space,
 )
+from privref.audits.blackbox.runner import AuditConfig, run_audit
 from privref.audits.blackbox.search import candidate_pairs
 from privref.audits.blackbox.target import TargetLoadError, load_target, target_from_callable
 from privref.reference.accounting import zcdp_epsilon, zcdp_to_dp_epsilon
 from privref.reference.errors import InvalidArgument
 from privref.reference.neighbors import AddRemove, Substitution
 from privref.reference.privacy import PrivacyClaim
-from privref.reference.reals import Order, compare, log
+from privref.reference.reals import Order, compare, log, rational
 
 # A clamp-and-sum over [0, 10] with two-sided geometric noise P[k] ∝ exp(-|k|/4): adding or
 # removing one entry moves the sum by at most 10, so its true epsilon is exactly 10/4 = 5/2.
@@ -401,3 +402,17 @@ def test_the_decorator_does_not_shadow_its_module() -> None:
     assert isinstance(blackbox.declarations, types.ModuleType)
     assert blackbox.declarations.declare is blackbox.declare
     assert blackbox.declarations.audited_point is blackbox.audited_point
+
+
+def test_a_direct_run_audit_report_records_the_targets_declarations(target_file: Path) -> None:
+    """run_audit alone (no CLI, no assert_private) records the target's declared claim and its
+    libraries; the relation's source stays unknown (null), as only a caller knows it."""
+    target = load_target(f"{target_file}:overclaimed")
+    config = AuditConfig(epsilon=rational(1), samples=2000, seed=1, timeout=None,
+                         relation=target.relation)
+    report = run_audit(target, config, [((3,), (3, 4))])
+    assert report.declared_claim == target.claim
+    assert report.libraries == target.libraries and report.libraries[0].name == "numpy"
+    assert report.relation_source is None
+    found = report.to_json()
+    assert found["libraries"][0]["name"] == "numpy" and found["declared_claim"]["kind"] == "dp"
