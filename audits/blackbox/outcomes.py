@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Final, Literal
 
 import numpy as np
@@ -36,6 +37,7 @@ from privref.reference.errors import InvalidArgument
 
 __all__ = [
     "ABSENT",
+    "DEEP_FINE_COUNT",
     "DEEP_MIN_COUNT",
     "DEEP_STEPS",
     "NAN",
@@ -363,31 +365,37 @@ DEEP_MIN_COUNT: Final = 64
 """The smallest number of pooled selection values a tail cut of :func:`deep_cuts` leaves outside."""
 
 DEEP_STEPS: Final = 4
-"""Deep tail cuts per halving of the tail mass: a tail's mass steps by 2^(−1/DEEP_STEPS), about
-16% at 4, so an optimum where the ratio stops being constant (a tail's edge) is missed by at
-most that much mass."""
+"""Deep tail cuts per halving of the tail mass while a tail holds at least ``DEEP_FINE_COUNT``
+values: a tail's mass steps by 2^(−1/4), about 16%, so an optimum where the ratio stops being
+constant (a tail's edge) is missed by at most that much mass."""
+
+DEEP_FINE_COUNT: Final = 4096
+"""Below this many values a tail steps by half octaves (two cuts per halving of its mass): small
+tails are many lottery tickets for the selection's maximum, and their few hits cannot place an
+edge finely anyway."""
 
 
 def deep_cuts(values: FloatArray, min_count: int = DEEP_MIN_COUNT) -> FloatArray:
-    """Cut points deep in both tails: tails holding about n·2^(−j/DEEP_STEPS) of the n finite values.
+    """Cut points deep in both tails: tails holding about n·2^(−s) of the n finite values.
 
-    For j = DEEP_STEPS, DEEP_STEPS + 1, … while k = round(n·2^(−j/DEEP_STEPS)) >= ``min_count``:
-    two cuts, x_k and x_(n−k) (sorted values), so that {x <= c} and {x > c} each hold about k
+    The exponent s steps by 1/DEEP_STEPS from 1/2 while the tail holds at least
+    ``DEEP_FINE_COUNT`` values, then by 1/2, while k = round(n·2^(−s)) >= ``min_count``: two
+    cuts, x_k and x_(n−k) (sorted values), so that {x <= c} and {x > c} each hold about k
     values.  These reach tails far beyond the quantile cuts, where a threshold on a sum of many
     small losses (a learned score of a vector output) has its largest ratio, in steps fine
-    enough to stop near where a tail's ratio starts to fall.  Sorted, distinct; a function of
-    ``values`` only (the selection split).
+    enough to stop near where a big tail's ratio starts to fall.  Sorted, distinct; a function
+    of ``values`` only (the selection split).
     """
     if min_count < 1:
         raise InvalidArgument(f"min_count={min_count} must be >= 1")
     finite = np.sort(values[np.isfinite(values)])
     n = len(finite)
     out: list[float] = []
-    j = DEEP_STEPS
-    while (k := round(n * 2.0 ** (-j / DEEP_STEPS))) >= min_count:
+    s = Fraction(1, 2)
+    while (k := round(n * 2.0 ** -float(s))) >= min_count:
         if 2 * k < n:
             out += [float(finite[k - 1]), float(finite[n - k - 1])]
-        j += 1
+        s += Fraction(1, DEEP_STEPS) if k >= DEEP_FINE_COUNT else Fraction(1, 2)
     return np.unique(np.array(out, dtype=np.float64))
 
 

@@ -11,6 +11,7 @@ import pytest
 from privref.audits.blackbox.events import OutcomeSet
 from privref.audits.blackbox.outcomes import (
     ABSENT,
+    DEEP_FINE_COUNT,
     DEEP_STEPS,
     NAN,
     OVERFLOW,
@@ -117,22 +118,31 @@ def test_tail_cuts_are_empty_at_delta_zero_and_skip_nan_and_too_small_tails() ->
     assert quantile_cuts(values, 8).tolist() == quantile_cuts(values[3:], 8).tolist()
 
 
-def test_deep_cuts_halve_the_tail_mass_every_four_steps_down_to_the_minimum_count() -> None:
-    """n = 4096 values 0..4095: tails of k = round(4096·2^(-j/4)) values for j = 4, 5, … while
-    k >= 64 (j = 4..24), each tail {x <= x_k} and {x > x_(n-k)} holding exactly k values."""
-    assert DEEP_STEPS == 4
-    values = np.arange(4096, dtype=np.float64)[::-1].copy()
-    ks = [round(4096 * 2.0 ** (-j / 4)) for j in range(4, 25)]
-    assert ks[0] == 2048 and ks[1] == 1722 and ks[-1] == 64
+def test_deep_cuts_step_by_quarter_octaves_in_big_tails_and_half_octaves_in_small_ones() -> None:
+    """n = 65536 values 0..65535: tails of k = round(n·2^(-s)) values, s = 1/2, 3/4, 1, … stepping
+    by a quarter after a tail of k >= 4096 (s up to 17/4), then by halves while k >= 64; each
+    tail {x <= x_k} and
+    {x > x_(n-k)} holds exactly k values.  With n = 4096 every step is a half."""
+    assert (DEEP_STEPS, DEEP_FINE_COUNT) == (4, 4096)
+    n = 65536
+    values = np.arange(n, dtype=np.float64)[::-1].copy()
+    exponents = [k / 4 for k in range(2, 18)] + [4.25 + k / 2 for k in range(1, 21)]
+    ks = [round(n * 2.0 ** -s) for s in exponents]
+    ks = [k for k in ks if k >= 64]
+    assert ks[:3] == [46341, 38968, 32768] and ks[14] == 4096 and ks[15] == 3444 and ks[16] == 2435
     cuts = deep_cuts(values)
-    tails = [k for k in ks if 2 * k < 4096]
-    assert cuts.tolist() == sorted({k - 1.0 for k in tails} | {4095.0 - k for k in tails})
+    tails = [k for k in ks if 2 * k < n]
+    assert cuts.tolist() == sorted({k - 1.0 for k in tails} | {n - 1.0 - k for k in tails})
     for k in tails:
-        assert int(np.sum(values <= k - 1.0)) == k and int(np.sum(values > 4095.0 - k)) == k
-    assert deep_cuts(values, min_count=4096).size == 0  # no tail holds that many
+        assert int(np.sum(values <= k - 1.0)) == k and int(np.sum(values > n - 1.0 - k)) == k
+    small = np.arange(4096, dtype=np.float64)
+    half = sorted({round(4096 * 2.0 ** (-j / 2)) for j in range(2, 13)})
+    assert deep_cuts(small).tolist() == sorted({k - 1.0 for k in half if 2 * k < 4096}
+                                               | {4095.0 - k for k in half if 2 * k < 4096})
+    assert deep_cuts(small, min_count=4096).size == 0  # no tail holds that many
     assert deep_cuts(np.array([np.nan, np.inf, 1.0, 2.0]), min_count=1).tolist() == []
     with pytest.raises(InvalidArgument, match=r"min_count=0 must be >= 1"):
-        deep_cuts(values, min_count=0)  # would never stop: k = 0 >= 0 for ever
+        deep_cuts(small, min_count=0)  # would never stop: k = 0 >= 0 for ever
 
 
 def test_int_row_codes_take_the_tuple_path_for_uint64_and_keep_smaller_unsigned() -> None:
