@@ -36,6 +36,7 @@ from privref.reference.reals import exp, log, rational
 from ._common import audit_result, combine
 from ._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
 from .folklore_gaussian import check_against_lemma_51, check_hockey_stick_integral
+from .folklore_pooled import check_conditional_law, check_pooled_level
 from .folklore_zcdp import (
     check_against_gaussian,
     check_delta_round_trip,
@@ -307,6 +308,22 @@ ENTRIES: tuple[Entry, ...] = (
           subjects=("reference.accounting.zcdp_to_dp_epsilon",
                     "reference.accounting.zcdp_epsilon_at_order",
                     "audits.blackbox.declarations.audited_point")),
+    Entry(paper="folklore", number="Przyborowski-Wilenski 1940",
+          statement="Two counts conditioned on their sum (Przyborowski and Wilenski, Biometrika "
+                    "1940, for Poisson counts): when 2D draws are dealt to two sides by fair coins "
+                    "and a draw of side a (b) lands in F with probability P (Q), the hits X of "
+                    "side a given the total s are Bin(s, P/(P + Q)); so a one-sided "
+                    "Clopper–Pearson bound r_lo on that share at level alpha gives "
+                    "r_lo/(1 − r_lo) ≤ P/Q with probability ≥ 1 − alpha (the black-box "
+                    "auditor's pooled test).",
+          kind=Kind.FOLKLORE, status=Status.CHECKED,
+          checks=(Check("the conditional law is binomial exactly, 4 cases, 8 draws",
+                        check_conditional_law),
+                  Check("the pooled bound's failure probability is <= alpha exactly, 4 cases",
+                        check_pooled_level)),
+          notes="Without the coins (D draws per side) the conditional law is Fisher's "
+                "noncentral hypergeometric, not binomial; a test shows the check fails then.",
+          subjects=("audits.blackbox.pooled.allocate", "audits.blackbox.pooled.pooled_ratio")),
     Entry(paper="folklore", number="Shalev-Shwartz et al. 2010 subsampling",
           statement=("Running any learner on a uniform random m-subset of the n indices of S "
                      "and predicting with its output is (m/n)-uniformly stable in the "

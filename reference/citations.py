@@ -110,6 +110,7 @@ EXTERNAL: Final[tuple[str, ...]] = (
     "Disjoint-block averaging",
     "Balle-Wang 2018 Theorem 8",
     "Canonne-Kamath-Steinke 2020 Corollary 13",
+    "Przyborowski-Wilenski 1940",
 )
 """Results the papers use without a number, or that come from other papers (ledger paper ``folklore``).
 
@@ -128,7 +129,9 @@ folklore 1/k stability of averaging k learners trained on disjoint blocks
 mechanism's privacy profile exactly (the analytic Gaussian mechanism, 001 §5's accountant).
 Canonne, Kamath and Steinke (NeurIPS 2020, Corollary 13) convert ρ-zCDP to (ε, δ)-DP more tightly
 than Bun-Steinke 2016 Proposition 1.3 (001 Lemma 51); the black-box auditor audits zCDP claims
-through it.
+through it.  Przyborowski and Wilenski (Biometrika 1940) test two Poisson counts by
+conditioning on their sum; the black-box auditor's pooled test conditions draws dealt by fair
+coins the same way.
 """
 
 FOLKLORE: Final = "folklore"

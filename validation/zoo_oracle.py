@@ -4,11 +4,17 @@ Issue 13, item 7 measures the black-box auditor against an oracle that knows
 the best event in advance.  For a zoo entry the known events are its
 witnesses (exact or rigorously enclosed P(F|a) and P(F|b) for the
 real-arithmetic mechanism).  :func:`witness_oracle` gives, for a held-out
-size n and failure probability alpha, the estimator's own formula
-ln((p_lo - delta)/q_hi) (:func:`privref.audits.blackbox.estimate.bound_ratio`,
-one-sided Clopper–Pearson bounds at alpha/2 each, no split of alpha over views,
-events or pairs) at the typical counts round(n·P(F|a)) and round(n·Q(F|b)),
-maximized over the witnesses whose pair is among the candidate pairs.  As in
+size n and failure probability alpha, the estimator's own test with no split of
+alpha over views, events or pairs, at typical counts, maximized over the witnesses
+whose pair is among the candidate pairs:
+
+* the pooled test (:func:`privref.audits.blackbox.pooled.pooled_ratio` at alpha) when
+  delta = 0 and n >= POOLED_MIN, at the counts round(D·P(F|a)) and round(D·Q(F|b)) of
+  the dealt size D = n - spare(n) per side (the sizes' mean);
+* otherwise the per-side test ln((p_lo - delta)/q_hi)
+  (:func:`privref.audits.blackbox.estimate.bound_ratio`, one-sided Clopper–Pearson
+  bounds at alpha/2 each) at round(n·P(F|a)) and round(n·Q(F|b)).
+  As in
 :func:`privref.validation.oracle.oracle_bound` this is a deterministic
 reference value, not a random bound; an auditor's bound may exceed it (by
 luck, or by finding a better event than the known ones).
@@ -23,6 +29,7 @@ from fractions import Fraction
 from typing import Any
 
 from privref.audits.blackbox.estimate import bound_ratio, epsilon_from_ratio
+from privref.audits.blackbox.pooled import pooled_applies, pooled_ratio, spare
 from privref.audits.stats import check_alpha
 from privref.reference.errors import InvalidArgument
 from privref.reference.reals import Interval
@@ -37,8 +44,10 @@ __all__ = ["WitnessOracle", "typical_count", "witness_oracle"]
 class WitnessOracle:
     """The oracle's bound on one witness: ``epsilon_lower_bound`` = ln(``ratio``) rounded down.
 
-    ``hits_p``/``hits_q`` are the typical counts out of ``n`` per side; ``alpha`` is the
-    whole failure probability (alpha/2 per one-sided bound).
+    ``hits_p``/``hits_q`` are the typical counts out of ``size`` per side (the dealt size
+    with the pooled test, else ``n``); ``alpha`` is the whole failure probability (all of
+    it on the pooled test, alpha/2 per one-sided bound otherwise); ``test`` is "pooled" or
+    "per-side".
     """
 
     epsilon_lower_bound: float
@@ -48,6 +57,8 @@ class WitnessOracle:
     alpha: Fraction
     hits_p: int
     hits_q: int
+    size: int = 0
+    test: str = "per-side"
 
 
 def typical_count(n: int, p: Interval) -> int:
@@ -75,12 +86,16 @@ def witness_oracle(entry: ZooEntry, n: int, alpha: object,
     allowed = {_key(x, y) for x, y in (entry.pairs if pairs is None else pairs)}
     if not allowed:
         raise InvalidArgument("pairs=[] must hold at least one pair")
+    pooled = entry.claimed_delta == 0 and pooled_applies(n)
+    size = n - spare(n) if pooled else n
     best: WitnessOracle | None = None
     for w in entry.witnesses:
         if _key(w.a, w.b) not in allowed:
             continue
-        kp, kq = typical_count(n, w.p), typical_count(n, w.q)
-        ratio = bound_ratio(kp, n, kq, n, delta=entry.claimed_delta, alpha_side=a / 2)
+        kp, kq = typical_count(size, w.p), typical_count(size, w.q)
+        ratio = (pooled_ratio(kp, kq, a) if pooled else
+                 bound_ratio(kp, n, kq, n, delta=entry.claimed_delta, alpha_side=a / 2))
         if best is None or ratio > best.ratio:
-            best = WitnessOracle(epsilon_from_ratio(ratio), ratio, w, n, a, kp, kq)
+            best = WitnessOracle(epsilon_from_ratio(ratio), ratio, w, n, a, kp, kq, size,
+                                 "pooled" if pooled else "per-side")
     return best

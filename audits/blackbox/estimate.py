@@ -16,6 +16,12 @@ Method (see docs/blackbox-statistics.md):
    (p_lo - delta)/q_hi <= e^epsilon(delta), the smallest epsilon the pair
    satisfies at the claimed delta.  The reported bound is
    ln max_F (p_lo - delta)/q_hi, rounded down, and 0.0 when the maximum is <= 1.
+5. The pooled test replaces steps 3-4 when delta = 0 and the held-out sizes were
+   dealt by fair coins (:mod:`privref.audits.blackbox.pooled`; with a ``seed`` here,
+   and in every audit with at least POOLED_MIN held-out outcomes per side): each
+   candidate gets one bound r_lo <= P(F)/(P(F) + Q(F)) at level alpha/m, so that
+   r_lo/(1 - r_lo) <= P(F)/Q(F) <= e^epsilon for all of them with probability
+   >= 1 - alpha.
 
 Guarantee: P(epsilon_lower_bound > epsilon_pair(delta)) <= alpha, where
 epsilon_pair(delta) is the pair's exact epsilon at the claimed delta in the
@@ -44,6 +50,7 @@ from privref.reference.validate import check_delta, check_int, to_fraction
 
 from ..stats import check_alpha, cp_lower, cp_upper
 from .events import FloatPattern
+from .pooled import allocate, pooled_applies, pooled_ratio
 from .selection import EXPLORE_Z, Candidate, plug_in_score, select_event_views, select_events
 
 __all__ = [
@@ -54,6 +61,7 @@ __all__ = [
     "bound_ratio",
     "conclude_pair",
     "conclude_views",
+    "dealt_sizes",
     "epsilon_from_ratio",
     "estimate_pair",
     "estimate_pair_detailed",
@@ -87,6 +95,11 @@ class PairEstimate:
     * ``violation``: the bound proves epsilon(delta) > claimed epsilon.
     * ``float_leak``: the event is an IEEE-754 pattern event (FloatPattern): the
       evidence reads the bits of float outputs (a floating-point leak, Mironov 2012).
+    * ``test``: "per-side" (Clopper–Pearson bounds on P(F) and Q(F)) or "pooled"
+      (one bound on P(F)/(P(F) + Q(F)) over sizes dealt by fair coins,
+      :mod:`privref.audits.blackbox.pooled`; delta = 0 only).  With "pooled" the
+      delta interval comes from per-side bounds and each of its ends holds on its own
+      with probability >= 1 - alpha, not jointly with the epsilon bound.
     """
 
     epsilon_lower_bound: float
@@ -97,6 +110,7 @@ class PairEstimate:
     alpha: float
     violation: bool
     float_leak: bool = False
+    test: str = "per-side"
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +119,10 @@ class PairFinding:
 
     ``ratio`` = (p_lo - delta)/q_hi for ``candidate`` (0 with no evidence), an
     exact Fraction, from the held-out bounds ``p_lower`` <= P(F) and
-    ``q_upper`` >= Q(F) at level ``alpha_side`` each.
+    ``q_upper`` >= Q(F) at level ``alpha_side`` each; with the pooled test
+    (``estimate.test == "pooled"``) it is :func:`~privref.audits.blackbox.pooled.pooled_ratio`
+    at level 2·``alpha_side``, and ``p_lower``/``q_upper`` are the per-side bounds that
+    gave the delta interval.
     """
 
     estimate: PairEstimate
@@ -197,7 +214,8 @@ def _delta_interval(c: Candidate, hits: dict[str, int], sizes: dict[str, int], e
 
 def estimate_pair(samples_a: Samples, samples_b: Samples, *, epsilon: object, delta: object,
                   alpha: object, selection_fraction: object = Fraction(1, 2), max_events: int = 1,
-                  max_cuts: int = 64, float_events: bool = True) -> PairEstimate:
+                  max_cuts: int = 64, float_events: bool = True,
+                  seed: int | np.random.SeedSequence | None = None) -> PairEstimate:
     """Lower-bound the pair's epsilon at ``delta`` from i.i.d. samples of M(a) and M(b).
 
     ``epsilon`` (the claim; an exact number or Real such as ln 3) only
@@ -207,11 +225,14 @@ def estimate_pair(samples_a: Samples, samples_b: Samples, *, epsilon: object, de
     events bounded on the held-out split, ``max_cuts`` the cut points per
     threshold family.  ``float_events=False`` leaves out the events that
     read the bits of float outputs (an audit of the algorithm as if it ran in
-    real arithmetic).  See the module docstring for the guarantee.
+    real arithmetic).  With a ``seed`` and delta = 0, a held-out split of at
+    least POOLED_MIN per side is bounded by the pooled test, its sizes dealt
+    by the seed's fair coins (:mod:`privref.audits.blackbox.pooled`); without
+    one, by the per-side test.  See the module docstring for the guarantee.
     """
     return estimate_pair_detailed(samples_a, samples_b, epsilon=epsilon, delta=delta, alpha=alpha,
                                   selection_fraction=selection_fraction, max_events=max_events,
-                                  max_cuts=max_cuts, float_events=float_events).estimate
+                                  max_cuts=max_cuts, float_events=float_events, seed=seed).estimate
 
 
 def selection_sizes(n_a: int, n_b: int, selection_fraction: object = Fraction(1, 2),
@@ -239,13 +260,14 @@ def selection_sizes(n_a: int, n_b: int, selection_fraction: object = Fraction(1,
 
 def plan_pair(sel_a: Samples, sel_b: Samples, *, held_a: int, held_b: int, delta: object,
               alpha: object, max_events: int = 1, max_cuts: int = 64,
-              float_events: bool = True) -> tuple[Candidate, ...]:
+              float_events: bool = True, pooled: bool = False) -> tuple[Candidate, ...]:
     """The (event, direction) candidates to bound on the held-out split, from the selection split alone.
 
     At most ``max_events`` of them; empty when no outcome is readable.  Because they depend on
     the selection split only, counting them on a held-out split of i.i.d. draws (all at once, or
     chunk by chunk as the streaming engine does) and passing the counts to :func:`conclude_pair`
-    gives the guarantee of the module docstring.
+    gives the guarantee of the module docstring.  ``pooled`` scores the events for the
+    pooled test (delta = 0, dealt sizes).
     """
     d = check_delta(delta)
     a = check_alpha(alpha)
@@ -253,20 +275,37 @@ def plan_pair(sel_a: Samples, sel_b: Samples, *, held_a: int, held_b: int, delta
     check_int(max_cuts, "max_cuts", minimum=1)
     return tuple(select_events(sel_a, sel_b, held_a=held_a, held_b=held_b, delta=d,
                                alpha_side=a / (2 * max_events), count=max_events,
-                               max_cuts=max_cuts, float_events=float_events))
+                               max_cuts=max_cuts, float_events=float_events, pooled=pooled))
+
+
+def dealt_sizes(held_a: int, held_b: int, delta: Fraction,
+                seed: int | np.random.SeedSequence | None) -> tuple[int, int] | None:
+    """The pooled test's bounding sizes per side, or None when the per-side test applies.
+
+    Dealt (:func:`~privref.audits.blackbox.pooled.allocate`) when a ``seed`` is given,
+    delta = 0 and both held-out splits hold at least POOLED_MIN outcomes; the dealing
+    uses min(``held_a``, ``held_b``) per side.
+    """
+    if seed is None or delta != 0 or not pooled_applies(min(held_a, held_b)):
+        return None
+    sequence = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    return allocate(min(held_a, held_b), sequence)
 
 
 def conclude_pair(chosen: Sequence[Candidate], hits: Sequence[tuple[int, int]], *,
                   held_a: int, held_b: int, selection_a: int, selection_b: int,
                   epsilon: object, delta: object, alpha: object,
-                  validation: int = 0) -> PairFinding:
+                  validation: int = 0, dealt: bool = False) -> PairFinding:
     """The pair's finding from held-out counts: ``hits[k]`` = (hits under M(a), under M(b)) of ``chosen[k]``.
 
     ``held_a``/``held_b`` are the held-out sizes, ``selection_a``/``selection_b`` the selection
     sizes and ``validation`` the validation size per side (:func:`refine_views`; recorded only,
     as ``validation_a``/``validation_b`` when > 0).  Each candidate is bounded at level
     alpha/(2·len(chosen)) per side (a union bound fixed before the held-out split is read); the
-    best bound ratio is reported.
+    best bound ratio is reported.  With ``dealt`` (the held-out sizes were dealt by
+    :func:`~privref.audits.blackbox.pooled.allocate`) and delta = 0, each candidate gets the
+    pooled test at alpha/len(chosen) instead, and dealt sizes (0, 0) (an overflow) give no
+    evidence.
     """
     eps = parse_epsilon(epsilon)
     d = check_delta(delta)
@@ -282,15 +321,19 @@ def conclude_pair(chosen: Sequence[Candidate], hits: Sequence[tuple[int, int]], 
               "selection_a": selection_a, "selection_b": selection_b}
     if validation:
         counts["validation_a"] = counts["validation_b"] = validation
-    if not chosen:
-        return PairFinding(PairEstimate(0.0, None, "no event (no outcome readable)", "a→b", counts,
-                                        float(a), False), None, Fraction(0), a / 2)
+    if not chosen or (dealt and held_a == 0):
+        why = ("no event (no outcome readable)" if not chosen else
+               "no evidence (the dealt sizes overflowed their margin; probability <= 2e^-24)")
+        return PairFinding(PairEstimate(0.0, None, why, "a→b", counts, float(a), False), None,
+                           Fraction(0), a / 2)
     alpha_side = a / (2 * len(chosen))  # fixed by the selection split alone
+    pooled = dealt and d == 0
     best: tuple[Fraction, Candidate, dict[str, int]] | None = None
     for c, (ha, hb) in zip(chosen, hits, strict=True):
         h = {"a": ha, "b": hb}
         p, q = ("a", "b") if c.direction == "a→b" else ("b", "a")
-        ratio = bound_ratio(h[p], held[p], h[q], held[q], delta=d, alpha_side=alpha_side)
+        ratio = (pooled_ratio(h[p], h[q], 2 * alpha_side) if pooled else
+                 bound_ratio(h[p], held[p], h[q], held[q], delta=d, alpha_side=alpha_side))
         if best is None or ratio > best[0]:
             best = (ratio, c, h)
     assert best is not None
@@ -300,7 +343,8 @@ def conclude_pair(chosen: Sequence[Candidate], hits: Sequence[tuple[int, int]], 
         epsilon_lower_bound=epsilon_from_ratio(ratio),
         delta_at_claimed_epsilon=_delta_interval(c, h, held, eps, alpha_side),
         event=_label(c), direction=c.direction, counts=counts, alpha=float(a),
-        violation=exceeds(ratio, eps), float_leak=isinstance(c.event, FloatPattern))
+        violation=exceeds(ratio, eps), float_leak=isinstance(c.event, FloatPattern),
+        test="pooled" if pooled else "per-side")
     p, q = ("a", "b") if c.direction == "a→b" else ("b", "a")
     return PairFinding(estimate, c, ratio, alpha_side, cp_lower(h[p], held[p], alpha_side),
                        cp_upper(h[q], held[q], alpha_side))
@@ -309,22 +353,28 @@ def conclude_pair(chosen: Sequence[Candidate], hits: Sequence[tuple[int, int]], 
 def estimate_pair_detailed(samples_a: Samples, samples_b: Samples, *, epsilon: object,
                            delta: object, alpha: object, selection_fraction: object = Fraction(1, 2),
                            max_events: int = 1, max_cuts: int = 64,
-                           float_events: bool = True) -> PairFinding:
+                           float_events: bool = True,
+                           seed: int | np.random.SeedSequence | None = None) -> PairFinding:
     """:func:`estimate_pair` with its exact internals (for validation and reports).
 
     It is :func:`selection_sizes`, :func:`plan_pair` on the selection split, the candidates'
-    counts on the held-out split, and :func:`conclude_pair`.
+    counts on the held-out split (its first :func:`dealt_sizes` outcomes per side when
+    dealt), and :func:`conclude_pair`.
     """
     parse_epsilon(epsilon)
     sel_a, sel_b = selection_sizes(len(samples_a), len(samples_b), selection_fraction)
     held_a, held_b = len(samples_a) - sel_a, len(samples_b) - sel_b
+    dealt = dealt_sizes(held_a, held_b, check_delta(delta), seed)
     chosen = plan_pair(samples_a[:sel_a], samples_b[:sel_b], held_a=held_a, held_b=held_b,
                        delta=delta, alpha=alpha, max_events=max_events, max_cuts=max_cuts,
-                       float_events=float_events)
-    rest_a, rest_b = samples_a[sel_a:], samples_b[sel_b:]
+                       float_events=float_events, pooled=dealt is not None)
+    if dealt is not None:
+        held_a, held_b = dealt
+    rest_a, rest_b = samples_a[sel_a:sel_a + held_a], samples_b[sel_b:sel_b + held_b]
     hits = [(c.event.count(rest_a), c.event.count(rest_b)) for c in chosen]
     return conclude_pair(chosen, hits, held_a=held_a, held_b=held_b, selection_a=sel_a,
-                         selection_b=sel_b, epsilon=epsilon, delta=delta, alpha=alpha)
+                         selection_b=sel_b, epsilon=epsilon, delta=delta, alpha=alpha,
+                         dealt=dealt is not None)
 
 
 def events_digest(chosen: Sequence[Candidate]) -> str:
@@ -362,8 +412,8 @@ and as many again by the milder score of ``EXPLORE_Z`` (:func:`refine_views` kee
 
 
 def plan_views(sel_a: Samples, sel_b: Samples, *, held_a: int, held_b: int, delta: object,
-               alpha: object, float_events: bool = True, shortlist: bool = False
-               ) -> tuple[tuple[Candidate, ...], int | None]:
+               alpha: object, float_events: bool = True, shortlist: bool = False,
+               pooled: bool = False) -> tuple[tuple[Candidate, ...], int | None]:
     """The candidates of the IEEE-754 view and, when they differ, of the real-arithmetic view.
 
     Returns (candidates, split): with ``float_events`` off, or when the real-arithmetic view
@@ -371,7 +421,7 @@ def plan_views(sel_a: Samples, sel_b: Samples, *, held_a: int, held_b: int, delt
     otherwise the IEEE view's candidates followed by the real view's, and ``split`` = how many
     are the IEEE view's.  Decided on the selection split alone.  One candidate per view, or
     with ``shortlist`` up to 2·``SHORTLIST`` per view, for :func:`refine_views` to choose from
-    on a validation split.
+    on a validation split.  ``pooled``: scored for the pooled test (delta = 0, dealt sizes).
     """
     d = check_delta(delta)
     a = check_alpha(alpha)
@@ -379,9 +429,10 @@ def plan_views(sel_a: Samples, sel_b: Samples, *, held_a: int, held_b: int, delt
     if not float_events:
         return tuple(select_events(sel_a, sel_b, held_a=held_a, held_b=held_b, delta=d,
                                    alpha_side=a / 2, count=count, explore=explore,
-                                   float_events=False)), None
+                                   float_events=False, pooled=pooled)), None
     both, only_real = select_event_views(sel_a, sel_b, held_a=held_a, held_b=held_b, delta=d,
-                                         alpha_side=a / 2, count=count, explore=explore)
+                                         alpha_side=a / 2, count=count, explore=explore,
+                                         pooled=pooled)
     ieee, real = tuple(both), tuple(only_real)
     if events_digest(real) == events_digest(ieee):
         return ieee, None
@@ -390,8 +441,8 @@ def plan_views(sel_a: Samples, sel_b: Samples, *, held_a: int, held_b: int, delt
 
 def refine_views(chosen: Sequence[Candidate], split: int | None,
                  hits: Sequence[tuple[int, int]], *, validation_a: int, validation_b: int,
-                 held_a: int, held_b: int, delta: object, alpha: object
-                 ) -> tuple[tuple[Candidate, ...], int | None]:
+                 held_a: int, held_b: int, delta: object, alpha: object,
+                 pooled: bool = False) -> tuple[tuple[Candidate, ...], int | None]:
     """At most two candidates per view out of a :func:`plan_views` shortlist, by their counts on a
     validation split.
 
@@ -408,13 +459,15 @@ def refine_views(chosen: Sequence[Candidate], split: int | None,
     bound would cost about as much as it could save.  Returns (candidates, split) as
     :func:`plan_views` does: one view when both views keep the same events.  The choice is a
     function of the selection and validation splits only, so bounding it on a third, disjoint
-    split keeps the guarantee of the module docstring.
+    split keeps the guarantee of the module docstring.  ``pooled``: scored for the pooled
+    test (delta = 0, dealt sizes), whose level per event is twice the per-side level.
     """
     d = check_delta(delta)
     a = check_alpha(alpha)
     if len(hits) != len(chosen):
         raise InvalidArgument(f"hits has {len(hits)} entries for {len(chosen)} candidates")
     z = NormalDist().inv_cdf(1 - float(a / 8))
+    z_held = NormalDist().inv_cdf(1 - float(a / 4)) if pooled else z
     sizes = {"a": validation_a, "b": validation_b}
     bound = {"a": held_a, "b": held_b}
 
@@ -426,8 +479,8 @@ def refine_views(chosen: Sequence[Candidate], split: int | None,
 
     def score(k: int, z_selection: float) -> float:
         (hp, vp, bp), (hq, vq, bq) = sides(k)
-        return float(plug_in_score(np.array([hp]), vp, bp, np.array([hq]), vq, bq, float(d), z,
-                                   z_selection)[0])
+        return float(plug_in_score(np.array([hp]), vp, bp, np.array([hq]), vq, bq, float(d),
+                                   z_held, z_selection, pooled)[0])
 
     def spread(k: int) -> float:  # standard error of the log ratio at the bounding sizes
         projected = [max(h / max(v, 1) * b, 1.0) for h, v, b in sides(k)]
@@ -453,18 +506,20 @@ def refine_views(chosen: Sequence[Candidate], split: int | None,
 def conclude_views(chosen: Sequence[Candidate], hits: Sequence[tuple[int, int]],
                    split: int | None, *, held_a: int, held_b: int, selection_a: int,
                    selection_b: int, epsilon: object, delta: object, alpha: object,
-                   validation: int = 0) -> tuple[PairFinding, PairFinding | None]:
+                   validation: int = 0, dealt: bool = False
+                   ) -> tuple[PairFinding, PairFinding | None]:
     """(the IEEE-754 view's or only view's finding, the real-arithmetic view's or None).
 
     With two views (``split`` not None) each is bounded at alpha/2, so both hold together with
-    probability >= 1 - alpha; with one view it gets all of alpha (:func:`conclude_pair`).
+    probability >= 1 - alpha; with one view it gets all of alpha (:func:`conclude_pair`, with
+    ``dealt`` as there).
     """
     a = check_alpha(alpha)
 
     def one(lo: int, hi: int, level: Fraction) -> PairFinding:
         return conclude_pair(chosen[lo:hi], hits[lo:hi], held_a=held_a, held_b=held_b,
                              selection_a=selection_a, selection_b=selection_b, epsilon=epsilon,
-                             delta=delta, alpha=level, validation=validation)
+                             delta=delta, alpha=level, validation=validation, dealt=dealt)
 
     if split is None:
         return one(0, len(chosen), a), None
@@ -472,19 +527,27 @@ def conclude_views(chosen: Sequence[Candidate], hits: Sequence[tuple[int, int]],
 
 
 def estimate_pair_views(samples_a: Samples, samples_b: Samples, *, epsilon: object,
-                        delta: object, alpha: object, float_events: bool = True
+                        delta: object, alpha: object, float_events: bool = True,
+                        seed: int | np.random.SeedSequence | None = None
                         ) -> tuple[PairFinding, PairFinding | None]:
     """Both views from one run on all the samples: what ``run_audit`` reports for a pair.
 
-    :func:`plan_views` on the first half, the candidates counted on the second half,
+    :func:`plan_views` on the first half, the candidates counted on the second half (its
+    first :func:`dealt_sizes` outcomes per side when dealt by ``seed``),
     :func:`conclude_views`.  Equal to the streaming engine's result whenever its selection
-    split is not capped.
+    split is not capped, given the engine's seed of the pair
+    (:func:`privref.audits.blackbox.runner.dealing_seed`).
     """
     sel_a, sel_b = selection_sizes(len(samples_a), len(samples_b))
     held_a, held_b = len(samples_a) - sel_a, len(samples_b) - sel_b
+    dealt = dealt_sizes(held_a, held_b, check_delta(delta), seed)
     chosen, split = plan_views(samples_a[:sel_a], samples_b[:sel_b], held_a=held_a,
-                               held_b=held_b, delta=delta, alpha=alpha, float_events=float_events)
-    rest_a, rest_b = samples_a[sel_a:], samples_b[sel_b:]
+                               held_b=held_b, delta=delta, alpha=alpha, float_events=float_events,
+                               pooled=dealt is not None)
+    if dealt is not None:
+        held_a, held_b = dealt
+    rest_a, rest_b = samples_a[sel_a:sel_a + held_a], samples_b[sel_b:sel_b + held_b]
     hits = [(c.event.count(rest_a), c.event.count(rest_b)) for c in chosen]
     return conclude_views(chosen, hits, split, held_a=held_a, held_b=held_b, selection_a=sel_a,
-                          selection_b=sel_b, epsilon=epsilon, delta=delta, alpha=alpha)
+                          selection_b=sel_b, epsilon=epsilon, delta=delta, alpha=alpha,
+                          dealt=dealt is not None)

@@ -5,7 +5,9 @@ JSON fields (documented in docs/blackbox.md): ``claimed_epsilon``,
 estimator; 0.0 when there is no evidence), ``verdict`` (``VIOLATION`` or
 ``NO_VIOLATION_FOUND``; null when the run did not complete), ``confidence``,
 ``samples`` (per side, per confirmed pair), ``seed``, ``pair``, ``event``,
-``direction``, ``counts``, ``delta_at_claimed_epsilon``, ``privref_version``,
+``direction``, ``counts``, ``bound_test`` (``pooled`` or ``per-side``: the held-out
+test that gave the bound, see audits.blackbox.pooled; null for a custom estimator
+without one), ``delta_at_claimed_epsilon``, ``privref_version``,
 ``target``, ``target_package``, ``target_package_version``, ``warnings``,
 ``notes``, ``pairs`` (one record per pair and stage), ``elapsed_seconds``,
 ``status``, ``error`` and ``float_events`` (False for the real-arithmetic
@@ -177,7 +179,7 @@ class PairResult:
         real = None if r is None else {
             "epsilon_lower_bound": r.epsilon_lower_bound, "event": r.event,
             "direction": r.direction, "counts": dict(r.counts), "alpha": r.alpha,
-            "violation": r.violation,
+            "violation": r.violation, "bound_test": getattr(r, "test", None),
             "delta_at_claimed_epsilon": (None if r.delta_at_claimed_epsilon is None
                                          else list(r.delta_at_claimed_epsilon))}
         return {
@@ -190,6 +192,7 @@ class PairResult:
                                          else list(e.delta_at_claimed_epsilon)),
             "violation": e.violation,
             "float_pattern_event": is_float_leak(e),
+            "bound_test": getattr(e, "test", None),
             "real_arithmetic": real,
             "profile": [p.to_json() for p in self.profile],
         }
@@ -317,6 +320,7 @@ class BlackboxReport:
             "event": None if e is None else e.event,
             "direction": None if e is None else e.direction,
             "counts": None if e is None else dict(e.counts),
+            "bound_test": None if e is None else getattr(e, "test", None),
             "delta_at_claimed_epsilon": (None if e is None or e.delta_at_claimed_epsilon is None
                                          else list(e.delta_at_claimed_epsilon)),
             "candidates_tried": self.candidates,
@@ -397,6 +401,9 @@ class BlackboxReport:
                 lines.append("  two views        IEEE-754 and real-arithmetic events from the "
                              "same samples, each at half of the pair's alpha")
             lines.append(f"  counts           {dict(w.estimate.counts)}")
+            if getattr(w.estimate, "test", None) == "pooled":
+                lines.append("  bound test       pooled: one Clopper–Pearson bound on "
+                             "P/(P + Q), held-out sizes dealt by fair coins")
             if w.estimate.delta_at_claimed_epsilon is not None:
                 lo, hi = w.estimate.delta_at_claimed_epsilon
                 lines.append(f"  delta at claim   [{lo:.3g}, {hi:.3g}]")

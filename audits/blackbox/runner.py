@@ -85,8 +85,16 @@ from privref.reference.reals import Order, Real, compare, log, rational
 
 from .batch import check_kinds, merge_batches
 from .engines import BACKENDS, Backend, make_backend
-from .estimate import conclude_views, events_digest, plan_views, refine_views, selection_sizes
+from .estimate import (
+    conclude_views,
+    dealt_sizes,
+    events_digest,
+    plan_views,
+    refine_views,
+    selection_sizes,
+)
 from .events import Event
+from .pooled import allocate, pooled_applies
 from .report import (
     BlackboxReport,
     BlackboxVerdict,
@@ -290,8 +298,16 @@ def _sample_chunk(target: Target, data: Sequence[Hashable], seed: int, key: _Key
         return draw(target, data, rng, size, timeout)
 
 
+def dealing_seed(seed: int, stage: int, index: int) -> np.random.SeedSequence:
+    """The seed of the fair coins that deal a pair's bounding split to its sides
+    (:func:`privref.audits.blackbox.pooled.allocate`): a stream of the audit's seed apart
+    from every chunk's."""
+    return np.random.SeedSequence(seed, spawn_key=(stage, index, 2))
+
+
 _Task = tuple[_Key, tuple[Hashable, ...], int, int, float | None]  # key, data, seed, size, timeout
-_CountTask = tuple[_Key, tuple[Hashable, ...], int, int, float | None, tuple[Event, ...]]
+# key, data, seed, size, timeout, events, how many of the chunk's outcomes to count
+_CountTask = tuple[_Key, tuple[Hashable, ...], int, int, float | None, tuple[Event, ...], int]
 
 
 def _sample_task(target: Target, task: _Task) -> tuple[_Key, Batch]:
@@ -314,9 +330,10 @@ def _head(batch: Batch) -> Batch:
 
 
 def _count_task(target: Target, task: _CountTask) -> tuple[_Key, Counted]:
-    key, data, seed, size, timeout, events = task
+    key, data, seed, size, timeout, events, limit = task
     batch = _sample_chunk(target, data, seed, key, size, timeout)
-    return key, Counted(len(batch), tuple(e.count(batch.values) for e in events), _head(batch))
+    values = batch.values if limit >= len(batch) else batch.values[:limit]
+    return key, Counted(len(values), tuple(e.count(values) for e in events), _head(batch))
 
 
 # ---------------------------------------------------------------------------- checkpoint
@@ -529,14 +546,15 @@ class Progress:
 
 # ---------------------------------------------------------------------------- engine
 
-Plan = Callable[[int, Any, Any, int, int, bool], tuple[Candidate, ...]]
+Plan = Callable[[int, Any, Any, int, int, bool, bool], tuple[Candidate, ...]]
 """plan(candidate index, selection split a, selection split b, held-out size a, held-out size b,
-shortlist): the candidates to count (a shortlist for a :data:`Refine` step when asked)."""
+shortlist, dealt): the candidates to count (a shortlist for a :data:`Refine` step when asked);
+``dealt`` says the bounding split's sizes are dealt for the pooled test."""
 
-Refine = Callable[[int, tuple[Candidate, ...], tuple[tuple[int, int], ...], int, int],
+Refine = Callable[[int, tuple[Candidate, ...], tuple[tuple[int, int], ...], int, int, bool],
                   tuple[Candidate, ...]]
-"""refine(candidate index, shortlist, its validation hits, validation size, bounding size):
-the candidates kept, to be counted on the rest of the held-out split."""
+"""refine(candidate index, shortlist, its validation hits, validation size, bounding size,
+dealt): the candidates kept, to be counted on the rest of the held-out split."""
 
 VALIDATION_SHARE: Final = 16
 """When the held-out split is at least this many times the selection split, its first
@@ -561,7 +579,9 @@ class Streamed:
     ``hits[k]`` = (hits under M(a), hits under M(b)) of ``chosen[k]`` on the held-out split
     (after the validation split, when there is one: ``validation_size`` > 0 outcomes per side
     that chose ``chosen`` from a shortlist); ``selection`` the selection samples (kept only on
-    request, else None).
+    request, else None).  ``dealt``: the bounding split's sizes per side when they were dealt
+    for the pooled test (:func:`privref.audits.blackbox.pooled.allocate`), else None and
+    both sides bound ``held_size`` outcomes.
     """
 
     chosen: tuple[Candidate, ...]
@@ -570,6 +590,12 @@ class Streamed:
     held_size: int
     selection: tuple[Any, Any] | None = None
     validation_size: int = 0
+    dealt: tuple[int, int] | None = None
+
+    @property
+    def bounding(self) -> tuple[int, int]:
+        """The bounding split's size per side: the dealt sizes, or ``held_size`` twice."""
+        return self.dealt if self.dealt is not None else (self.held_size, self.held_size)
 
 
 class _Engine:
@@ -659,7 +685,8 @@ class _Engine:
 
     def stream(self, stage: int, pairs: Sequence[tuple[int, Pair]], n: int, label: str,
                plan: Plan, check: Callable[[dict[tuple[int, int], Batch]], None],
-               keep_selection: bool = False, refine: Refine | None = None) -> dict[int, Streamed]:
+               keep_selection: bool = False, refine: Refine | None = None,
+               pooled: bool = False) -> dict[int, Streamed]:
         """Select events on a bounded selection split, then count them on the streamed rest.
 
         The selection split is the first ``selection_sizes(n, n, 1/2, config.selection_cap)``
@@ -673,6 +700,11 @@ class _Engine:
         VALIDATION_SHARE times the selection split), the plan is a shortlist counted on the
         validation split (the rest of the selection's last chunk and the next chunks), ``refine``
         keeps some of it, and only those are counted on the remaining chunks.
+
+        With ``pooled``, a bounding split (what follows the validation split) of at least
+        POOLED_MIN outcomes per side is dealt to the sides by fair coins of
+        :func:`dealing_seed` (:func:`privref.audits.blackbox.pooled.allocate`), and each side
+        counts only the first outcomes of its dealt size.
         """
         chunk = self.config.chunk(self.target)
         total = -(-n // chunk)
@@ -682,6 +714,11 @@ class _Engine:
         v = 0 if refine is None else validation_chunks(n, sel, chunk)
         validation = (first * chunk - sel + sum(min(chunk, n - c * chunk)
                                                 for c in range(first, first + v))) if v else 0
+        bounding = held - validation
+        dealt = ({index: allocate(bounding, dealing_seed(self.config.seed, stage, index))
+                  for index, _ in pairs} if pooled and pooled_applies(bounding) else {})
+        ends = {(index, side): (sel + validation + dealt[index][side] if index in dealt else n)
+                for index, _ in pairs for side in (0, 1)}
         self.progress.begin(label, 2 * n * len(pairs))
         try:
             merged = self._collect(stage, pairs, n, first)
@@ -692,57 +729,73 @@ class _Engine:
             digests: dict[int, str] = {}
             for index, _ in pairs:
                 values = (merged[(index, 0)].values, merged[(index, 1)].values)
-                chosen = plan(index, values[0][:sel], values[1][:sel], held - validation,
-                              held - validation, v > 0)
+                chosen = plan(index, values[0][:sel], values[1][:sel], bounding, bounding,
+                              v > 0, index in dealt)
                 events[index] = tuple(c.event for c in chosen)
                 digests[index] = events_digest(chosen)
                 for side in (0, 1):
-                    tail = values[side][sel:]  # the held-out part of the last selection chunk
+                    # the held-out part of the last selection chunk (validation, or bounding
+                    # up to this side's dealt end)
+                    tail = values[side][sel:] if v else values[side][sel:ends[(index, side)]]
                     hits[(index, side)] = [e.count(tail) for e in events[index]]
                 out[index] = Streamed(chosen, (), sel, held,
                                       (values[0][:sel], values[1][:sel]) if keep_selection
-                                      else None)
+                                      else None, dealt=dealt.get(index))
                 del merged[(index, 0)], merged[(index, 1)]
             self._count(stage, pairs, n, first, first + v if v else total, events, digests,
-                        hits, check)
+                        hits, check, {} if v else ends)
             if v:
                 assert refine is not None
                 for index, _ in pairs:
                     s = out[index]
                     seen = tuple((hits[(index, 0)][k], hits[(index, 1)][k])
                                  for k in range(len(s.chosen)))
-                    kept = refine(index, s.chosen, seen, validation, held - validation)
+                    kept = refine(index, s.chosen, seen, validation, bounding, index in dealt)
                     events[index] = tuple(c.event for c in kept)
                     digests[index] = events_digest(kept)
                     hits[(index, 0)], hits[(index, 1)] = [0] * len(kept), [0] * len(kept)
-                    out[index] = Streamed(kept, (), sel, held - validation, s.selection,
-                                          validation)
-                self._count(stage, pairs, n, first + v, total, events, digests, hits, check)
+                    out[index] = Streamed(kept, (), sel, bounding, s.selection, validation,
+                                          dealt.get(index))
+                self._count(stage, pairs, n, first + v, total, events, digests, hits, check,
+                            ends)
         finally:
             self.progress.end()
         return {index: Streamed(s.chosen, tuple((hits[(index, 0)][k], hits[(index, 1)][k])
                                                 for k in range(len(s.chosen))),
-                                s.selection_size, s.held_size, s.selection, s.validation_size)
+                                s.selection_size, s.held_size, s.selection, s.validation_size,
+                                s.dealt)
                 for index, s in out.items()}
 
     def _count(self, stage: int, pairs: Sequence[tuple[int, Pair]], n: int, first: int,
                total: int, events: dict[int, tuple[Event, ...]], digests: dict[int, str],
                hits: dict[tuple[int, int], list[int]],
-               check: Callable[[dict[tuple[int, int], Batch]], None]) -> None:
+               check: Callable[[dict[tuple[int, int], Batch]], None],
+               ends: dict[tuple[int, int], int] | None = None) -> None:
+        """Count chunks first..total-1 of each side, each side only up to its end in ``ends``
+        ((index, side) -> outcomes of the side's stream counted; n when absent)."""
         chunk = self.config.chunk(self.target)
+        stop = {} if ends is None else ends
+
+        def chunks(index: int, side: int) -> range:
+            return range(first, min(total, -(-stop.get((index, side), n) // chunk)))
+
+        def limit(index: int, side: int, c: int) -> int:
+            return min(chunk, stop.get((index, side), n) - c * chunk)
+
         done: dict[_Key, Counted] = {}
         pending = 0
         for index, _ in pairs:
             for side in (0, 1):
-                for c in range(first, total):
+                for c in chunks(index, side):
                     key = (stage, index, side, c)
                     saved = None if self.checkpoint is None else self.checkpoint.counts.get(key)
                     if saved is not None:
-                        if saved[0] != digests[index]:
+                        if saved[0] != digests[index] or saved[1].size != limit(index, side, c):
                             raise CheckpointError(
                                 f"--checkpoint {self.config.checkpoint}: its counts of chunk "
-                                f"{key} were made for other events than this run selected (the "
-                                "target or privref changed since); delete it to start over")
+                                f"{key} were made for other events or another split than this "
+                                "run's (the target or privref changed since); delete it to "
+                                "start over")
                         done[key] = saved[1]
                     else:
                         pending += 1
@@ -752,11 +805,11 @@ class _Engine:
                 if not events[index]:
                     continue
                 for side in (0, 1):
-                    for c in range(first, total):
+                    for c in chunks(index, side):
                         key = (stage, index, side, c)
                         if key not in done:
                             yield (key, pair[side], self.config.seed, min(chunk, n - c * chunk),
-                                   self.config.timeout, events[index])
+                                   self.config.timeout, events[index], limit(index, side, c))
 
         def add(key: _Key, counted: Counted) -> None:
             check({(key[1], key[2]): counted.head})
@@ -768,10 +821,10 @@ class _Engine:
         for key, counted in done.items():
             add(key, counted)
         skipped = sum(min(chunk, n - c * chunk) for index, _ in pairs if not events[index]
-                      for _side in (0, 1) for c in range(first, total))
+                      for _side in (0, 1) for c in chunks(index, _side))
         self.progress.advance(skipped)
         pending -= sum(1 for index, _ in pairs if not events[index]
-                       for _side in (0, 1) for c in range(first, total)
+                       for _side in (0, 1) for c in chunks(index, _side)
                        if (stage, index, _side, c) not in done)
         for key, counted in self._run(_count_task, tasks(), pending, chunk):
             if self.checkpoint is not None:
@@ -1120,36 +1173,40 @@ def run_audit(target: Target, config: AuditConfig, pairs: Sequence[Pair] | None 
                         delta=claim_delta, alpha=level), None, ()) for i, pair in chosen]
                 spans: dict[int, list[tuple[int, int, int | None]]] = {}
                 share = level / len(points)  # each tested point's part of the pair's alpha
+                pooled = any(point_delta == 0 for _eps, point_delta in points)
 
                 def plan(index: int, sel_a: Any, sel_b: Any, held_a: int, held_b: int,
-                         shortlist: bool) -> tuple[Candidate, ...]:
+                         shortlist: bool, dealt: bool) -> tuple[Candidate, ...]:
                     picked: list[Candidate] = []
                     spans[index] = []
                     for _eps, point_delta in points:
                         got, split = plan_views(sel_a, sel_b, held_a=held_a, held_b=held_b,
                                                 delta=point_delta, alpha=share,
                                                 float_events=config.float_events,
-                                                shortlist=shortlist)
+                                                shortlist=shortlist,
+                                                pooled=dealt and point_delta == 0)
                         spans[index].append((len(picked), len(picked) + len(got), split))
                         picked.extend(got)
                     return tuple(picked)
 
                 def refine(index: int, shortlist: tuple[Candidate, ...],
                            seen: tuple[tuple[int, int], ...], validation: int,
-                           bounding: int) -> tuple[Candidate, ...]:
+                           bounding: int, dealt: bool) -> tuple[Candidate, ...]:
                     kept: list[Candidate] = []
                     old, spans[index] = spans[index], []
                     for (start, end, split), (_eps, point_delta) in zip(old, points, strict=True):
                         got, new_split = refine_views(
                             shortlist[start:end], split,
                             seen[start:end], validation_a=validation, validation_b=validation,
-                            held_a=bounding, held_b=bounding, delta=point_delta, alpha=share)
+                            held_a=bounding, held_b=bounding, delta=point_delta, alpha=share,
+                            pooled=dealt and point_delta == 0)
                         spans[index].append((len(kept), len(kept) + len(got), new_split))
                         kept.extend(got)
                     return tuple(kept)
 
                 if streaming:
-                    streamed = engine.stream(number, chosen, n, label, plan, check, refine=refine)
+                    streamed = engine.stream(number, chosen, n, label, plan, check, refine=refine,
+                                             pooled=pooled)
                 else:  # every outcome kept (the HTML report's samples): the same plan and counts
                     batches = engine.sample(number, chosen, n, label)
                     check(batches)
@@ -1157,10 +1214,15 @@ def run_audit(target: Target, config: AuditConfig, pairs: Sequence[Pair] | None 
                     streamed = {}
                     for i, _pair in chosen:
                         xa, xb = batches[(i, 0)].values, batches[(i, 1)].values
-                        picked = plan(i, xa[:sel], xb[:sel], n - sel, n - sel, False)
+                        dealt = (dealt_sizes(n - sel, n - sel, Fraction(0),
+                                             dealing_seed(config.seed, number, i))
+                                 if pooled else None)
+                        end_a, end_b = (n, n) if dealt is None else (sel + dealt[0], sel + dealt[1])
+                        picked = plan(i, xa[:sel], xb[:sel], n - sel, n - sel, False,
+                                      dealt is not None)
                         streamed[i] = Streamed(picked, tuple(
-                            (c.event.count(xa[sel:]), c.event.count(xb[sel:])) for c in picked),
-                            sel, n - sel)
+                            (c.event.count(xa[sel:end_a]), c.event.count(xb[sel:end_b]))
+                            for c in picked), sel, n - sel, dealt=dealt)
                         if number == 1:
                             kept[i] = WitnessSamples(xa, xb)
                 found: list[_Found] = []
@@ -1171,10 +1233,10 @@ def run_audit(target: Target, config: AuditConfig, pairs: Sequence[Pair] | None 
                             spans[i], points, strict=True):
                         ieee, real = conclude_views(
                             got.chosen[start:end], got.hits[start:end], split,
-                            held_a=got.held_size, held_b=got.held_size,
+                            held_a=got.bounding[0], held_b=got.bounding[1],
                             selection_a=got.selection_size, selection_b=got.selection_size,
                             epsilon=point_eps, delta=point_delta, alpha=share,
-                            validation=got.validation_size)
+                            validation=got.validation_size, dealt=got.dealt is not None)
                         profile.append(PointResult(point_eps, point_delta, ieee.estimate,
                                                    None if real is None else real.estimate))
                     head = profile[0]

@@ -221,30 +221,52 @@ def _wilson(phat: FloatArray, n: int, z: float, upper: bool) -> FloatArray:
 
 
 def plug_in_score(hits_p: IntArray, size_p: int, held_p: int, hits_q: IntArray, size_q: int,
-                  held_q: int, delta: float, z: float, z_selection: float) -> FloatArray:
-    """A pessimistic plug-in of the held-out bound ln((p_lo - delta)/q_hi); -inf when there is none.
+                  held_q: int, delta: float, z: float, z_selection: float,
+                  pooled: bool = False) -> FloatArray:
+    """A pessimistic plug-in of the held-out bound's log; -inf when there is none.
 
     The selection frequencies are first moved to their own Wilson bounds at
     the selection sizes (``z_selection``; 0 keeps them), then the held-out
-    bounds (``z``) are applied at the held-out sizes.  The first step keeps
-    small events with lucky ratios from winning the maximum over many
-    candidates.  Floats, heuristic: this only chooses events and never
-    enters a reported bound.
+    bound (``z`` standard errors) is applied at the held-out sizes: per side,
+    ln((p_lo - delta)/q_hi), or with ``pooled`` (delta = 0) the pooled test's
+    ln(r_lo/(1 - r_lo)) on the expected pooled hits
+    (:mod:`privref.audits.blackbox.pooled`).  The first step keeps small
+    events with lucky ratios from winning the maximum over many candidates.
+    Floats, heuristic: this only chooses events and never enters a reported
+    bound.
     """
     p_sel = _wilson(hits_p / size_p, size_p, z_selection, upper=False)
     q_sel = _wilson(hits_q / size_q, size_q, z_selection, upper=True)
-    p_lo = _wilson(p_sel, held_p, z, upper=False)
-    q_hi = _wilson(q_sel, held_q, z, upper=True)
-    num = p_lo - delta
     with np.errstate(divide="ignore", invalid="ignore"):
+        if pooled:
+            x, y = p_sel * held_p, q_sel * held_q
+            total = x + y
+            safe = np.maximum(total, 1e-300)
+            r_lo = _wilson_at(x / safe, safe, z)
+            out = np.where((total > 0) & (r_lo > 0),
+                           np.log(np.maximum(r_lo, 1e-300)) - np.log1p(-np.minimum(r_lo, 1 - 1e-16)),
+                           -np.inf)
+            return np.asarray(out, dtype=np.float64)
+        p_lo = _wilson(p_sel, held_p, z, upper=False)
+        q_hi = _wilson(q_sel, held_q, z, upper=True)
+        num = p_lo - delta
         out = np.where((num > 0) & (q_hi > 0), np.log(np.maximum(num, 1e-300) / q_hi), -np.inf)
     return np.asarray(out, dtype=np.float64)
+
+
+def _wilson_at(phat: FloatArray, n: FloatArray, z: float) -> FloatArray:
+    """The lower Wilson bound of ``phat`` at (expected, real-valued) sizes ``n``, elementwise."""
+    z2 = z * z
+    center = (phat + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * np.sqrt(phat * (1 - phat) / n + z2 / (4 * n * n))
+    return np.asarray(np.clip(center - half, 0.0, 1.0))
 
 
 def select_events(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | NDArray[Any], *,
                   held_a: int, held_b: int, delta: Fraction, alpha_side: Fraction,
                   count: int = 1, max_cuts: int = 64, pessimism: float = 1.0,
-                  float_events: bool = True, explore: int = 0) -> list[Candidate]:
+                  float_events: bool = True, explore: int = 0,
+                  pooled: bool = False) -> list[Candidate]:
     """The ``count`` best distinct (event, direction) candidates, chosen from the selection split only.
 
     ``held_a``/``held_b`` are the held-out sizes and ``alpha_side`` the level
@@ -256,18 +278,21 @@ def select_events(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | ND
     always gets an event when any outcome was seen.  ``float_events=False``
     leaves out the IEEE-754 pattern family (audit the algorithm as if in real
     arithmetic; see :mod:`privref.audits.blackbox.features`).  ``explore`` as in
-    :func:`select_event_views`.
+    :func:`select_event_views`.  ``pooled`` (delta = 0 only) scores for the pooled test
+    at level 2·``alpha_side`` (:mod:`privref.audits.blackbox.pooled`).
     """
     pools, rank = _prepare(sel_a, sel_b, held_a=held_a, held_b=held_b, delta=delta,
                            alpha_side=alpha_side, count=count, max_cuts=max_cuts,
-                           pessimism=pessimism, float_events=float_events, explore=explore)
+                           pessimism=pessimism, float_events=float_events, explore=explore,
+                           pooled=pooled)
     return rank(pools)
 
 
 def select_event_views(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | NDArray[Any],
                        *, held_a: int, held_b: int, delta: Fraction, alpha_side: Fraction,
                        count: int = 1, max_cuts: int = 64, pessimism: float = 1.0,
-                       explore: int = 0) -> tuple[list[Candidate], list[Candidate]]:
+                       explore: int = 0, pooled: bool = False
+                       ) -> tuple[list[Candidate], list[Candidate]]:
     """:func:`select_events` with and without the IEEE-754 pattern family, from one set of pools.
 
     Returns (the choice with ``float_events=True``, the choice with ``float_events=False``),
@@ -280,7 +305,8 @@ def select_event_views(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any]
     """
     pools, rank = _prepare(sel_a, sel_b, held_a=held_a, held_b=held_b, delta=delta,
                            alpha_side=alpha_side, count=count, max_cuts=max_cuts,
-                           pessimism=pessimism, float_events=True, explore=explore)
+                           pessimism=pessimism, float_events=True, explore=explore,
+                           pooled=pooled)
     real = [p for p in pools if not (len(p.hits_p) and isinstance(p.make(0), FloatPattern))]
     everything = rank(pools)
     return everything, (everything if len(real) == len(pools) else rank(real))
@@ -288,7 +314,8 @@ def select_event_views(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any]
 
 def _prepare(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | NDArray[Any], *,
              held_a: int, held_b: int, delta: Fraction, alpha_side: Fraction, count: int,
-             max_cuts: int, pessimism: float, float_events: bool, explore: int = 0
+             max_cuts: int, pessimism: float, float_events: bool, explore: int = 0,
+             pooled: bool = False
              ) -> tuple[list[Pool], Callable[[list[Pool]], list[Candidate]]]:
     """The candidate pools of the selection split, and the ranking that picks from a list of them."""
     if count < 1:
@@ -301,7 +328,10 @@ def _prepare(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | NDArray
         cut_a, cut_b = 0, 0
     d = float(delta)
     pools = _pools(sel_a, sel_b, cut_a, cut_b, layout, max_cuts, float_events, d)
+    if pooled and delta != 0:
+        raise InvalidArgument(f"pooled=True needs delta=0, not {delta}")
     z = NormalDist().inv_cdf(1 - float(alpha_side))
+    z_held = NormalDist().inv_cdf(1 - float(2 * alpha_side)) if pooled else z
     held = {"a→b": (held_a, held_b), "b→a": (held_b, held_a)}
 
     def rank(pools: list[Pool]) -> list[Candidate]:
@@ -311,10 +341,10 @@ def _prepare(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | NDArray
             if pool.size_p == 0 or pool.size_q == 0:
                 continue
             held_p, held_q = held[pool.direction]
-            args = (pool.hits_p, pool.size_p, held_p, pool.hits_q, pool.size_q, held_q, d, z)
-            primary = plug_in_score(*args, z_selection=pessimism * z)
-            secondary = plug_in_score(*args, z_selection=0.0)
-            explored = (plug_in_score(*args, z_selection=EXPLORE_Z) if explore
+            args = (pool.hits_p, pool.size_p, held_p, pool.hits_q, pool.size_q, held_q, d, z_held)
+            primary = plug_in_score(*args, z_selection=pessimism * z, pooled=pooled)
+            secondary = plug_in_score(*args, z_selection=0.0, pooled=pooled)
+            explored = (plug_in_score(*args, z_selection=EXPLORE_Z, pooled=pooled) if explore
                         else np.zeros(len(primary)))
             ratio = (np.log((pool.hits_p + 1) / (pool.size_p + 1))
                      - np.log((pool.hits_q + 1) / (pool.size_q + 1)))

@@ -12,6 +12,7 @@ from fractions import Fraction
 import pytest
 
 from privref.audits.blackbox.estimate import exceeds
+from privref.audits.blackbox.pooled import spare
 from privref.audits.stats import cp_lower, cp_upper
 from privref.reference.errors import InvalidArgument
 from privref.reference.reals import Interval, Real, rational
@@ -32,16 +33,27 @@ def test_typical_count_rounds_the_midpoint_exactly() -> None:
         typical_count(0, Interval.point(Fraction(1, 2)))
 
 
-def test_oracle_uses_typical_counts_and_alpha_over_two_per_side() -> None:
-    """Truncated geometric: P = 9/17, Q = 8/17 exactly, so at n = 17·10^6 the counts are exact."""
+def test_oracle_uses_typical_counts_and_the_estimators_test() -> None:
+    """Truncated geometric: P = 9/17, Q = 8/17 exactly.  Below POOLED_MIN the per-side test at
+    alpha/2 each on n; from POOLED_MIN on the pooled test at alpha on the dealt size."""
     entry = zoo_entry("TruncatedGeometricMechanism")
+    n = 17 * 200
+    got = witness_oracle(entry, n, ALPHA)
+    assert got is not None and got.test == "per-side"
+    assert (got.hits_p, got.hits_q, got.n, got.size, got.alpha) == (1800, 1600, n, n, ALPHA)
+    side = ALPHA / 2
+    assert got.ratio == cp_lower(1800, n, side) / cp_upper(1600, n, side)
     n = 17 * 10**6
     got = witness_oracle(entry, n, ALPHA)
-    assert got is not None
-    assert (got.hits_p, got.hits_q, got.n, got.alpha) == (9 * 10**6, 8 * 10**6, n, ALPHA)
-    side = ALPHA / 2
-    assert got.ratio == cp_lower(9 * 10**6, n, side) / cp_upper(8 * 10**6, n, side)
+    assert got is not None and got.test == "pooled" and got.size == n - spare(n)
+    assert (got.hits_p, got.hits_q) == (round(got.size * Fraction(9, 17)),
+                                        round(got.size * Fraction(8, 17)))
+    r = cp_lower(got.hits_p, got.hits_p + got.hits_q, ALPHA)
+    assert got.ratio == r / (1 - r)
     assert 0 < got.epsilon_lower_bound < float(entry.claimed_epsilon)
+    # the pooled test is the narrower one here: more than the per-side bound at the same n
+    per_side = cp_lower(9 * 10**6, n, side) / cp_upper(8 * 10**6, n, side)
+    assert got.ratio > per_side
 
 
 @pytest.mark.parametrize("name", [e.name for e in dpsniper_entries()])
@@ -61,13 +73,14 @@ def test_oracle_is_below_the_true_epsilon(name: str) -> None:
 def test_oracle_approaches_an_attained_true_epsilon() -> None:
     """Laplace(10) on 0 vs 1: the left tail attains e^(1/10); the oracle's gap shrinks with n.
 
-    At n = 10^8 the one-sided 5% Clopper–Pearson bounds at p ≈ 1/2 are each about
-    1.645·sqrt(1/n) ≈ 1.6e-4 (relative) from the truth, so the gap is about 3.3e-4."""
+    At n = 10^8 the pooled test's one-sided 10% bound sits about z·sqrt(1/X + 1/Y) below the
+    true ln ratio (delta method), with z = 1.2816 and the tail hits X ≈ 5.0·10^7, Y ≈ 4.5·10^7:
+    a gap of 2.63e-4.  (The per-side test's gap was 1.645·(sqrt(1/X) + sqrt(1/Y)) = 4.8e-4.)"""
     entry = zoo_entry("LaplaceMechanism")
     small, large = witness_oracle(entry, 10**6, ALPHA), witness_oracle(entry, 10**8, ALPHA)
     assert small is not None and large is not None
     assert small.epsilon_lower_bound < large.epsilon_lower_bound
-    assert 0.0996 < large.epsilon_lower_bound < 0.0997
+    assert 0.09973 < large.epsilon_lower_bound < 0.09975
 
 
 def test_only_witnesses_on_the_candidate_pairs_count() -> None:

@@ -39,8 +39,8 @@ def test_contract_fields_and_types() -> None:
     assert isinstance(est, PairEstimate)
     assert [f.name for f in dataclasses.fields(est)] == [
         "epsilon_lower_bound", "delta_at_claimed_epsilon", "event", "direction", "counts", "alpha",
-        "violation", "float_leak"]
-    assert est.float_leak is False
+        "violation", "float_leak", "test"]
+    assert est.float_leak is False and est.test == "per-side"  # no seed: never dealt
     assert isinstance(est.epsilon_lower_bound, float) and est.epsilon_lower_bound > 0.5
     assert est.direction in ("a→b", "b→a") and "P = M(" in est.event
     assert set(est.counts) == {"hits_a", "held_out_a", "hits_b", "held_out_b", "selection_a",

@@ -24,6 +24,7 @@ from privref.audits.blackbox.estimate import (
     plan_views,
     refine_views,
 )
+from privref.audits.blackbox.pooled import allocate, spare
 from privref.audits.blackbox.report import is_float_leak
 from privref.audits.blackbox.runner import AuditConfig, CheckpointError, run_audit, sample_pair
 from privref.audits.blackbox.target import Target, target_from_callable
@@ -76,6 +77,28 @@ def test_streaming_equals_keeping_every_outcome(target: Target) -> None:
     assert real is None or both.witness.real_estimate == real.estimate
 
 
+@pytest.mark.parametrize("chunk", [300, 20_000])
+def test_a_dealt_bounding_split_streams_as_it_is_kept(chunk: int) -> None:
+    """10^4 samples: the held-out 5000 per side is dealt (>= POOLED_MIN).  Streamed (chunks of
+    300), or all in the selection's one chunk (20000, where each side's dealt end cuts the tail
+    of that chunk), the report is estimate_pair_views with the pair's dealing seed; and the HTML
+    path (every outcome kept) deals the same."""
+    target = TARGETS[0]
+    cfg = config(samples=10_000, chunk_size=chunk)
+    streamed = run_audit(target, cfg, [PAIR])
+    kept = run_audit(target, cfg, [PAIR], keep_witness_samples=True)
+    a, b = sample_pair(target, PAIR, samples=10_000, seed=7, chunk_size=chunk)
+    ieee, real = estimate_pair_views(a.values, b.values, epsilon=log(2), delta=0,
+                                     alpha=1 - cfg.confidence, seed=runner.dealing_seed(7, 1, 0))
+    assert ieee.estimate.test == "pooled"
+    assert (ieee.estimate.counts["held_out_a"], ieee.estimate.counts["held_out_b"]) == allocate(
+        5000, runner.dealing_seed(7, 1, 0))
+    for report in (streamed, kept):
+        assert report.witness is not None and report.witness.estimate == ieee.estimate
+        assert (report.witness.real_estimate is None) == (real is None)
+        assert real is None or report.witness.real_estimate == real.estimate
+
+
 @pytest.mark.parametrize("target", TARGETS, ids=lambda t: t.name)
 def test_a_capped_selection_split_is_the_first_outcomes(target: Target) -> None:
     cfg = config(selection_cap=200, samples=1500)
@@ -104,21 +127,26 @@ def test_a_validation_split_chooses_from_a_shortlist_then_a_third_split_bounds(t
     report = run_audit(target, cfg, [PAIR])
     a, b = sample_pair(target, PAIR, samples=6000, seed=7, chunk_size=300)
     alpha = 1 - cfg.confidence
+    # the bounding split (5100 per side >= POOLED_MIN) is dealt by the pair's coins
+    m_a, m_b = allocate(5100, runner.dealing_seed(7, 1, 0))
+    assert m_a + m_b == 2 * (5100 - spare(5100)) and max(m_a, m_b) <= 5100
     short, split = plan_views(a.values[:100], b.values[:100], held_a=5100, held_b=5100,
-                              delta=0, alpha=alpha, shortlist=True)
+                              delta=0, alpha=alpha, shortlist=True, pooled=True)
     seen = [(c.event.count(a.values[100:900]), c.event.count(b.values[100:900])) for c in short]
     kept, kept_split = refine_views(short, split, seen, validation_a=800, validation_b=800,
-                                    held_a=5100, held_b=5100, delta=0, alpha=alpha)
+                                    held_a=5100, held_b=5100, delta=0, alpha=alpha, pooled=True)
     assert 1 <= len(kept) <= 2 and set(kept) <= set(short)
-    hits = [(c.event.count(a.values[900:]), c.event.count(b.values[900:])) for c in kept]
-    ieee, real = conclude_views(kept, hits, kept_split, held_a=5100, held_b=5100,
+    hits = [(c.event.count(a.values[900:900 + m_a]), c.event.count(b.values[900:900 + m_b]))
+            for c in kept]
+    ieee, real = conclude_views(kept, hits, kept_split, held_a=m_a, held_b=m_b,
                                 selection_a=100, selection_b=100, epsilon=log(2), delta=0,
-                                alpha=alpha, validation=800)
+                                alpha=alpha, validation=800, dealt=True)
     assert report.witness is not None and report.witness.estimate == ieee.estimate
     assert (report.witness.real_estimate is None) == (real is None)
     assert real is None or report.witness.real_estimate == real.estimate
     assert ieee.estimate.counts["validation_a"] == 800
-    assert ieee.estimate.counts["held_out_a"] == 5100
+    assert (ieee.estimate.counts["held_out_a"], ieee.estimate.counts["held_out_b"]) == (m_a, m_b)
+    assert ieee.estimate.test == "pooled"
     # the same with two workers
     assert run_audit(target, config(selection_cap=100, samples=6000, workers=2),
                      [PAIR]).witness == report.witness
@@ -200,7 +228,15 @@ def test_checkpoint_keeps_counts_and_resumes_without_drawing(tmp_path: Path) -> 
     chain = hashlib.sha256((text[0] + "\n").encode()).digest()  # as a forger would
     record["sha256"] = hashlib.sha256(chain + runner._canonical(record)).hexdigest()
     path.write_text("\n".join([*text[:-1], json.dumps(record)]) + "\n")
-    with pytest.raises(CheckpointError, match=r"made for other events than this run selected"):
+    with pytest.raises(CheckpointError, match=r"made for other events or another split"):
+        run_audit(target_from_callable(counting, "lap"), cfg, [PAIR])
+    # and so are counts of another part of a chunk (another dealing of the bounding split)
+    record = json.loads(text[-1])
+    record["size"] -= 1
+    record.pop("sha256")
+    record["sha256"] = hashlib.sha256(chain + runner._canonical(record)).hexdigest()
+    path.write_text("\n".join([*text[:-1], json.dumps(record)]) + "\n")
+    with pytest.raises(CheckpointError, match=r"made for other events or another split"):
         run_audit(target_from_callable(counting, "lap"), cfg, [PAIR])
 
 
@@ -219,7 +255,9 @@ def test_checkpoint_resumes_a_run_with_a_validation_split(tmp_path: Path) -> Non
     lines = [json.loads(x) for x in path.read_text().splitlines()[1:]]
     digests = {r["events"] for r in lines if "hits" in r}
     assert len(digests) == 2  # the shortlist (chunks 1, 2) and the kept events (chunks 3..19)
-    assert sum("hits" in r for r in lines) == 2 * 19
+    # the bounding split (5100 per side) is dealt: each side counts chunks up to its dealt end
+    dealt = allocate(5100, runner.dealing_seed(7, 1, 0))
+    assert sum("hits" in r for r in lines) == sum(-(-(900 + m) // 300) - 1 for m in dealt)
     assert first.witness is not None and first.witness.estimate.counts["validation_a"] == 800
     calls.clear()
     again = run_audit(target_from_callable(counting, "lap"), cfg, [PAIR])
