@@ -408,7 +408,9 @@ held-out z at alpha/8 against alpha/4 per side); :func:`refine_views` pays it on
 
 SHORTLIST: Final = 4
 """With a validation split, each view shortlists this many candidates by the selection score,
-and as many again by the milder score of ``EXPLORE_Z`` (:func:`refine_views` keeps one or two)."""
+as many again by the milder score of ``EXPLORE_Z``, and ``ROBUST`` more by the multiplicity
+score (:data:`~privref.audits.blackbox.selection.ROBUST`); :func:`refine_views` keeps one or
+two."""
 
 
 def plan_views(sel_a: Samples, sel_b: Samples, *, held_a: int, held_b: int, delta: object,
@@ -420,7 +422,8 @@ def plan_views(sel_a: Samples, sel_b: Samples, *, held_a: int, held_b: int, delt
     (no IEEE-754 pattern events) picks the same events, the one view's candidates and None;
     otherwise the IEEE view's candidates followed by the real view's, and ``split`` = how many
     are the IEEE view's.  Decided on the selection split alone.  One candidate per view, or
-    with ``shortlist`` up to 2·``SHORTLIST`` per view, for :func:`refine_views` to choose from
+    with ``shortlist`` up to 2·``SHORTLIST`` + ``ROBUST`` per view, for :func:`refine_views` to
+    choose from
     on a validation split.  ``pooled``: scored for the pooled test (delta = 0, dealt sizes).
     """
     d = check_delta(delta)
