@@ -166,10 +166,13 @@ def test_subsampling_check_fails_on_a_wrong_claim(monkeypatch: pytest.MonkeyPatc
 
 
 def test_docs_ledger_is_current() -> None:
-    """docs/ledger.md equals what `privref lemmas --markdown` generates now."""
+    """docs/ledger.md equals what `privref lemmas --markdown` generates now, apart from the
+    source fingerprints (statuses, statements, checks: a behaviour change shows here).  The
+    fingerprints alone are the drift test, tests/proofs/test_drift.py."""
     from pathlib import Path
 
     from privref.proofs.report import ledger_markdown
+    from tests.proofs.test_drift import without_fingerprints
     doc = Path(__file__).resolve().parents[2] / "docs" / "ledger.md"
-    assert doc.read_text(encoding="utf-8") == ledger_markdown(), (
-        "regenerate with: privref lemmas --markdown docs/ledger.md")
+    assert without_fingerprints(doc.read_text(encoding="utf-8")) == without_fingerprints(
+        ledger_markdown()), "regenerate with: privref lemmas --markdown docs/ledger.md"
