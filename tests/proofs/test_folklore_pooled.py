@@ -28,8 +28,8 @@ def test_a_bound_at_twice_the_level_is_caught(monkeypatch: pytest.MonkeyPatch) -
     """pooled_ratio at 3·alpha: some case's failure probability exceeds alpha."""
     real = pooled.pooled_ratio
 
-    def loose(x: int, y: int, alpha: object) -> Fraction:
-        return real(x, y, min(3 * Fraction(alpha), Fraction(99, 100)))  # type: ignore[arg-type]
+    def loose(x: int, y: int, alpha: Fraction) -> Fraction:
+        return real(x, y, min(3 * alpha, Fraction(99, 100)))
 
     monkeypatch.setattr(folklore_pooled, "pooled_ratio", loose)
     assert folklore_pooled.check_pooled_level().verdict is Verdict.VIOLATED

@@ -8,6 +8,7 @@ exactly by the ledger entry "folklore Przyborowski-Wilenski 1940"
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
@@ -85,7 +86,8 @@ def _candidate() -> Candidate:
 
 
 def test_conclude_pair_uses_the_pooled_test_only_on_dealt_sizes_at_delta_zero() -> None:
-    kw = {"selection_a": 10, "selection_b": 10, "epsilon": log(2), "alpha": Fraction(1, 10)}
+    kw: dict[str, Any] = {"selection_a": 10, "selection_b": 10, "epsilon": log(2),
+                          "alpha": Fraction(1, 10)}
     c = [_candidate()]
     pooled = conclude_pair(c, [(300, 100)], held_a=5000, held_b=5100, delta=0, dealt=True, **kw)
     assert pooled.estimate.test == "pooled"
@@ -115,7 +117,8 @@ def test_estimate_pair_deals_with_a_seed_and_is_reproducible() -> None:
     rng = np.random.default_rng(3)
     a = rng.laplace(0.0, 1.0, 20_000)
     b = rng.laplace(1.0, 1.0, 20_000)
-    kw = {"epsilon": 1, "delta": 0, "alpha": Fraction(1, 20), "float_events": False}
+    kw: dict[str, Any] = {"epsilon": 1, "delta": 0, "alpha": Fraction(1, 20),
+                          "float_events": False}
     one = estimate_pair_detailed(a, b, seed=4, **kw)
     assert one.estimate.test == "pooled"
     assert (one.estimate.counts["held_out_a"], one.estimate.counts["held_out_b"]) == allocate(

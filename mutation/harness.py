@@ -1,0 +1,153 @@
+"""The mutation harness: apply each mutant in a scratch copy, run its tests, record the outcome.
+
+Soundness of a run:
+
+* The repository is never edited: each shard works in its own scratch copy (``git worktree``
+  of HEAD under a temporary directory), importable as ``privref`` through ``PYTHONPATH``.
+* Before any mutant, each target module is replaced by its *unmutated* ``ast.unparse`` and
+  its tests must pass; otherwise the module is reported as not runnable and skipped (a mutant
+  may only be killed by its mutation).
+* The tests run with ``-m "not drift"``: the drift test fails on any edit and says nothing
+  about behaviour, so a mutant it alone would catch counts as *survived*.
+* Each test run has a time limit; a mutant that hangs the tests is counted as killed by
+  timeout and listed apart.
+
+Outcomes: ``killed`` (the tests failed), ``timeout``, ``survived`` (they passed), and
+``invalid`` (the mutant does not compile or import: not counted).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Final
+
+from .operators import Mutant, apply, sites
+
+__all__ = ["TARGETS", "Outcome", "mutants_of", "run"]
+
+ROOT: Final = Path(__file__).resolve().parents[1]
+
+TARGETS: Final[dict[str, tuple[str, ...]]] = {
+    # module (relative to the repository) -> the tests that exercise it
+    "reference/exponential.py": ("tests/reference", "tests/app/test_golden_audit_table.py"),
+    "reference/randomized_response.py": ("tests/reference",
+                                         "tests/app/test_golden_audit_table.py"),
+    "reference/geometric.py": ("tests/reference", "tests/app/test_golden_audit_table.py"),
+    "reference/noisy_max.py": ("tests/reference", "tests/app/test_golden_audit_table.py"),
+    "reference/composition.py": ("tests/reference", "tests/app/test_golden_audit_table.py"),
+    "reference/subsampling.py": ("tests/reference", "tests/app/test_golden_audit_table.py"),
+    "reference/accounting.py": ("tests/reference", "tests/audits/blackbox/test_profile.py"),
+    "audits/exact.py": ("tests/audits/test_decision_boundary.py", "tests/audits/test_exact.py",
+                        "tests/app/test_golden_audit_table.py"),
+    "audits/_pair.py": ("tests/audits", "tests/app/test_golden_audit_table.py"),
+    "audits/stats.py": ("tests/audits/test_stats.py", "tests/audits/blackbox/test_estimate.py"),
+    "audits/blackbox/pooled.py": ("tests/audits/blackbox/test_pooled.py",
+                                  "tests/proofs/test_folklore_pooled.py",
+                                  "tests/audits/test_decision_boundary.py"),
+    "audits/blackbox/estimate.py": ("tests/audits/blackbox/test_estimate.py",
+                                    "tests/audits/blackbox/test_streaming.py",
+                                    "tests/audits/blackbox/test_pooled.py",
+                                    "tests/audits/test_decision_boundary.py"),
+}
+"""The modules the harness mutates and the tests run against each (existing paths only)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What the tests did with one mutant, and how long they took."""
+
+    mutant: Mutant
+    status: str
+    seconds: float
+    detail: str = ""
+
+
+def mutants_of(paths: Sequence[str]) -> list[Mutant]:
+    """Every mutant of the given target modules, in a stable order."""
+    out: list[Mutant] = []
+    for path in paths:
+        out.extend(sites((ROOT / path).read_text(encoding="utf-8"), path))
+    return out
+
+
+@contextmanager
+def _scratch() -> Iterator[Path]:
+    base = Path(tempfile.mkdtemp(prefix="privref-mutation-"))
+    tree = base / "tree"
+    subprocess.run(["git", "worktree", "add", "--detach", "-q", str(tree), "HEAD"], cwd=ROOT,
+                   check=True)
+    try:
+        yield tree
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT,
+                       check=False)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def _pytest(tree: Path, tests: Sequence[str], timeout: float) -> tuple[str, str]:
+    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"}
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-m", "not drift",
+               "-p", "no:cacheprovider", *[t for t in tests if (tree / t).exists()]]
+    try:
+        done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return "timeout", ""
+    tail = (done.stdout + done.stderr).strip().splitlines()[-3:]
+    if done.returncode == 0:
+        return "survived", ""
+    text = "\n".join(tail)
+    if "SyntaxError" in text or ("ImportError" in text and "mutation" in text):
+        return "invalid", text
+    return "killed", text
+
+
+def run(mutants: Sequence[Mutant], *, timeout: float, log: Path | None = None
+        ) -> list[Outcome]:
+    """Run ``mutants`` (grouped by module) in one scratch copy; a baseline per module first."""
+    outcomes: list[Outcome] = []
+    by_path: dict[str, list[Mutant]] = {}
+    for m in mutants:
+        by_path.setdefault(m.path, []).append(m)
+    with _scratch() as tree:
+        for path, group in by_path.items():
+            source = (ROOT / path).read_text(encoding="utf-8")
+            target, tests = tree / path, TARGETS[path]
+            target.write_text(apply(source, None), encoding="utf-8")
+            status, detail = _pytest(tree, tests, timeout)
+            if status != "survived":
+                for m in group:
+                    outcomes.append(Outcome(m, "not-runnable", 0.0, f"baseline {status}: {detail}"))
+                target.write_text(source, encoding="utf-8")
+                continue
+            for m in group:
+                target.write_text(apply(source, m), encoding="utf-8")
+                start = time.perf_counter()
+                status, detail = _pytest(tree, tests, timeout)
+                got = Outcome(m, status, time.perf_counter() - start, detail)
+                outcomes.append(got)
+                if log is not None:
+                    with log.open("a", encoding="utf-8") as f:
+                        f.write(json.dumps({**asdict(got.mutant), "id": m.id, "status": status,
+                                            "seconds": round(got.seconds, 2)}) + "\n")
+            target.write_text(source, encoding="utf-8")
+    return outcomes
+
+
+def sample(mutants: Sequence[Mutant], count: int | None, seed: int) -> list[Mutant]:
+    """``count`` mutants drawn without replacement by ``seed`` (all of them for None)."""
+    if count is None or count >= len(mutants):
+        return list(mutants)
+    picked = random.Random(seed).sample(range(len(mutants)), count)
+    return [mutants[i] for i in sorted(picked)]
