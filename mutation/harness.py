@@ -38,29 +38,47 @@ __all__ = ["TARGETS", "Outcome", "mutants_of", "run"]
 
 ROOT: Final = Path(__file__).resolve().parents[1]
 
-TARGETS: Final[dict[str, tuple[str, ...]]] = {
-    # module (relative to the repository) -> the tests that exercise it
-    "reference/exponential.py": ("tests/reference", "tests/app/test_golden_audit_table.py"),
-    "reference/randomized_response.py": ("tests/reference",
-                                         "tests/app/test_golden_audit_table.py"),
-    "reference/geometric.py": ("tests/reference", "tests/app/test_golden_audit_table.py"),
-    "reference/noisy_max.py": ("tests/reference", "tests/app/test_golden_audit_table.py"),
-    "reference/composition.py": ("tests/reference", "tests/app/test_golden_audit_table.py"),
-    "reference/subsampling.py": ("tests/reference", "tests/app/test_golden_audit_table.py"),
-    "reference/accounting.py": ("tests/reference", "tests/audits/blackbox/test_profile.py"),
-    "audits/exact.py": ("tests/audits/test_decision_boundary.py", "tests/audits/test_exact.py",
-                        "tests/app/test_golden_audit_table.py"),
-    "audits/_pair.py": ("tests/audits", "tests/app/test_golden_audit_table.py"),
-    "audits/stats.py": ("tests/audits/test_stats.py", "tests/audits/blackbox/test_estimate.py"),
-    "audits/blackbox/pooled.py": ("tests/audits/blackbox/test_pooled.py",
-                                  "tests/proofs/test_folklore_pooled.py",
-                                  "tests/audits/test_decision_boundary.py"),
-    "audits/blackbox/estimate.py": ("tests/audits/blackbox/test_estimate.py",
-                                    "tests/audits/blackbox/test_streaming.py",
-                                    "tests/audits/blackbox/test_pooled.py",
-                                    "tests/audits/test_decision_boundary.py"),
+Command = tuple[str, ...]
+"""A behaviour check: ``("pytest", paths...)`` (run with ``-x -q -m "not drift"``) or
+``("privref", args...)`` (the ``privref`` command, e.g. the ledger's checks)."""
+
+_MECHANISM: Final[tuple[Command, ...]] = (
+    ("pytest", "tests/reference/test_mechanisms.py", "tests/reference/test_discrete_noise.py",
+     "tests/reference/test_privacy.py", "tests/app/test_golden_audit_table.py",
+     "tests/audits/test_decision_boundary.py"),
+    ("privref", "lemmas", "--check", "--quiet", "--id", "folklore", "--id", "Proposition A.1"),
+)
+
+TARGETS: Final[dict[str, tuple[Command, ...]]] = {
+    "reference/exponential.py": _MECHANISM,
+    "reference/randomized_response.py": _MECHANISM,
+    "reference/geometric.py": _MECHANISM,
+    "reference/noisy_max.py": _MECHANISM,
+    "reference/composition.py": _MECHANISM,
+    "reference/subsampling.py": (
+        *_MECHANISM, ("pytest", "tests/proofs/test_subsampling_entries.py")),
+    "audits/exact.py": (
+        ("pytest", "tests/audits/test_decision_boundary.py", "tests/audits/test_exact.py",
+         "tests/audits/test_exact_huge.py", "tests/app/test_golden_audit_table.py"),
+        ("privref", "lemmas", "--check", "--quiet", "--id", "folklore")),
+    "audits/_pair.py": (
+        ("pytest", "tests/audits/test_decision_boundary.py", "tests/audits/test_exact.py",
+         "tests/audits/test_tails.py", "tests/app/test_golden_audit_table.py"),
+        ("privref", "lemmas", "--check", "--quiet", "--id", "folklore")),
+    "audits/stats.py": (("pytest", "tests/audits/test_stats.py",
+                         "tests/audits/blackbox/test_estimate.py",
+                         "tests/audits/blackbox/test_pooled.py"),),
+    "audits/blackbox/pooled.py": (("pytest", "tests/audits/blackbox/test_pooled.py",
+                                   "tests/proofs/test_folklore_pooled.py",
+                                   "tests/audits/test_decision_boundary.py",
+                                   "tests/audits/blackbox/test_streaming.py"),),
+    "audits/blackbox/estimate.py": (("pytest", "tests/audits/blackbox/test_estimate.py",
+                                     "tests/audits/blackbox/test_streaming.py",
+                                     "tests/audits/blackbox/test_pooled.py",
+                                     "tests/audits/test_decision_boundary.py"),),
 }
-"""The modules the harness mutates and the tests run against each (existing paths only)."""
+"""The modules the harness mutates and the behaviour checks run against each, in order (the
+first failure kills the mutant).  The drift test is never among them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,22 +113,27 @@ def _scratch() -> Iterator[Path]:
         shutil.rmtree(base, ignore_errors=True)
 
 
-def _pytest(tree: Path, tests: Sequence[str], timeout: float) -> tuple[str, str]:
+def _check(tree: Path, commands: Sequence[Command], timeout: float) -> tuple[str, str]:
+    """Run the behaviour checks in the scratch copy: "survived" when all pass."""
     env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"}
-    command = [sys.executable, "-m", "pytest", "-x", "-q", "-m", "not drift",
-               "-p", "no:cacheprovider", *[t for t in tests if (tree / t).exists()]]
-    try:
-        done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True,
-                              timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return "timeout", ""
-    tail = (done.stdout + done.stderr).strip().splitlines()[-3:]
-    if done.returncode == 0:
-        return "survived", ""
-    text = "\n".join(tail)
-    if "SyntaxError" in text or ("ImportError" in text and "mutation" in text):
-        return "invalid", text
-    return "killed", text
+    deadline = time.monotonic() + timeout
+    for command in commands:
+        if command[0] == "pytest":
+            argv = [sys.executable, "-m", "pytest", "-x", "-q", "-m", "not drift",
+                    "-p", "no:cacheprovider", *command[1:]]
+        else:
+            argv = [sys.executable, "-m", "privref", *command[1:]]
+        try:
+            done = subprocess.run(argv, cwd=tree, env=env, capture_output=True, text=True,
+                                  timeout=max(1.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            return "timeout", " ".join(command)
+        if done.returncode != 0:
+            tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-3:])
+            if "SyntaxError" in tail:
+                return "invalid", tail
+            return "killed", f"{' '.join(command[:2])}: {tail}"
+    return "survived", ""
 
 
 def run(mutants: Sequence[Mutant], *, timeout: float, log: Path | None = None
@@ -123,9 +146,9 @@ def run(mutants: Sequence[Mutant], *, timeout: float, log: Path | None = None
     with _scratch() as tree:
         for path, group in by_path.items():
             source = (ROOT / path).read_text(encoding="utf-8")
-            target, tests = tree / path, TARGETS[path]
+            target, checks = tree / path, TARGETS[path]
             target.write_text(apply(source, None), encoding="utf-8")
-            status, detail = _pytest(tree, tests, timeout)
+            status, detail = _check(tree, checks, timeout)
             if status != "survived":
                 for m in group:
                     outcomes.append(Outcome(m, "not-runnable", 0.0, f"baseline {status}: {detail}"))
@@ -134,7 +157,7 @@ def run(mutants: Sequence[Mutant], *, timeout: float, log: Path | None = None
             for m in group:
                 target.write_text(apply(source, m), encoding="utf-8")
                 start = time.perf_counter()
-                status, detail = _pytest(tree, tests, timeout)
+                status, detail = _check(tree, checks, timeout)
                 got = Outcome(m, status, time.perf_counter() - start, detail)
                 outcomes.append(got)
                 if log is not None:
