@@ -128,3 +128,37 @@ def test_estimate_pair_deals_with_a_seed_and_is_reproducible() -> None:
     assert plain.estimate.test == "per-side" and plain.estimate.counts["held_out_a"] == 10_000
     # the true epsilon is 1: neither test claims more
     assert one.estimate.epsilon_lower_bound < 1 and plain.estimate.epsilon_lower_bound < 1
+
+
+def test_pooled_ratio_is_the_formula_when_both_sides_hit_equally() -> None:
+    """Equal hits: r_lo < 1/2, a ratio below 1 (no evidence), not the S = 0 shortcut."""
+    r = cp_lower(20, 40, Fraction(1, 10))
+    assert 0 < pooled_ratio(20, 20, Fraction(1, 10)) == r / (1 - r) < 1
+
+
+def test_allocate_keeps_a_dealing_exactly_at_its_margin(monkeypatch: pytest.MonkeyPatch) -> None:
+    """|m - (B - t)| = t still fits (m = B); one more overflows and gives (0, 0)."""
+    b = 10**6
+    t, dealt = spare(b), b - spare(b)
+    seed = np.random.SeedSequence(1)
+    monkeypatch.setattr(pooled, "fair_count", lambda coins, rng: dealt + t)
+    assert allocate(b, seed) == (b, 2 * dealt - b)
+    monkeypatch.setattr(pooled, "fair_count", lambda coins, rng: dealt - t - 1)
+    assert allocate(b, seed) == (0, 0)
+
+
+def test_fair_count_never_draws_more_than_a_block_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Memory stays bounded: no single draw exceeds _BLOCK bytes, whatever the coin count."""
+    monkeypatch.setattr(pooled, "_BLOCK", 16)
+    asked: list[int] = []
+
+    class Spy:
+        def __init__(self) -> None:
+            self.rng = np.random.Generator(np.random.PCG64(3))
+
+        def bytes(self, n: int) -> bytes:
+            asked.append(n)
+            return self.rng.bytes(n)
+
+    fair_count(8 * 100 + 3, Spy())  # type: ignore[arg-type]
+    assert max(asked) == 16 and sum(asked) == 101
