@@ -284,12 +284,22 @@ def dealt_sizes(held_a: int, held_b: int, delta: Fraction,
 
     Dealt (:func:`~privref.audits.blackbox.pooled.allocate`) when a ``seed`` is given,
     delta = 0 and both held-out splits hold at least POOLED_MIN outcomes; the dealing
-    uses min(``held_a``, ``held_b``) per side.
+    uses min(``held_a``, ``held_b``) per side.  The one rule for every path: the streaming
+    engine, the in-memory audit and the ``estimate_pair*`` functions.  Raises
+    InvalidArgument for a seed that is not an int >= 0 or a SeedSequence.
     """
+    if seed is not None and not isinstance(seed, np.random.SeedSequence):
+        check_int(seed, "seed", minimum=0)
     if seed is None or delta != 0 or not pooled_applies(min(held_a, held_b)):
         return None
     sequence = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     return allocate(min(held_a, held_b), sequence)
+
+
+def _bounding_hits(chosen: Sequence[Candidate], rest_a: Samples, rest_b: Samples
+                   ) -> list[tuple[int, int]]:
+    """(hits under M(a), under M(b)) of each candidate on the bounding split."""
+    return [(c.event.count(rest_a), c.event.count(rest_b)) for c in chosen]
 
 
 def conclude_pair(chosen: Sequence[Candidate], hits: Sequence[tuple[int, int]], *,
@@ -370,8 +380,7 @@ def estimate_pair_detailed(samples_a: Samples, samples_b: Samples, *, epsilon: o
                        float_events=float_events, pooled=dealt is not None)
     if dealt is not None:
         held_a, held_b = dealt
-    rest_a, rest_b = samples_a[sel_a:sel_a + held_a], samples_b[sel_b:sel_b + held_b]
-    hits = [(c.event.count(rest_a), c.event.count(rest_b)) for c in chosen]
+    hits = _bounding_hits(chosen, samples_a[sel_a:sel_a + held_a], samples_b[sel_b:sel_b + held_b])
     return conclude_pair(chosen, hits, held_a=held_a, held_b=held_b, selection_a=sel_a,
                          selection_b=sel_b, epsilon=epsilon, delta=delta, alpha=alpha,
                          dealt=dealt is not None)
@@ -549,8 +558,7 @@ def estimate_pair_views(samples_a: Samples, samples_b: Samples, *, epsilon: obje
                                pooled=dealt is not None)
     if dealt is not None:
         held_a, held_b = dealt
-    rest_a, rest_b = samples_a[sel_a:sel_a + held_a], samples_b[sel_b:sel_b + held_b]
-    hits = [(c.event.count(rest_a), c.event.count(rest_b)) for c in chosen]
+    hits = _bounding_hits(chosen, samples_a[sel_a:sel_a + held_a], samples_b[sel_b:sel_b + held_b])
     return conclude_views(chosen, hits, split, held_a=held_a, held_b=held_b, selection_a=sel_a,
                           selection_b=sel_b, epsilon=epsilon, delta=delta, alpha=alpha,
                           dealt=dealt is not None)

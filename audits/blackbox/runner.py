@@ -94,7 +94,6 @@ from .estimate import (
     selection_sizes,
 )
 from .events import Event
-from .pooled import allocate, pooled_applies
 from .report import (
     BlackboxReport,
     BlackboxVerdict,
@@ -715,8 +714,12 @@ class _Engine:
         validation = (first * chunk - sel + sum(min(chunk, n - c * chunk)
                                                 for c in range(first, first + v))) if v else 0
         bounding = held - validation
-        dealt = ({index: allocate(bounding, dealing_seed(self.config.seed, stage, index))
-                  for index, _ in pairs} if pooled and pooled_applies(bounding) else {})
+        dealt: dict[int, tuple[int, int]] = {}
+        for index, _ in pairs:
+            got = (dealt_sizes(bounding, bounding, Fraction(0),
+                               dealing_seed(self.config.seed, stage, index)) if pooled else None)
+            if got is not None:
+                dealt[index] = got
         ends = {(index, side): (sel + validation + dealt[index][side] if index in dealt else n)
                 for index, _ in pairs for side in (0, 1)}
         self.progress.begin(label, 2 * n * len(pairs))

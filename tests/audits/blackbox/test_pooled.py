@@ -162,3 +162,11 @@ def test_fair_count_never_draws_more_than_a_block_at_once(monkeypatch: pytest.Mo
 
     fair_count(8 * 100 + 3, Spy())  # type: ignore[arg-type]
     assert max(asked) == 16 and sum(asked) == 101
+
+
+@pytest.mark.parametrize("seed", [-1, True, 1.5, "7"])
+def test_a_bad_seed_is_an_error_naming_it(seed: object) -> None:
+    a = np.zeros(20_000)
+    with pytest.raises(InvalidArgument, match="seed"):
+        estimate_pair_detailed(a, a, epsilon=1, delta=0, alpha=Fraction(1, 20),
+                               seed=seed)  # type: ignore[arg-type]
