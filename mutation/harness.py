@@ -34,7 +34,7 @@ from typing import Final
 
 from .operators import Mutant, apply, sites
 
-__all__ = ["TARGETS", "Outcome", "mutants_of", "run"]
+__all__ = ["TARGETS", "Outcome", "logged", "mutants_of", "run", "sample"]
 
 ROOT: Final = Path(__file__).resolve().parents[1]
 
@@ -44,13 +44,14 @@ Command = tuple[str, ...]
 
 _MECHANISM: Final[tuple[Command, ...]] = (
     ("pytest", "tests/reference/test_mechanisms.py", "tests/reference/test_discrete_noise.py",
-     "tests/reference/test_privacy.py", "tests/app/test_golden_audit_table.py",
-     "tests/audits/test_decision_boundary.py"),
+     "tests/reference/test_privacy.py", "tests/reference/test_claim_sweeps.py",
+     "tests/app/test_golden_audit_table.py", "tests/audits/test_decision_boundary.py"),
     ("privref", "lemmas", "--check", "--quiet", "--id", "folklore", "--id", "Proposition A.1"),
 )
 
 TARGETS: Final[dict[str, tuple[Command, ...]]] = {
-    "reference/exponential.py": _MECHANISM,
+    "reference/exponential.py": (
+        *_MECHANISM, ("pytest", "tests/reference/test_fast_blocks.py")),
     "reference/randomized_response.py": _MECHANISM,
     "reference/geometric.py": _MECHANISM,
     "reference/noisy_max.py": _MECHANISM,
@@ -62,9 +63,23 @@ TARGETS: Final[dict[str, tuple[Command, ...]]] = {
          "tests/audits/test_exact_huge.py", "tests/app/test_golden_audit_table.py"),
         ("privref", "lemmas", "--check", "--quiet", "--id", "folklore")),
     "audits/_pair.py": (
-        ("pytest", "tests/audits/test_decision_boundary.py", "tests/audits/test_exact.py",
+        ("pytest", "tests/audits/test_pair_intervals.py", "tests/audits/test_decision_boundary.py",
+         "tests/audits/test_exact.py", "tests/audits/test_exact_huge.py",
          "tests/audits/test_tails.py", "tests/app/test_golden_audit_table.py"),
         ("privref", "lemmas", "--check", "--quiet", "--id", "folklore")),
+    "audits/_tails.py": (
+        ("pytest", "tests/audits/test_tails_sweep.py", "tests/audits/test_tails.py",
+         "tests/audits/test_decision_boundary.py",
+         "tests/audits/test_exact.py", "tests/app/test_golden_audit_table.py"),
+        ("privref", "lemmas", "--check", "--quiet", "--id", "folklore")),
+    "reference/accounting.py": (
+        ("pytest", "tests/reference/test_accounting.py",
+         "tests/reference/test_accounting_crosscheck.py", "tests/proofs/test_folklore_zcdp.py",
+         "tests/proofs/test_folklore_gaussian.py", "tests/proofs/test_p001_privacy.py",
+         "tests/reference/test_sparse_vector.py", "tests/reference/test_pate.py",
+         "tests/app/test_account_cli.py"),
+        ("privref", "lemmas", "--check", "--quiet", "--id", "folklore", "--id", "001 Lemma 5",
+         "--id", "001 Theorem 2")),
     "audits/stats.py": (("pytest", "tests/audits/test_stats.py",
                          "tests/audits/blackbox/test_estimate.py",
                          "tests/audits/blackbox/test_pooled.py"),),
@@ -139,6 +154,8 @@ def run(mutants: Sequence[Mutant], *, timeout: float, log: Path | None = None
         ) -> list[Outcome]:
     """Run ``mutants`` (grouped by module) in one scratch copy; a baseline per module first."""
     outcomes: list[Outcome] = []
+    if not mutants:
+        return outcomes
     by_path: dict[str, list[Mutant]] = {}
     for m in mutants:
         by_path.setdefault(m.path, []).append(m)
@@ -165,6 +182,19 @@ def run(mutants: Sequence[Mutant], *, timeout: float, log: Path | None = None
                                             "seconds": round(got.seconds, 2)}) + "\n")
             target.write_text(source, encoding="utf-8")
     return outcomes
+
+
+def logged(log: Path) -> dict[str, Outcome]:
+    """The outcomes a ``--log`` file records, by mutant id (the last line of an id wins)."""
+    fields = set(Mutant.__dataclass_fields__)
+    out: dict[str, Outcome] = {}
+    for line in log.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        mutant = Mutant(**{k: v for k, v in row.items() if k in fields})
+        out[mutant.id] = Outcome(mutant, row["status"], float(row["seconds"]))
+    return out
 
 
 def sample(mutants: Sequence[Mutant], count: int | None, seed: int) -> list[Mutant]:

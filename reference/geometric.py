@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
+from .accounting import zcdp_epsilon
 from .citations import cite
 from .data import Dataset
 from .discrete_noise import DiscreteGaussian, DiscreteLaplace, NoiseLaw, TwoSidedGeometric
@@ -22,7 +23,7 @@ from .errors import InvalidArgument
 from .mechanism import Mechanism
 from .privacy import PrivacyClaim
 from .program import Program
-from .reals import Real, log, rational, sqrt
+from .reals import log, rational
 from .validate import check_delta, check_int, to_fraction
 
 __all__ = [
@@ -100,13 +101,12 @@ def discrete_gaussian_claim(sigma2: Fraction, sensitivity: int, delta: Fraction)
 
     The discrete Gaussian mechanism is ρ-zCDP (CKS20 Theorem 4), and ρ-zCDP
     implies (ρ + 2√(ρ ln(1/δ)), δ)-DP for every δ > 0 (Bun and Steinke 2016,
-    Proposition 1.3).
+    Proposition 1.3; the conversion is :func:`privref.reference.accounting.zcdp_epsilon`).
     """
     if delta <= 0:
         raise InvalidArgument(f"delta={delta} must be > 0 (the discrete Gaussian is not pure DP)")
     rho = Fraction(sensitivity**2) / (2 * sigma2)
-    eps: Real = rational(rho) + sqrt(log(1 / delta) * rho) * 2
-    return PrivacyClaim(eps, delta)
+    return PrivacyClaim(zcdp_epsilon(rho, delta), delta)
 
 
 def discrete_gaussian_mechanism(sigma2: object, sensitivity: int = 1, *,

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TypeAlias, TypeVar
 
-from .accounting import algorithm1_sigma, zcdp_compose, zcdp_epsilon
+from .accounting import algorithm1_sigma, gaussian_zcdp, zcdp_compose, zcdp_epsilon
 from .citations import cite
 from .concepts import Concept, ConceptClass
 from .data import BOTTOM as DATA_BOTTOM
@@ -225,7 +225,7 @@ def continuous_gaussian_aggregator(sigma: object, delta: object) -> Aggregator:
 
     def claim(ell: int) -> PrivacyClaim:
         n = check_int(ell, "queries", minimum=1)
-        return PrivacyClaim(zcdp_epsilon(zcdp_compose(*([1 / (2 * s * s)] * n)), d), d)
+        return PrivacyClaim(zcdp_epsilon(zcdp_compose(*([gaussian_zcdp(s)] * n)), d), d)
 
     return Aggregator(f"Gaussian (continuous, sigma={s})", votes, label, claim)
 

@@ -43,5 +43,10 @@ def test_the_exponential_learner_at_epsilon_1e9_answers_quickly() -> None:
     """Weights e^(-5·10^8) are enclosed in [0, 2^-MAX_EXPONENT]: an answer, never a wrong one."""
     learner = exponential_learner(list(thresholds_on(2)), epsilon=10**9)
     universe = Universe(tuple(labeled(x, y) for x in range(2) for y in (0, 1)), (1,))
-    assert audit(learner, universe).verdict is not Verdict.VIOLATED
+    report = audit(learner, universe)
+    assert report.verdict is not Verdict.VIOLATED
+    # some probability is only known to lie in [0, 2^-MAX_EXPONENT]: the loss has no upper
+    # bound, and none is reported, though it is not proved infinite either
+    assert not report.epsilon_infinite and report.epsilon_upper is None
+    assert report.epsilon_lower > 1000
     assert audit(learner, universe, claim=PrivacyClaim.of(1)).verdict is Verdict.VIOLATED

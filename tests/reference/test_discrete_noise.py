@@ -223,3 +223,12 @@ def test_array_forms_refuse_bad_parameters() -> None:
         bernoulli_exp_neg_array(rng, Fraction(-1), 3)
     with pytest.raises(InvalidArgument, match="scale=0 must be > 0"):
         discrete_laplace_array(rng, Fraction(0), 3)
+
+
+def test_discrete_gaussian_default_delta_is_one_in_a_million() -> None:
+    """The documented default δ of discrete_gaussian_mechanism is 10⁻⁶, and the claim's ε is
+    the zCDP conversion at that δ (CKS20 Theorem 4 with Bun-Steinke 2016 Proposition 1.3)."""
+    mech = discrete_gaussian_mechanism(3)
+    assert mech.claim.delta == Fraction(1, 10**6)
+    explicit = discrete_gaussian_mechanism(3, delta=Fraction(1, 10**6))
+    assert str(mech.claim.epsilon) == str(explicit.claim.epsilon)

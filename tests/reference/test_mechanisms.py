@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 
 from privref.audits.exact import Verdict, audit
+from privref.reference.citations import Uncited
 from privref.reference.composition import compose, leak
+from privref.reference.data import Dataset
 from privref.reference.errors import InvalidArgument, UnknownLabel
 from privref.reference.exponential import (
     count_score,
@@ -20,6 +22,7 @@ from privref.reference.mechanism import Mechanism
 from privref.reference.neighbors import Universe
 from privref.reference.noisy_max import report_noisy_max
 from privref.reference.privacy import PrivacyClaim
+from privref.reference.program import Program
 from privref.reference.randomized_response import label_flip, randomized_response
 from privref.reference.reals import exp
 from privref.reference.resampling import resample_iid
@@ -71,6 +74,20 @@ class TestRandomizedResponse(MechanismContract):
         assert mech.distribution((1,)).as_dict() == {1: Fraction(3, 4), 0: Fraction(1, 4)}
         report = audit(mech, self.universe())
         assert report.epsilon_exact is not None and exp(report.epsilon_exact).exact == 3
+
+    def test_keep_one_half_is_allowed_and_has_zero_loss(self) -> None:
+        """keep = 1/2 is the edge of [1/2, 1): allowed, ε = 0 exactly, and the law ignores the bit."""
+        mech = randomized_response("1/2")
+        assert mech.claim.epsilon.exact == 0
+        report = audit(mech, self.universe())
+        assert report.verdict is Verdict.HOLDS
+        assert report.epsilon_exact is not None and exp(report.epsilon_exact).exact == 1
+
+    @pytest.mark.parametrize("keep", ["2/5", "49/100", "1/3"])
+    def test_keep_just_below_one_half_is_refused(self, keep: str) -> None:
+        """Below 1/2 the mechanism is randomized response with the output negated: refused."""
+        with pytest.raises(InvalidArgument, match="must be >= 1/2"):
+            randomized_response(keep)
 
     def test_bad_arguments(self) -> None:
         """keep must be an exact probability in [1/2, 1)."""
@@ -140,6 +157,13 @@ class TestExponentialCounts(MechanismContract):
         return [(1, 1)]
 
 
+    @pytest.mark.parametrize("output", [True, False, "1", 1.0, None])
+    def test_count_score_refuses_outputs_that_are_not_int_counts(self, output: object) -> None:
+        """A count is an int, and a bool is not one: InvalidArgument naming the output."""
+        with pytest.raises(InvalidArgument, match=r"output=.* must be an int count"):
+            count_score((0, 1), output)
+
+
 class TestReportNoisyMax(MechanismContract):
     def mechanism(self) -> Mechanism[Any]:
         return report_noisy_max(COUNTS, count_score, decay="1/2")
@@ -178,6 +202,36 @@ class TestSubsampling(MechanismContract):
         assert claim.epsilon.exact == 1 and claim.delta == Fraction(4, 50)
         with pytest.raises(InvalidArgument, match="t=4 must be >= n"):
             subsampling_claim(PrivacyClaim.of("ln(2)"), 1, 4)
+
+    def test_an_order_dependent_inner_mechanism_sees_a_shuffled_subsample(self) -> None:
+        """004 Remark C.2: ``shuffle`` defaults to ``not inner.order_invariant``.  An inner that
+        releases its first entry then releases each of the t entries with probability 1/t;
+        without the shuffle, the lowest-indexed subset member would be likelier (entry 0 with
+        probability n/t)."""
+        def first(data: Dataset) -> Program[Hashable]:
+            yield from ()
+            return data[0]
+
+        inner: Mechanism[Hashable] = Mechanism("first entry", first, PrivacyClaim.of(1),
+                                               Uncited("order-dependent fixture"))
+        fixture = PrivacyClaim.of(1)  # 004 Claim C.1 needs t >= 2(3 + e); only the law matters
+        law = subsample(inner, 2, 4, claim=fixture).distribution(("a", "b", "c", "d"))
+        assert law.as_dict() == {x: Fraction(1, 4) for x in "abcd"}
+        unshuffled = subsample(inner, 2, 4, shuffle=False, claim=fixture).distribution(
+            ("a", "b", "c", "d"))
+        assert unshuffled.prob("a") == Fraction(1, 2)
+        # the shuffled subsample is order invariant whatever the inner is; unshuffled it is not
+        assert subsample(inner, 2, 4, claim=fixture).order_invariant
+        assert not subsample(inner, 2, 4, shuffle=False, claim=fixture).order_invariant
+
+    def test_claim_delta_is_rounded_up_when_e_to_epsilon_is_irrational(self) -> None:
+        """004 Claim C.1's δ' = 4ε/(3 + e^{ε*})·δ is exactly (4n/t)·δ; with ε* = 1/2 the
+        factor is not found exact, so it is enclosed and δ' is rounded up, never down, and
+        only by a hair."""
+        delta = Fraction(1, 10)
+        claim = subsampling_claim(PrivacyClaim.of("1/2", delta), 1, 5)
+        exact = Fraction(4, 5) * delta
+        assert exact <= claim.delta < exact + Fraction(1, 10**30)
 
     def test_unranking_is_lexicographic(self) -> None:
         """All C(4, 2) subsets, in order."""
