@@ -190,6 +190,11 @@ def prob_mul(a: Prob, b: Prob, prec: int = DEFAULT_PRECISION) -> Prob:
 # ---------------------------------------------------------------- exact reals
 
 
+_SQRT_PRECISION: Final = 4096
+"""Bits up to which sqrt re-encloses an argument whose enclosure straddles 0 before refusing it
+(√(ρ ln(1/δ)) for δ within 10⁻⁶⁰ of 1 needs about 200)."""
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Real:
     """An exact real number given by an expression over rationals.
@@ -248,8 +253,13 @@ class Real:
                             "enclose its logarithm")
                     if x.lo <= 0:
                         raise InvalidArgument(f"log of a number not proved positive: {x}")
+                work = inner
+                while self.op == "sqrt" and x.lo < 0 < x.hi and work < _SQRT_PRECISION:
+                    work *= 4  # a tiny positive argument (ln(1/δ) for δ near 1) needs bits
+                    x = self.args[0].enclose(work)
                 if self.op == "sqrt" and x.lo < 0:
-                    raise InvalidArgument(f"sqrt of a number not proved non-negative: {x}")
+                    raise InvalidArgument(f"sqrt of a number not proved non-negative at "
+                                          f"{work} bits: {x}")
                 lo, hi = _mp.apply(self.op, x.lo, x.hi, prec)
                 return Interval(lo, hi)
         raise AssertionError(f"unknown Real op {self.op}")

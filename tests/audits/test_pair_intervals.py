@@ -18,9 +18,9 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from privref.audits._pair import epsilon_at_delta, hockey_stick
+from privref.audits._pair import epsilon_at_delta, hockey_stick, profile_breakpoints
 from privref.reference.program import Distribution
-from privref.reference.reals import Interval, Real, exp, rational
+from privref.reference.reals import Interval, Real, exp, prob_as_interval, rational
 from privref.reference.strategies import distributions
 
 PREC = 64
@@ -38,7 +38,13 @@ def widened(draw: st.DrawFn, exact: Distribution[Hashable]) -> Distribution[Hash
         assert isinstance(p, Fraction)
         lo = Fraction(0) if draw(st.integers(0, 9)) == 0 else p * (1 - draw(widths))
         out[o] = Interval(lo, min(Fraction(1), p * (1 + draw(widths))))
+    if draw(st.booleans()):  # an outcome of true probability 0, known only to lie in [0, w]
+        out[GHOST] = Interval(Fraction(0), draw(widths.filter(lambda w: w > 0)))
     return Distribution.from_mapping(out)
+
+
+GHOST = "ghost"
+"""An outcome no exact law here has: widened laws may give it an enclosure [0, w]."""
 
 
 def _degenerate(exact: Distribution[Hashable]) -> Distribution[Hashable]:
@@ -145,9 +151,14 @@ def test_epsilon_enclosure_contains_the_true_t(data: st.DataObject, p: Distribut
     at δ = 0 the event's exact ratio P(o)/Q(o) is at least t_lo."""
     rows = _rows(p, q)
     true = _true_t(rows, delta)
-    got = epsilon_at_delta(data.draw(widened(p)), data.draw(widened(q)), delta, PREC)
+    wide_p, wide_q = data.draw(widened(p)), data.draw(widened(q))
+    got = epsilon_at_delta(wide_p, wide_q, delta, PREC)
     if got.infinite:
         assert true is None
+        # the event certifies it: P provably positive, Q exactly 0, on each of its outcomes
+        for o in got.event:
+            assert prob_as_interval(wide_p.prob(o)).lo > 0
+            assert prob_as_interval(wide_q.prob(o)).hi == 0
         return
     assert got.t_exact is None
     if true is None:
@@ -182,8 +193,8 @@ def test_epsilon_on_zero_width_enclosures_is_the_true_t(p: Distribution[Hashable
     assert got.t_lo == true == got.t_hi
     if delta == 0 and true > 1:
         (best,) = got.event
-        ((_, pr, qr),) = [r for r in rows if r[0] == best]
-        assert pr / qr == true
+        first = next(o for o, pr, qr in rows if qr > 0 and pr / qr == true)
+        assert best == first  # ties go to the first outcome in P's order
 
 
 @SWEEP
@@ -204,3 +215,27 @@ def test_the_exact_path_agrees_with_the_brute_force(p: Distribution[Hashable],
     assert got.t_exact == got.t_lo == got.t_hi == true
     assert set(got.event) == {o for o, pr, qr in rows
                               if (qr == 0 and pr > 0) or (qr > 0 and pr / qr >= true)}
+
+
+@SWEEP
+@given(distributions(), distributions(), st.fractions(min_value=1, max_value=4,
+                                                      max_denominator=12))
+def test_exact_hockey_stick_is_the_divergence_on_the_strict_event(
+        p: Distribution[Hashable], q: Distribution[Hashable], t: Fraction) -> None:
+    """Rational laws and t: the divergence exactly, attained by {o : P(o) > t·Q(o)} (strictly:
+    an outcome with P(o) = t·Q(o) adds nothing and is not listed)."""
+    rows = _rows(p, q)
+    value, witness, event = hockey_stick(p, q, rational(t), PREC)
+    assert value == witness == _divergence(rows, t)
+    assert set(event) == {o for o, pr, qr in rows if pr > t * qr}
+
+
+@SWEEP
+@given(distributions(), distributions())
+def test_profile_breakpoints_are_every_ratio_at_least_one(p: Distribution[Hashable],
+                                                          q: Distribution[Hashable]) -> None:
+    """The exact privacy profile's kinks: every ratio P(o)/Q(o) >= 1 (1 included) with the
+    divergence there; outcomes where Q vanishes make no kink."""
+    rows = _rows(p, q)
+    kinks = sorted({pr / qr for _, pr, qr in rows if qr > 0 and pr / qr >= 1})
+    assert profile_breakpoints(p, q) == tuple((k, _divergence(rows, k)) for k in kinks)

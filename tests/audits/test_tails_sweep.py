@@ -16,6 +16,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,6 +27,7 @@ from privref.reference.discrete_noise import (
     NoiseLaw,
     TwoSidedGeometric,
 )
+from privref.reference.errors import TooLargeToEnumerate
 from privref.reference.program import Affine, Distribution
 from privref.reference.reals import Interval, Real, exp, prob_as_interval, rational
 
@@ -141,3 +143,15 @@ def test_tail_epsilon_at_delta_brackets_the_truncated_solution(data: st.DataObje
     if got.t_lo > 1:
         at_lo = _truth(p, q, Interval(got.t_lo, got.t_lo))
         assert at_lo.hi >= delta - Fraction(1, 2 ** (PREC - 8))
+
+
+def test_the_window_limit_is_inclusive() -> None:
+    """A pair needing exactly MAX_WINDOW explicit outcomes is enumerated; one more is refused,
+    naming the limit (TooLargeToEnumerate, not a hang)."""
+    radius = 10
+    span = _tails.MAX_WINDOW - 2 * radius - 1  # window = span + 2·radius + 1 outcomes
+    a = _tails._Mixture({}, {0: Fraction(1)})
+    assert _tails._window(a, _tails._Mixture({}, {span: Fraction(1)}), radius) == (
+        -radius, span + radius)
+    with pytest.raises(TooLargeToEnumerate, match="MAX_WINDOW=1000000"):
+        _tails._window(a, _tails._Mixture({}, {span + 1: Fraction(1)}), radius)

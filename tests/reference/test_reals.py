@@ -157,3 +157,18 @@ def test_exp_of_a_huge_multiple_of_a_log_stays_symbolic() -> None:
     assert huge.value is None
     assert compare(huge, 5)[0] is Order.GREATER
     assert compare(exp(log(Fraction(1, 3)) * 10**9), Fraction(1, 10**100))[0] is Order.LESS
+
+
+def test_sqrt_refines_an_argument_whose_enclosure_straddles_zero() -> None:
+    """√(ln(1 + 10⁻⁶⁰)) is about 10⁻³⁰: at 64 bits its argument's enclosure straddles 0, so
+    sqrt re-encloses it with more bits instead of refusing a valid argument."""
+    root = sqrt(log(1 + Fraction(1, 10**60)))
+    box = root.enclose(64)
+    assert Fraction(99, 10**32) <= box.lo <= box.hi <= Fraction(101, 10**32)
+
+
+def test_sqrt_of_an_unresolvable_zero_is_refused_naming_the_bits() -> None:
+    """ln 2 − ln 2 is 0, but no enclosure proves it non-negative: after _SQRT_PRECISION bits the
+    argument is refused with an InvalidArgument, never a wrong root or a hang."""
+    with pytest.raises(InvalidArgument, match=r"sqrt of a number not proved non-negative at \d+ bits"):
+        sqrt(log(2) - log(2)).enclose(64)
