@@ -19,12 +19,14 @@ every later query is an independent :func:`~privref.reference.discrete_noise.exc
 Privacy accounting.  Continuous (the paper's, Dwork–Roth Theorem 3.26 via advanced
 composition): each cutoff-1 round is (2/λ)-DP, and T rounds are
 (√(2T ln(1/δ))·ε0 + T·ε0·(e^{ε0} - 1), δ)-DP with ε0 = 2/λ, which is at most ε for the
-corrected λ when ε <= 1.  Discrete (:func:`discrete_accounting`): the same round argument
-goes through with integer shifts (ρ → ρ + 1 costs e^{1/t}, the stopping query's ν → ν + 2
-costs e^{2/(2t)}; strict and non-strict integer comparisons are preserved exactly), so each
-round is (2/t)-DP, and T rounds compose to (2T/t)-DP (basic) or the advanced-composition
-bound above with ε0 = 2/t.  Neither argument covers the printed refresh: after its first
-⊥ every ⊤ spends privacy of its own, with no bound in terms of T.
+corrected λ when ε <= 1 and δ <= e^{-1/2} (the first term is exactly ε/2; for δ near 1 the
+second is not small: 2.65 at ε = 1, δ = 9/10, T = 1).  Discrete
+(:func:`discrete_accounting`): the same round argument goes through with integer shifts
+(ρ → ρ + 1 costs e^{1/t}, the stopping query's ν → ν + 2 costs e^{2/(2t)}; strict and
+non-strict integer comparisons are preserved exactly), so each round is (2/t)-DP, and T
+rounds compose to (2T/t)-DP (basic) or the advanced-composition bound above with ε0 = 2/t.
+Neither argument covers the printed refresh: after its first ⊥ every ⊤ spends privacy of its
+own, with no bound in terms of T.
 """
 
 from __future__ import annotations
@@ -100,7 +102,9 @@ def svt_lambda(epsilon: object, delta: object, cutoff: int, variant: Variant) ->
 
 
 def rational_scale_at_least(value: Real, denominator: int = 1) -> Fraction:
-    """The least multiple of 1/denominator that is >= value (> 0), decided by exact comparison."""
+    """A multiple of 1/denominator that is >= value (> 0): the least one, or one step above it
+    when the value equals that multiple but exact comparison cannot prove it (√2·√2 with
+    denominator 4 gives 9/4); never below the value, so a scale chosen this way only adds noise."""
     check_int(denominator, "denominator", minimum=1)
     box = value.enclose(128)
     candidate = Fraction(math.ceil(box.hi * denominator), denominator)
