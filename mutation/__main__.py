@@ -72,10 +72,17 @@ def report(outcomes: list[Outcome], *, command: str, seconds: float,
         totals["equivalent"] += equivalent
     killed = totals["killed"] + totals["timeout"]
     counted = killed + totals["survived"] - totals["equivalent"]
+    precision = sum(1 for o in outcomes if o.status == "survived"
+                    and notes.get(o.mutant.id, {}).get("kind") == "precision")
     lines += ["", f"**Killed by behaviour: {killed} of {counted} non-equivalent mutants"
               + (f" ({killed / counted:.1%})" if counted else "") + "**; drift tests excluded."
               + (f" {pending} mutants of these modules are not run yet (`--resume` runs them)."
-                 if pending else ""),
+                 if pending else "")
+              + (f" {precision} of the survivors only change a working precision of interval "
+                 "arithmetic (every enclosure stays rigorous; only its width moves): without "
+                 f"them, {killed} of {counted - precision} "
+                 f"({killed / (counted - precision):.1%})." if precision and counted > precision
+                 else ""),
               "", "Survivors:", "",
               "| mutant | change | analysis |", "|---|---|---|"]
     for o in outcomes:
@@ -85,7 +92,9 @@ def report(outcomes: list[Outcome], *, command: str, seconds: float,
         if note is None or note.get("equivalent") is not True:
             open_survivors += 1
         why = "not analysed" if note is None else (
-            ("equivalent: " if note.get("equivalent") else "not equivalent: ") + note["why"])
+            ("equivalent: " if note.get("equivalent") else
+             "not equivalent, precision only: " if note.get("kind") == "precision" else
+             "not equivalent: ") + note["why"])
         lines.append(f"| `{o.mutant.id}` | `{o.mutant.before}` → `{o.mutant.after}` | {why} |")
     lines += ["", "<!-- mutation-report:end -->"]
     return "\n".join(lines) + "\n", open_survivors
