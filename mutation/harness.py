@@ -9,8 +9,9 @@ Soundness of a run:
   may only be killed by its mutation).
 * The tests run with ``-m "not drift"``: the drift test fails on any edit and says nothing
   about behaviour, so a mutant it alone would catch counts as *survived*.
-* Each test run has a time limit; a mutant that hangs the tests is counted as killed by
-  timeout and listed apart.
+* Each test run has a time limit and a memory limit (:data:`MEMORY_LIMIT`); a mutant that
+  hangs the tests is counted as killed by timeout and listed apart, one that allocates
+  without bound fails with MemoryError (a kill).
 
 Outcomes: ``killed`` (the tests failed), ``timeout``, ``survived`` (they passed), and
 ``invalid`` (the mutant does not compile or import: not counted).
@@ -21,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import resource
 import shutil
 import subprocess
 import sys
@@ -127,6 +129,15 @@ def _scratch() -> Iterator[Path]:
         shutil.rmtree(base, ignore_errors=True)
 
 
+MEMORY_LIMIT: Final = 6 << 30
+"""Address-space limit of each test run, in bytes: a mutant that makes the code allocate without
+bound (a window or a loop gone wrong) fails with MemoryError instead of exhausting the machine."""
+
+
+def _limit_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
 def _check(tree: Path, commands: Sequence[Command], timeout: float) -> tuple[str, str]:
     """Run the behaviour checks in the scratch copy: "survived" when all pass."""
     env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"}
@@ -139,7 +150,8 @@ def _check(tree: Path, commands: Sequence[Command], timeout: float) -> tuple[str
             argv = [sys.executable, "-m", "privref", *command[1:]]
         try:
             done = subprocess.run(argv, cwd=tree, env=env, capture_output=True, text=True,
-                                  timeout=max(1.0, deadline - time.monotonic()))
+                                  timeout=max(1.0, deadline - time.monotonic()),
+                                  preexec_fn=_limit_memory)
         except subprocess.TimeoutExpired:
             return "timeout", " ".join(command)
         if done.returncode != 0:

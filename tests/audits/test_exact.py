@@ -443,3 +443,32 @@ def test_json_keeps_none_strings_and_ints_as_they_are() -> None:
     assert record["verdict"] == "HOLDS"
     events = record["witness"]["event"]
     assert events in ([[None, "a", 1, "1/2"]], ["b"])
+
+
+def test_a_false_order_invariance_is_caught_on_infinite_support_laws() -> None:
+    """Noise added to the first entry, declared order invariant: the laws on (0, 1) and (1, 0)
+    have no atoms and differ only in their noise component, which the check compares."""
+    def first_plus_noise(data: Dataset) -> Program[int]:
+        z: int = yield TwoSidedGeometric(Fraction(1, 2))
+        return cast(int, data[0]) + z
+
+    liar: Mechanism[int] = Mechanism("first + noise", first_plus_noise, PrivacyClaim.of(1),
+                                     Uncited("test"), order_invariant=True)
+    with pytest.raises(InvalidArgument, match="declares order_invariant=True"):
+        audit(liar, Universe((0, 1), (2,)))
+
+
+def test_json_lists_at_most_20_outcomes_of_an_epsilon_witness() -> None:
+    """A claim that HOLDS lists its epsilon witness event too, also cut at 20 outcomes: here
+    the 30 outcomes whose ratio is the worst (3, on the first pair (0,) → (1,))."""
+    def program(data: Dataset) -> Program[object]:
+        if (yield from bernoulli(Fraction(1, 4) if data == (0,) else Fraction(3, 4))):
+            return "x"
+        k = yield from uniform(30)
+        return k
+
+    mech: Mechanism[object] = Mechanism("thirty-one", program, PrivacyClaim.of("ln(3)"),
+                                        Uncited("test fixture"))
+    record = audit(mech, Universe((0, 1), (1,))).to_json()
+    assert record["verdict"] == "HOLDS"
+    assert record["witness"]["event_size"] == 30 and len(record["witness"]["event"]) == 20
