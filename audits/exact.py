@@ -27,9 +27,9 @@ from fractions import Fraction
 from typing import Any
 
 from privref.reference.data import Dataset, as_dataset
-from privref.reference.errors import InvalidArgument
+from privref.reference.errors import InvalidArgument, TooLargeToEnumerate
 from privref.reference.mechanism import Mechanism
-from privref.reference.neighbors import Universe, check_neighbors
+from privref.reference.neighbors import MAX_PAIRS, Universe, check_neighbors
 from privref.reference.privacy import PrivacyClaim
 from privref.reference.program import MAX_PATHS, Distribution
 from privref.reference.reals import (
@@ -228,7 +228,7 @@ def _reorderings(data: Dataset, public: int) -> list[Dataset]:
 
 def verify_order_invariance(mechanism: Mechanism[Any], universe: Universe, *,
                             precision: int = DEFAULT_PRECISION,
-                            max_paths: int = MAX_PATHS) -> None:
+                            max_paths: int = MAX_PATHS, limit: int = MAX_PAIRS) -> None:
     """Check a mechanism's ``order_invariant`` declaration on the universe; raise if it is false.
 
     Every distinct reordering of the private entries of every dataset of the universe is
@@ -237,8 +237,14 @@ def verify_order_invariance(mechanism: Mechanism[Any], universe: Universe, *,
     not enough: they generate every permutation, but are applied to one arrangement only).
     The cost is one law per dataset of the universe, as an audit without the reduction.
     Exact laws are compared exactly, enclosures by equality of their endpoints (the same
-    computation on reordered input).
+    computation on reordered input).  Raises TooLargeToEnumerate, naming ``limit``, before
+    any law when the universe holds more than ``limit`` datasets.
     """
+    if universe.count() > limit:
+        raise TooLargeToEnumerate(
+            f"checking order_invariant=True needs one law per dataset, and the universe has "
+            f"{universe.count()} datasets, more than limit={limit}; shrink elements or sizes, "
+            "or raise pair_limit")
     cache = _Cache(mechanism, max_paths)
     for data in universe.datasets(order_invariant=True):
         base = cache.get(data, precision)
@@ -342,7 +348,8 @@ def audit(mechanism: Mechanism[Any], universe: Universe, *, claim: PrivacyClaim 
         raise InvalidArgument(f"max_precision={max_precision} must be >= precision={precision}")
     stated = claim or mechanism.claim
     if mechanism.order_invariant:
-        verify_order_invariance(mechanism, universe, precision=precision, max_paths=max_paths)
+        verify_order_invariance(mechanism, universe, precision=precision, max_paths=max_paths,
+                                limit=pair_limit)
     cache = _Cache(mechanism, max_paths)
     if distance == 1:
         pairs: Iterable[tuple[Dataset, Dataset]] = universe.pairs(

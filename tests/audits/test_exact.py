@@ -18,7 +18,7 @@ from privref.reference.citations import Uncited
 from privref.reference.composition import leak
 from privref.reference.data import Dataset
 from privref.reference.discrete_noise import TwoSidedGeometric
-from privref.reference.errors import InvalidArgument, NotNeighboring
+from privref.reference.errors import InvalidArgument, NotNeighboring, TooLargeToEnumerate
 from privref.reference.exponential import exponential_mechanism
 from privref.reference.geometric import discrete_laplace_mechanism
 from privref.reference.mechanism import Mechanism
@@ -28,6 +28,7 @@ from privref.reference.program import Distribution, Program, bernoulli, categori
 from privref.reference.randomized_response import randomized_response
 from privref.reference.reals import DEFAULT_PRECISION, Order, compare, exp, log, rational
 from privref.reference.strategies import distributions
+from privref.reference.subsampling import subsample
 
 
 def dist(**probs: Fraction) -> Distribution[str]:
@@ -472,3 +473,11 @@ def test_json_lists_at_most_20_outcomes_of_an_epsilon_witness() -> None:
     record = audit(mech, Universe((0, 1), (1,))).to_json()
     assert record["verdict"] == "HOLDS"
     assert record["witness"]["event_size"] == 30 and len(record["witness"]["event"]) == 20
+
+
+def test_the_order_check_refuses_a_universe_past_its_limit() -> None:
+    """The order check computes one law per dataset, so a universe with more datasets than
+    pair_limit is refused before any law, naming the limit (never a long silent run)."""
+    rr = randomized_response("3/4")
+    with pytest.raises(TooLargeToEnumerate, match="universe has 64 datasets, more than limit=63"):
+        audit(subsample(rr, 1, 6), Universe((0, 1), (6,)), pair_limit=63)

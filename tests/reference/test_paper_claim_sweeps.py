@@ -331,6 +331,14 @@ def test_rational_scale_of_an_exact_multiple_in_irrational_form(q: int, denomina
     assert got == q + Fraction(1, denominator)
 
 
+def _advanced_composition(cutoff: int, delta: Fraction, scale: Fraction) -> MP:
+    """√(2T ln(1/δ))·ε0 + T·ε0·(e^{ε0} − 1) with ε0 = 2/scale (Dwork-Roth 2014 Theorem 3.20):
+    the independent value of both SVT accountings, at the caller's working precision (call it
+    inside mpmath.workdps(DPS))."""
+    e0 = 2 / _m(scale)
+    return mpmath.sqrt(2 * cutoff * _ln_inv(delta)) * e0 + cutoff * e0 * mpmath.expm1(e0)
+
+
 @_sweep(30)
 @given(lam=st.one_of(st.fractions(F(1, 10), 20, max_denominator=50), _log_uniform(1, 4)),
        cutoff=CUTOFFS, delta=DELTAS)
@@ -344,9 +352,7 @@ def test_continuous_accounting_is_advanced_composition_of_two_over_lambda(
     claim = continuous_accounting(rational(lam), cutoff, delta)
     assert claim.delta == delta
     with mpmath.workdps(DPS):
-        e0 = 2 / _m(lam)
-        value = mpmath.sqrt(2 * cutoff * _ln_inv(delta)) * e0 + cutoff * e0 * mpmath.expm1(e0)
-        assert _encloses(claim.epsilon, value)
+        assert _encloses(claim.epsilon, _advanced_composition(cutoff, delta, lam))
 
 
 @_sweep(30)
@@ -407,9 +413,7 @@ def test_discrete_accounting_scales_with_cutoff_over_scale(scale: Fraction, cuto
     assert b * scale == 2 * cutoff
     assert advanced.delta == delta
     with mpmath.workdps(DPS):
-        e0 = 2 / _m(scale)
-        value = mpmath.sqrt(2 * cutoff * _ln_inv(delta)) * e0 + cutoff * e0 * mpmath.expm1(e0)
-        assert _encloses(advanced.epsilon, value)
+        assert _encloses(advanced.epsilon, _advanced_composition(cutoff, delta, scale))
 
 
 @_sweep(6)
