@@ -1,17 +1,100 @@
-"""Shared test configuration: hypothesis profiles and the statistical-test constants.
+"""Shared test configuration: hypothesis profiles and the suite's false-positive budget.
 
 Profiles: ``ci`` (default; derandomized, bounded examples, no deadline) and
 ``deep`` (many more examples, for local runs: HYPOTHESIS_PROFILE=deep pytest).
+
+False-positive budget (issue 14, item 6; tests/stats.py): every statistical assertion is
+recorded with the probability that it fails on correct code.  Black-box audits are recorded
+here, as their reports are made: a complete report without a real-arithmetic violation spends
+1 - confidence (a false VIOLATION has at most that probability; for a two-view run it is the
+real view's share and the IEEE view's together), and a VIOLATION is a power check.  The run's
+total is printed at the end and the run fails when it exceeds tests.stats.SUITE_BUDGET.
 """
 
 from __future__ import annotations
 
 import os
+from collections import Counter
+from collections.abc import Generator
+from fractions import Fraction
+from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from privref.audits.blackbox import report as _report
+
+from .stats import SPENT, SUITE_BUDGET, Spent, record
 
 settings.register_profile("ci", max_examples=40, derandomize=True, deadline=None,
                           database=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("deep", max_examples=2000, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+_made = _report.BlackboxReport.__init__
+
+
+def _recorded(self: _report.BlackboxReport, *args: Any, **kwargs: Any) -> None:
+    _made(self, *args, **kwargs)
+    if self.status != "complete":
+        return
+    what = f"black-box audit of {self.target} at confidence {self.confidence}"
+    if self.verdict is _report.BlackboxVerdict.VIOLATION:
+        record("power", Fraction(0), what)
+        if self.real_arithmetic_violation:
+            return
+    record("audit", 1 - self.confidence, what)
+
+
+setattr(_report.BlackboxReport, "__init__", _recorded)  # noqa: B010 (observation only)
+
+_BY_TEST: pytest.StashKey[dict[str, list[Spent]]] = pytest.StashKey()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Start the run's record of statistical assertions, by test."""
+    config.stash[_BY_TEST] = {}
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None]:
+    """Attribute the assertions recorded while a test runs (setup, call, teardown) to it."""
+    start = len(SPENT)
+    yield
+    if len(SPENT) > start:
+        item.config.stash[_BY_TEST][item.nodeid] = SPENT[start:]
+
+
+def _totals(config: pytest.Config) -> tuple[Fraction, Counter[str], list[tuple[Fraction, str]]]:
+    by_test = config.stash.get(_BY_TEST, {})
+    kinds: Counter[str] = Counter(s.kind for spent in by_test.values() for s in spent)
+    per_test = sorted(((sum((s.rate for s in spent), Fraction(0)), test)
+                       for test, spent in by_test.items()), reverse=True)
+    return sum((r for r, _ in per_test), Fraction(0)), kinds, per_test
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """Print the run's proved false-positive rate, its budget and its largest spenders."""
+    total, kinds, per_test = _totals(config)
+    if not per_test:
+        return
+    tr = terminalreporter
+    tr.write_sep("-", "statistical false-positive budget (tests/stats.py)")
+    tr.write_line(f"{kinds['fit']} goodness-of-fit assertions, {kinds['audit']} black-box audits "
+                  f"without a real-arithmetic violation, {kinds['power']} power checks (miss "
+                  f"probability not proved; not in the total) in {len(per_test)} tests")
+    tr.write_line(f"proved false-positive rate of this run: {float(total):.3g} "
+                  f"(budget {float(SUITE_BUDGET):.0e}){'' if total <= SUITE_BUDGET else ': OVER'}")
+    shown = per_test[:3] if total <= SUITE_BUDGET else [
+        (rate, test) for rate, test in per_test if rate > SUITE_BUDGET / 100]
+    for rate, test in shown:
+        if rate:
+            tr.write_line(f"  {float(rate):.3g}  {test}")
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Fail the run when its proved false-positive rate exceeds SUITE_BUDGET."""
+    total, _, _ = _totals(session.config)
+    if total > SUITE_BUDGET and exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

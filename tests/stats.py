@@ -1,17 +1,33 @@
-"""Seeded goodness-of-fit helpers for sampler-vs-distribution tests.
+"""Seeded statistical assertions of the test suite and the false-positive rate they spend.
 
-FALSE_POSITIVE_RATE is the chance that a correct sampler fails one test for a
-uniformly random seed.  Seeds are fixed, so every run is deterministic: a
-failure means the sampler and the exact distribution disagree (or the fixed
-seed is one of the rare unlucky ones, which re-running with the documented
-seed reproduces).
+Every statistical assertion of the suite goes through this module, which records the
+probability that it fails although the code under test is correct (its false-positive rate).
+tests/conftest.py adds the records up per test and per run, prints the total, and fails the
+run when it exceeds SUITE_BUDGET (issue 14, item 6).  The rates are over the seed: seeds are
+fixed, so a given run is deterministic, and a rate is the chance that a uniformly random seed
+(or a change that re-draws the stream) makes a correct implementation fail.
+
+Three kinds of record:
+
+- ``fit``: a goodness-of-fit test of a sampler against its exact law (``fits``), spending
+  FALSE_POSITIVE_RATE.  The binomial tests are exact; Pearson's chi-square and the normal
+  approximations use asymptotic p-values, so their level is approximate.
+- ``audit``: a black-box audit that did not report a violation (recorded by the conftest for
+  every complete report, whether or not the test asserts its verdict), spending
+  1 - confidence: for a private target a false VIOLATION has at most that probability
+  (audits.blackbox.report.BlackboxReport).  Tests use AUDIT_CONFIDENCE where they may.
+- ``power``: an assertion that a test detects a wrong sampler or a violation (``rejects``, and
+  every black-box VIOLATION report).  Its miss probability is not proved; it is counted and
+  listed apart, never added to the proved total.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Hashable
-from typing import TypeVar
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Final, TypeVar
 
 import numpy as np
 from scipy import stats
@@ -19,7 +35,54 @@ from scipy import stats
 from privref.reference.program import Distribution
 from privref.reference.reals import prob_as_interval
 
-FALSE_POSITIVE_RATE = 1e-6
+FALSE_POSITIVE_RATE: Final = Fraction(1, 10**7)
+"""Level of one goodness-of-fit assertion: a correct sampler fails it with this probability."""
+
+SUITE_BUDGET: Final = Fraction(1, 10**4)
+"""Largest proved false-positive rate a full run of the suite may spend (issue 14, item 6)."""
+
+AUDIT_CONFIDENCE: Final = 1 - Fraction(1, 10**7)
+"""Confidence of the black-box audits whose verdict the tests rely on."""
+
+
+@dataclass(frozen=True, slots=True)
+class Spent:
+    """One statistical assertion: its kind (fit, audit, power), its rate and what it checked."""
+
+    kind: str
+    rate: Fraction
+    what: str
+
+
+SPENT: list[Spent] = []
+"""Every assertion of the run, in order (test instrumentation, read by tests/conftest.py)."""
+
+
+def record(kind: str, rate: Fraction, what: object = "") -> None:
+    """Append one assertion's record (kind ``fit``, ``audit`` or ``power``)."""
+    if kind not in ("fit", "audit", "power") or not 0 <= rate <= 1:
+        raise ValueError(f"record: kind={kind!r} must be fit, audit or power; rate={rate} in [0, 1]")
+    SPENT.append(Spent(kind, rate, str(what)))
+
+
+def fits(pvalue: float, what: object = "", *, level: Fraction = FALSE_POSITIVE_RATE) -> bool:
+    """True when a goodness-of-fit p-value does not reject at ``level``; recorded.
+
+    Use as ``assert fits(p)``: a correct sampler fails it with probability ``level``
+    (FALSE_POSITIVE_RATE unless a test needs more power and says why).
+    """
+    record("fit", level, what)
+    return bool(pvalue > level)
+
+
+def rejects(pvalue: float, what: object = "", *, level: Fraction = FALSE_POSITIVE_RATE) -> bool:
+    """True when a p-value rejects at ``level`` (a power check: a wrong law is seen).
+
+    Its miss probability is not proved; it is recorded as ``power``.
+    """
+    record("power", Fraction(0), what)
+    return bool(pvalue < level)
+
 
 H = TypeVar("H", bound=Hashable)
 

@@ -34,6 +34,7 @@ from it; null: it is the point itself) and ``libraries`` (``[{"name", "version",
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
@@ -65,9 +66,18 @@ def is_float_leak(estimate: object) -> bool:
 
 
 def exact_text(value: Fraction | Real) -> str:
-    """A short decimal for the terminal, followed by `` = exact`` unless the decimal is exact."""
-    short = f"{float(value):.6g}"
+    """A short decimal for the terminal, followed by `` = exact`` unless the decimal is exact.
+
+    Six significant digits, more when six would show an integer the value is not (a
+    confidence of 1 - 10^-7 reads 0.9999999, never 1).
+    """
     exact = value if isinstance(value, Fraction) else value.exact
+    short = f"{float(value):.6g}"
+    for digits in range(7, 18):
+        if not math.isfinite(float(value)) or Fraction(short).denominator != 1 \
+                or Fraction(short) == exact:
+            break
+        short = f"{float(value):.{digits}g}"
     if exact is not None and Fraction(short) == exact:
         return short
     return f"{short} = {value}"

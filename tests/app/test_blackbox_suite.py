@@ -2,7 +2,7 @@
 
 The audits are statistical with fixed seeds (deterministic).  ``rr`` is randomized response
 with keep probability 3/4, true epsilon exactly ln 3: claimed ln 3 it can only be flagged
-falsely (probability <= 0.05 at confidence 0.95); claimed 1/10 it is flagged at 2000
+falsely (probability <= 10^-7 at confidence 0.9999999); claimed 1/10 it is flagged at 2000
 samples per side by a wide margin (its bound is near ln 3 ~ 1.1).
 """
 
@@ -33,6 +33,7 @@ SUITE = """
 [defaults]
 samples = 2000
 seed = 3
+confidence = "0.9999999"
 
 [[target]]
 name = "rr-correct"
@@ -132,7 +133,8 @@ def test_missing_suite_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 def test_json_suite_and_pytest_helper(tmp_path: Path, targets: Path) -> None:
     suite = tmp_path / "suite.json"
-    suite.write_text(json.dumps({"defaults": {"samples": 2000, "seed": 3}, "target": [
+    suite.write_text(json.dumps({"defaults": {"samples": 2000, "seed": 3, "confidence": "0.9999999"},
+                                     "target": [
         {"target": f"{targets}:rr", "expect": "NO_VIOLATION_FOUND"},
         {"name": "missing", "target": f"{targets}:rr", "expect": "VIOLATION",
          "requires": ["no-such-distribution-xyz"]}]}), encoding="utf-8")

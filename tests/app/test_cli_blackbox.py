@@ -48,7 +48,9 @@ def target_file(tmp_path: Path) -> Path:
 
 
 def _run(argv: list[str]) -> int:
-    return run(parse(argv))
+    """Run the command at confidence 1 - 10^-7 unless argv sets one (tests/stats.py's budget)."""
+    confidence = [] if "--confidence" in argv else ["--confidence", "0.9999999"]
+    return run(parse([*argv, *confidence]))
 
 
 def test_correct_claim_no_violation(target_file: Path, tmp_path: Path,
@@ -61,7 +63,7 @@ def test_correct_claim_no_violation(target_file: Path, tmp_path: Path,
     assert report["verdict"] == "NO_VIOLATION_FOUND" and report["status"] == "complete"
     assert 0 <= report["epsilon_lower_bound"] <= report["claimed_epsilon"]
     assert report["claimed_epsilon_exact"] == "log(3)" and report["claimed_delta"] == 0
-    assert report["confidence"] == 0.95 and report["confidence_exact"] == "19/20"
+    assert report["confidence"] == 0.9999999 and report["confidence_exact"] == "9999999/10000000"
     assert report["samples"] == 4000 and report["seed"] == 7 and report["pair"] == [[0], [1]]
     assert report["privref_version"] and report["target"] == f"{target_file}:rr"
     assert report["target_package_version"] is None
@@ -107,6 +109,11 @@ def test_random_seed_is_reported(target_file: Path, tmp_path: Path) -> None:
     _run([f"{target_file}:rr", "--epsilon", "ln(3)", "--pair", "[0]", "[1]", "--samples", "500",
           "--workers", "1", "--json", str(out)])
     assert isinstance(json.loads(out.read_text())["seed"], int)
+
+
+def test_default_confidence_is_0_95() -> None:
+    """Without --confidence the command audits at 0.95 (the tests pass 1 - 10^-7 explicitly)."""
+    assert parse(["t:f", "--epsilon", "1"]).confidence == "0.95"
 
 
 def test_target_that_raises_saves_partial_report(target_file: Path, tmp_path: Path) -> None:

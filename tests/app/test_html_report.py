@@ -35,6 +35,8 @@ from privref.reference.errors import InvalidArgument, PrivrefError
 from privref.reference.privacy import parse_epsilon
 from privref.validation.zoo import zoo_entry
 
+from ..stats import AUDIT_CONFIDENCE
+
 SAMPLES = 2000
 SEED = 5
 
@@ -75,7 +77,7 @@ CASES: dict[str, tuple[Callable[..., Any], str, tuple[tuple[int, ...], tuple[int
 def audited(case: str) -> tuple[BlackboxReport, str]:
     fn, eps, pair = CASES[case]
     target = target_from_callable(fn, f"{case}-target")
-    config = AuditConfig(epsilon=parse_epsilon(eps), samples=SAMPLES, seed=SEED)
+    config = AuditConfig(epsilon=parse_epsilon(eps), samples=SAMPLES, seed=SEED, confidence=AUDIT_CONFIDENCE)
     report = run_audit(target, config, [pair], keep_witness_samples=True)
     return report, render_html(report)
 
@@ -189,7 +191,7 @@ def test_views_per_output_type() -> None:
 def test_samples_are_the_confirmation_samples_and_results_unchanged() -> None:
     fn, eps, pair = CASES["discrete"]
     target = target_from_callable(fn, "discrete-target")
-    config = AuditConfig(epsilon=parse_epsilon(eps), samples=SAMPLES, seed=SEED)
+    config = AuditConfig(epsilon=parse_epsilon(eps), samples=SAMPLES, seed=SEED, confidence=AUDIT_CONFIDENCE)
     plain = run_audit(target, config, [pair])
     kept, _ = audited("discrete")
     assert plain.witness_samples is None and kept.witness_samples is not None
@@ -205,7 +207,7 @@ def test_samples_are_the_confirmation_samples_and_results_unchanged() -> None:
 def test_searched_run_keeps_only_the_witness_samples() -> None:
     target = target_from_callable(rr_vec, "rr")
     config = AuditConfig(epsilon=parse_epsilon("1/2"), samples=600, seed=2, screening_samples=200,
-                         confirm=2)
+                         confirm=2, confidence=AUDIT_CONFIDENCE)
     report = run_audit(target, config, None, keep_witness_samples=True)
     w, samples = report.witness, report.witness_samples
     assert w is not None and samples is not None and len(samples.a) == len(samples.b) == 600

@@ -35,6 +35,7 @@ from privref.reference.reals import exp, rational
 from privref.reference.verdict import Verdict
 
 from ..reference.test_prediction import EXAMPLES, X, majority_flip, subsample_flip
+from ..stats import AUDIT_CONFIDENCE
 
 THREE = Universe(EXAMPLES, (3,))
 S = ((0, 1), (0, 1), (1, 0))
@@ -160,9 +161,10 @@ def test_blackbox_passes_a_correct_predictor(predictor: Predictor,
     m = predictor.at(0)
     start = time.monotonic()
     given = assert_private(m, epsilon=m.claim.epsilon, delta=m.claim.delta, pairs=[pair],
-                           samples=2000, seed=1)
+                           samples=2000, seed=1, confidence=AUDIT_CONFIDENCE)
     searched = assert_private(m, epsilon=m.claim.epsilon, delta=m.claim.delta, samples=2000,
-                              seed=1, search=SearchSpace(elements=EXAMPLES, sizes=(3,)))
+                              seed=1, search=SearchSpace(elements=EXAMPLES, sizes=(3,)),
+                              confidence=AUDIT_CONFIDENCE)
     assert given.verdict is searched.verdict is BlackboxVerdict.NO_VIOLATION_FOUND
     assert time.monotonic() - start < 10
 
@@ -186,5 +188,5 @@ def test_blackbox_flags_an_over_claimed_predictor(
     m = over_claimed(predictor, claim).at(0)
     with pytest.raises(AssertionError, match=r"is not \(.*\)-DP: epsilon >= "):
         assert_private(m, epsilon=m.claim.epsilon, delta=m.claim.delta, pairs=[pair],
-                       samples=2000, seed=1)
+                       samples=2000, seed=1, confidence=AUDIT_CONFIDENCE)
     assert audit(m, THREE).verdict is Verdict.VIOLATED

@@ -29,7 +29,7 @@ from privref.reference.discrete_noise import (
 )
 from privref.reference.errors import TooLargeToEnumerate
 from privref.reference.program import Affine, Distribution
-from privref.reference.reals import Interval, Real, exp, prob_as_interval, rational
+from privref.reference.reals import Interval, Real, exp, prob_as_interval, rational, sqrt
 
 PREC = 96
 RADIUS = 110
@@ -227,3 +227,115 @@ def test_an_unbounded_interval_loss_keeps_a_lower_end_below_the_truth() -> None:
     assert not got.infinite and got.t_hi is None
     exact_q: Distribution[Any] = Distribution.from_mapping({}, ((Affine(law, 1, 1), Fraction(1)),))
     assert _truth(p, exact_q, Interval(got.t_lo, got.t_lo)).hi >= delta
+
+
+def _component(law: NoiseLaw, c: int, weight: Fraction | Interval) -> Distribution[Any]:
+    return Distribution.from_mapping({}, ((Affine(law, 1, c), weight),))
+
+
+@pytest.mark.parametrize("law", LAWS, ids=repr)
+@pytest.mark.parametrize("which", ["p", "q"])
+def test_an_enclosed_weight_truly_at_its_end_is_inside_the_enclosure(law: NoiseLaw,
+                                                                     which: str) -> None:
+    """N(0) against N(1) at t = e^(1/2), one side's weight given as [999/1000, 1] and truly 1:
+    the divergence's enclosure must contain the value at weight 1 (the end of the enclosure
+    the mass can take), and the certified witness stays below it.  Taking the wrong end of
+    Q's mass in a row's lower gap moves the witness about 10⁻³ above the truth."""
+    given_weight = Interval(Fraction(999, 1000), Fraction(1))
+    p, q = _component(law, 0, Fraction(1)), _component(law, 1, Fraction(1))
+    shown_p = _component(law, 0, given_weight) if which == "p" else p
+    shown_q = _component(law, 1, given_weight) if which == "q" else q
+    t = exp(Fraction(1, 2))
+    value, witness, event = _tails.hockey_stick(shown_p, shown_q, t, PREC)
+    box = value if isinstance(value, Interval) else Interval(value, value)
+    truth = _truth(p, q, t.enclose(PREC + 40))
+    assert box.lo <= truth.hi and truth.lo <= box.hi
+    assert witness <= truth.hi
+    assert event  # the rows o <= 0 are proved positive at either end of the weight
+
+
+@pytest.mark.parametrize("law", LAWS, ids=repr)
+def test_the_event_lists_only_rows_proved_positive(law: NoiseLaw) -> None:
+    """Every integer label of the certified event is a row where P(o) > t·Q(o) is proved by an
+    independent enclosure.  A discrete Gaussian's tails (masses known only as [0, b]) are
+    never in it; a geometric tail is one exact row, in it only on the side where P/Q > t."""
+    p, q = _component(law, 0, Fraction(1)), _component(law, 1, Fraction(1))
+    t = exp(Fraction(1, 2))
+    tb = t.enclose(PREC + 40)
+    _, witness, event = _tails.hockey_stick(p, q, t, PREC)
+    tails = [o for o in event if isinstance(o, _tails.IntegerTail)]
+    if isinstance(law, DiscreteGaussian):
+        assert not tails, event
+    else:  # P/Q is e^(±1/scale) on the tails: above t = e^(1/2) below 0, under it above 1
+        assert [o.above for o in tails] == [False], event
+    ints = [o for o in event if isinstance(o, int)]
+    assert ints, event
+    for o in ints:
+        assert _mass(p, o).lo - tb.hi * _mass(q, o).hi > 0, o
+    assert witness > 0
+
+
+@pytest.mark.parametrize(("p_at", "q_at", "above"), [((0, 2), (0, 1), True),
+                                                     ((-2, 0), (-1, 0), False)])
+def test_a_gaussian_component_beyond_all_of_q_makes_the_ratio_unbounded(
+        p_at: tuple[int, int], q_at: tuple[int, int], above: bool) -> None:
+    """At δ = 0, P with a Gaussian component beyond every one of Q's (above, or below) has an
+    unbounded likelihood ratio on that tail (Gaussian tails decay as e^(-x²)): ε = ∞ is proved,
+    with that tail as the event, though P's other component lies inside Q's range."""
+    law = DiscreteGaussian(Fraction(1))
+    half = Fraction(1, 2)
+    p: Distribution[Any] = Distribution.from_mapping({}, tuple((Affine(law, 1, c), half)
+                                                               for c in p_at))
+    q: Distribution[Any] = Distribution.from_mapping({}, tuple((Affine(law, 1, c), half)
+                                                               for c in q_at))
+    got = _tails.epsilon_at_delta(p, q, Fraction(0), PREC)
+    assert got.infinite and got.t_hi is None
+    assert len(got.event) == 1 and isinstance(got.event[0], _tails.IntegerTail)
+    assert got.event[0].above is above
+
+
+@pytest.mark.parametrize("law", LAWS[:4], ids=repr)
+@pytest.mark.parametrize("scale", [Fraction(1), Fraction(3, 2)])
+def test_a_threshold_with_an_irrational_exponent(law: NoiseLaw, scale: Fraction) -> None:
+    """t = c·e^√2 is neither rational nor e^(rational): the geometric and discrete-Laplace rows
+    take the enclosed path, and the result still meets the brute-force truth."""
+    t = exp(sqrt(rational(2))) * rational(scale) if scale != 1 else exp(sqrt(rational(2)))
+    p: Distribution[Any] = Distribution.from_mapping({}, ((Affine(law, 1, 0), Fraction(2, 3)),
+                                                          (Affine(law, 1, 2), Fraction(1, 3))))
+    q = _component(law, 1, Fraction(1))
+    value, witness, _ = _tails.hockey_stick(p, q, t, PREC)
+    box = value if isinstance(value, Interval) else Interval(value, value)
+    truth = _truth(p, q, t.enclose(PREC + 40))
+    assert box.lo <= truth.hi and truth.lo <= box.hi and witness <= truth.hi
+    assert box.hi - box.lo <= (truth.hi - truth.lo) + Fraction(1, 2 ** (PREC - 8))
+
+
+def _gaussian_truth(law: DiscreteGaussian, shift: int, t: Interval) -> Interval:
+    """Σ_o max(0, N(0)(o) − t·N(shift)(o)) over |o| <= 80 at 200 bits, plus 10⁻⁴⁰ for the rest
+    (P(|Z| > 70) < 10⁻⁴⁰ for σ² <= 4)."""
+    lo = hi = Fraction(0)
+    for o in range(-80, 81):
+        a = prob_as_interval(law.pmf(o, 200))
+        b = prob_as_interval(law.pmf(o - shift, 200))
+        lo += max(Fraction(0), a.lo - t.hi * b.hi)
+        hi += max(Fraction(0), a.hi - t.lo * b.lo)
+    return Interval(lo, hi + Fraction(1, 10**40))
+
+
+@pytest.mark.parametrize("prec", range(4, 41, 2))
+@pytest.mark.parametrize("sigma2", [Fraction(1, 4), Fraction(1), Fraction(4)])
+@pytest.mark.parametrize("t", [rational(Fraction(1, 2)), rational(1), exp(Fraction(1, 2))],
+                         ids=["1/2", "1", "e^(1/2)"])
+@pytest.mark.parametrize("shift", [1, 3])
+def test_every_working_precision_encloses_the_gaussian_divergence(
+        prec: int, sigma2: Fraction, t: Real, shift: int) -> None:
+    """At 4 to 40 bits the enclosure is wide, so a row's gap taken at the wrong end of t's
+    enclosure (t.lo for t.hi) moves an end past the truth: every precision must still
+    contain the 200-bit value."""
+    law = DiscreteGaussian(sigma2)
+    value, witness, _ = _tails.hockey_stick(_component(law, 0, Fraction(1)),
+                                            _component(law, shift, Fraction(1)), t, prec)
+    box = value if isinstance(value, Interval) else Interval(value, value)
+    truth = _gaussian_truth(law, shift, t.enclose(200))
+    assert box.lo <= truth.hi and truth.lo <= box.hi, (prec, float(box.lo), float(box.hi))
+    assert witness <= truth.hi

@@ -32,7 +32,7 @@ from privref.reference.geometric import (
 from privref.reference.program import Affine, Distribution, distribution, sample
 from privref.reference.reals import Interval, Prob, prob_add, prob_as_interval
 
-from ..stats import FALSE_POSITIVE_RATE, chi_square_pvalue
+from ..stats import chi_square_pvalue, fits
 
 LAWS: list[NoiseLaw] = [
     TwoSidedGeometric(Fraction(1, 2)),
@@ -118,9 +118,9 @@ def _binned(law: NoiseLaw, bound: int) -> tuple[Distribution[Hashable],
     (DiscreteGaussian(Fraction(30)), 12, 4000),
 ], ids=repr)
 def test_sampler_matches_pmf(law: NoiseLaw, bound: int, n: int) -> None:
-    """Seeded chi-square test (false-positive rate FALSE_POSITIVE_RATE for a random seed)."""
+    """Seeded chi-square test (one recorded ``fits``: tests.stats.FALSE_POSITIVE_RATE for a random seed)."""
     dist, draw = _binned(law, bound)
-    assert chi_square_pvalue(dist, draw, n=n, seed=20260101) > FALSE_POSITIVE_RATE
+    assert fits(chi_square_pvalue(dist, draw, n=n, seed=20260101), f"{law!r} sampler vs pmf")
 
 
 @pytest.mark.parametrize("gamma", [Fraction(0), Fraction(1, 3), Fraction(1), Fraction(5, 2)])
@@ -132,7 +132,7 @@ def test_bernoulli_exp_neg_probability(gamma: Fraction) -> None:
     if gamma == 0:
         assert hits == n
         return
-    assert stats.binomtest(hits, n, math.exp(-float(gamma))).pvalue > FALSE_POSITIVE_RATE
+    assert fits(stats.binomtest(hits, n, math.exp(-float(gamma))).pvalue, f"bernoulli_exp_neg({gamma})")
 
 
 def test_program_helpers_yield_affine_noise() -> None:
@@ -201,7 +201,8 @@ def test_bernoulli_exp_neg_array_is_calibrated() -> None:
     for gamma in (Fraction(1, 3), Fraction(1), Fraction(5, 2)):
         n = 50_000
         hits = int(bernoulli_exp_neg_array(np.random.default_rng(17), gamma, n).sum())
-        assert stats.binomtest(hits, n, math.exp(-float(gamma))).pvalue > FALSE_POSITIVE_RATE
+        assert fits(stats.binomtest(hits, n, math.exp(-float(gamma))).pvalue,
+                    f"bernoulli_exp_neg_array({gamma})")
 
 
 @pytest.mark.parametrize("scale", [Fraction(2), Fraction(1, 2), Fraction(3, 4)])
@@ -214,7 +215,7 @@ def test_discrete_laplace_array_matches_the_pmf(scale: Fraction) -> None:
     keys = [z for z, p in probs.items() if p * n >= 5]
     observed = [counts[z] for z in keys] + [n - sum(counts[z] for z in keys)]
     expected = [probs[z] * n for z in keys] + [n - sum(probs[z] * n for z in keys)]
-    assert float(stats.chisquare(observed, expected).pvalue) > FALSE_POSITIVE_RATE
+    assert fits(float(stats.chisquare(observed, expected).pvalue), f"discrete_laplace_array({scale})")
 
 
 def test_array_forms_refuse_bad_parameters() -> None:

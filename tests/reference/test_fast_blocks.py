@@ -51,7 +51,7 @@ from privref.reference.program import (
 from privref.reference.subsampling import unrank_combination
 from privref.reference.validate import check_int
 
-from ..stats import FALSE_POSITIVE_RATE, chi_square_pvalue
+from ..stats import chi_square_pvalue, fits
 
 CLASSES: tuple[ConceptClass, ...] = (
     thresholds_on(5), intervals(4),
@@ -150,7 +150,7 @@ def test_subset_sampler_matches_its_exact_law() -> None:
     """Chi-square of the Floyd sampler against the exact uniform law on C(6, 3) = 20 subsets."""
     law = distribution(subset, 6, 3)
     pvalue = chi_square_pvalue(law, lambda rng: sample(subset, 6, 3, rng=rng))
-    assert pvalue > FALSE_POSITIVE_RATE
+    assert fits(pvalue, "Floyd subset sampler, C(6, 3)"), pvalue
 
 
 def test_subset_sampler_is_fast_and_valid_at_scale() -> None:
@@ -210,7 +210,7 @@ def test_predict_batch_program_path_is_exact_in_law() -> None:
     def draw(rng: np.random.Generator) -> int:
         return int(predictor.predict_batch(DATA, [1], rng, law_max_paths=0)[0])
 
-    assert chi_square_pvalue(law, draw, n=2000) > FALSE_POSITIVE_RATE
+    assert fits(chi_square_pvalue(law, draw, n=2000), "predict_batch program path (law_max_paths=0)")
 
 
 def test_predict_batch_falls_back_to_the_program_at_scale() -> None:

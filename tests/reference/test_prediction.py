@@ -31,7 +31,7 @@ from privref.reference.program import Distribution, Program, bernoulli, uniform
 from privref.reference.randomized_response import rr_epsilon
 from privref.reference.reals import Interval, Order, Real, compare, exp, log, rational
 
-from ..stats import FALSE_POSITIVE_RATE, chi_square_pvalue
+from ..stats import chi_square_pvalue, fits
 
 X = (0, 1)
 """The query domain of the fixtures."""
@@ -119,12 +119,12 @@ def law_of(pairs: dict[tuple[int, ...], Fraction]) -> Distribution[tuple[int, ..
 
 @pytest.mark.parametrize("keep", [Fraction(3, 4), Fraction(2, 3)])
 def test_sampler_matches_law(keep: Fraction) -> None:
-    """predict, predict_batch: chi-square p-value >= FALSE_POSITIVE_RATE (seeded)."""
+    """predict, predict_batch: seeded chi-square against the law, each a recorded ``fits``."""
     flip = majority_flip(keep)
     law = flip.law(S, 0)
-    assert chi_square_pvalue(law, lambda rng: flip.predict(S, 0, rng)) >= FALSE_POSITIVE_RATE
+    assert fits(chi_square_pvalue(law, lambda rng: flip.predict(S, 0, rng)), f"majority flip {keep}: predict")
     draws = iter(flip.predict_batch(S, [0] * 4000, np.random.default_rng(7)).tolist())
-    assert chi_square_pvalue(law, lambda rng: next(draws)) >= FALSE_POSITIVE_RATE
+    assert fits(chi_square_pvalue(law, lambda rng: next(draws)), f"majority flip {keep}: predict_batch")
 
 
 def test_batch_falls_back_to_the_program_for_irrational_laws() -> None:
@@ -132,7 +132,8 @@ def test_batch_falls_back_to_the_program_for_irrational_laws() -> None:
     flip = majority_flip(exp(1) / (exp(1) + 1))
     law = flip.law(S, 1)
     draws = iter(flip.predict_batch(S, [1] * 3000, np.random.default_rng(3)).tolist())
-    assert chi_square_pvalue(law, lambda rng: next(draws), n=3000) >= FALSE_POSITIVE_RATE
+    assert fits(chi_square_pvalue(law, lambda rng: next(draws), n=3000),
+                "predict_batch program fallback (irrational law)")
 
 
 def test_batch_with_a_huge_denominator_draws_one_at_a_time() -> None:
@@ -140,7 +141,7 @@ def test_batch_with_a_huge_denominator_draws_one_at_a_time() -> None:
     flip = majority_flip(Fraction(2**64 + 1, 2**65))
     law = flip.law(S, 0)
     draws = iter(flip.predict_batch(S, [0] * 4000, np.random.default_rng(5)).tolist())
-    assert chi_square_pvalue(law, lambda rng: next(draws)) >= FALSE_POSITIVE_RATE
+    assert fits(chi_square_pvalue(law, lambda rng: next(draws)), "predict_batch with a huge denominator")
 
 
 def product(p: Fraction, q: Fraction) -> Distribution[tuple[int, ...]]:
@@ -162,10 +163,10 @@ def test_answers_are_independent_across_queries(queries: tuple[int, int]) -> Non
     joint = product(p, q)
 
     many_draw = lambda rng: flip.predict_many(S, queries, rng)  # noqa: E731
-    assert chi_square_pvalue(joint, many_draw) >= FALSE_POSITIVE_RATE
+    assert fits(chi_square_pvalue(joint, many_draw), f"predict_many {queries}: product law")
     batch = flip.predict_batch(S, list(queries) * 4000, np.random.default_rng(11))
     rows = iter(tuple(int(v) for v in row) for row in batch.reshape(4000, 2))
-    assert chi_square_pvalue(joint, lambda rng: next(rows)) >= FALSE_POSITIVE_RATE
+    assert fits(chi_square_pvalue(joint, lambda rng: next(rows)), f"predict_batch {queries}: product law")
 
 
 def test_batch_keeps_query_order() -> None:

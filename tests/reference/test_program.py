@@ -21,7 +21,7 @@ from privref.reference.program import (
 )
 from privref.reference.reals import Interval, exp, rational
 
-from ..stats import FALSE_POSITIVE_RATE, chi_square_pvalue
+from ..stats import chi_square_pvalue, fits
 
 
 def coin_sum(n: int) -> Program[int]:
@@ -88,10 +88,10 @@ def test_calls_compose_as_product_distribution() -> None:
 ])
 def test_sampler_agrees_with_exact_distribution(program: Callable[..., Program[Hashable]],
                                                 args: tuple[int, ...]) -> None:
-    """Seeded chi-square test of the sampler against the exact law (FPR 1e-6 per test)."""
+    """Seeded chi-square test of the sampler against the exact law (one recorded ``fits``)."""
     dist = distribution(program, *args)
     pvalue = chi_square_pvalue(dist, lambda rng: sample(program, *args, rng=rng))
-    assert pvalue > FALSE_POSITIVE_RATE
+    assert fits(pvalue, f"sample({program.__name__}) vs distribution"), pvalue
 
 
 def test_sampler_is_reproducible_from_its_seed() -> None:

@@ -12,7 +12,7 @@ from scipy import stats
 from privref.reference import _sampling
 from privref.reference.reals import exp, rational
 
-from ..stats import FALSE_POSITIVE_RATE
+from ..stats import fits
 
 
 def test_uniform_int_covers_huge_ranges_exactly() -> None:
@@ -22,14 +22,15 @@ def test_uniform_int_covers_huge_ranges_exactly() -> None:
     draws = [_sampling.uniform_int(rng, n) for _ in range(2000)]
     assert all(0 <= d < n for d in draws)
     high = sum(d >= 2**201 for d in draws)
-    assert stats.binomtest(high, 2000, float(Fraction(2**200 + 1, n))).pvalue > FALSE_POSITIVE_RATE
+    assert fits(stats.binomtest(high, 2000, float(Fraction(2**200 + 1, n))).pvalue,
+                "uniform_int: top bit of a huge range")
 
 
 def test_bernoulli_uses_exact_rational_probability() -> None:
     """A Bernoulli(1/3) coin agrees with 1/3 (binomial test, seeded)."""
     rng = np.random.default_rng(11)
     hits = sum(_sampling.bernoulli(rng, Fraction(1, 3)) for _ in range(6000))
-    assert stats.binomtest(hits, 6000, 1 / 3).pvalue > FALSE_POSITIVE_RATE
+    assert fits(stats.binomtest(hits, 6000, 1 / 3).pvalue, "bernoulli(1/3)")
 
 
 def test_categorical_real_with_irrational_weights() -> None:
@@ -39,7 +40,8 @@ def test_categorical_real_with_irrational_weights() -> None:
     counts = Counter(_sampling.categorical_real(rng, weights) for _ in range(6000))
     total = sum(float(w) for w in weights)
     expected = [6000 * float(w) / total for w in weights]
-    assert stats.chisquare([counts[i] for i in range(3)], expected).pvalue > FALSE_POSITIVE_RATE
+    assert fits(stats.chisquare([counts[i] for i in range(3)], expected).pvalue,
+                "categorical with irrational weights")
 
 
 def test_zero_weight_category_is_never_drawn() -> None:
@@ -68,7 +70,8 @@ def test_huge_rational_weights_are_drawn_lazily_with_the_exact_law() -> None:
     weights = tuple(rational(v) for v in values)
     counts = Counter(_sampling.categorical_real(rng, weights) for _ in range(5000))
     expected = [5000 * c / 10 for c in (1, 2, 3, 4)]
-    assert stats.chisquare([counts[i] for i in range(4)], expected).pvalue > FALSE_POSITIVE_RATE
+    assert fits(stats.chisquare([counts[i] for i in range(4)], expected).pvalue,
+                "categorical with huge rational weights")
 
 
 def test_huge_weights_spanning_many_orders_of_magnitude() -> None:
@@ -79,7 +82,8 @@ def test_huge_weights_spanning_many_orders_of_magnitude() -> None:
     counts = Counter(_sampling.categorical_real(rng, weights) for _ in range(4900))
     assert counts[3] == counts[4] == 0
     expected = [4900 * c / 49 for c in (25, 15, 9)]
-    assert stats.chisquare([counts[i] for i in range(3)], expected).pvalue > FALSE_POSITIVE_RATE
+    assert fits(stats.chisquare([counts[i] for i in range(3)], expected).pvalue,
+                "categorical with weights over many orders of magnitude")
 
 
 def test_huge_path_matches_the_exact_path_on_equal_weights() -> None:
@@ -87,13 +91,13 @@ def test_huge_path_matches_the_exact_path_on_equal_weights() -> None:
     rng = np.random.default_rng(29)
     x = Fraction(11, 13) ** 9000
     ones = sum(_sampling.categorical_real(rng, (rational(x), rational(x))) for _ in range(4000))
-    assert stats.binomtest(ones, 4000, 0.5).pvalue > FALSE_POSITIVE_RATE
+    assert fits(stats.binomtest(ones, 4000, 0.5).pvalue, "huge path on equal weights")
 
 
 def test_bernoulli_array_is_exact_and_validated() -> None:
     """Bernoulli(1/3) in array form agrees with 1/3; p outside [0, 1] or a huge denominator is refused."""
     hits = int(_sampling.bernoulli_array(np.random.default_rng(12), Fraction(1, 3), 30_000).sum())
-    assert stats.binomtest(hits, 30_000, 1 / 3).pvalue > FALSE_POSITIVE_RATE
+    assert fits(stats.binomtest(hits, 30_000, 1 / 3).pvalue, "bernoulli_array(1/3)")
     assert not _sampling.bernoulli_array(np.random.default_rng(0), Fraction(0), 100).any()
     assert _sampling.bernoulli_array(np.random.default_rng(0), Fraction(1), 100).all()
     with pytest.raises(ValueError, match="must lie in"):

@@ -35,7 +35,7 @@ from privref.validation.zoo_svt import (
     svt_sampler,
     svt_vectorized,
 )
-from tests.stats import FALSE_POSITIVE_RATE, chi_square_pvalue, expected_probabilities
+from tests.stats import chi_square_pvalue, expected_probabilities, fits
 
 ENTRIES = zoo()
 NAMES = [e.name for e in ENTRIES]
@@ -194,10 +194,11 @@ def test_svt_samplers_follow_the_exact_law(variant: Variant) -> None:
     assert math.isclose(sum(probs.values()), 1.0, rel_tol=1e-12)
     n = 20_000
     rows = rows_as_outcomes(svt_vectorized(spec, data, np.random.default_rng(20261121), n))
-    assert _chi_square(probs, Counter(_svt_key(spec, r) for r in rows), n) > FALSE_POSITIVE_RATE
+    assert fits(_chi_square(probs, Counter(_svt_key(spec, r) for r in rows), n),
+                f"SVT variant {variant}: vectorized sampler")
     rng = np.random.default_rng(20261122)
     scalar = Counter(_svt_key(spec, svt_sampler(spec, data, rng)) for _ in range(3000))
-    assert _chi_square(probs, scalar, 3000) > FALSE_POSITIVE_RATE
+    assert fits(_chi_square(probs, scalar, 3000), f"SVT variant {variant}: scalar sampler")
 
 
 @pytest.mark.parametrize("which", [0, 1])
@@ -211,9 +212,10 @@ def test_exponential_samplers_match_the_exact_distribution(which: int) -> None:
         def draw(r: np.random.Generator, d: Sequence[Any] = data) -> Any:
             return e.sampler(list(d), r)
 
-        assert chi_square_pvalue(dist, draw) > FALSE_POSITIVE_RATE
+        assert fits(chi_square_pvalue(dist, draw), f"{e.name} on {data!r}: scalar sampler")
         rows = rows_as_outcomes(e.vectorized(list(data), np.random.default_rng(9), 20_000))
-        assert _chi_square(expected_probabilities(dist), Counter(rows), 20_000) > FALSE_POSITIVE_RATE
+        assert fits(_chi_square(expected_probabilities(dist), Counter(rows), 20_000),
+                    f"{e.name} on {data!r}: vectorized sampler")
 
 
 def test_finite_law_vectorizer_is_exact_on_a_fine_law() -> None:
@@ -221,7 +223,8 @@ def test_finite_law_vectorizer_is_exact_on_a_fine_law() -> None:
     _, vectorized = finite_law_samplers(mech)
     dist = mech.distribution((0, 0, 0))  # P(1) = 1/65
     rows = rows_as_outcomes(vectorized([0, 0, 0], np.random.default_rng(4), 50_000))
-    assert _chi_square(expected_probabilities(dist), Counter(rows), 50_000) > FALSE_POSITIVE_RATE
+    assert fits(_chi_square(expected_probabilities(dist), Counter(rows), 50_000),
+                "finite-law vectorizer on a fine law")
 
 
 def test_full_precision_uniform_fills_every_binade() -> None:
@@ -230,16 +233,16 @@ def test_full_precision_uniform_fills_every_binade() -> None:
     _, e = np.frexp(u)
     counts = Counter((1 - e).tolist())  # u in [2^-k, 2^-k+1) has frexp exponent 1 - k
     probs: dict[Hashable, float] = {k: 2.0**-k for k in range(1, 40)}
-    assert _chi_square(probs, counts, u.size) > FALSE_POSITIVE_RATE
+    assert fits(_chi_square(probs, counts, u.size), "full_precision_uniform binades")
     # low bits are used: a 53-bit grid would make every u a multiple of 2^-53
     small = u[u < 2.0**-10]
     assert bool(np.any(small * 2.0**53 != np.floor(small * 2.0**53)))
 
 
-def _binomial_consistent(w: Witness, sample: Any, n: int) -> bool:
+def _binomial_consistent(w: Witness, sample: Any, n: int, what: str) -> bool:
     hits = sum(1 for o in rows_as_outcomes(sample) if w.contains(o))
     p = float((w.p.lo + w.p.hi) / 2) if w.p_estimate is None else w.p_estimate
-    return bool(stats.binomtest(hits, n, p).pvalue > FALSE_POSITIVE_RATE)
+    return fits(stats.binomtest(hits, n, p).pvalue, f"{what}: {hits}/{n} against p = {p:.6g}")
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -251,10 +254,12 @@ def test_witness_probabilities_match_the_samplers(name: str) -> None:
     for i, w in enumerate(e.witnesses):
         rng = np.random.default_rng(1000 + i)
         if w.p.lo * n >= 20 or w.p_estimate is not None:
-            assert _binomial_consistent(w, e.vectorized(list(w.a), rng, n), n)
+            assert _binomial_consistent(w, e.vectorized(list(w.a), rng, n), n,
+                                        f"{name} witness {i}, P(F | a)")
         if w.q.lo * n >= 20:
             q = Witness(w.b, w.a, w.event, w.contains, w.q, w.p, w.basis)
-            assert _binomial_consistent(q, e.vectorized(list(w.b), rng, n), n)
+            assert _binomial_consistent(q, e.vectorized(list(w.b), rng, n), n,
+                                        f"{name} witness {i}, P(F | b)")
 
 
 # --------------------------------------------------------- true-epsilon metadata

@@ -39,6 +39,8 @@ from privref.validation.zoo_dpsniper import (
 from privref.validation.zoo_svt import BOTTOM, PrefixItem, SVTSpec, prefix_probability
 from privref.validation.zoo_types import NOT_PRIVATE, ZooEntry, rows_as_outcomes
 
+from ..stats import AUDIT_CONFIDENCE
+
 ENTRIES = dpsniper_entries()
 NAMES = [e.name for e in ENTRIES]
 ALPHA = Fraction(1, 10**6)
@@ -299,11 +301,12 @@ def test_enclosures_and_verdicts_are_consistent() -> None:
 @pytest.mark.parametrize("name", ["dpsniper_truncated_geometric", "dpsniper_noisy_hist2",
                                   "dpsniper_one_time_rappor"])
 def test_quick_audit_is_sound_and_sees_something(name: str) -> None:
-    """2·10^4 samples per side, seed 0, real-arithmetic events: 0 < bound <= true ε."""
+    """10^5 samples per side, seed 0, real-arithmetic events, confidence 1 - 10^-7 (a bound
+    above the true ε has at most that probability): 0 < bound <= true ε."""
     e = entry(name)
     target = target_from_callable(e.vectorized or e.sampler, name=e.name)
-    config = AuditConfig(epsilon=e.claimed_epsilon, delta=Fraction(0), confidence=Fraction(9, 10),
-                         samples=20_000, seed=0, workers=1)
+    config = AuditConfig(epsilon=e.claimed_epsilon, delta=Fraction(0), confidence=AUDIT_CONFIDENCE,
+                         samples=100_000, seed=0, workers=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         report = run_audit(target, config, [(tuple(a), tuple(b)) for a, b in e.pairs],

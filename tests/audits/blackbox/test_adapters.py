@@ -1,11 +1,12 @@
 """Tests of the third-party target adapters (audits.blackbox.adapters, _opendp, _diffprivlib).
 
 CI installs both libraries (extras ``opendp`` and ``diffprivlib``), so nothing
-here is skipped.  Statistical tests use a false-positive rate of ``ALPHA``
-(tests/stats.py's FALSE_POSITIVE_RATE) each; the diffprivlib ones are seeded
-(deterministic), the OpenDP ones cannot be (OpenDP draws from the OS), so each
-of those fails spuriously with probability at most ALPHA per run (8 such
-checks: < 1e-5 per run).
+here is skipped.  Every statistical assertion goes through tests.stats.fits
+(or rejects, for the power check), which records it; each goodness-of-fit test
+has the false-positive rate tests.stats.FALSE_POSITIVE_RATE (10^-7).  The
+diffprivlib ones are seeded (deterministic), the OpenDP ones cannot be (OpenDP
+draws from the OS), so each of those fails spuriously with probability at most
+FALSE_POSITIVE_RATE per run (8 such checks: < 10^-6 per run).
 """
 
 from __future__ import annotations
@@ -39,13 +40,7 @@ from privref.reference.errors import InvalidArgument, PrivrefError
 from privref.reference.neighbors import check_neighbors
 from privref.reference.reals import Order, compare, log
 
-from ...stats import FALSE_POSITIVE_RATE
-
-ALPHA = FALSE_POSITIVE_RATE
-"""False-positive rate of each statistical test below (the suite's common 1e-6)."""
-
-Z = float(stats.norm.isf(ALPHA / 2))
-"""Two-sided normal critical value at level ALPHA (about 4.89)."""
+from ...stats import fits, rejects
 
 NAMES = third_party_target_names()
 OPENDP = third_party_target_names("opendp")
@@ -252,6 +247,11 @@ def test_broken_library_is_reported_with_its_import_error(monkeypatch: pytest.Mo
 
 # ---------------------------------------------------------------------------- laws (statistical)
 
+def _two_sided_normal_pvalue(z: float) -> float:
+    """Two-sided p-value of an asymptotically standard normal statistic: 2 P[N(0, 1) > |z|]."""
+    return float(2 * stats.norm.sf(abs(z)))
+
+
 def _two_sided_geometric_gof(draws: np.ndarray, loc: int, a: float) -> float:
     """Chi-square p-value of integer draws against P[k] = (1-a)/(1+a) a^|k-loc| (tails pooled)."""
     n = len(draws)
@@ -273,7 +273,8 @@ def test_misconfigured_laplace_has_the_noise_ratio_of_its_true_epsilon(vectorize
     """diffprivlib, sensitivity 1 declared, clamped sum in [0, 4]: location gap 4, scale b = 2, eps = 4/b.
 
     Means: X̄ ~ N(loc, 2b²/N); variance: s² ~ N(2b², 20b⁴/N) (Laplace's fourth
-    central moment is 24b⁴); each |z| is compared with the two-sided ALPHA quantile.
+    central moment is 24b⁴); each z gives a two-sided normal p-value, 2 P[N(0, 1) > |z|],
+    checked with tests.stats.fits.
     """
     t = third_party_target("diffprivlib:sum-laplace-misconfigured")
     (a, b_data), b, n = t.pairs[0], 2.0, (20_000 if vectorized else 5_000)
@@ -281,9 +282,11 @@ def test_misconfigured_laplace_has_the_noise_ratio_of_its_true_epsilon(vectorize
     xa = np.asarray(_draws(t, a, rng, n, vectorized=vectorized), dtype=float)
     xb = np.asarray(_draws(t, b_data, rng, n, vectorized=vectorized), dtype=float)
     gap = xa.mean() - xb.mean()
-    assert abs(gap - 4) / math.sqrt(2 * 2 * b * b / n) < Z
+    assert fits(_two_sided_normal_pvalue((gap - 4) / math.sqrt(2 * 2 * b * b / n)),
+                "diffprivlib misconfigured sum: location gap 4")
     for x in (xa, xb):
-        assert abs(x.var(ddof=1) - 2 * b * b) / math.sqrt(20 * b**4 / n) < Z
+        assert fits(_two_sided_normal_pvalue((x.var(ddof=1) - 2 * b * b) / math.sqrt(20 * b**4 / n)),
+                    "diffprivlib misconfigured sum: variance 2b^2")
     claimed = t.claim.epsilon.exact
     assert claimed is not None and t.true_epsilon.exact == Fraction(4) / Fraction(2) > claimed
 
@@ -295,19 +298,21 @@ def test_opendp_misconfigured_sum_has_the_discrete_laplace_law(vectorized: bool)
     (a, b_data), n = t.pairs[0], (10_000 if vectorized else 1_000)
     for data, loc in ((a, 4), (b_data, 0)):
         draws = np.asarray(_draws(t, data, np.random.default_rng(0), n, vectorized=vectorized))
-        assert _two_sided_geometric_gof(draws, loc, math.exp(-1 / 2)) > ALPHA
+        assert fits(_two_sided_geometric_gof(draws, loc, math.exp(-1 / 2)),
+                    f"opendp misconfigured sum: discrete Laplace(2) around {loc}")
 
 
 def test_opendp_count_laplace_has_the_discrete_laplace_law() -> None:
     t = third_party_target("opendp:count-laplace")
     draws = np.asarray(_draws(t, (0, 0, 0), np.random.default_rng(0), 20_000, vectorized=True))
-    assert _two_sided_geometric_gof(draws, 3, math.exp(-1 / 2)) > ALPHA
+    assert fits(_two_sided_geometric_gof(draws, 3, math.exp(-1 / 2)), "opendp count: discrete Laplace(2)")
 
 
 def test_diffprivlib_geometric_has_the_two_sided_geometric_law() -> None:
     t = third_party_target("diffprivlib:count-geometric")
     draws = np.asarray(_draws(t, (0, 0, 0), np.random.default_rng(5), 20_000, vectorized=True))
-    assert _two_sided_geometric_gof(draws, 3, math.exp(-1)) > ALPHA
+    assert fits(_two_sided_geometric_gof(draws, 3, math.exp(-1)),
+                "diffprivlib geometric: two-sided geometric")
 
 
 @pytest.mark.parametrize(("name", "loc", "scale"), [("opendp:count-laplace-f64", 3, 1.0),
@@ -316,11 +321,11 @@ def test_continuous_laplace_law(name: str, loc: int, scale: float) -> None:
     """Kolmogorov-Smirnov against Laplace(loc, scale) on [0, 0, 0]."""
     t = third_party_target(name)
     draws = np.asarray(_draws(t, (0, 0, 0), np.random.default_rng(9), 10_000, vectorized=True))
-    assert stats.kstest(draws, "laplace", args=(loc, scale)).pvalue > ALPHA
+    assert fits(stats.kstest(draws, "laplace", args=(loc, scale)).pvalue, f"{name}: KS against Laplace")
 
 
-def _binomial_ok(successes: int, n: int, p: float) -> bool:
-    return bool(stats.binomtest(successes, n, p).pvalue > ALPHA)
+def _binomial_ok(successes: int, n: int, p: float, what: str) -> bool:
+    return fits(stats.binomtest(successes, n, p).pvalue, f"{what}: {successes}/{n} against p = {p:.6g}")
 
 
 def test_exponential_vote_has_the_exponential_mechanism_law() -> None:
@@ -330,7 +335,8 @@ def test_exponential_vote_has_the_exponential_mechanism_law() -> None:
     for data in {d for pair in t.pairs for d in pair}:
         n0, n1 = data.count(0), data.count(1)
         draws = _draws(t, data, rng, 5_000, vectorized=True)
-        assert _binomial_ok(sum(1 for x in draws if x == 0), 5_000, 1 / (1 + math.exp((n1 - n0) / 2)))
+        assert _binomial_ok(sum(1 for x in draws if x == 0), 5_000, 1 / (1 + math.exp((n1 - n0) / 2)),
+                            f"diffprivlib exponential vote on {data}")
 
 
 def test_randomized_response_tells_the_truth_with_probability_three_quarters() -> None:
@@ -338,14 +344,17 @@ def test_randomized_response_tells_the_truth_with_probability_three_quarters() -
     rng = np.random.default_rng(0)
     for bit in (True, False):
         draws = _draws(t, (bit,), rng, 1_000, vectorized=False)
-        assert _binomial_ok(sum(1 for x in draws if x == bit), 1_000, 0.75)
+        assert _binomial_ok(sum(1 for x in draws if x == bit), 1_000, 0.75,
+                            f"opendp randomized response on {bit}")
 
 
 def test_every_statistical_helper_rejects_a_wrong_law() -> None:
     """Power check: the same tests do reject when the scale is wrong (so passing above means something)."""
     rng = np.random.default_rng(1)
     wrong = rng.laplace(0, 1.0, 20_000).round().astype(np.int64)  # not discrete Laplace of scale 2
-    assert _two_sided_geometric_gof(wrong, 0, math.exp(-1 / 2)) < ALPHA
-    assert stats.kstest(rng.laplace(3, 1.5, 20_000), "laplace", args=(3, 2.0)).pvalue < ALPHA
+    assert rejects(_two_sided_geometric_gof(wrong, 0, math.exp(-1 / 2)),
+                   "geometric chi-square rejects a rounded Laplace(1)")
+    assert rejects(stats.kstest(rng.laplace(3, 1.5, 20_000), "laplace", args=(3, 2.0)).pvalue,
+                   "KS rejects Laplace(3, 1.5) as Laplace(3, 2)")
 
 

@@ -20,6 +20,8 @@ import pytest
 from privref.audits.blackbox.api import assert_private
 from privref.audits.blackbox.estimate import bound_ratio, epsilon_from_ratio, estimate_pair
 
+from ...stats import AUDIT_CONFIDENCE
+
 QUERIES = 5
 
 
@@ -128,12 +130,12 @@ def test_end_to_end_variable_length_lists() -> None:
     """assert_private on list outputs of varying length: the true claim passes, an 8x overclaim fails."""
     pair = [((0,) * 4, (1,) * 4)]
     report = assert_private(noisy_svt_list, epsilon=2, pairs=pair, samples=20_000, seed=1,
-                            relation="linf")
+                            relation="linf", confidence=AUDIT_CONFIDENCE)
     (result,) = report.pairs
     assert result.estimate is not None and result.estimate.epsilon_lower_bound > 0.25
     with pytest.raises(AssertionError):
         assert_private(noisy_svt_list, epsilon=Fraction(1, 4), pairs=pair, samples=20_000, seed=1,
-                       relation="linf")
+                       relation="linf", confidence=AUDIT_CONFIDENCE)
 
 
 def nan_or_one(data: list[int], rng: np.random.Generator) -> float:
@@ -145,6 +147,8 @@ def test_end_to_end_nan_outputs() -> None:
     """A NaN-returning target is audited (no refusal, no spurious hidden-randomness warning): the NaN atom
     is the witness of a violation of ε = 1/10 (true ε = ln 3)."""
     with pytest.raises(AssertionError, match=r"output in \{nan\}"):
-        assert_private(nan_or_one, epsilon=Fraction(1, 10), pairs=[([0], [1])], samples=4000, seed=1)
-    report = assert_private(nan_or_one, epsilon="ln(3)", pairs=[([0], [1])], samples=4000, seed=1)
+        assert_private(nan_or_one, epsilon=Fraction(1, 10), pairs=[([0], [1])], samples=4000, seed=1,
+                       confidence=AUDIT_CONFIDENCE)
+    report = assert_private(nan_or_one, epsilon="ln(3)", pairs=[([0], [1])], samples=4000, seed=1,
+                            confidence=AUDIT_CONFIDENCE)
     assert not any("hidden randomness" in w for w in report.warnings)

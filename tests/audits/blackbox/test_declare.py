@@ -40,6 +40,8 @@ from privref.reference.neighbors import AddRemove, Substitution
 from privref.reference.privacy import PrivacyClaim
 from privref.reference.reals import Order, compare, log, rational
 
+from ...stats import AUDIT_CONFIDENCE
+
 # A clamp-and-sum over [0, 10] with two-sided geometric noise P[k] ∝ exp(-|k|/4): adding or
 # removing one entry moves the sum by at most 10, so its true epsilon is exactly 10/4 = 5/2.
 CLAMP_SUM = """
@@ -275,7 +277,8 @@ def _audit(argv: list[str], out: Path) -> dict[str, object]:
 
     parser = argparse.ArgumentParser()
     configure_parser(parser)
-    run(parser.parse_args([*argv, "--workers", "1", "--quiet", "--json", str(out)]))
+    confidence = [] if "--confidence" in argv else ["--confidence", str(AUDIT_CONFIDENCE)]
+    run(parser.parse_args([*argv, *confidence, "--workers", "1", "--quiet", "--json", str(out)]))
     report: dict[str, object] = json.loads(out.read_text())
     return report
 
@@ -328,7 +331,7 @@ def test_assert_private_audits_the_declared_claim() -> None:
     def rr(data: list[int], rng: np.random.Generator) -> int:
         return data[0] if rng.random() < 0.75 else 1 - data[0]
 
-    report = assert_private(rr, samples=2000, seed=1)
+    report = assert_private(rr, samples=2000, seed=1, confidence=AUDIT_CONFIDENCE)
     assert isinstance(report.declared_claim, PrivacyClaim) and report.claim_conversion is None
     assert str(report.claimed_epsilon) == str(log(3)) and report.claimed_delta == 0
     assert report.relation_source == "declared" and report.witness is not None
@@ -409,7 +412,7 @@ def test_a_direct_run_audit_report_records_the_targets_declarations(target_file:
     libraries; the relation's source stays unknown (null), as only a caller knows it."""
     target = load_target(f"{target_file}:overclaimed")
     config = AuditConfig(epsilon=rational(1), samples=2000, seed=1, timeout=None,
-                         relation=target.relation)
+                         relation=target.relation, confidence=AUDIT_CONFIDENCE)
     report = run_audit(target, config, [((3,), (3, 4))])
     assert report.declared_claim == target.claim
     assert report.libraries == target.libraries and report.libraries[0].name == "numpy"

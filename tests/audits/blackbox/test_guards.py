@@ -30,6 +30,8 @@ from privref.reference.neighbors import AddRemove, LInf, Substitution, relation_
 from privref.reference.privacy import PrivacyClaim, group_privacy
 from privref.reference.reals import Order, compare, exp, log, rational
 
+from ...stats import AUDIT_CONFIDENCE
+
 
 def rr(data: list[int], rng: np.random.Generator) -> int:
     b = data[0]
@@ -46,7 +48,8 @@ def sleepy(data: list[int], rng: np.random.Generator) -> int:
 
 
 def config(**kw: object) -> AuditConfig:
-    base: dict[str, object] = {"epsilon": log(3), "samples": 2000, "seed": 1, "workers": 1}
+    base: dict[str, object] = {"confidence": AUDIT_CONFIDENCE,
+                               "epsilon": log(3), "samples": 2000, "seed": 1, "workers": 1}
     base.update(kw)
     return AuditConfig(**base)  # type: ignore[arg-type]
 
@@ -228,11 +231,14 @@ def test_checkpoint_chunks_are_bound_to_their_run(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------- the API
 
 def test_api_floats_are_their_exact_binary_values() -> None:
-    report = assert_private(rr, epsilon=1.5, confidence=0.95, pairs=[([0], [1])], samples=2000)
+    report = assert_private(rr, epsilon=1.5, confidence=0.9999999, pairs=[([0], [1])],
+                            samples=2000)
     record = report.to_json()
+    exact = Fraction(0.9999999)
+    assert exact.denominator == 2**53 and exact != Fraction(9999999, 10**7)
     assert record["claimed_epsilon_exact"] == "3/2"
-    assert record["confidence_exact"] == str(Fraction(0.95)) == "4278419646001971/4503599627370496"
-    assert "at confidence 0.95 = 4278419646001971/4503599627370496" in report.summary()
+    assert record["confidence_exact"] == f"{exact.numerator}/{2**53}"
+    assert f"at confidence 0.9999999 = {exact.numerator}/{2**53}" in report.summary()
 
 
 def test_api_refuses_bad_pairs_before_any_verdict() -> None:
@@ -242,13 +248,15 @@ def test_api_refuses_bad_pairs_before_any_verdict() -> None:
     with pytest.raises(NotNeighboring, match=r"pairs entry \[0\] vs \[5, 5, 5\] is not "
                                              r"neighboring under substitution"):
         assert_private(rr, epsilon=1, pairs=[([0], [5, 5, 5])])
-    report = assert_private(rr, epsilon="ln(3)", pairs=[([0, 0], [1, 1])], group=2, samples=2000)
+    report = assert_private(rr, epsilon="ln(3)", pairs=[([0, 0], [1, 1])], group=2, samples=2000,
+                            confidence=AUDIT_CONFIDENCE)
     assert report.group == 2 and str(report.tested_epsilon) == str(log(3) * 2)
 
 
 def test_float_leak_is_explained() -> None:
     with pytest.raises(AssertionError) as info:
-        assert_private(laplace_count, epsilon=1, pairs=[([0], [1])], samples=4000, seed=1)
+        assert_private(laplace_count, epsilon=1, pairs=[([0], [1])], samples=4000, seed=1,
+                       confidence=AUDIT_CONFIDENCE)
     message = str(info.value)
     assert "floating-point leak (Mironov 2012)" in message and "--no-float-events" in message
     assert "event counts: {'hits_a'" in message

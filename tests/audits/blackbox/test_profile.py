@@ -18,6 +18,8 @@ from privref.reference.accounting import analytic_gaussian_delta
 from privref.reference.errors import InvalidArgument
 from privref.reference.reals import Real, rational
 
+from ...stats import AUDIT_CONFIDENCE
+
 
 def gauss(data: list[int], rng: np.random.Generator, size: int) -> np.ndarray:
     return sum(data) + rng.normal(0.0, 1.0, size)  # sigma = 1, sensitivity 1
@@ -35,7 +37,8 @@ def true_point(eps: Fraction) -> tuple[Real, Fraction]:
 
 def config(points: tuple[tuple[Real, Fraction], ...], **kw: object) -> AuditConfig:
     eps, delta = true_point(Fraction(1))
-    base: dict[str, object] = {"epsilon": eps, "delta": delta, "samples": 60_000, "seed": 5,
+    base: dict[str, object] = {"confidence": AUDIT_CONFIDENCE,
+                               "epsilon": eps, "delta": delta, "samples": 60_000, "seed": 5,
                                "float_events": False, "points": points}
     base.update(kw)
     return AuditConfig(**base)  # type: ignore[arg-type]

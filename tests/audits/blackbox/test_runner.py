@@ -25,6 +25,8 @@ from privref.audits.blackbox.target import OutcomeError, Target, TargetCallError
 from privref.reference.errors import InvalidArgument
 from privref.reference.reals import Real, rational
 
+from ...stats import AUDIT_CONFIDENCE
+
 
 @dataclass(frozen=True)
 class Stand:
@@ -78,7 +80,8 @@ EPS: Real = rational(Fraction(1, 2))
 
 
 def config(**kw: object) -> AuditConfig:
-    base: dict[str, object] = {"epsilon": EPS, "samples": 3000, "seed": 11, "chunk_size": 500}
+    base: dict[str, object] = {"confidence": AUDIT_CONFIDENCE,
+                               "epsilon": EPS, "samples": 3000, "seed": 11, "chunk_size": 500}
     base.update(kw)
     return AuditConfig(**base)  # type: ignore[arg-type]
 
@@ -147,7 +150,8 @@ def test_given_pairs_split_alpha() -> None:
 
 def test_search_screens_then_confirms_on_fresh_samples() -> None:
     est = Recorder()
-    report = run_audit(RR, config(confirm=2, screening_samples=600), None, estimator=est)
+    report = run_audit(RR, config(confirm=2, screening_samples=600, confidence=Fraction(95, 100)),
+                       None, estimator=est)
     screening = [p for p in report.pairs if p.stage == "screening"]
     confirmed = [p for p in report.pairs if p.stage == "confirmation"]
     assert len(screening) == report.candidates > 2 and len(confirmed) == 2

@@ -34,6 +34,8 @@ from privref.reference.accounting import calibrate_sigma
 from privref.reference.errors import InvalidArgument
 from privref.reference.reals import rational
 
+from ...stats import AUDIT_CONFIDENCE
+
 
 def test_selection_finds_the_likely_outcome_and_direction() -> None:
     """Randomized-response-like counts: {0} with P = M(a), or {1} with P = M(b)."""
@@ -215,7 +217,7 @@ def test_gaussian_overclaim_at_delta_is_flagged_and_the_true_claim_is_not() -> N
     """The Gaussian mechanism (sensitivity 1) claimed (1, 10⁻³)-DP, 10⁵ samples per side.
 
     σ from accounting.calibrate_sigma: σ_hi(ε) is proved to give δ(ε) <= 10⁻³ exactly, so at
-    σ_hi(1) the claim is TRUE (a VIOLATION there has probability <= 1 − confidence = 0.05), and at
+    σ_hi(1) the claim is TRUE (a VIOLATION there has probability <= 1 − confidence = 10⁻⁷), and at
     σ_hi(2) the true ε at 10⁻³ is 2 (a 100% overclaim).  Fixed seeds: deterministic.
     """
     pair = [((0,), (1,))]
@@ -223,7 +225,7 @@ def test_gaussian_overclaim_at_delta_is_flagged_and_the_true_claim_is_not() -> N
     for true_eps in (1, 2):
         sigma = float(calibrate_sigma(1, true_eps, Fraction(1, 1000)).hi)
         config = AuditConfig(epsilon=rational(1), delta=Fraction(1, 1000), samples=100_000,
-                             confidence=Fraction(95, 100), float_events=False, seed=3)
+                             confidence=AUDIT_CONFIDENCE, float_events=False, seed=3)
         report = run_audit(target_from_callable(_gaussian(sigma)), config, pair)
         verdicts[true_eps] = report.verdict
     assert verdicts == {1: BlackboxVerdict.NO_VIOLATION_FOUND, 2: BlackboxVerdict.VIOLATION}

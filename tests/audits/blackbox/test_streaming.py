@@ -30,6 +30,8 @@ from privref.audits.blackbox.runner import AuditConfig, CheckpointError, run_aud
 from privref.audits.blackbox.target import Target, target_from_callable
 from privref.reference.reals import log, rational
 
+from ...stats import AUDIT_CONFIDENCE
+
 
 def laplace_vec(data: list[int], rng: np.random.Generator, size: int) -> np.ndarray:
     return sum(data) + rng.laplace(0.0, 2.0, size)
@@ -46,7 +48,8 @@ def label(data: list[int], rng: np.random.Generator) -> str:
 
 
 def config(**kw: object) -> AuditConfig:
-    base: dict[str, object] = {"epsilon": log(2), "samples": 1000, "seed": 7, "chunk_size": 300}
+    base: dict[str, object] = {"confidence": AUDIT_CONFIDENCE,
+                               "epsilon": log(2), "samples": 1000, "seed": 7, "chunk_size": 300}
     base.update(kw)
     return AuditConfig(**base)  # type: ignore[arg-type]
 
@@ -297,8 +300,10 @@ def test_one_run_gives_the_ieee_and_the_real_arithmetic_verdicts() -> None:
     # a Laplace mechanism calibrated for eps = 1 leaks through its float bits (Mironov 2012) but
     # holds in real arithmetic; the same mechanism with its budget spent twice (scale 1/2, true
     # eps = 2, claimed 1) also fails in real arithmetic.  Each view is bounded at alpha/2, so a
-    # view's false VIOLATION has probability <= 0.025 (a fixed seed makes the test deterministic).
-    claim = {"epsilon": rational(1), "samples": 40_000, "seed": 3, "chunk_size": 4096}
+    # view's false VIOLATION has probability <= 10^-7 / 2 (a fixed seed makes the test
+    # deterministic).
+    claim = {"epsilon": rational(1), "samples": 40_000, "seed": 3, "chunk_size": 4096,
+             "confidence": AUDIT_CONFIDENCE}
     right = run_audit(target_from_callable(laplace_scaled(1.0), "lap1"),
                       AuditConfig(**claim), [PAIR])  # type: ignore[arg-type]
     double = run_audit(target_from_callable(laplace_scaled(0.5), "lap2"),

@@ -33,7 +33,7 @@ from privref.reference.privacy import parse_epsilon
 from privref.reference.reals import exp, log
 from privref.reference.verdict import Verdict
 
-from ...stats import FALSE_POSITIVE_RATE, chi_square_pvalue
+from ...stats import chi_square_pvalue, fits
 
 EPS = parse_epsilon("2*ln(3/2)")
 T2 = thresholds_on(2)
@@ -135,14 +135,14 @@ def test_claims() -> None:
     lambda: generic_predictor(T3, 3, EPS),
 ])
 def test_samplers_match_the_law(make: Callable[[], Predictor]) -> None:
-    """predict and predict_batch vs the exact law: chi-square p >= FALSE_POSITIVE_RATE (seeded)."""
+    """predict and predict_batch vs the exact law: seeded chi-square, each a recorded ``fits``."""
     predictor = make()
     data = ((0, 1), (2, 0), (1, 1))
     law = predictor.law(data, 1)
-    assert chi_square_pvalue(law, lambda rng: predictor.predict(data, 1, rng),
-                             n=2000) >= FALSE_POSITIVE_RATE
+    assert fits(chi_square_pvalue(law, lambda rng: predictor.predict(data, 1, rng), n=2000),
+                f"{predictor.name}: predict vs law")
     draws = iter(predictor.predict_batch(data, [1] * 4000, np.random.default_rng(7)).tolist())
-    assert chi_square_pvalue(law, lambda rng: next(draws)) >= FALSE_POSITIVE_RATE
+    assert fits(chi_square_pvalue(law, lambda rng: next(draws)), f"{predictor.name}: predict_batch vs law")
 
 
 # ------------------------------------------------------------------- audits

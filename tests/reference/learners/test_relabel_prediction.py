@@ -32,7 +32,7 @@ from privref.reference.program import distribution
 from privref.reference.reals import exp, log, rational
 from privref.reference.verdict import Verdict
 
-from ...stats import FALSE_POSITIVE_RATE, chi_square_pvalue
+from ...stats import chi_square_pvalue, fits
 
 T2 = thresholds_on(2)
 EPS = parse_epsilon("2*ln(3/2)")      # r = 3/2, e^ε = 9/4
@@ -122,15 +122,15 @@ def test_laws_by_hand() -> None:
 
 @pytest.mark.parametrize("flip", [None, Q])
 def test_samplers_match_the_law(flip: Fraction | None) -> None:
-    """predict and predict_batch vs the exact law: chi-square p >= FALSE_POSITIVE_RATE (seeded)."""
+    """predict and predict_batch vs the exact law: seeded chi-square, each a recorded ``fits``."""
     data = ((0, 1), (1, 1), (0, 0))
     predictor = (relabel_core_predictor(T2, 3, 1, EPS, 2, EPS) if flip is None
                  else relabel_predictor(T2, 3, 1, EPS, 2, EPS, flip))
     law = predictor.law(data, 1)
-    assert chi_square_pvalue(law, lambda rng: predictor.predict(data, 1, rng),
-                             n=2000) >= FALSE_POSITIVE_RATE
+    assert fits(chi_square_pvalue(law, lambda rng: predictor.predict(data, 1, rng), n=2000),
+                f"{predictor.name}: predict vs law")
     draws = iter(predictor.predict_batch(data, [1] * 4000, np.random.default_rng(7)).tolist())
-    assert chi_square_pvalue(law, lambda rng: next(draws)) >= FALSE_POSITIVE_RATE
+    assert fits(chi_square_pvalue(law, lambda rng: next(draws)), f"{predictor.name}: predict_batch vs law")
 
 
 # ------------------------------------------------------------------ audits
