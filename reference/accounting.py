@@ -463,7 +463,8 @@ def _continued_fraction(x: Fraction, prec: int) -> Interval:
 
 
 def _mills_at(x: Fraction, prec: int) -> Interval:
-    """R(x) = (1 − Φ(x))/φ(x) at a rational x >= −6 (series below 3, continued fraction above)."""
+    """R(x) = (1 − Φ(x))/φ(x) at a rational x >= −2·_SERIES_BELOW (series below _SERIES_BELOW = 4,
+    continued fraction from there on)."""
     if x >= _SERIES_BELOW:
         return _continued_fraction(x, prec)
     if x < -2 * _SERIES_BELOW:
@@ -487,7 +488,7 @@ def normal_cdf(x: object, prec: int = WORK_PRECISION) -> Interval:
     """An enclosure of Φ(x), the standard normal CDF, at about ``prec`` bits (relative in the tails).
 
     Proved through the series and continued fraction of the module doc; Φ(x) = 1/2 + φ(x)S(x)
-    for |x| < 3, φ(x)·R(−x) for x <= −3 and 1 − φ(x)·R(x) for x >= 3.
+    for |x| < 4 (_SERIES_BELOW), φ(x)·R(−x) for x <= −4 and 1 − φ(x)·R(x) for x >= 4.
     Source: Abramowitz & Stegun 7.1.6 (series) and 26.2.14 (Laplace's continued fraction).
     """
     p = _precision(prec)

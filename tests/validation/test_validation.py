@@ -48,7 +48,8 @@ SEEDS = range(200)
 LEVEL = Fraction(1, 10**6)
 """Level of the binomial tests here: 10^-6, not the suite's 10^-7, to keep their power (at 200
 runs the largest passing count of failures is 43, against 45 at 10^-7, and the selection-bias
-bug of docs/blackbox-statistics.md showed 44).  Five assertions: 5·10^-6 of the budget."""
+bug of docs/blackbox-statistics.md showed 44).  Five assertion sites, 24 assertions over the
+parameters: 2.4·10^-5 of the suite's budget (docs/test-budget.md)."""
 
 RR = randomized_response(Fraction(3, 4))
 EM = exponential_mechanism(range(3), count_score, epsilon="2*ln(3/2)")
