@@ -7,7 +7,9 @@ False-positive budget (issue 14, item 6; tests/stats.py): every statistical asse
 recorded with the probability that it fails on correct code.  Black-box audits are recorded
 here, as their reports are made: a complete report without a real-arithmetic violation spends
 1 - confidence (a false VIOLATION has at most that probability; for a two-view run it is the
-real view's share and the IEEE view's together), and a VIOLATION is a power check.  The run's
+real view's share and the IEEE view's together), and a VIOLATION is a power check.  The
+ledger's statistical checks (a CheckResult with a confidence: Monte Carlo checks with
+Clopper-Pearson bounds) are recorded the same way.  The run's
 total is printed at the end and the run fails when it exceeds tests.stats.SUITE_BUDGET.
 """
 
@@ -23,6 +25,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from privref.audits.blackbox import report as _report
+from privref.proofs import _ledger
+from privref.reference.verdict import Verdict
 
 from .stats import SPENT, SUITE_BUDGET, Spent, record
 
@@ -48,6 +52,22 @@ def _recorded(self: _report.BlackboxReport, *args: Any, **kwargs: Any) -> None:
 
 
 setattr(_report.BlackboxReport, "__init__", _recorded)  # noqa: B010 (observation only)
+
+_checked = _ledger.CheckResult.__init__
+
+
+def _recorded_check(self: _ledger.CheckResult, *args: Any, **kwargs: Any) -> None:
+    _checked(self, *args, **kwargs)
+    if self.confidence is None:
+        return
+    what = f"statistical ledger check at confidence {self.confidence}: {self.evidence[:80]}"
+    if self.verdict is Verdict.VIOLATED:
+        record("power", Fraction(0), what)
+    else:
+        record("audit", 1 - self.confidence, what)
+
+
+setattr(_ledger.CheckResult, "__init__", _recorded_check)  # noqa: B010 (observation only)
 
 _BY_TEST: pytest.StashKey[dict[str, list[Spent]]] = pytest.StashKey()
 

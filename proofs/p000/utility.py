@@ -95,7 +95,8 @@ ENTRIES: tuple[Entry, ...] = (
               "(the LabelBoost helper's entry) and Theorem B.5 (cited; checked on instances). Also a "
               "seeded Monte Carlo of the claim itself with scaled sizes (000 Algorithm 3, 000-E23; "
               "printed α_i, "
-              "β_i, N = 4 iterations on THRESH[16], exact one-sided Clopper–Pearson at confidence 0.999); "
+              f"β_i, N = 4 iterations on THRESH[16], exact one-sided Clopper–Pearson at confidence "
+              f"{1 - u.MC_LEVEL}); "
               "its premise on |S| is not met at these sizes, so it is supporting evidence only and the "
               "status stays CHECKED. 004 Claim C.9 uses 12 (10 fails with its |S_i|).",
         checks=(_SUFF_411, _ACC_000, u.TRIANGLE, u.MC_000),

@@ -30,7 +30,7 @@ def test_every_check_agrees_with_its_status(entry: Entry, check: Check) -> None:
 def test_entry_status_id_and_confidence() -> None:
     assert [(e.id, e.status) for e in mc.ENTRIES] == [(f"003 Theorem 3.1 / {STEP}", Status.AUDITED)]
     entry = mc.ENTRIES[0]
-    assert entry.confidence == Fraction(999, 1000)
+    assert entry.confidence == 1 - mc.MC_LEVEL == Fraction(999999, 10**6)
     assert entry.id in {e.id for e in all_entries()}
     assert run_entry(entry).consistent
     result = mc.check_theorem_3_1_mc()

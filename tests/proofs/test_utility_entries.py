@@ -149,7 +149,7 @@ def test_monte_carlo_schedule_iterates() -> None:
 def test_monte_carlo_check_holds_and_is_deterministic() -> None:
     for version in ("000", "004"):
         res = u.check_error_accumulation_mc(version)
-        assert res.verdict is Verdict.HOLDS and res.confidence == F(999, 1000)
+        assert res.verdict is Verdict.HOLDS and res.confidence == 1 - u.MC_LEVEL == F(999999, 10**6)
         assert "200 runs" in res.evidence and "i=4" in res.evidence
         assert u.run_monte_carlo(version).errors == u.run_monte_carlo.__wrapped__(version).errors
 
