@@ -83,6 +83,17 @@ def test_large_n_agrees_with_scipy_in_the_safe_direction(n: int, k: int) -> None
     assert ref_high * (1 - 1e-12) <= float(high) <= ref_high * (1 + 1e-6)
 
 
+@pytest.mark.parametrize(("n", "k"), [(100, 50), (100, 99), (1000, 100), (1000, 500)])
+@pytest.mark.parametrize("alpha", [Fraction(1, 10**30), Fraction(1, 10**300)])
+def test_extreme_levels_agree_with_scipy_in_the_safe_direction(n: int, k: int,
+                                                               alpha: Fraction) -> None:
+    """At α = 10^-30 and 10^-300 (the mode of Bin(n, p_L) lies far below k, so the float guess
+    sums a window far from the mode): still within 1e-6 relative of scipy's quantile, below it."""
+    low = cp_lower(k, n, alpha)
+    ref_low = sps.beta.ppf(float(alpha), k, n - k + 1)
+    assert ref_low * (1 - 1e-6) <= float(low) <= ref_low * (1 + 1e-9)
+
+
 def mp_tail(n: int, k: int, p: Fraction) -> mpmath.mpf:
     """P(Bin(n, p) >= k) by direct high-precision summation (a test reference)."""
     with mpmath.workprec(300):
