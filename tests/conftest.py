@@ -64,7 +64,7 @@ def _recorded_check(self: _ledger.CheckResult, *args: Any, **kwargs: Any) -> Non
     if self.verdict is Verdict.VIOLATED:
         record("power", Fraction(0), what)
     else:
-        record("audit", 1 - self.confidence, what)
+        record("audit", 1 - self.confidence, what, key=self.evidence)
 
 
 setattr(_ledger.CheckResult, "__init__", _recorded_check)  # noqa: B010 (observation only)
@@ -87,10 +87,22 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 
 def _totals(config: pytest.Config) -> tuple[Fraction, Counter[str], list[tuple[Fraction, str]]]:
+    """(the run's rate, records per kind, each test's rate largest first); a keyed experiment
+    spends once in the run, in the first test that records it."""
     by_test = config.stash.get(_BY_TEST, {})
     kinds: Counter[str] = Counter(s.kind for spent in by_test.values() for s in spent)
-    per_test = sorted(((sum((s.rate for s in spent), Fraction(0)), test)
-                       for test, spent in by_test.items()), reverse=True)
+    seen: set[str] = set()
+    per_test = []
+    for test, spent in by_test.items():
+        rate = Fraction(0)
+        for s in spent:
+            if s.key in seen:
+                continue
+            rate += s.rate
+            if s.key:
+                seen.add(s.key)
+        per_test.append((rate, test))
+    per_test.sort(reverse=True)
     return sum((r for r, _ in per_test), Fraction(0)), kinds, per_test
 
 
@@ -101,8 +113,8 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         return
     tr = terminalreporter
     tr.write_sep("-", "statistical false-positive budget (tests/stats.py)")
-    tr.write_line(f"{kinds['fit']} goodness-of-fit assertions, {kinds['audit']} black-box audits "
-                  f"without a real-arithmetic violation, {kinds['power']} power checks (miss "
+    tr.write_line(f"{kinds['fit']} goodness-of-fit assertions, {kinds['audit']} audits without a "
+                  f"violation (black-box reports, ledger checks), {kinds['power']} power checks (miss "
                   f"probability not proved; not in the total) in {len(per_test)} tests")
     tr.write_line(f"proved false-positive rate of this run: {float(total):.3g} "
                   f"(budget {float(SUITE_BUDGET):.0e}){'' if total <= SUITE_BUDGET else ': OVER'}")

@@ -12,10 +12,11 @@ Three kinds of record:
 - ``fit``: a goodness-of-fit test of a sampler against its exact law (``fits``), spending
   FALSE_POSITIVE_RATE.  The binomial tests are exact; Pearson's chi-square and the normal
   approximations use asymptotic p-values, so their level is approximate.
-- ``audit``: a black-box audit that did not report a violation (recorded by the conftest for
-  every complete report, whether or not the test asserts its verdict), spending
-  1 - confidence: for a private target a false VIOLATION has at most that probability
-  (audits.blackbox.report.BlackboxReport).  Tests use AUDIT_CONFIDENCE where they may.
+- ``audit``: a black-box audit that did not report a violation, or a statistical ledger check
+  that is not VIOLATED (recorded by the conftest as it is made, whether or not the test
+  asserts its verdict), spending 1 - confidence: a false alarm has at most that probability.
+  Tests use AUDIT_CONFIDENCE where they may.  A ledger check is keyed by its evidence (seed
+  and counts included), so running the same seeded check in several tests spends once.
 - ``power``: an assertion that a test detects a wrong sampler or a violation (``rejects``, and
   every black-box VIOLATION report).  Its miss probability is not proved; it is counted and
   listed apart, never added to the proved total.
@@ -47,22 +48,28 @@ AUDIT_CONFIDENCE: Final = 1 - Fraction(1, 10**7)
 
 @dataclass(frozen=True, slots=True)
 class Spent:
-    """One statistical assertion: its kind (fit, audit, power), its rate and what it checked."""
+    """One statistical assertion: its kind (fit, audit, power), its rate and what it checked.
+
+    ``key`` names the random experiment when the same seeded computation may be asserted more
+    than once (a ledger check run by several tests): records with one key are one event and
+    spend their rate once.  Empty: every record counts.
+    """
 
     kind: str
     rate: Fraction
     what: str
+    key: str = ""
 
 
 SPENT: list[Spent] = []
 """Every assertion of the run, in order (test instrumentation, read by tests/conftest.py)."""
 
 
-def record(kind: str, rate: Fraction, what: object = "") -> None:
-    """Append one assertion's record (kind ``fit``, ``audit`` or ``power``)."""
+def record(kind: str, rate: Fraction, what: object = "", key: str = "") -> None:
+    """Append one assertion's record (kind ``fit``, ``audit`` or ``power``; see Spent)."""
     if kind not in ("fit", "audit", "power") or not 0 <= rate <= 1:
         raise ValueError(f"record: kind={kind!r} must be fit, audit or power; rate={rate} in [0, 1]")
-    SPENT.append(Spent(kind, rate, str(what)))
+    SPENT.append(Spent(kind, rate, str(what), key))
 
 
 def fits(pvalue: float, what: object = "", *, level: Fraction = FALSE_POSITIVE_RATE) -> bool:

@@ -92,8 +92,9 @@ def test_fits_and_rejects_record_what_they_spend() -> None:
     del stats.SPENT[start:]
 
 
-def _run_suite(tmp_path: Path, records: int) -> subprocess.CompletedProcess[str]:
-    """A throw-away suite with this conftest's hooks and one test recording ``records`` fits."""
+def _run_suite(tmp_path: Path, records: int, key: str = "") -> subprocess.CompletedProcess[str]:
+    """A throw-away suite with this conftest's hooks and one test recording ``records`` fits
+    (all of one random experiment when ``key`` is given)."""
     (tmp_path / "conftest.py").write_text(
         "from tests.conftest import (pytest_configure, pytest_runtest_protocol,\n"
         "                            pytest_sessionfinish, pytest_terminal_summary)\n",
@@ -104,7 +105,7 @@ def _run_suite(tmp_path: Path, records: int) -> subprocess.CompletedProcess[str]
 
         def test_spends():
             for _ in range({records}):
-                record("fit", Fraction(1, 10**5), "probe")
+                record("fit", Fraction(1, 10**5), "probe", key={key!r})
     """), encoding="utf-8")
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                            str(tmp_path)], cwd=TESTS.parent, capture_output=True, text=True,
@@ -120,6 +121,13 @@ def test_a_run_over_budget_fails_and_one_within_passes(tmp_path: Path) -> None:
     over = _run_suite(tmp_path, 11)
     assert over.returncode == 1, over.stdout + over.stderr
     assert "1 passed" in over.stdout and ": OVER" in over.stdout
+
+
+def test_one_keyed_experiment_spends_once(tmp_path: Path) -> None:
+    """Eleven records of one seeded experiment (one key) are one event: 10^-5, within budget."""
+    run = _run_suite(tmp_path, 11, key="seed 7")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "proved false-positive rate of this run: 1e-05 (budget 1e-04)\n" in run.stdout
 
 
 def test_record_refuses_a_bad_kind_or_rate() -> None:
