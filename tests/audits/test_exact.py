@@ -13,7 +13,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from privref.audits._pair import epsilon_at_delta, hockey_stick, profile_breakpoints
-from privref.audits.exact import AuditReport, Verdict, audit, audit_pair, epsilon_text
+from privref.audits.exact import (
+    AuditReport,
+    Verdict,
+    audit,
+    audit_pair,
+    epsilon_text,
+    verify_order_invariance,
+)
 from privref.reference.citations import Uncited
 from privref.reference.composition import leak
 from privref.reference.data import Dataset
@@ -481,3 +488,5 @@ def test_the_order_check_refuses_a_universe_past_its_limit() -> None:
     rr = randomized_response("3/4")
     with pytest.raises(TooLargeToEnumerate, match="universe has 64 datasets, more than limit=63"):
         audit(subsample(rr, 1, 6), Universe((0, 1), (6,)), pair_limit=63)
+    # the limit is inclusive: exactly 64 datasets at limit=64 are checked (and pass)
+    verify_order_invariance(subsample(rr, 1, 6), Universe((0, 1), (6,)), limit=64)

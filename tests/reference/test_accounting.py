@@ -286,6 +286,16 @@ def test_cks_conversion_is_near_the_optimal_order_and_valid_at_any_order() -> No
             assert float(acc.zcdp_epsilon_at_order(rho, delta, other)) >= best - 1e-6
 
 
+def test_the_order_stays_above_1_when_the_float_search_collapses_to_1() -> None:
+    # at ρ = 10^40, δ = 1/2 the optimal α − 1 (about 10^-20) is below a double's resolution at 1,
+    # so the float bisection ends at α = 1: the order returned must still exceed 1 (α <= 1 is
+    # no Rényi order), and the conversion at it must be a valid ε (at least ρ)
+    alpha = acc.zcdp_order(10**40, F(1, 2))
+    assert 1 < alpha <= 1 + F(1, 2**20)
+    eps = acc.zcdp_epsilon_at_order(10**40, F(1, 2), alpha)
+    assert compare(eps, rational(10**40))[0] is Order.GREATER
+
+
 def test_cks_reproduces_the_opendp_figure_of_issue_13() -> None:
     # OpenDP's discrete Gaussian at scale 2 is 1/8-zCDP; at δ = 10⁻³ Corollary 13 gives 1.5461
     # (the issue's "1.546"), 001 Lemma 51 gives 1.9835 (1/8 + 2√(ln(1000)/8))

@@ -6,6 +6,7 @@ import dataclasses
 import math
 from fractions import Fraction
 
+import mpmath
 import numpy as np
 import pytest
 
@@ -15,9 +16,10 @@ from privref.audits.blackbox.estimate import (
     epsilon_from_ratio,
     estimate_pair,
     estimate_pair_detailed,
+    exceeds,
 )
 from privref.reference.errors import InvalidArgument
-from privref.reference.reals import Order, compare, exp, log, rational
+from privref.reference.reals import Interval, Order, compare, exp, interval_log, log, rational
 
 RR_A = [0] * 750 + [1] * 250
 RR_B = [0] * 250 + [1] * 750
@@ -162,3 +164,21 @@ def test_too_few_samples_is_an_error() -> None:
     """One outcome cannot be split into a selection and a held-out part."""
     with pytest.raises(InvalidArgument, match="samples_a has 1 outcomes"):
         estimate_pair([0], [0, 1], epsilon=1, delta=0, alpha=Fraction(1, 20))
+
+
+@pytest.mark.parametrize("ratio", [Fraction(3), Fraction(7, 2), Fraction(10**6 + 1)])
+def test_exceeds_near_the_upper_end_of_the_log_enclosure(ratio: Fraction) -> None:
+    """ε a rational strictly between ln(ratio) and the upper end of the enclosure of ln(ratio)
+    that exceeds() forms: ratio < e^ε, so False (deciding from the wrong end would say True);
+    and just below ln(ratio), True."""
+    top = interval_log(Interval.point(ratio)).hi
+    with mpmath.workprec(400):
+        true = mpmath.log(mpmath.mpf(ratio.numerator) / ratio.denominator)
+        gap = mpmath.mpf(top.numerator) / top.denominator - true
+        assert gap > 0
+        above = Fraction(str(true + gap / 2))
+        below = Fraction(str(true - gap / 2))
+    assert above < top
+    assert exceeds(ratio, rational(above)) is False
+    assert exceeds(ratio, rational(below)) is True
+
