@@ -131,6 +131,18 @@ def test_bonferroni_splits_exactly() -> None:
     """alpha/parts exactly; the parts sum back to alpha."""
     assert bonferroni(Fraction(1, 20), 3) == Fraction(1, 60)
     assert bonferroni(0.5, 4) == Fraction(1, 8)
+    assert bonferroni(Fraction(1, 20), 1) == Fraction(1, 20)  # one part: the whole level
+
+
+@pytest.mark.parametrize(("n", "k"), [(3, 1), (5, 2), (7, 3), (9, 1)])
+def test_tail_bound_when_a_term_ratio_is_exactly_1(n: int, k: int) -> None:
+    """At p = 1/2 and odd n the term ratio (n−j)p/((j+1)q) is exactly 1 at j = (n−1)/2: the
+    geometric tail bound (ratio < 1) must not be used there; the bound is still the exact tail
+    or just above it."""
+    half = Fraction(1, 2)
+    exact = sum((Fraction(math.comb(n, j), 2**n) for j in range(k, n + 1)), Fraction(0))
+    bound = upper_tail_upper_bound(n, k, half)
+    assert exact <= bound <= exact * (1 + Fraction(1, 2**40))
 
 
 @pytest.mark.parametrize(("call", "message"), [

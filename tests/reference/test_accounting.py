@@ -294,6 +294,17 @@ def test_the_order_stays_above_1_when_the_float_search_collapses_to_1() -> None:
     assert 1 < alpha <= 1 + F(1, 2**20)
     eps = acc.zcdp_epsilon_at_order(10**40, F(1, 2), alpha)
     assert compare(eps, rational(10**40))[0] is Order.GREATER
+    # a ρ beyond a double's range is capped before the float search (no OverflowError)
+    assert 1 < acc.zcdp_order(10**400, F(1, 2)) <= 1 + F(1, 2**20)
+
+
+def test_the_square_of_an_interval_around_0_starts_at_0() -> None:
+    # {t² : t in x} for x straddling 0 is [0, max(lo², hi²)]: φ's enclosure at an argument
+    # enclosed around 0 (ε = μ²/2 in the analytic Gaussian) must reach φ(0)
+    assert acc._square(Interval(F(-1), F(2))) == Interval(F(0), F(4))
+    assert acc._square(Interval(F(-3), F(1))) == Interval(F(0), F(9))
+    assert acc._square(Interval(F(1), F(2))) == Interval(F(1), F(4))
+    assert acc._square(Interval(F(-2), F(-1))) == Interval(F(1), F(4))
 
 
 def test_cks_reproduces_the_opendp_figure_of_issue_13() -> None:
