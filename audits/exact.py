@@ -80,6 +80,9 @@ class AuditReport:
     ``epsilon_lower``/``epsilon_upper`` enclose the exact worst-case epsilon at
     the claimed delta (``epsilon_exact`` holds it symbolically when known;
     ``epsilon_upper`` is None when unbounded).  ``verdict`` is decided soundly.
+    ``verdict_witness`` is the first VIOLATED pair in the universe's order of pairs; with
+    none, the UNDECIDED pair whose δ enclosure at the claim is widest (the first of equally
+    wide ones), whose width is ``undecided_width``.
     """
 
     mechanism: str
@@ -269,18 +272,19 @@ def _threshold(claim: PrivacyClaim) -> tuple[Real, bool]:
 
 
 def _mass_where_q_vanishes(p: Distribution[Any], q: Distribution[Any]
-                           ) -> tuple[Fraction, tuple[Any, ...]]:
-    """(a lower bound on P(F), F) for F = {o : Q(o) = 0 exactly}; (0, ()) with tails."""
+                           ) -> tuple[Interval, tuple[Any, ...]]:
+    """(an enclosure of P(F), F) for F = {o : Q(o) = 0 proved}; ([0, 0], ()) with tails."""
     if p.components or q.components:
-        return Fraction(0), ()
+        return Interval.point(0), ()
     qd = q.as_dict()
-    total = Fraction(0)
+    lo = hi = Fraction(0)
     event = []
     for o, prob in p.items():
         if prob_as_interval(qd.get(o, Fraction(0))).hi == 0:
-            total += prob_as_interval(prob).lo
+            box = prob_as_interval(prob)
+            lo, hi = lo + box.lo, hi + box.hi
             event.append(o)
-    return total, tuple(event)
+    return Interval(lo, hi), tuple(event)
 
 
 def _decide(cache: _Cache, a: Dataset, b: Dataset, claim: PrivacyClaim, precision: int,
@@ -306,10 +310,11 @@ def _decide(cache: _Cache, a: Dataset, b: Dataset, claim: PrivacyClaim, precisio
         final = False
         if capped:  # hs encloses the divergence at t_claim <= e^ε: an upper bound at e^ε
             free, free_event = _mass_where_q_vanishes(p, q)  # P(F) - e^ε·0 for Q(F) = 0
-            box = Interval(free, box.hi)
-            # a violation at t_claim alone says nothing at e^ε, and more precision cannot help
-            final = margin > claim.delta and free <= claim.delta
-            margin, event = free, free_event
+            box = Interval(free.lo, box.hi)
+            # a violation at t_claim alone says nothing at e^ε; more precision cannot help
+            # once P(F) <= δ is proved (an irrational P(F) may still prove a violation)
+            final = margin > claim.delta and free.hi <= claim.delta
+            margin, event = free.lo, free_event
         if box.hi <= claim.delta:
             verdict = Verdict.HOLDS
         elif margin > claim.delta:

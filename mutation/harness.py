@@ -62,7 +62,8 @@ TARGETS: Final[dict[str, tuple[Command, ...]]] = {
         *_MECHANISM, ("pytest", "tests/proofs/test_subsampling_entries.py")),
     "audits/exact.py": (
         ("pytest", "tests/audits/test_decision_boundary.py", "tests/audits/test_exact.py",
-         "tests/audits/test_exact_huge.py", "tests/app/test_golden_audit_table.py"),
+         "tests/audits/test_exact_edges.py", "tests/audits/test_exact_huge.py",
+         "tests/app/test_golden_audit_table.py"),
         ("privref", "lemmas", "--check", "--quiet", "--id", "folklore")),
     "audits/_pair.py": (
         ("pytest", "tests/audits/test_pair_intervals.py", "tests/audits/test_decision_boundary.py",
@@ -70,7 +71,8 @@ TARGETS: Final[dict[str, tuple[Command, ...]]] = {
          "tests/audits/test_tails.py", "tests/app/test_golden_audit_table.py"),
         ("privref", "lemmas", "--check", "--quiet", "--id", "folklore")),
     "audits/_tails.py": (
-        ("pytest", "tests/audits/test_tails_sweep.py", "tests/audits/test_tails.py",
+        ("pytest", "tests/audits/test_tails_sweep.py", "tests/audits/test_tails_edges.py",
+         "tests/audits/test_tails.py",
          "tests/audits/test_decision_boundary.py",
          "tests/audits/test_exact.py", "tests/app/test_golden_audit_table.py"),
         ("privref", "lemmas", "--check", "--quiet", "--id", "folklore")),
