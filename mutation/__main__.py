@@ -8,6 +8,7 @@ Examples::
     python -m mutation --jobs 2 --log mut.jsonl --resume    # continue an interrupted run
     python -m mutation --rerun mut.jsonl --log mut.jsonl    # that log's survivors, again
     python -m mutation --log mut.jsonl --from-log --report docs/mutation.md   # render only
+    python -m mutation --modules audits/exact.py --carry HEAD~1   # analyses follow an edit
 
 Exit codes: 0 when every non-equivalent mutant is killed, 1 when a survivor is not analysed
 as equivalent in mutation/analysis.json, 2 on bad arguments.
@@ -16,6 +17,7 @@ as equivalent in mutation/analysis.json, 2 on bad arguments.
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import subprocess
 import sys
@@ -26,16 +28,62 @@ from pathlib import Path
 from typing import Any
 
 from .harness import ROOT, TARGETS, Outcome, logged, mutants_of, run, sample
+from .operators import Mutant, sites
 
 ANALYSIS = Path(__file__).with_name("analysis.json")
 """Survivors' analyses: mutant id -> {"equivalent": bool, "why": str}."""
 
 
-def _analysis() -> dict[str, dict[str, Any]]:
-    if not ANALYSIS.exists():
+def _analysis(path: Path = ANALYSIS) -> dict[str, dict[str, Any]]:
+    if not path.exists():
         return {}
-    data: dict[str, dict[str, Any]] = json.loads(ANALYSIS.read_text(encoding="utf-8"))
+    data: dict[str, dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))
     return data
+
+
+def renames(old_source: str, new_source: str, path: str) -> dict[str, str]:
+    """Old mutant id -> new mutant id, for the mutants an edit of ``path`` left unchanged.
+
+    An edit that adds or removes lines renames every mutant below it (an id names its line).
+    The mutants of both versions are aligned by (operator, code before, code after), in
+    order; an id is renamed only along an unchanged run of that alignment, so an analysis
+    never lands on a changed mutant.
+    """
+    old, new = sites(old_source, path), sites(new_source, path)
+
+    def key(m: Mutant) -> tuple[str, str, str]:
+        return m.operator, m.before, m.after
+
+    match = difflib.SequenceMatcher(a=[key(m) for m in old], b=[key(m) for m in new],
+                                    autojunk=False)
+    return {old[i + k].id: new[j + k].id
+            for i, j, size in match.get_matching_blocks() for k in range(size)}
+
+
+def carry(modules: list[str], rev: str, analysis: Path = ANALYSIS) -> tuple[int, list[str]]:
+    """Move the analyses of ``modules``' mutants from their ids at git revision ``rev`` to
+    their ids in the working tree (see :func:`renames`), rewriting ``analysis``.
+
+    Returns (how many moved, the ids dropped: mutants that changed or are gone, whose
+    analyses must be written again if they still survive).
+    """
+    notes = _analysis(analysis)
+    moved, dropped = 0, []
+    for path in modules:
+        old_source = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT, text=True,
+                                    capture_output=True, check=True).stdout
+        rename = renames(old_source, (ROOT / path).read_text(encoding="utf-8"), path)
+        mine = {k: v for k, v in notes.items() if k.startswith(path + ":")}
+        notes = {k: v for k, v in notes.items() if k not in mine}
+        for k, v in mine.items():
+            if k in rename:
+                notes[rename[k]] = v
+                moved += 1
+            else:
+                dropped.append(k)
+    lines = [f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in notes.items()]
+    analysis.write_text("{\n" + ",\n".join(lines) + "\n}\n", encoding="utf-8")
+    return moved, dropped
 
 
 def report(outcomes: list[Outcome], *, command: str, seconds: float,
@@ -133,6 +181,9 @@ def main(argv: list[str] | None = None) -> int:
                              "mutants (and how many are not run yet)")
     parser.add_argument("--rerun", type=Path, metavar="LOG",
                         help="run only the mutants that survived in LOG (after new tests)")
+    parser.add_argument("--carry", metavar="REV",
+                        help="move the analyses of the chosen modules' mutants from their ids "
+                             "at git revision REV to their current ids, then stop")
     args = parser.parse_args(argv)
     modules = list(TARGETS) if args.modules is None else [m.strip() for m in
                                                              args.modules.split(",")]
@@ -145,6 +196,16 @@ def main(argv: list[str] | None = None) -> int:
     if (args.resume or args.from_log) and args.log is None:
         print("error: --resume and --from-log need --log", file=sys.stderr)
         return 2
+    if args.carry is not None:
+        try:
+            moved, dropped = carry(modules, args.carry)
+        except subprocess.CalledProcessError as e:
+            print(f"error: --carry {args.carry}: git show failed: {e.stderr.strip()}",
+                  file=sys.stderr)
+            return 2
+        print(f"{moved} analyses moved; {len(dropped)} dropped (their mutants changed or are "
+              "gone)" + "".join(f"\n  {k}" for k in dropped))
+        return 0
     chosen = sample(mutants_of(modules), args.sample, args.seed)
     if args.rerun is not None:
         if not args.rerun.is_file():

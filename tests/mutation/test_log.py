@@ -6,8 +6,9 @@ import json
 from dataclasses import asdict
 from pathlib import Path
 
-from mutation.__main__ import main
+from mutation.__main__ import carry, main, renames
 from mutation.harness import logged, mutants_of
+from mutation.operators import sites
 
 POOLED = "audits/blackbox/pooled.py"
 
@@ -48,3 +49,28 @@ def test_resume_and_from_log_need_a_log() -> None:
     """Without --log there is nothing to resume from: exit 2."""
     assert main(["--modules", POOLED, "--resume"]) == 2
     assert main(["--modules", POOLED, "--from-log"]) == 2
+
+
+def test_renames_follow_a_shift_and_skip_a_changed_mutant() -> None:
+    """A line added above shifts every id by one line; a comparison that the edit changed
+    keeps no analysis, and the mutants after it still move."""
+    old = "def f(a, b):\n    if a < b:\n        return a + 1\n    return b - 1\n"
+    new = "# one more line\ndef f(a, b):\n    if a <= b:\n        return a + 1\n    return b - 1\n"
+    rename = renames(old, new, "m.py")
+    before = {m.id: m for m in sites(old, "m.py")}
+    assert rename == {"m.py:4:arith#0": "m.py:5:arith#0", "m.py:3:arith#1": "m.py:4:arith#1"}
+    assert {before[k].operator for k in before} - {before[k].operator for k in rename} == {
+        "boundary", "flip"}
+
+
+def test_carry_at_head_moves_every_analysis_onto_itself(tmp_path: Path) -> None:
+    """Carrying from HEAD for a module the working tree has not changed renames nothing and
+    drops nothing (pooled.py is not edited by the test suite)."""
+    analysis = tmp_path / "analysis.json"
+    source = Path(__file__).resolve().parents[2] / "mutation" / "analysis.json"
+    analysis.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    mine = [k for k in json.loads(analysis.read_text(encoding="utf-8")) if k.startswith(POOLED)]
+    moved, dropped = carry([POOLED], "HEAD", analysis)
+    assert (moved, dropped) == (len(mine), [])
+    assert json.loads(analysis.read_text(encoding="utf-8")) == json.loads(
+        source.read_text(encoding="utf-8"))
