@@ -71,39 +71,41 @@ def mixtures(draw: st.DrawFn, law: NoiseLaw) -> Law:
     return exact, shown
 
 
-def _mass(dist: Distribution[Any], o: object) -> Interval:
-    """P(o) as an interval: its atom plus every component's pmf at o − offset."""
+def enclosed_mass(dist: Distribution[Any], o: object, prec: int = PREC + 40) -> Interval:
+    """P(o) as an interval at ``prec`` bits: its atom plus every component's pmf at o − offset."""
     total = prob_as_interval(dist.as_dict().get(o, Fraction(0)))
     if isinstance(o, int):
         for aff, w in dist.components:
             noise = aff.noise
             assert isinstance(noise, (TwoSidedGeometric, DiscreteLaplace, DiscreteGaussian))
-            pmf = prob_as_interval(noise.pmf(o - aff.offset, PREC + 40))
+            pmf = prob_as_interval(noise.pmf(o - aff.offset, prec))
             total = total + pmf * prob_as_interval(w)
     return total
 
 
-def _outside(dist: Distribution[Any]) -> Fraction:
-    """An upper bound on P(outcome is an integer outside [-RADIUS, RADIUS])."""
+def _outside(dist: Distribution[Any], radius: int, prec: int) -> Fraction:
+    """An upper bound on P(outcome is an integer outside [-radius, radius])."""
     bound = Fraction(0)
     for aff, w in dist.components:
         noise = aff.noise
         assert isinstance(noise, (TwoSidedGeometric, DiscreteLaplace, DiscreteGaussian))
-        k = RADIUS + 1 - abs(aff.offset)
-        bound += 2 * prob_as_interval(noise.tail_mass(k, PREC + 40)).hi * prob_as_interval(w).hi
+        k = radius + 1 - abs(aff.offset)
+        bound += 2 * prob_as_interval(noise.tail_mass(k, prec)).hi * prob_as_interval(w).hi
     return bound
 
 
-def _truth(p: Distribution[Any], q: Distribution[Any], t: Interval) -> Interval:
-    """An enclosure of Σ_o max(0, P(o) − t·Q(o)) by explicit summation plus the tails."""
+def enclosed_divergence(p: Distribution[Any], q: Distribution[Any], t: Interval,
+                        radius: int = RADIUS, prec: int = PREC + 40) -> Interval:
+    """An enclosure of Σ_o max(0, P(o) − t·Q(o)) by explicit summation over |o| <= radius
+    and every label, at ``prec`` bits, plus P's mass beyond the window."""
     lo = hi = Fraction(0)
-    outcomes: list[object] = list(range(-RADIUS, RADIUS + 1))
+    outcomes: list[object] = list(range(-radius, radius + 1))
     outcomes += [o for d in (p, q) for o in d.as_dict() if not isinstance(o, int)]
     for o in dict.fromkeys(outcomes):
-        a, b = _mass(p, o), _mass(q, o)
+        a, b = enclosed_mass(p, o, prec), enclosed_mass(q, o, prec)
         lo += max(Fraction(0), a.lo - t.hi * b.hi)
         hi += max(Fraction(0), a.hi - t.lo * b.lo)
-    return Interval(lo, hi + _outside(p))
+    return Interval(lo, hi + _outside(p, radius, prec))
 
 
 thresholds = st.one_of(
@@ -121,7 +123,7 @@ def test_tail_hockey_stick_matches_a_brute_force_truncation(data: st.DataObject,
     (p, shown_p), (q, shown_q) = data.draw(mixtures(law)), data.draw(mixtures(law))
     value, witness, _ = _tails.hockey_stick(shown_p, shown_q, t, PREC)
     box = value if isinstance(value, Interval) else Interval(value, value)
-    truth = _truth(p, q, t.enclose(PREC + 40))
+    truth = enclosed_divergence(p, q, t.enclose(PREC + 40))
     assert box.lo <= truth.hi and truth.lo <= box.hi  # both contain the true value
     assert witness <= truth.hi
     if shown_p is p and shown_q is q:  # exact weights: the enclosure is as narrow as t's
@@ -160,10 +162,10 @@ def test_tail_epsilon_at_delta_brackets_the_truncated_solution(data: st.DataObje
     if got.infinite:
         return
     if got.t_hi is not None:
-        at_hi = _truth(p, q, Interval(got.t_hi, got.t_hi))
+        at_hi = enclosed_divergence(p, q, Interval(got.t_hi, got.t_hi))
         assert at_hi.lo <= delta
     if got.t_lo > 1:
-        at_lo = _truth(p, q, Interval(got.t_lo, got.t_lo))
+        at_lo = enclosed_divergence(p, q, Interval(got.t_lo, got.t_lo))
         assert at_lo.hi >= delta - Fraction(1, 2 ** (PREC - 8))
 
 
@@ -196,8 +198,8 @@ def test_tail_epsilon_of_a_unit_shift_is_bracketed_from_both_sides(
     p, q = _shift(law, 0, enclosed), _shift(law, 1, enclosed)
     got = _tails.epsilon_at_delta(p, q, delta, PREC)
     assert not got.infinite and got.t_hi is not None and got.t_lo > 1
-    assert _truth(p, q, Interval(got.t_hi, got.t_hi)).lo <= delta
-    assert _truth(p, q, Interval(got.t_lo, got.t_lo)).hi >= delta - Fraction(1, 2 ** (PREC - 8))
+    assert enclosed_divergence(p, q, Interval(got.t_hi, got.t_hi)).lo <= delta
+    assert enclosed_divergence(p, q, Interval(got.t_lo, got.t_lo)).hi >= delta - Fraction(1, 2 ** (PREC - 8))
 
 
 def test_a_gaussian_component_of_possibly_zero_weight_is_not_an_unbounded_ratio() -> None:
@@ -226,7 +228,7 @@ def test_an_unbounded_interval_loss_keeps_a_lower_end_below_the_truth() -> None:
     got = _tails.epsilon_at_delta(p, q, delta, PREC)
     assert not got.infinite and got.t_hi is None
     exact_q: Distribution[Any] = Distribution.from_mapping({}, ((Affine(law, 1, 1), Fraction(1)),))
-    assert _truth(p, exact_q, Interval(got.t_lo, got.t_lo)).hi >= delta
+    assert enclosed_divergence(p, exact_q, Interval(got.t_lo, got.t_lo)).hi >= delta
 
 
 def _component(law: NoiseLaw, c: int, weight: Fraction | Interval) -> Distribution[Any]:
@@ -248,7 +250,7 @@ def test_an_enclosed_weight_truly_at_its_end_is_inside_the_enclosure(law: NoiseL
     t = exp(Fraction(1, 2))
     value, witness, event = _tails.hockey_stick(shown_p, shown_q, t, PREC)
     box = value if isinstance(value, Interval) else Interval(value, value)
-    truth = _truth(p, q, t.enclose(PREC + 40))
+    truth = enclosed_divergence(p, q, t.enclose(PREC + 40))
     assert box.lo <= truth.hi and truth.lo <= box.hi
     assert witness <= truth.hi
     assert event  # the rows o <= 0 are proved positive at either end of the weight
@@ -271,7 +273,7 @@ def test_the_event_lists_only_rows_proved_positive(law: NoiseLaw) -> None:
     ints = [o for o in event if isinstance(o, int)]
     assert ints, event
     for o in ints:
-        assert _mass(p, o).lo - tb.hi * _mass(q, o).hi > 0, o
+        assert enclosed_mass(p, o).lo - tb.hi * enclosed_mass(q, o).hi > 0, o
     assert witness > 0
 
 
@@ -305,7 +307,7 @@ def test_a_threshold_with_an_irrational_exponent(law: NoiseLaw, scale: Fraction)
     q = _component(law, 1, Fraction(1))
     value, witness, _ = _tails.hockey_stick(p, q, t, PREC)
     box = value if isinstance(value, Interval) else Interval(value, value)
-    truth = _truth(p, q, t.enclose(PREC + 40))
+    truth = enclosed_divergence(p, q, t.enclose(PREC + 40))
     assert box.lo <= truth.hi and truth.lo <= box.hi and witness <= truth.hi
     assert box.hi - box.lo <= (truth.hi - truth.lo) + Fraction(1, 2 ** (PREC - 8))
 
