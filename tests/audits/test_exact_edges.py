@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 import pytest
 
+from privref.audits import _pair
 from privref.audits.exact import EPSILON_CAP, AuditReport, PairReport, Verdict, audit, audit_pair
 from privref.reference.citations import Uncited
 from privref.reference.data import Dataset
@@ -95,6 +96,24 @@ def test_a_capped_violation_where_q_is_positive_stops_at_the_first_precision(
     assert rep.violation_margin == Fraction(1, 4) == rep.delta_at_claim.lo
     assert rep.violation_event == ("x",)
     assert rep.delta_at_claim.hi > Fraction(1, 4) + Fraction(3, 4) - Fraction(1, 2**80)
+
+
+def test_a_capped_divergence_tied_with_delta_at_the_first_precision_is_refined() -> None:
+    """delta = the proved lower end, at 96 bits, of the divergence at e^EPSILON_CAP (1/4 from
+    'x' plus 3/4 - e^EPSILON_CAP · TINY from 'o').  That end only ties delta, so it does not
+    yet show that the violation at e^EPSILON_CAP is all the evidence there will be: the pair
+    is refined once, to 192 bits, where the lower end exceeds delta and P(Q = 0) = 1/4 <=
+    delta is exact, so no more bits can decide it (UNDECIDED, as the module's rule for capped
+    claims says)."""
+    cap = exp(rational(EPSILON_CAP))
+    p = RATIONAL_LEAK.distribution((1,), precision=DEFAULT_PRECISION)
+    q = RATIONAL_LEAK.distribution((0,), precision=DEFAULT_PRECISION)
+    _, margin, _ = _pair.hockey_stick(p, q, cap, DEFAULT_PRECISION)
+    assert isinstance(margin, Fraction) and Fraction(1, 4) < margin < 1
+    rep = audit_pair(RATIONAL_LEAK, (1,), (0,), claim=PrivacyClaim.of(HUGE, margin))
+    assert rep.verdict is Verdict.UNDECIDED
+    assert rep.precision == 2 * DEFAULT_PRECISION
+    assert rep.violation_margin == Fraction(1, 4)
 
 
 def test_a_capped_violation_where_q_vanishes_is_proved_at_the_first_precision() -> None:
