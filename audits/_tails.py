@@ -346,6 +346,10 @@ def hockey_stick(p: Distribution[Any], q: Distribution[Any], t: Real, prec: int
     whenever every row's sign is decided non-positive (tight discrete Laplace
     claims included); otherwise a rigorous Interval.  The event lists integer
     outcomes, atoms and :class:`IntegerTail` events where P > t·Q is proved.
+
+    Sharpness, for exact input laws and noise scales up to 2^12 (discrete Laplace scale,
+    1/(1 − α), σ): the enclosure is at most 8·2^-prec wide, and a row's sign is decided
+    whenever MAX_PRECISION bits decide it (tests/audits/test_tails_precision.py).
     """
     noise, mp, mq = _split(p, q)
     gaps: list[tuple[Any, int | None, Prob]] = []
@@ -407,6 +411,10 @@ def epsilon_at_delta(p: Distribution[Any], q: Distribution[Any], delta: Fraction
 
     ``infinite`` is set only when proved (mass of P where Q has none exceeds
     delta, or a Gaussian likelihood ratio unbounded at delta = 0).
+
+    Sharpness, for exact input laws and noise scales up to 2^12: the divergence at t_lo
+    exceeds the one at t_hi by at most 16·2^-prec.  The width of [t_lo, t_hi] is that
+    error over Q's mass on the event, so it has no bound in units of 2^-prec·t_hi.
     """
     noise, mp, mq = _split(p, q)
     match noise:
