@@ -60,6 +60,14 @@ __all__ = ["MAX_WINDOW", "IntegerTail", "epsilon_at_delta", "hockey_stick"]
 MAX_WINDOW = 1_000_000
 """Largest number of integer outcomes enumerated explicitly for one pair."""
 
+_GUARD = 8
+"""Guard bits of every intermediate rounding above the working precision: a row's mass, a
+power of the noise's base, a product of a weight and a pmf."""
+
+_WIDE_GUARD = 16
+"""Guard bits of the enclosures that multiply a whole sum: the threshold t and the
+normalising denominator 1 + q of the exponential laws."""
+
 
 @dataclass(frozen=True, slots=True)
 class IntegerTail:
@@ -190,7 +198,8 @@ def _ieval(poly: Mapping[int, Prob], base: _Base, d: int, prec: int) -> Interval
     """An enclosure of Σ_e c_e·q^{e/d}."""
     total = Interval.point(0)
     for e, c in poly.items():
-        total = (total + prob_as_interval(c) * base.power(e, d, prec + 8)).rounded(prec + 8)
+        term = prob_as_interval(c) * base.power(e, d, prec + _GUARD)
+        total = (total + term).rounded(prec + _GUARD)
     return total
 
 
@@ -246,11 +255,12 @@ def _exp_gap(pp: Poly, qq: Poly, base: _Base, t: Real, prec: int) -> tuple[int |
     while True:
         if sym is not None:
             g, d = sym
-            box = (_ieval(g, base, d, p + 8) / (1 + base.power(1, 1, p + 8))).rounded(p)
+            den = 1 + base.power(1, 1, p + _GUARD)
+            box = (_ieval(g, base, d, p + _GUARD) / den).rounded(p)
         else:
-            den = 1 + base.power(1, 1, p + 16)
-            box = (_ieval(pp, base, 1, p + 8) / den
-                   - t.enclose(p + 16) * (_ieval(qq, base, 1, p + 8) / den)).rounded(p)
+            den = 1 + base.power(1, 1, p + _WIDE_GUARD)
+            tq = t.enclose(p + _WIDE_GUARD) * (_ieval(qq, base, 1, p + _GUARD) / den)
+            box = (_ieval(pp, base, 1, p + _GUARD) / den - tq).rounded(p)
         if box.lo > 0 or box.hi < 0:
             return (1 if box.lo > 0 else -1), box
         if p >= MAX_PRECISION:
@@ -277,10 +287,10 @@ def _exp_masses(rows: list[tuple[Any, Poly, Poly]], base: _Base, prec: int) -> l
             out.append((label, (_ieval(pp, base, 1, prec) / (1 + a)).rounded(prec),
                         (_ieval(qq, base, 1, prec) / (1 + a)).rounded(prec)))
         return out
-    den = 1 + base.power(1, 1, prec + 16)
+    den = 1 + base.power(1, 1, prec + _WIDE_GUARD)
     for label, pp, qq in rows:
-        out.append((label, (_ieval(pp, base, 1, prec + 8) / den).rounded(prec),
-                    (_ieval(qq, base, 1, prec + 8) / den).rounded(prec)))
+        out.append((label, (_ieval(pp, base, 1, prec + _GUARD) / den).rounded(prec),
+                    (_ieval(qq, base, 1, prec + _GUARD) / den).rounded(prec)))
     return out
 
 
@@ -295,7 +305,7 @@ def _gauss_rows(noise: DiscreteGaussian, p: _Mixture, q: _Mixture, prec: int) ->
         acc: Prob = m.atoms.get(o, Fraction(0))
         for c, w in m.weights.items():
             acc = prob_add(acc, (prob_as_interval(w) * prob_as_interval(noise.pmf(o - c, prec))
-                                 ).rounded(prec + 8))
+                                 ).rounded(prec + _GUARD))
         return acc
 
     def outside(m: _Mixture, above: bool) -> Prob:
