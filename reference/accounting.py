@@ -383,14 +383,17 @@ def _atan_inverse(k: int, prec: int) -> Interval:
         n += 1
 
 
-@lru_cache(maxsize=16)
 def pi_enclosure(prec: int = WORK_PRECISION) -> Interval:
     """An interval of width below 2^-prec containing π (Machin's formula, proved remainders).
 
     Source: Machin 1706, π = 16·atan(1/5) − 4·atan(1/239); each arctangent is an alternating
     series with decreasing terms, so its truncation error is below the first omitted term.
     """
-    p = _precision(prec)
+    return _pi_at(_precision(prec))
+
+
+@lru_cache(maxsize=16)
+def _pi_at(p: int) -> Interval:
     return (16 * _atan_inverse(5, p + 8) - 4 * _atan_inverse(239, p + 8)).rounded(p + 4)
 
 

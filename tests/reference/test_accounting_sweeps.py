@@ -930,8 +930,8 @@ _NOT_COUNT = Bad(st.one_of(st.integers(max_value=0),
                  (0, -1, F(1), 1.0, True))  # documented: an int >= 1
 _NOT_PREC = Bad(st.one_of(st.integers(max_value=31),
                           st.integers(min_value=acc.MAX_PRECISION + 1),
-                          st.sampled_from([64.0, "64", True, None])),
-                (31, acc.MAX_PRECISION + 1, 64.0, True))
+                          st.sampled_from([64.0, "64", True, None, [64]])),
+                (31, acc.MAX_PRECISION + 1, 64.0, True, [64]))
 _NOT_ALPHA = Bad(st.one_of(st.fractions(max_value=1, max_denominator=10**6), _JUNK_VALUES),
                  (1, F(1), 1.0, 0, _NAN))
 _NOT_TOLERANCE = Bad(st.one_of(st.fractions(max_value=F(1, 2**201), max_denominator=2**210),
