@@ -71,8 +71,8 @@ TARGETS: Final[dict[str, tuple[Command, ...]]] = {
          "tests/audits/test_tails.py", "tests/app/test_golden_audit_table.py"),
         ("privref", "lemmas", "--check", "--quiet", "--id", "folklore")),
     "audits/_tails.py": (
-        ("pytest", "tests/audits/test_tails_sweep.py", "tests/audits/test_tails_edges.py",
-         "tests/audits/test_tails_precision.py", "tests/audits/test_tails.py",
+        ("pytest", "tests/audits/test_tails_edges.py", "tests/audits/test_tails.py",
+         "tests/audits/test_tails_precision.py", "tests/audits/test_tails_sweep.py",
          "tests/audits/test_decision_boundary.py",
          "tests/audits/test_exact.py", "tests/app/test_golden_audit_table.py"),
         ("privref", "lemmas", "--check", "--quiet", "--id", "folklore")),
