@@ -90,10 +90,12 @@ TARGETS: Final[dict[str, tuple[Command, ...]]] = {
     "audits/blackbox/pooled.py": (("pytest", "tests/audits/blackbox/test_pooled.py",
                                    "tests/proofs/test_folklore_pooled.py",
                                    "tests/audits/test_decision_boundary.py"),),
-    "audits/blackbox/estimate.py": (("pytest", "tests/audits/blackbox/test_estimate.py",
+    "audits/blackbox/estimate.py": (("pytest", "tests/audits/blackbox/test_estimate_edges.py",
+                                     "tests/audits/blackbox/test_estimate.py",
                                      "tests/audits/blackbox/test_streaming.py",
                                      "tests/audits/blackbox/test_pooled.py",
-                                     "tests/audits/test_decision_boundary.py"),),
+                                     "tests/audits/test_decision_boundary.py",
+                                     "tests/audits/blackbox/test_any_output.py"),),
 }
 """The modules the harness mutates and the behaviour checks run against each, in order (the
 first failure kills the mutant).  The drift test is never among them."""

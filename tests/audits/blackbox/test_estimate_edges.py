@@ -1,0 +1,103 @@
+"""The pair estimator at its edges: split sizes, the delta interval's outward rounding, the best
+of several candidates (first of equals), and the no-evidence finding."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from privref.audits.blackbox.estimate import conclude_pair, selection_sizes
+from privref.audits.blackbox.events import Threshold
+from privref.audits.blackbox.selection import Candidate
+from privref.audits.stats import cp_lower, cp_upper
+from privref.reference.errors import InvalidArgument
+
+
+def _candidate(cut: float) -> Candidate:
+    return Candidate(Threshold(None, 1, cut, False), "a→b", 0, 0, 0.0)
+
+
+def _floor(x: Fraction) -> float:
+    """The largest double <= x (x in [0, 1])."""
+    f = float(x)
+    return math.nextafter(f, -math.inf) if Fraction(f) > x else f
+
+
+def _ceil(x: Fraction) -> float:
+    """The smallest double >= x (x in [0, 1])."""
+    f = float(x)
+    return math.nextafter(f, math.inf) if Fraction(f) < x else f
+
+
+KW: dict[str, Any] = {"held_a": 5000, "held_b": 5100, "selection_a": 10, "selection_b": 10,
+                      "delta": 0, "alpha": Fraction(1, 10)}
+
+
+@pytest.mark.parametrize(("n_a", "n_b", "fraction", "cap", "sizes"), [
+    (2, 2, Fraction(1, 2), None, (1, 1)),          # one outcome in each split: the least allowed
+    (10, 7, Fraction(1, 2), None, (5, 3)),         # floor(n·fraction) per side
+    (10, 10, Fraction(19, 20), None, (9, 9)),      # floor(9.5) = 9 leaves one held out
+    (100, 40, Fraction(1, 2), 7, (7, 7)),          # the cap
+    (100, 3, Fraction(1, 2), 1, (1, 1)),
+])
+def test_selection_sizes(n_a: int, n_b: int, fraction: Fraction, cap: int | None,
+                         sizes: tuple[int, int]) -> None:
+    """floor(n·fraction) per side, at most the cap; one outcome in a split is enough."""
+    assert selection_sizes(n_a, n_b, fraction, cap) == sizes
+
+
+@pytest.mark.parametrize(("n_a", "n_b", "fraction", "side"), [
+    (1, 5, Fraction(1, 2), "a"),       # floor(1/2) = 0: no selection split
+    (10, 3, Fraction(1, 10), "b"),     # floor(3/10) = 0
+])
+def test_selection_sizes_refuse_an_empty_split(n_a: int, n_b: int, fraction: Fraction,
+                                                side: str) -> None:
+    """Refused, naming the side, when the selection split would be empty."""
+    with pytest.raises(InvalidArgument, match=f"samples_{side} has"):
+        selection_sizes(n_a, n_b, fraction)
+
+
+def test_delta_interval_is_the_exact_interval_rounded_outward() -> None:
+    """At epsilon = 0 (e^epsilon = 1 exactly) the delta interval is [p_lo - q_hi, p_hi - q_lo]
+    with the per-side bounds at alpha/2, the lower end rounded down and the upper end up to
+    doubles: exactly those doubles, not one further and never inward."""
+    found = conclude_pair([_candidate(0.5)], [(300, 100)], epsilon=0, **KW)
+    side = Fraction(1, 20)
+    p_lo, p_hi = cp_lower(300, 5000, side), cp_upper(300, 5000, side)
+    q_lo, q_hi = cp_lower(100, 5100, side), cp_upper(100, 5100, side)
+    lower, upper = p_lo - q_hi, p_hi - q_lo
+    assert 0 < lower < upper < 1
+    assert Fraction(_floor(lower)) != lower and Fraction(_ceil(upper)) != upper  # rounding shows
+    assert found.estimate.delta_at_claimed_epsilon == (_floor(lower), _ceil(upper))
+
+
+def test_delta_interval_clipped_at_zero_is_exactly_zero() -> None:
+    """When even p_hi - q_lo is negative (the event is likelier under Q), the interval is
+    (0.0, 0.0): a clipped end is exact, not a double beside it."""
+    found = conclude_pair([_candidate(0.5)], [(100, 300)], epsilon=0, **KW)
+    assert found.estimate.delta_at_claimed_epsilon == (0.0, 0.0)
+
+
+def test_the_best_candidate_is_reported_and_the_first_of_equals() -> None:
+    """Of several candidates the largest bound ratio is reported, wherever it stands; between
+    equal ratios, the first candidate (a fixed rule, so reports are reproducible)."""
+    weak, strong = _candidate(0.25), _candidate(0.75)
+    for chosen, hits in (([weak, strong], [(200, 100), (300, 100)]),
+                         ([strong, weak], [(300, 100), (200, 100)])):
+        found = conclude_pair(chosen, hits, epsilon=0, **KW)
+        assert found.candidate == strong
+        assert found.estimate.counts["hits_a"] == 300
+    tied = conclude_pair([weak, strong], [(300, 100), (300, 100)], epsilon=0, **KW)
+    assert tied.candidate == weak
+
+
+def test_no_candidate_is_no_evidence_at_the_one_candidate_level() -> None:
+    """No readable outcome: ratio 0, epsilon bound 0.0, and the per-side level one candidate
+    would have had (alpha/2), so the finding reads like a one-event run that found nothing."""
+    found = conclude_pair([], [], epsilon=0, **KW)
+    assert found.candidate is None and found.ratio == 0
+    assert found.estimate.epsilon_lower_bound == 0.0
+    assert found.alpha_side == Fraction(1, 20)
