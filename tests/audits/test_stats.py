@@ -246,3 +246,17 @@ def test_bounds_at_a_billion_draws_need_little_memory() -> None:
     assert peak < 64 * 2**20
     assert lo < Fraction(1, 17) < hi
     assert upper_tail_upper_bound(n, n // 17, lo) <= Fraction(1, 80)  # proved at the bound itself
+
+
+@pytest.mark.parametrize("m", [4097, 10**6, 10**12, 2**60, 2**80])
+def test_log_factorial_encloses_ln_m_factorial(m: int) -> None:
+    """Robbins' path of the tail bounds' first term: the enclosure of ln m! contains it (a 600-bit
+    reference).  At m = 2^60 and beyond, the interval arithmetic's width exceeds Robbins' slack
+    1/(12m) - 1/(12m+1), so building the lower end on the wrong end of the Stirling base is
+    caught here."""
+    encl = stats_module._log_factorial(m, 160)
+    with mpmath.workprec(600):
+        true = mpmath.loggamma(mpmath.mpf(m) + 1)
+        lo = mpmath.mpf(encl.lo.numerator) / encl.lo.denominator
+        hi = mpmath.mpf(encl.hi.numerator) / encl.hi.denominator
+        assert lo <= true <= hi
