@@ -31,7 +31,8 @@ from .harness import ROOT, TARGETS, Outcome, logged, mutants_of, run, sample
 from .operators import Mutant, sites
 
 ANALYSIS = Path(__file__).with_name("analysis.json")
-"""Survivors' analyses: mutant id -> {"equivalent": bool, "why": str}."""
+"""Survivors' analyses: mutant id -> {"equivalent": bool, "why": str, optionally "kind":
+precision or power (see _BENIGN)}."""
 
 
 def _analysis(path: Path = ANALYSIS) -> dict[str, dict[str, Any]]:
@@ -86,6 +87,16 @@ def carry(modules: list[str], rev: str, analysis: Path = ANALYSIS) -> tuple[int,
     return moved, dropped
 
 
+_BENIGN = {
+    "precision": "only change a working precision of interval arithmetic (every enclosure stays "
+                 "rigorous; only its width moves)",
+    "power": "only change which events or cuts the selection heuristics pick, on the selection "
+             "split (every bound stays proved on the held-out split; only the audit's power moves)",
+}
+"""Analysis kinds of a non-equivalent survivor that leaves every guarantee intact: counted as
+survivors in the kill rate, and reported apart."""
+
+
 def report(outcomes: list[Outcome], *, command: str, seconds: float,
            pending: int = 0) -> tuple[str, int]:
     """The markdown report and the number of survivors not analysed as equivalent."""
@@ -120,17 +131,16 @@ def report(outcomes: list[Outcome], *, command: str, seconds: float,
         totals["equivalent"] += equivalent
     killed = totals["killed"] + totals["timeout"]
     counted = killed + totals["survived"] - totals["equivalent"]
-    precision = sum(1 for o in outcomes if o.status == "survived"
-                    and notes.get(o.mutant.id, {}).get("kind") == "precision")
+    benign = {kind: sum(1 for o in outcomes if o.status == "survived"
+                        and notes.get(o.mutant.id, {}).get("kind") == kind) for kind in _BENIGN}
+    left = counted - sum(benign.values())
     lines += ["", f"**Killed by behaviour: {killed} of {counted} non-equivalent mutants"
               + (f" ({killed / counted:.1%})" if counted else "") + "**; drift tests excluded."
               + (f" {pending} mutants of these modules are not run yet (`--resume` runs them)."
                  if pending else "")
-              + (f" {precision} of the survivors only change a working precision of interval "
-                 "arithmetic (every enclosure stays rigorous; only its width moves): without "
-                 f"them, {killed} of {counted - precision} "
-                 f"({killed / (counted - precision):.1%})." if precision and counted > precision
-                 else ""),
+              + "".join(f" {n} of the survivors {_BENIGN[kind]}." for kind, n in benign.items() if n)
+              + (f" Without them, {killed} of {left} ({killed / left:.1%})."
+                 if any(benign.values()) and left > 0 else ""),
               "", "Survivors:", "",
               "| mutant | change | analysis |", "|---|---|---|"]
     for o in outcomes:
@@ -141,7 +151,7 @@ def report(outcomes: list[Outcome], *, command: str, seconds: float,
             open_survivors += 1
         why = "not analysed" if note is None else (
             ("equivalent: " if note.get("equivalent") else
-             "not equivalent, precision only: " if note.get("kind") == "precision" else
+             f"not equivalent, {note['kind']} only: " if note.get("kind") in _BENIGN else
              "not equivalent: ") + note["why"])
         lines.append(f"| `{o.mutant.id}` | `{o.mutant.before}` → `{o.mutant.after}` | {why} |")
     lines += ["", "<!-- mutation-report:end -->"]
