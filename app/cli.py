@@ -256,7 +256,16 @@ def _cmd_lemmas(args: argparse.Namespace) -> int:
     return EXIT_VIOLATION if failures else EXIT_OK
 
 
-def _parser() -> argparse.ArgumentParser:
+def _wanted(argv: Sequence[str]) -> str | None:
+    """The command named on the command line (its first word that is not an option), if any."""
+    return next((a for a in argv if not a.startswith("-")), None)
+
+
+def _parser(wanted: str | None = None, *, every: bool = True) -> argparse.ArgumentParser:
+    """The ``privref`` parser: with ``every``, each command's options declared; without, the
+    options of blackbox-suite, learn, illustrate, experiments, table4 and account are declared
+    only for ``wanted`` (they come from modules that import plotting and learning libraries,
+    which ``privref audit`` never needs); the others keep their name and description."""
     raw = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(
         prog="privref", formatter_class=raw, epilog=EXIT_CODES,
@@ -300,9 +309,10 @@ def _parser() -> argparse.ArgumentParser:
         "Run every black-box audit listed in SUITE (TOML or JSON: targets, claims, pairs,\n"
         "samples, seeds and the expected verdict); one line per target; exit 0 when every\n"
         "verdict is the expected one, 1 otherwise, 2 on a bad suite file (docs/blackbox.md).")
-    from . import blackbox_suite
-    blackbox_suite.configure_parser(suite)
-    suite.set_defaults(func=blackbox_suite.run)
+    if every or wanted == "blackbox-suite":
+        from . import blackbox_suite
+        blackbox_suite.configure_parser(suite)
+        suite.set_defaults(func=blackbox_suite.run)
     lemmas = command(
         sub, "lemmas",
         "Print every ledger entry with its status; --check runs every check (one progress\n"
@@ -324,30 +334,33 @@ def _parser() -> argparse.ArgumentParser:
         "d; print the empirical labeled and unlabeled sample complexities, and write a JSON\n"
         "table (--json) and a PNG plot (--png) when asked (see docs/learning.md).  One\n"
         "progress line per grid cell on stderr.")
-    from . import learning_cli
-    learning_cli.configure_parser(learn)
-    learn.add_argument("--quiet", action="store_true", help=quiet_help)
-    learn.set_defaults(func=learning_cli.run)
+    if every or wanted == "learn":
+        from . import learning_cli
+        learning_cli.configure_parser(learn)
+        learn.add_argument("--quiet", action="store_true", help=quiet_help)
+        learn.set_defaults(func=learning_cli.run)
     illustrate = command(
         sub, "illustrate",
         "littlestone: Ldim vs VC of thresholds; semiprivate: private sample size, fully\n"
         "private vs semi-private, as the domain grows; public: public sample size against\n"
         "alpha and the 1/alpha lower bound (see docs/public-data.md).  Prints the table;\n"
         "writes JSON (--json) and a PNG plot (--png) when asked.")
-    from . import illustrations
-    illustrations.configure_parser(illustrate)
-    illustrate.add_argument("--quiet", action="store_true", help=quiet_help)
-    illustrate.set_defaults(func=illustrations.run)
+    if every or wanted == "illustrate":
+        from . import illustrations
+        illustrations.configure_parser(illustrate)
+        illustrate.add_argument("--quiet", action="store_true", help=quiet_help)
+        illustrate.set_defaults(func=illustrations.run)
     experiments = command(
         sub, "experiments",
         "Sample complexity of the prediction algorithms of paper 002 (Algorithms 1-3 and the\n"
         "baselines) on thresholds, intervals and unions of two intervals: exact losses given\n"
         "the draws, n* against alpha, JSON and PNG into --out (see\n"
         "docs/prediction-experiments.md).  One progress line per grid point on stderr.")
-    from . import prediction_experiments
-    prediction_experiments.configure_parser(experiments)
-    experiments.add_argument("--quiet", action="store_true", help=quiet_help)
-    experiments.set_defaults(func=prediction_experiments.run)
+    if every or wanted == "experiments":
+        from . import prediction_experiments
+        prediction_experiments.configure_parser(experiments)
+        experiments.add_argument("--quiet", action="store_true", help=quiet_help)
+        experiments.set_defaults(func=prediction_experiments.run)
     table4 = command(
         sub, "table4",
         "001 Table 4's accuracy experiment on real data: PATE-PSQ and PATE-ASQ (Algorithms 3\n"
@@ -355,16 +368,17 @@ def _parser() -> argparse.ArgumentParser:
         "and a9a from ../shared/data (or --data-dir; nothing is downloaded), ε in {1/2, 1, 2},\n"
         "30 seeded runs; accuracy, queries and the realized ε_ex_post beside the paper's\n"
         "figures; JSON, PNG and a docs page (see docs/pate-experiments.md).")
-    try:
-        from . import pate_experiments
-    except ImportError as exc:  # the realdata extra (scipy, scikit-learn) is not installed
-        # its flags cannot be declared without the module: accept any, report the extra
-        table4.set_defaults(func=functools.partial(_needs_extra, "realdata",
-                                                   exc.name or str(exc)), missing_extra=True)
-    else:
-        pate_experiments.configure_parser(table4)
-        table4.add_argument("--quiet", action="store_true", help=quiet_help)
-        table4.set_defaults(func=pate_experiments.run)
+    if every or wanted == "table4":
+        try:
+            from . import pate_experiments
+        except ImportError as exc:  # the realdata extra (scipy, scikit-learn) is not installed
+            # its flags cannot be declared without the module: accept any, report the extra
+            table4.set_defaults(func=functools.partial(_needs_extra, "realdata",
+                                                       exc.name or str(exc)), missing_extra=True)
+        else:
+            pate_experiments.configure_parser(table4)
+            table4.add_argument("--quiet", action="store_true", help=quiet_help)
+            table4.set_defaults(func=pate_experiments.run)
     account = command(
         sub, "account",
         "Certified privacy accounting (see docs/accounting.md).  'privref account gaussian'\n"
@@ -377,9 +391,10 @@ def _parser() -> argparse.ArgumentParser:
         "Calibrate sigma for Q sensitivity-1 Gaussian queries at (epsilon, delta) (analytic\n"
         "Gaussian mechanism, Balle-Wang 2018) and, with --realized R, the epsilon at delta after\n"
         "R queries; both printed as proved enclosures [lower, upper].")
-    from . import account_cli
-    account_cli.configure_parser(gaussian)
-    gaussian.set_defaults(func=account_cli.run, command="account gaussian")
+    if every or wanted == "account":
+        from . import account_cli
+        account_cli.configure_parser(gaussian)
+        gaussian.set_defaults(func=account_cli.run, command="account gaussian")
     return parser
 
 
@@ -398,7 +413,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     CMD: internal error: TYPE: MESSAGE`` (anything unexpected), with a traceback only when
     the environment sets ``PRIVREF_DEBUG=1``.
     """
-    parser = _parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    wanted = _wanted(argv)
+    parser = _parser(wanted, every=False)
     try:
         args, unknown = parser.parse_known_args(argv)
         if unknown and not getattr(args, "missing_extra", False):
