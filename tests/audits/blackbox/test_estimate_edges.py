@@ -1,5 +1,6 @@
 """The pair estimator at its edges: split sizes, the delta interval's outward rounding, the best
-of several candidates (first of equals), and the no-evidence finding."""
+of several candidates (first of equals), the no-evidence finding, counts out of range, the
+epsilon bound next to a double, and the pooled test's dealing."""
 
 from __future__ import annotations
 
@@ -7,10 +8,18 @@ import math
 from fractions import Fraction
 from typing import Any
 
+import mpmath
+import numpy as np
 import pytest
 
-from privref.audits.blackbox.estimate import conclude_pair, selection_sizes
+from privref.audits.blackbox.estimate import (
+    conclude_pair,
+    dealt_sizes,
+    epsilon_from_ratio,
+    selection_sizes,
+)
 from privref.audits.blackbox.events import Threshold
+from privref.audits.blackbox.pooled import POOLED_MIN, allocate
 from privref.audits.blackbox.selection import Candidate
 from privref.audits.stats import cp_lower, cp_upper
 from privref.reference.errors import InvalidArgument
@@ -101,3 +110,40 @@ def test_no_candidate_is_no_evidence_at_the_one_candidate_level() -> None:
     assert found.candidate is None and found.ratio == 0
     assert found.estimate.epsilon_lower_bound == 0.0
     assert found.alpha_side == Fraction(1, 20)
+
+
+@pytest.mark.parametrize("hits", [(5001, 100), (100, 5101), (-1, 100), (100, -1)])
+def test_counts_outside_the_held_out_split_are_refused(hits: tuple[int, int]) -> None:
+    """A count above its side's held-out size, or negative, on either side, is an error naming
+    the counts and the sizes, not a bound."""
+    with pytest.raises(InvalidArgument, match=r"must lie within the held-out sizes \(5000, 5100\)"):
+        conclude_pair([_candidate(0.5)], [hits], epsilon=0, **KW)
+
+
+@pytest.mark.parametrize("d", [0.75, 1.0986122886681098, 2.302585092994046, 9.5])
+def test_epsilon_from_ratio_stays_below_a_double_just_above_ln_ratio(d: float) -> None:
+    """A ratio whose logarithm lies 2^-200 below the double ``d``: every enclosure of ln ratio
+    that privref forms straddles ``d``, so only the enclosure's lower end, rounded down, gives a
+    proved bound; the result is the double just below ``d`` (the largest double <= ln ratio)."""
+    with mpmath.workprec(400):
+        target = mpmath.exp(mpmath.mpf(d) - mpmath.mpf(2) ** -200)
+        ratio = Fraction(int(mpmath.floor(target * mpmath.mpf(2) ** 300)), 2**300)
+        assert mpmath.log(mpmath.mpf(ratio.numerator) / ratio.denominator) < d
+    assert epsilon_from_ratio(ratio) == math.nextafter(d, -math.inf)
+
+
+def test_dealt_sizes_use_the_smaller_held_out_split() -> None:
+    """The pooled test applies when the smaller held-out split has POOLED_MIN outcomes, and deals
+    sizes from min(held_a, held_b), so neither side is asked for more outcomes than it holds; the
+    same seed gives the same dealing as allocate on that minimum."""
+    seed = 20261127
+    sizes = dealt_sizes(5000, 9000, Fraction(0), seed)
+    assert sizes == allocate(5000, np.random.SeedSequence(seed))
+    assert sizes is not None and max(sizes) <= 5000
+    assert dealt_sizes(9000, 5000, Fraction(0), seed) == sizes
+    assert dealt_sizes(5000, 9000, Fraction(1, 1000), seed) is None  # delta > 0: per-side test
+    assert dealt_sizes(5000, 9000, Fraction(0), None) is None       # no seed: per-side test
+    # the smaller side below POOLED_MIN: per-side test, however large the other side
+    assert dealt_sizes(POOLED_MIN - 1, 10**6, Fraction(0), seed) is None
+    assert dealt_sizes(10**6, POOLED_MIN - 1, Fraction(0), seed) is None
+    assert dealt_sizes(POOLED_MIN, 10**6, Fraction(0), seed) is not None
