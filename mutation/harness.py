@@ -41,7 +41,8 @@ __all__ = ["TARGETS", "Outcome", "logged", "mutants_of", "run", "sample"]
 ROOT: Final = Path(__file__).resolve().parents[1]
 
 Command = tuple[str, ...]
-"""A behaviour check: ``("pytest", paths...)`` (run with ``-x -q -m "not drift"``) or
+"""A behaviour check: ``("pytest", paths...)`` (run with ``-x -q -m "not drift" -n 0``: one
+process, the harness shards itself) or
 ``("privref", args...)`` (the ``privref`` command, e.g. the ledger's checks)."""
 
 _MECHANISM: Final[tuple[Command, ...]] = (
@@ -148,7 +149,7 @@ def _check(tree: Path, commands: Sequence[Command], timeout: float) -> tuple[str
     deadline = time.monotonic() + timeout
     for command in commands:
         if command[0] == "pytest":
-            argv = [sys.executable, "-m", "pytest", "-x", "-q", "-m", "not drift",
+            argv = [sys.executable, "-m", "pytest", "-x", "-q", "-m", "not drift", "-n", "0",
                     "-p", "no:cacheprovider", *command[1:]]
         else:
             argv = [sys.executable, "-m", "privref", *command[1:]]

@@ -19,7 +19,7 @@ import os
 from collections import Counter
 from collections.abc import Generator
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -70,20 +70,49 @@ def _recorded_check(self: _ledger.CheckResult, *args: Any, **kwargs: Any) -> Non
 setattr(_ledger.CheckResult, "__init__", _recorded_check)  # noqa: B010 (observation only)
 
 _BY_TEST: pytest.StashKey[dict[str, list[Spent]]] = pytest.StashKey()
+_START: pytest.StashKey[int] = pytest.StashKey()
+_PROPERTY = "privref-statistical-assertions"
+"""The name under which a test report carries the assertions recorded while it ran: reports
+travel from pytest-xdist's workers to the controller, which adds them up."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
     """Start the run's record of statistical assertions, by test."""
     config.stash[_BY_TEST] = {}
+    config.pluginmanager.register(_Collector(config), "privref-budget")
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None]:
-    """Attribute the assertions recorded while a test runs (setup, call, teardown) to it."""
-    start = len(SPENT)
+    """Mark where the test's assertions start in the record."""
+    item.stash[_START] = len(SPENT)
     yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None]:
+    """Attach to each phase's report (setup, call, teardown) the assertions recorded in it."""
+    outcome: Any = yield
+    start = item.stash.get(_START, len(SPENT))
+    item.stash[_START] = len(SPENT)
     if len(SPENT) > start:
-        item.config.stash[_BY_TEST][item.nodeid] = SPENT[start:]
+        outcome.get_result().user_properties.append(
+            (_PROPERTY, [(s.kind, str(s.rate), s.what, s.key) for s in SPENT[start:]]))
+
+
+class _Collector:
+    """Adds up the assertions carried by the reports, in whichever process receives them."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """Attribute a report's assertions to its test."""
+        for name, value in report.user_properties:
+            if name == _PROPERTY:
+                rows = cast("list[tuple[str, str, str, str]]", value)  # as attached above
+                self.config.stash[_BY_TEST].setdefault(report.nodeid, []).extend(
+                    Spent(kind, Fraction(rate), what, key) for kind, rate, what, key in rows)
 
 
 def _totals(config: pytest.Config) -> tuple[Fraction, Counter[str], list[tuple[Fraction, str]]]:

@@ -96,8 +96,9 @@ def _run_suite(tmp_path: Path, records: int, key: str = "") -> subprocess.Comple
     """A throw-away suite with this conftest's hooks and one test recording ``records`` fits
     (all of one random experiment when ``key`` is given)."""
     (tmp_path / "conftest.py").write_text(
-        "from tests.conftest import (pytest_configure, pytest_runtest_protocol,\n"
-        "                            pytest_sessionfinish, pytest_terminal_summary)\n",
+        "from tests.conftest import (pytest_configure, pytest_runtest_makereport,\n"
+        "                            pytest_runtest_protocol, pytest_sessionfinish,\n"
+        "                            pytest_terminal_summary)\n",
         encoding="utf-8")
     (tmp_path / "test_probe.py").write_text(textwrap.dedent(f"""
         from fractions import Fraction
@@ -128,6 +129,22 @@ def test_one_keyed_experiment_spends_once(tmp_path: Path) -> None:
     run = _run_suite(tmp_path, 11, key="seed 7")
     assert run.returncode == 0, run.stdout + run.stderr
     assert "proved false-positive rate of this run: 1e-05 (budget 1e-04)\n" in run.stdout
+
+
+def test_the_budget_adds_up_across_xdist_workers(tmp_path: Path) -> None:
+    """Under pytest-xdist (the suite's default, pyproject.toml) each worker records its own tests'
+    assertions; the controller adds them up: two files of six records of 10^-5, run by two
+    workers, spend 1.2·10^-4 and fail the run, and each file's records are attributed to it."""
+    _run_suite(tmp_path, 6)
+    (tmp_path / "test_probe_2.py").write_text(
+        (tmp_path / "test_probe.py").read_text(encoding="utf-8"), encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          "-n", "2", "--dist", "loadfile", str(tmp_path)], cwd=TESTS.parent,
+                         capture_output=True, text=True, timeout=300, check=False)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "2 passed" in run.stdout, run.stdout
+    assert "proved false-positive rate of this run: 0.00012 (budget 1e-04): OVER" in run.stdout
+    assert "in 2 tests" in run.stdout, run.stdout
 
 
 def test_record_refuses_a_bad_kind_or_rate() -> None:
