@@ -185,6 +185,48 @@ def test_a_wrong_float_guess_never_decides(monkeypatch: pytest.MonkeyPatch, fact
             assert lower_tail_exact(n, k, high) <= alpha, (k, high)
 
 
+def _guess_off_by(monkeypatch: pytest.MonkeyPatch, r: float) -> None:
+    """Make the float guess wrong by the relative amount r, in the direction that fails: too
+    high for lower bounds, too low for upper bounds."""
+    real = stats_module._quantile_guess
+
+    def wrong(k: int, n: int, alpha: float, *, upper: bool) -> float:
+        return real(k, n, alpha, upper=upper) * (1 - r if upper else 1 + r)
+
+    monkeypatch.setattr(stats_module, "_quantile_guess", wrong)
+
+
+@pytest.mark.usefixtures("fresh_bound_caches")
+@pytest.mark.parametrize(("r", "slack"), [(2.0**-20, Fraction(1, 2**15)),   # the 2^-16 move
+                                          (2.0**-14, Fraction(1, 2**7))])   # the 2^-8 move
+def test_a_slightly_wrong_guess_costs_little(monkeypatch: pytest.MonkeyPatch, r: float,
+                                             slack: Fraction) -> None:
+    """The outward moves of the guess are tried from the smallest: a guess off by r just beyond
+    one move is saved by the next, so the bound stays within ``slack`` of the quantile (it does
+    not fall to a far move, or to 0 or 1)."""
+    _guess_off_by(monkeypatch, r)
+    n, alpha = 12, Fraction(1, 10)
+    for k in range(1, n):
+        low, high = cp_lower(k, n, alpha), cp_upper(k, n, alpha)
+        assert tail_exact(n, k, low) <= alpha < tail_exact(n, k, low * (1 + slack)), k
+        assert lower_tail_exact(n, k, high) <= alpha < lower_tail_exact(n, k, high * (1 - slack)), k
+
+
+@pytest.mark.usefixtures("fresh_bound_caches")
+def test_a_guess_off_by_one_percent_falls_back_to_half(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A guess 1% off defeats the moves up to 2^-8; the last move (half the guess for a lower
+    bound, 1.5 times it for an upper bound) still gives a proved bound within a factor of
+    about 2 of the quantile, not the trivial 0 or 1."""
+    _guess_off_by(monkeypatch, 0.01)
+    n, alpha = 12, Fraction(1, 10)
+    for k in range(1, n):
+        low, high = cp_lower(k, n, alpha), cp_upper(k, n, alpha)
+        assert tail_exact(n, k, low) <= alpha < tail_exact(n, k, min(low * Fraction(21, 10), Fraction(1))), k
+        assert lower_tail_exact(n, k, high) <= alpha, k
+        if k <= 3:  # p_U well below 1/1.6 here, so 1.5 times the guess is a bound below 1
+            assert high < 1 and lower_tail_exact(n, k, high / Fraction(16, 10)) > alpha, k
+
+
 def test_bonferroni_splits_exactly() -> None:
     """alpha/parts exactly; the parts sum back to alpha."""
     assert bonferroni(Fraction(1, 20), 3) == Fraction(1, 60)
