@@ -312,10 +312,10 @@ def conclude_pair(chosen: Sequence[Candidate], hits: Sequence[tuple[int, int]], 
     sizes and ``validation`` the validation size per side (:func:`refine_views`; recorded only,
     as ``validation_a``/``validation_b`` when > 0).  Each candidate is bounded at level
     alpha/(2·len(chosen)) per side (a union bound fixed before the held-out split is read); the
-    best bound ratio is reported.  With ``dealt`` (the held-out sizes were dealt by
-    :func:`~privref.audits.blackbox.pooled.allocate`) and delta = 0, each candidate gets the
-    pooled test at alpha/len(chosen) instead, and dealt sizes (0, 0) (an overflow) give no
-    evidence.
+    best bound ratio is reported (the first candidate among equals).  With ``dealt`` (sizes
+    dealt by :func:`~privref.audits.blackbox.pooled.allocate`) and delta = 0, each candidate
+    gets the pooled test at alpha/len(chosen) instead, and dealt sizes (0, 0) (an overflow)
+    give no evidence.
     """
     eps = parse_epsilon(epsilon)
     d = check_delta(delta)
