@@ -347,3 +347,18 @@ def test_cks_bad_input_names_the_argument(call: object, name: str) -> None:
     assert callable(call)
     with pytest.raises(InvalidArgument, match=name):
         call()
+
+
+def test_safety_is_decided_from_the_right_end_of_delta() -> None:
+    """calibrate_sigma's probe: proved safe only when the *upper* end of δ(ε; σ)'s enclosure is
+    <= δ, proved unsafe only when its lower end is > δ.  A target δ inside the 64-bit enclosure
+    but below (above) the true δ(ε; σ), located by a 256-bit enclosure, must be refined to
+    unsafe (safe), not decided from the wrong end."""
+    eps, q, sigma = F(1), F(1), F(3, 2)
+    wide = acc.analytic_gaussian_delta(eps, q, sigma, acc.WORK_PRECISION)
+    sharp = acc.analytic_gaussian_delta(eps, q, sigma, 4 * acc.WORK_PRECISION)
+    assert wide.lo < sharp.lo <= sharp.hi < wide.hi
+    below = (wide.lo + sharp.lo) / 2  # inside the 64-bit box, below the truth
+    above = (sharp.hi + wide.hi) / 2  # inside it, above the truth
+    assert acc._safe(eps, q, sigma, below)[0] is False
+    assert acc._safe(eps, q, sigma, above)[0] is True
