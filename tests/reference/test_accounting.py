@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import mpmath
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -362,3 +363,17 @@ def test_safety_is_decided_from_the_right_end_of_delta() -> None:
     above = (sharp.hi + wide.hi) / 2  # inside it, above the truth
     assert acc._safe(eps, q, sigma, below)[0] is False
     assert acc._safe(eps, q, sigma, above)[0] is True
+
+
+@pytest.mark.parametrize("y", [F(1, 3), F(1), F(-7, 2), F(39, 10)])
+def test_the_series_encloses_s_at_a_point(y: F) -> None:
+    """S(y) = Σ y^(2n+1)/(2n+1)!! = sqrt(π/2)·e^(y²/2)·erf(y/√2) (the series branch of Φ) lies in
+    the enclosure _series gives for the point y, both ends checked against a 400-bit value (an
+    upper end taken from the lower end of S(y)'s own enclosure excludes it)."""
+    box = acc._series(Interval.point(y), 64)
+    with mpmath.workprec(400):
+        ym = mpmath.mpf(y.numerator) / y.denominator
+        true = mpmath.sqrt(mpmath.pi / 2) * mpmath.exp(ym**2 / 2) * mpmath.erf(ym / mpmath.sqrt(2))
+        lo = mpmath.mpf(box.lo.numerator) / box.lo.denominator
+        hi = mpmath.mpf(box.hi.numerator) / box.hi.denominator
+        assert lo < true < hi
