@@ -12,10 +12,12 @@ import mpmath
 import numpy as np
 import pytest
 
+from privref.audits.blackbox import estimate as estimate_module
 from privref.audits.blackbox.estimate import (
     conclude_pair,
     dealt_sizes,
     epsilon_from_ratio,
+    plan_pair,
     selection_sizes,
 )
 from privref.audits.blackbox.events import Threshold
@@ -147,3 +149,25 @@ def test_dealt_sizes_use_the_smaller_held_out_split() -> None:
     assert dealt_sizes(POOLED_MIN - 1, 10**6, Fraction(0), seed) is None
     assert dealt_sizes(10**6, POOLED_MIN - 1, Fraction(0), seed) is None
     assert dealt_sizes(POOLED_MIN, 10**6, Fraction(0), seed) is not None
+
+
+@pytest.mark.parametrize("max_events", [1, 3])
+def test_selection_scores_events_at_the_level_of_their_held_out_bound(
+        monkeypatch: pytest.MonkeyPatch, max_events: int) -> None:
+    """plan_pair ranks events by the bound they would get on the held-out split, so it must
+    score them at the per-side level conclude_pair will bound them at: alpha/(2·max_events)
+    when max_events candidates share the union bound."""
+    seen: list[Fraction] = []
+    real = estimate_module.select_events
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        seen.append(kwargs["alpha_side"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(estimate_module, "select_events", spy)
+    sel_a, sel_b = [0, 1, 1, 2, 2, 2] * 20, [0, 0, 0, 1, 1, 2] * 20
+    chosen = plan_pair(sel_a, sel_b, held_a=5000, held_b=5100, delta=0, alpha=Fraction(1, 10),
+                       max_events=max_events)
+    assert len(chosen) == max_events
+    found = conclude_pair(chosen, [(300, 100)] * max_events, epsilon=0, **KW)
+    assert seen == [found.alpha_side] == [Fraction(1, 20 * max_events)]
