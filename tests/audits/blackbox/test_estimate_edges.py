@@ -22,7 +22,7 @@ from privref.audits.blackbox.estimate import (
 )
 from privref.audits.blackbox.events import Threshold
 from privref.audits.blackbox.pooled import POOLED_MIN, allocate
-from privref.audits.blackbox.selection import Candidate
+from privref.audits.blackbox.selection import Candidate, select_events
 from privref.audits.stats import cp_lower, cp_upper
 from privref.reference.errors import InvalidArgument
 
@@ -158,13 +158,13 @@ def test_selection_scores_events_at_the_level_of_their_held_out_bound(
     score them at the per-side level conclude_pair will bound them at: alpha/(2·max_events)
     when max_events candidates share the union bound."""
     seen: list[Fraction] = []
-    real = estimate_module.select_events
+    real = select_events
 
     def spy(*args: Any, **kwargs: Any) -> Any:
         seen.append(kwargs["alpha_side"])
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(estimate_module, "select_events", spy)
+    monkeypatch.setattr(estimate_module, "select_events", spy)  # the name plan_pair calls
     sel_a, sel_b = [0, 1, 1, 2, 2, 2] * 20, [0, 0, 0, 1, 1, 2] * 20
     chosen = plan_pair(sel_a, sel_b, held_a=5000, held_b=5100, delta=0, alpha=Fraction(1, 10),
                        max_events=max_events)
