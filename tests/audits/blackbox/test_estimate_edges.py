@@ -15,14 +15,16 @@ import pytest
 from privref.audits.blackbox import estimate as estimate_module
 from privref.audits.blackbox.estimate import (
     conclude_pair,
+    conclude_views,
     dealt_sizes,
     epsilon_from_ratio,
     plan_pair,
+    plan_views,
     selection_sizes,
 )
 from privref.audits.blackbox.events import Threshold
 from privref.audits.blackbox.pooled import POOLED_MIN, allocate
-from privref.audits.blackbox.selection import Candidate, select_events
+from privref.audits.blackbox.selection import Candidate, select_event_views, select_events
 from privref.audits.stats import cp_lower, cp_upper
 from privref.reference.errors import InvalidArgument
 
@@ -171,3 +173,27 @@ def test_selection_scores_events_at_the_level_of_their_held_out_bound(
     assert len(chosen) == max_events
     found = conclude_pair(chosen, [(300, 100)] * max_events, epsilon=0, **KW)
     assert seen == [found.alpha_side] == [Fraction(1, 20 * max_events)]
+
+
+@pytest.mark.parametrize("float_events", [False, True])
+def test_views_are_scored_at_the_one_view_level(monkeypatch: pytest.MonkeyPatch,
+                                                float_events: bool) -> None:
+    """plan_views (one candidate per view) scores events at the per-side level a single view's
+    one candidate is bounded at by conclude_views, alpha/2 (whether the views will differ is
+    known only after selection, so both views are scored at the one-view level)."""
+    seen: list[Fraction] = []
+
+    def spy(real: Any) -> Any:
+        def wrapped(*args: Any, **kwargs: Any) -> Any:
+            seen.append(kwargs["alpha_side"])
+            return real(*args, **kwargs)
+        return wrapped
+
+    monkeypatch.setattr(estimate_module, "select_events", spy(select_events))
+    monkeypatch.setattr(estimate_module, "select_event_views", spy(select_event_views))
+    sel_a, sel_b = [0.5, 1.5, 1.5, 2.5] * 30, [0.5, 0.5, 1.5, 2.5] * 30
+    chosen, split = plan_views(sel_a, sel_b, held_a=5000, held_b=5100, delta=0,
+                               alpha=Fraction(1, 10), float_events=float_events)
+    one_view, other = conclude_views(chosen[:1], [(300, 100)], None, epsilon=0, **KW)
+    assert other is None and split in (None, 1)
+    assert seen == [one_view.alpha_side] == [Fraction(1, 20)]
