@@ -261,11 +261,11 @@ def _wanted(argv: Sequence[str]) -> str | None:
     return next((a for a in argv if not a.startswith("-")), None)
 
 
-def _parser(wanted: str | None = None, *, every: bool = True) -> argparse.ArgumentParser:
-    """The ``privref`` parser: with ``every``, each command's options declared; without, the
-    options of blackbox-suite, learn, illustrate, experiments, table4 and account are declared
-    only for ``wanted`` (they come from modules that import plotting and learning libraries,
-    which ``privref audit`` never needs); the others keep their name and description."""
+def _parser(wanted: str | None) -> argparse.ArgumentParser:
+    """The ``privref`` parser.  The options of blackbox-suite, learn, illustrate, experiments,
+    table4 and account are declared only when ``wanted`` names that command (they come from
+    modules that import plotting and learning libraries, which ``privref audit`` never needs);
+    otherwise those commands keep only their name and description."""
     raw = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(
         prog="privref", formatter_class=raw, epilog=EXIT_CODES,
@@ -309,7 +309,7 @@ def _parser(wanted: str | None = None, *, every: bool = True) -> argparse.Argume
         "Run every black-box audit listed in SUITE (TOML or JSON: targets, claims, pairs,\n"
         "samples, seeds and the expected verdict); one line per target; exit 0 when every\n"
         "verdict is the expected one, 1 otherwise, 2 on a bad suite file (docs/blackbox.md).")
-    if every or wanted == "blackbox-suite":
+    if wanted == "blackbox-suite":
         from . import blackbox_suite
         blackbox_suite.configure_parser(suite)
         suite.set_defaults(func=blackbox_suite.run)
@@ -334,7 +334,7 @@ def _parser(wanted: str | None = None, *, every: bool = True) -> argparse.Argume
         "d; print the empirical labeled and unlabeled sample complexities, and write a JSON\n"
         "table (--json) and a PNG plot (--png) when asked (see docs/learning.md).  One\n"
         "progress line per grid cell on stderr.")
-    if every or wanted == "learn":
+    if wanted == "learn":
         from . import learning_cli
         learning_cli.configure_parser(learn)
         learn.add_argument("--quiet", action="store_true", help=quiet_help)
@@ -345,7 +345,7 @@ def _parser(wanted: str | None = None, *, every: bool = True) -> argparse.Argume
         "private vs semi-private, as the domain grows; public: public sample size against\n"
         "alpha and the 1/alpha lower bound (see docs/public-data.md).  Prints the table;\n"
         "writes JSON (--json) and a PNG plot (--png) when asked.")
-    if every or wanted == "illustrate":
+    if wanted == "illustrate":
         from . import illustrations
         illustrations.configure_parser(illustrate)
         illustrate.add_argument("--quiet", action="store_true", help=quiet_help)
@@ -356,7 +356,7 @@ def _parser(wanted: str | None = None, *, every: bool = True) -> argparse.Argume
         "baselines) on thresholds, intervals and unions of two intervals: exact losses given\n"
         "the draws, n* against alpha, JSON and PNG into --out (see\n"
         "docs/prediction-experiments.md).  One progress line per grid point on stderr.")
-    if every or wanted == "experiments":
+    if wanted == "experiments":
         from . import prediction_experiments
         prediction_experiments.configure_parser(experiments)
         experiments.add_argument("--quiet", action="store_true", help=quiet_help)
@@ -368,7 +368,7 @@ def _parser(wanted: str | None = None, *, every: bool = True) -> argparse.Argume
         "and a9a from ../shared/data (or --data-dir; nothing is downloaded), ε in {1/2, 1, 2},\n"
         "30 seeded runs; accuracy, queries and the realized ε_ex_post beside the paper's\n"
         "figures; JSON, PNG and a docs page (see docs/pate-experiments.md).")
-    if every or wanted == "table4":
+    if wanted == "table4":
         try:
             from . import pate_experiments
         except ImportError as exc:  # the realdata extra (scipy, scikit-learn) is not installed
@@ -391,7 +391,7 @@ def _parser(wanted: str | None = None, *, every: bool = True) -> argparse.Argume
         "Calibrate sigma for Q sensitivity-1 Gaussian queries at (epsilon, delta) (analytic\n"
         "Gaussian mechanism, Balle-Wang 2018) and, with --realized R, the epsilon at delta after\n"
         "R queries; both printed as proved enclosures [lower, upper].")
-    if every or wanted == "account":
+    if wanted == "account":
         from . import account_cli
         account_cli.configure_parser(gaussian)
         gaussian.set_defaults(func=account_cli.run, command="account gaussian")
@@ -415,7 +415,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     argv = list(sys.argv[1:] if argv is None else argv)
     wanted = _wanted(argv)
-    parser = _parser(wanted, every=False)
+    parser = _parser(wanted)
     try:
         args, unknown = parser.parse_known_args(argv)
         if unknown and not getattr(args, "missing_extra", False):

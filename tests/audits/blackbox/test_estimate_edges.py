@@ -33,16 +33,14 @@ def _candidate(cut: float) -> Candidate:
     return Candidate(Threshold(None, 1, cut, False), "a→b", 0, 0, 0.0)
 
 
-def _floor(x: Fraction) -> float:
-    """The largest double <= x (x in [0, 1])."""
-    f = float(x)
-    return math.nextafter(f, -math.inf) if Fraction(f) > x else f
+def _is_floor(f: float, x: Fraction) -> bool:
+    """f is the largest double <= x."""
+    return Fraction(f) <= x < Fraction(math.nextafter(f, math.inf))
 
 
-def _ceil(x: Fraction) -> float:
-    """The smallest double >= x (x in [0, 1])."""
-    f = float(x)
-    return math.nextafter(f, math.inf) if Fraction(f) < x else f
+def _is_ceil(f: float, x: Fraction) -> bool:
+    """f is the smallest double >= x."""
+    return Fraction(math.nextafter(f, -math.inf)) < x <= Fraction(f)
 
 
 KW: dict[str, Any] = {"held_a": 5000, "held_b": 5100, "selection_a": 10, "selection_b": 10,
@@ -83,8 +81,10 @@ def test_delta_interval_is_the_exact_interval_rounded_outward() -> None:
     q_lo, q_hi = cp_lower(100, 5100, side), cp_upper(100, 5100, side)
     lower, upper = p_lo - q_hi, p_hi - q_lo
     assert 0 < lower < upper < 1
-    assert Fraction(_floor(lower)) != lower and Fraction(_ceil(upper)) != upper  # rounding shows
-    assert found.estimate.delta_at_claimed_epsilon == (_floor(lower), _ceil(upper))
+    assert found.estimate.delta_at_claimed_epsilon is not None
+    lo, hi = found.estimate.delta_at_claimed_epsilon
+    assert _is_floor(lo, lower) and _is_ceil(hi, upper)
+    assert Fraction(lo) != lower and Fraction(hi) != upper  # the rounding shows
 
 
 def test_delta_interval_clipped_at_zero_is_exactly_zero() -> None:
