@@ -2,16 +2,25 @@
 timeout, each expected to end in one clean error line that names the argument.
 
 A :class:`Case` is either a ``privref`` command line (``argv``) or a Python snippet (``api``)
-that must raise.  Cases are run in parallel subprocesses (:func:`run_all`), so a hang is a
-timeout, never a stuck test, and a traceback or a silent success is a failure.
+that must raise.  Each case runs in its own process under a timeout, so a hang is a timeout,
+never a stuck test, and a traceback or a silent success is a failure.
+
+:func:`run_all` forks each case from a few case servers (``case_server.py``): interpreters that
+imported privref once, so a case costs a fork instead of an interpreter start and the imports
+(about 0.7 s each).  The forked child gets its own working directory, process group, stdin
+(``/dev/null``) and output files, and runs ``python -m privref`` through :mod:`runpy` as the
+interpreter would.  :func:`run_fresh` runs one case in a new interpreter, the reference a test
+compares the servers with.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -72,40 +81,124 @@ sys.exit(5)
 '''
 
 
+def _fresh_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "HYPOTHESIS"))}
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    return env
+
+
+def _write_files(case: Case, tmp: str) -> None:
+    for name, content in case.files.items():
+        path = Path(tmp, name)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content.replace("{cwd}", tmp))
+
+
+def _leftovers(case: Case, tmp: str) -> tuple[str, ...]:
+    given = {Path(n).parts[0] for n in case.files}
+    return tuple(sorted(n for n in os.listdir(tmp) if n not in given))
+
+
+def run_fresh(case: Case) -> Outcome:
+    """Run one case in a new interpreter (``python -m privref`` or ``python -c``)."""
+    return _run(case)
+
+
 def _run(case: Case) -> Outcome:
     with tempfile.TemporaryDirectory(prefix="privref-bad-") as tmp:
-        for name, content in case.files.items():
-            path = Path(tmp, name)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            if isinstance(content, bytes):
-                path.write_bytes(content)
-            else:
-                path.write_text(content.replace("{cwd}", tmp))
+        _write_files(case, tmp)
         if case.argv is not None:
             cmd = [sys.executable, "-m", "privref", *(a.replace("{cwd}", tmp) for a in case.argv)]
         else:
             assert case.api is not None, case.id
             cmd = [sys.executable, "-c", _DRIVER, case.api.replace("{cwd}", tmp)]
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "HYPOTHESIS"))}
-        env["PYTHONDONTWRITEBYTECODE"] = "1"
         try:
             done = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, timeout=TIMEOUT,
-                                  env=env, stdin=subprocess.DEVNULL)
+                                  env=_fresh_env(), stdin=subprocess.DEVNULL)
             code: int | None = done.returncode
             out, err = done.stdout, done.stderr
         except subprocess.TimeoutExpired as exc:
             code = None
             out = exc.stdout.decode() if isinstance(exc.stdout, bytes) else (exc.stdout or "")
             err = exc.stderr.decode() if isinstance(exc.stderr, bytes) else (exc.stderr or "")
-        given = {Path(n).parts[0] for n in case.files}
-        left = tuple(sorted(n for n in os.listdir(tmp) if n not in given))
+        left = _leftovers(case, tmp)
     return Outcome(case, code, out, err, left)
 
 
-def run_all(cases: Sequence[Case], workers: int = 4) -> dict[str, Outcome]:
-    """Run every case (``workers`` subprocesses at a time); outcomes by case id."""
+class Server:
+    """One case server (``case_server.py``) and the pipe to it."""
+
+    def __init__(self, scratch: str) -> None:
+        self._scratch = scratch
+        self._log = open(Path(scratch, "server.log"), "w+", encoding="utf-8")  # noqa: SIM115
+        self._proc = subprocess.Popen(
+            [sys.executable, str(Path(__file__).with_name("case_server.py"))], cwd=scratch,
+            env=_fresh_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log,
+            text=True)
+
+    def run(self, case: Case, timeout: float = TIMEOUT) -> Outcome:
+        """Run one case in a child forked by the server."""
+        with tempfile.TemporaryDirectory(prefix="privref-bad-") as tmp:
+            _write_files(case, tmp)
+            out, err = Path(self._scratch, "out"), Path(self._scratch, "err")
+            request: dict[str, object] = {"cwd": tmp, "out": str(out), "err": str(err),
+                                          "timeout": timeout}
+            if case.argv is not None:
+                request["argv"] = [a.replace("{cwd}", tmp) for a in case.argv]
+            else:
+                assert case.api is not None, case.id
+                request.update(api=case.api.replace("{cwd}", tmp), driver=_DRIVER)
+            assert self._proc.stdin is not None and self._proc.stdout is not None
+            self._proc.stdin.write(json.dumps(request) + "\n")
+            self._proc.stdin.flush()
+            answer = self._proc.stdout.readline()
+            if not answer:
+                self._log.seek(0)
+                raise RuntimeError(f"the case server died on {case.id}: {self._log.read()[-2000:]}")
+            code = json.loads(answer)["returncode"]
+            text = [p.read_text(encoding="utf-8", errors="replace") for p in (out, err)]
+            return Outcome(case, code, text[0], text[1], _leftovers(case, tmp))
+
+    def close(self) -> None:
+        """Stop the server (it exits when its stdin closes)."""
+        assert self._proc.stdin is not None
+        self._proc.stdin.close()
+        self._proc.wait(timeout=TIMEOUT)
+        self._log.close()
+
+
+def _serve_all(cases: Sequence[Case], workers: int) -> list[Outcome]:
+    queue = list(reversed(cases))
+    lock = threading.Lock()
+    done: list[Outcome] = []
+
+    def work() -> None:
+        with tempfile.TemporaryDirectory(prefix="privref-server-") as scratch:
+            server = Server(scratch)
+            try:
+                while True:
+                    with lock:
+                        if not queue:
+                            return
+                        case = queue.pop()
+                    got = server.run(case)
+                    with lock:
+                        done.append(got)
+            finally:
+                server.close()
+
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        return {o.case.id: o for o in pool.map(_run, cases)}
+        for future in [pool.submit(work) for _ in range(workers)]:
+            future.result()
+    return done
+
+
+def run_all(cases: Sequence[Case], workers: int = 4) -> dict[str, Outcome]:
+    """Run every case, forked from ``workers`` case servers; outcomes by case id."""
+    return {o.case.id: o for o in _serve_all(cases, workers)}
 
 
 def problems(o: Outcome) -> list[str]:

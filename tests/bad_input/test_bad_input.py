@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
+import tempfile
+import time
 from pathlib import Path
 
 import pytest
 
-from .harness import Case, Outcome, problems, run_all
+from .harness import Case, Outcome, Server, problems, run_all, run_fresh
 
 
 def _cases() -> list[Case]:
@@ -43,3 +46,63 @@ def outcomes() -> dict[str, Outcome]:
 def test_fails_cleanly(case: Case, outcomes: dict[str, Outcome]) -> None:
     outcome = outcomes[case.id]
     assert not problems(outcome), (problems(outcome), outcome.stderr[-2000:])
+
+
+def _last_line(text: str) -> str:
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    return re.sub(r"/tmp/privref-bad-\w+", "{cwd}", lines[-1]) if lines else ""
+
+
+SAMPLE = CASES[::25]
+
+
+@pytest.mark.parametrize("case", SAMPLE, ids=lambda c: c.id)
+def test_a_served_case_ends_as_in_a_fresh_interpreter(case: Case,
+                                                      outcomes: dict[str, Outcome]) -> None:
+    """The case servers fork instead of starting an interpreter: on a sample of the corpus (every
+    25th case, both kinds) a fresh ``python -m privref`` / ``python -c`` ends the same way."""
+    fresh, served = run_fresh(case), outcomes[case.id]
+    assert (served.returncode, served.leftovers) == (fresh.returncode, fresh.leftovers)
+    assert _last_line(served.stderr) == _last_line(fresh.stderr)
+    assert _last_line(served.stdout) == _last_line(fresh.stdout)
+    assert problems(served) == problems(fresh) == []
+
+
+def test_the_sample_has_both_kinds() -> None:
+    assert {c.argv is None for c in SAMPLE} == {True, False}
+
+
+def test_a_served_hang_is_killed_with_what_it_started() -> None:
+    """A case past its timeout is reported as a hang (returncode None), and the server kills its
+    whole process group: a grandchild it left behind does not outlive it."""
+    with tempfile.TemporaryDirectory() as scratch:
+        server = Server(scratch)
+        try:
+            pid_file = Path(scratch, "grandchild")
+            hang = Case("hang", "", api=(
+                "import subprocess, sys, time\n"
+                "p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'])\n"
+                f"open({str(pid_file)!r}, 'w').write(str(p.pid))\n"
+                "time.sleep(600)\n"))
+            got = server.run(hang, timeout=3.0)
+            assert got.returncode is None
+            assert problems(got) and problems(got)[0].startswith("hang")
+            grandchild = int(pid_file.read_text())
+            assert not _alive(grandchild)
+            after = server.run(Case("after", "x", api="raise ValueError('x')", error="ValueError"))
+            assert problems(after) == []
+        finally:
+            server.close()
+
+
+def _alive(pid: int) -> bool:
+    """False once ``pid`` is gone or a zombie (the kill is asynchronous; init reaps it)."""
+    for _ in range(500):
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8").rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            return False
+        if state == "Z":
+            return False
+        time.sleep(0.01)
+    return True

@@ -58,8 +58,8 @@ def test_module_test_files_cover_their_entries() -> None:
 @pytest.mark.parametrize("entry", UNCOVERED, ids=[e.id for e in UNCOVERED])
 def test_every_entry_agrees_with_its_status(entry: Entry) -> None:
     """Run every check of every entry not run by its module's own test file (those files run
-    each check once, parametrized; ``privref lemmas --check`` runs the whole ledger in CI); each
-    must return the verdict its status expects."""
+    each check once, parametrized), so pytest runs the whole ledger once, as ``privref lemmas
+    --check`` does; each must return the verdict its status expects."""
     report = run_entry(entry)
     bad = [(o.check.name, o.result.verdict, o.result.evidence) for o in report.outcomes
            if not o.agrees]
