@@ -189,6 +189,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--from-log", action="store_true",
                         help="with --log: run nothing, report the logged outcomes of the chosen "
                              "mutants (and how many are not run yet)")
+    parser.add_argument("--no-select", action="store_true",
+                        help="run every check for every mutant (default: only the test files "
+                             "that execute the mutant's line on the unmutated module)")
     parser.add_argument("--rerun", type=Path, metavar="LOG",
                         help="run only the mutants that survived in LOG (after new tests)")
     parser.add_argument("--carry", metavar="REV",
@@ -240,7 +243,8 @@ def main(argv: list[str] | None = None) -> int:
     shards = [chosen[i::args.jobs] for i in range(args.jobs)]
     start = time.perf_counter()
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        results = list(pool.map(lambda s: run(s, timeout=args.timeout, log=args.log), shards))
+        results = list(pool.map(lambda s: run(s, timeout=args.timeout, log=args.log,
+                                                  select=not args.no_select), shards))
     outcomes = sorted([*done.values(), *(o for r in results for o in r)],
                       key=lambda o: (o.mutant.path,
                                                                       o.mutant.operator,

@@ -36,7 +36,7 @@ from typing import Final
 
 from .operators import Mutant, apply, sites
 
-__all__ = ["TARGETS", "Outcome", "logged", "mutants_of", "run", "sample"]
+__all__ = ["TARGETS", "Outcome", "logged", "mutants_of", "run", "sample", "unparsed_lines"]
 
 ROOT: Final = Path(__file__).resolve().parents[1]
 
@@ -167,9 +167,72 @@ def _check(tree: Path, commands: Sequence[Command], timeout: float) -> tuple[str
     return "survived", ""
 
 
-def run(mutants: Sequence[Mutant], *, timeout: float, log: Path | None = None
-        ) -> list[Outcome]:
-    """Run ``mutants`` (grouped by module) in one scratch copy; a baseline per module first."""
+Coverage = dict[tuple[int, str], frozenset[int]]
+"""Lines of the target module each check unit executes: (index of the command in the target's
+checks, test file, or "" for a ``privref`` command) -> line numbers of the unparsed module."""
+
+
+def _units(commands: Sequence[Command]) -> list[tuple[int, str]]:
+    return [(i, f) for i, c in enumerate(commands)
+            for f in (c[1:] if c[0] == "pytest" else ("",))]
+
+
+def _coverage(tree: Path, path: str, commands: Sequence[Command], timeout: float
+              ) -> Coverage | None:
+    """Trace each check unit alone on the unmutated module (:mod:`mutation.trace`); None when a
+    traced unit fails or times out (the harness then runs every check for every mutant)."""
+    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"}
+    cover: Coverage = {}
+    with tempfile.TemporaryDirectory(prefix="privref-trace-") as scratch:
+        out = Path(scratch, "lines.json")
+        for index, file in _units(commands):
+            command = commands[index]
+            rest = (["-x", "-q", "-m", "not drift", "-n", "0", "-p", "no:cacheprovider", file]
+                    if command[0] == "pytest" else list(command[1:]))
+            argv = [sys.executable, "-m", "mutation.trace", str(out), str(tree / path),
+                    command[0], *rest]
+            try:
+                subprocess.run(argv, cwd=tree, env=env, capture_output=True, text=True,
+                               timeout=timeout, preexec_fn=_limit_memory, check=True)
+                got = json.loads(out.read_text(encoding="utf-8"))
+            except (subprocess.SubprocessError, OSError, ValueError):
+                return None
+            if got["status"] != 0:
+                return None
+            cover[(index, file)] = frozenset(got["lines"])
+    return cover
+
+
+def _selected(commands: Sequence[Command], cover: Coverage, line: int) -> list[Command]:
+    """The checks that execute ``line``: each pytest command cut to the files that do."""
+    chosen: list[Command] = []
+    for index, command in enumerate(commands):
+        if command[0] == "pytest":
+            files = [f for f in command[1:] if line in cover[(index, f)]]
+            if files:
+                chosen.append(("pytest", *files))
+        elif line in cover[(index, "")]:
+            chosen.append(command)
+    return chosen
+
+
+def unparsed_lines(source: str, path: str) -> dict[str, int]:
+    """Each mutant's line in the unparsed module the harness runs (mutant ids are numbered by
+    the file's own lines; ``ast.unparse`` moves them).  Sites are matched by operator, index and
+    text; a mutant missing here is run with every check."""
+    base = sites(apply(source, None), path)
+    where = {(m.operator, m.index, m.before, m.after): m.line for m in base}
+    return {m.id: where[key] for m in sites(source, path)
+            if (key := (m.operator, m.index, m.before, m.after)) in where}
+
+
+def run(mutants: Sequence[Mutant], *, timeout: float, log: Path | None = None,
+        select: bool = True) -> list[Outcome]:
+    """Run ``mutants`` (grouped by module) in one scratch copy; a baseline per module first.
+
+    With ``select``, each mutant runs only the checks (test files) that execute its line on the
+    unmutated module (:func:`_coverage`); a mutant on a line no check executes survives
+    without a run.  Killed means a check failed on the mutant, with or without selection."""
     outcomes: list[Outcome] = []
     if not mutants:
         return outcomes
@@ -187,10 +250,17 @@ def run(mutants: Sequence[Mutant], *, timeout: float, log: Path | None = None
                     outcomes.append(Outcome(m, "not-runnable", 0.0, f"baseline {status}: {detail}"))
                 target.write_text(source, encoding="utf-8")
                 continue
+            cover = _coverage(tree, path, checks, timeout) if select else None
+            lines = unparsed_lines(source, path) if cover is not None else {}
             for m in group:
                 target.write_text(apply(source, m), encoding="utf-8")
                 start = time.perf_counter()
-                status, detail = _check(tree, checks, timeout)
+                todo = (_selected(checks, cover, lines[m.id])
+                        if cover is not None and m.id in lines else checks)
+                if todo:
+                    status, detail = _check(tree, todo, timeout)
+                else:
+                    status, detail = "survived", "no check executes this line"
                 got = Outcome(m, status, time.perf_counter() - start, detail)
                 outcomes.append(got)
                 if log is not None:

@@ -1,0 +1,98 @@
+"""The accountant at the edges of its domain: each limit accepted on its inside and refused one
+step outside, and the validity conditions of its sources at their boundary values.
+
+Each test states the boundary it holds; a comparison turned from strict to loose (or back) at
+any of them fails here.  Source of the limits: the docstrings of ``reference/accounting.py``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import mpmath
+import pytest
+
+from privref.reference import accounting as acc
+from privref.reference.errors import InvalidArgument
+from privref.reference.reals import Interval, Order, compare, rational
+
+mpmath.mp.prec = 300
+
+
+def _exact(x: mpmath.mpf) -> F:
+    man, exp = int(x.man), int(x.exp)
+    return F(man * 2**exp) if exp >= 0 else F(man, 2**-exp)
+
+
+with mpmath.workprec(2300):
+    _PI = _exact(+mpmath.pi)
+    """π within 2^-2298, beyond every precision the accountant accepts."""
+
+
+def test_the_classical_gaussian_is_refused_from_epsilon_one_on() -> None:
+    """001 Lemma 44 (corrected) holds for ε < 1 only: ε = 1 is refused, the largest ε below it is
+    answered with σ = √(2 ln(1.25/δ))/ε."""
+    with pytest.raises(InvalidArgument, match="epsilon=1 must be < 1"):
+        acc.classical_gaussian_sigma(1, F(1, 10**5))
+    eps = 1 - F(1, 10**9)
+    got = acc.classical_gaussian_sigma(eps, F(1, 10**5))
+    want = mpmath.sqrt(2 * mpmath.log(mpmath.mpf(5) / 4 * 10**5)) / (mpmath.mpf(eps.numerator)
+                                                                    / eps.denominator)
+    box = got.enclose(200)
+    assert box.lo <= F(str(want)) + F(1, 10**80) and F(str(want)) - F(1, 10**80) <= box.hi
+
+
+def test_zero_is_a_valid_rho_in_a_composition_and_a_negative_one_is_not() -> None:
+    assert acc.zcdp_compose(0, F(1, 3), 0) == F(1, 3)
+    assert acc.zcdp_compose() == 0
+    with pytest.raises(InvalidArgument, match=r"rhos\[1\]=-1/10\*\*9|rhos\[1\]=-1/1000000000"):
+        acc.zcdp_compose(1, -F(1, 10**9))
+
+
+@pytest.mark.parametrize(("call", "name"), [
+    (lambda: acc.gaussian_zcdp(0), "sigma=0 must be > 0"),
+    (lambda: acc.gaussian_zcdp(1, 0), "sensitivity=0 must be > 0"),
+    (lambda: acc.pure_to_zcdp(0), "epsilon=0 must be > 0"),
+    (lambda: acc.zcdp_delta(0, 1), "rho=0 must be > 0"),
+    (lambda: acc.gaussian_mu(1, 0), "sigma=0 must be > 0"),
+    (lambda: acc.gaussian_mu(1 - F(1, 10**12), 1), "queries=.* must be >= 1"),
+    (lambda: acc.algorithm1_sigma(0, 1, F(1, 2)), "queries=0 must be >= 1"),
+    (lambda: acc.algorithm1_sigma(True, 1, F(1, 2)), "queries=True must be an int"),
+    (lambda: acc.pi_enclosure(31), r"prec=31 must be an int in \[32, 2048\]"),
+    (lambda: acc.pi_enclosure(2049), r"prec=2049 must be an int in \[32, 2048\]"),
+    (lambda: acc.analytic_gaussian_delta(-F(1, 10**30), 1, 1), "epsilon=.* must be >= 0"),
+    (lambda: acc.epsilon_ex_post(1, 1, F(1, 2), tolerance=1), r"tolerance=1 must lie in"),
+    (lambda: acc.epsilon_ex_post(1, 1, F(1, 2), tolerance=F(1, 2**200) - F(1, 2**300)),
+     r"tolerance=.* must lie in \[2\^-200, 1\)"),
+    (lambda: acc.epsilon_ex_post(Interval(F(0), F(1)), 1, F(1, 2)), "sigma=.* must be > 0"),
+])
+def test_one_step_outside_each_limit_is_refused(call: object, name: str) -> None:
+    assert callable(call)
+    with pytest.raises(InvalidArgument, match=name):
+        call()
+
+
+def test_each_limit_itself_is_accepted() -> None:
+    """The inside ends: queries 1, prec 32 and 2048, ε = 0 in the analytic Gaussian (the total
+    variation 2Φ(μ/2) − 1), a tolerance of exactly 2^-200 (checked where it costs nothing: the
+    answer at δ(0) <= δ is exactly 0 whatever the tolerance)."""
+    assert acc.gaussian_mu(1, 1).lo <= 1 <= acc.gaussian_mu(1, 1).hi
+    assert acc.algorithm1_sigma(1, 1, F(1, 2)).enclose(64).lo > 0
+    for prec in (32, 2048):
+        box = acc.pi_enclosure(prec)
+        assert box.lo < _PI < box.hi and box.hi - box.lo < F(1, 2**prec)
+    tv = acc.analytic_gaussian_delta(0, 1, 1)
+    want = F(str(2 * mpmath.ncdf(mpmath.mpf(1) / 2) - 1))
+    assert tv.lo - F(1, 10**60) <= want <= tv.hi + F(1, 10**60)
+    # μ = 1/1000: δ(0) = 2Φ(1/2000) − 1 ≈ 4·10⁻⁴ <= 1/2 is proved, so ε is exactly 0
+    assert acc.epsilon_ex_post(1000, 1, F(1, 2), tolerance=F(1, 2**200)) == Interval.point(0)
+
+
+def test_zcdp_delta_is_one_exactly_up_to_epsilon_equal_to_rho() -> None:
+    """001 Lemma 51 gives nothing for ε <= ρ: δ = 1 there, exactly, and just above ρ it is below
+    1 by the formula exp(−(ε − ρ)²/(4ρ))."""
+    rho = F(1, 3)
+    assert acc.zcdp_delta(rho, rho).exact == 1
+    assert acc.zcdp_delta(rho, rho / 2).exact == 1
+    just_above = acc.zcdp_delta(rho, rho + F(1, 10**6))
+    assert compare(just_above, rational(1))[0] is Order.LESS
