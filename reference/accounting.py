@@ -407,7 +407,7 @@ def _square(x: Interval) -> Interval:
 
 def _density(x: Interval, prec: int) -> Interval:
     """φ(x) = e^{−x²/2}/√(2π) over x."""
-    root = interval_sqrt(2 * pi_enclosure(prec), prec)
+    root = interval_sqrt(2 * _pi_at(prec), prec)
     return (interval_exp(-_square(x) / 2, prec) / root).rounded(prec)
 
 
@@ -474,7 +474,7 @@ def _mills_at(x: Fraction, prec: int) -> Interval:
         raise AssertionError(f"Mills ratio asked outside its range: {x}")  # callers keep x >= -3
     inner = prec + 16
     box = Interval.point(x)
-    half_pi = interval_sqrt(pi_enclosure(inner) / 2, inner)
+    half_pi = interval_sqrt(_pi_at(inner) / 2, inner)
     grow = interval_exp(_square(box) / 2, inner)
     return (half_pi * grow - _series(box, inner)).rounded(prec)
 
@@ -548,9 +548,12 @@ def gaussian_mu(queries: object, sigma: object, prec: int = WORK_PRECISION) -> I
     """μ = √q/σ enclosed: q sensitivity-1 Gaussian queries with noise σ form one Gaussian
     mechanism of sensitivity √q (Balle-Wang 2018 Theorem 8 with Δ = √q; Dong, Roth & Su 2022
     Corollary 3.3 for adaptive composition).  q may be any rational >= 1 (Table 4 averages)."""
-    q = _queries(queries, "queries")
-    s = _positive(sigma, "sigma")
-    p = _precision(prec)
+    return _mu(_queries(queries, "queries"), _positive(sigma, "sigma"), _precision(prec))
+
+
+def _mu(q: Fraction, s: Fraction, p: int) -> Interval:
+    """√q/σ at p bits, for validated q and σ and any p (the callers add guard bits beyond
+    MAX_PRECISION)."""
     return (interval_sqrt(Interval.point(q), p + 8) / s).rounded(p + 4)
 
 
@@ -580,7 +583,7 @@ def analytic_gaussian_delta(epsilon: object, queries: object, sigma: object,
     if e < 0:
         raise InvalidArgument(f"epsilon={e} must be >= 0")
     p = _precision(prec)
-    return _delta_from_mu(e, gaussian_mu(queries, sigma, p + 64), p)
+    return _delta_from_mu(e, _mu(_queries(queries), _positive(sigma, "sigma"), p + 64), p)
 
 
 def _safe(epsilon: Fraction, queries: Fraction, sigma: Fraction,
@@ -589,7 +592,7 @@ def _safe(epsilon: Fraction, queries: Fraction, sigma: Fraction,
     (with a float search hint, see :func:`_guide`)."""
     prec = WORK_PRECISION
     while True:
-        box = _delta_from_mu(epsilon, gaussian_mu(queries, sigma, prec + 64), prec)
+        box = _delta_from_mu(epsilon, _mu(queries, sigma, prec + 64), prec)
         if box.hi <= delta:
             return True, _guide(box, delta)
         if box.lo > delta:

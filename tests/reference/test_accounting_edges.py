@@ -96,3 +96,30 @@ def test_zcdp_delta_is_one_exactly_up_to_epsilon_equal_to_rho() -> None:
     assert acc.zcdp_delta(rho, rho / 2).exact == 1
     just_above = acc.zcdp_delta(rho, rho + F(1, 10**6))
     assert compare(just_above, rational(1))[0] is Order.LESS
+
+
+def test_every_accepted_precision_is_answered_up_to_max_precision() -> None:
+    """prec = MAX_PRECISION is accepted, so it must be answered: the guard bits added inside
+    (π, μ and φ at prec + 16 to prec + 64 bits) go beyond MAX_PRECISION and must not be refused
+    by the public limit (they were, with "prec=2112 must be an int in [32, 2048]")."""
+    top = acc.MAX_PRECISION
+    with mpmath.workprec(2300):
+        phi = _exact(mpmath.ncdf(1))
+        delta = _exact(mpmath.ncdf(mpmath.mpf(1) / 2 - 1) - mpmath.e * mpmath.ncdf(-mpmath.mpf(3) / 2))
+    box = acc.normal_cdf(1, top)
+    assert box.lo <= phi <= box.hi and box.hi - box.lo <= 16 * box.lo / 2**top
+    gauss = acc.analytic_gaussian_delta(1, 1, 1, prec=top)
+    assert gauss.lo <= delta <= gauss.hi and gauss.hi - gauss.lo <= 16 * gauss.lo / 2**top
+    real = acc.normal_cdf_real(1).enclose(4000)  # clipped to MAX_PRECISION inside
+    assert real.lo <= phi <= real.hi
+
+
+def test_a_target_inside_the_last_enclosure_is_left_undecided() -> None:
+    """calibrate_sigma's probe doubles its precision up to MAX_PRECISION and no further: a target
+    δ at the midpoint of the MAX_PRECISION-bit enclosure of δ(1; σ = 1) is undecided (None),
+    while its two ends are decided (the upper end safe; just below the lower end unsafe)."""
+    box = acc.analytic_gaussian_delta(1, 1, 1, prec=acc.MAX_PRECISION)
+    one = F(1)
+    assert acc._safe(one, one, one, (box.lo + box.hi) / 2)[0] is None
+    assert acc._safe(one, one, one, box.hi)[0] is True
+    assert acc._safe(one, one, one, box.lo - (box.hi - box.lo))[0] is False
