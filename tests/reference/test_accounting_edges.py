@@ -7,13 +7,14 @@ any of them fails here.  Source of the limits: the docstrings of ``reference/acc
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction as F
 
 import mpmath
 import pytest
 
 from privref.reference import accounting as acc
-from privref.reference.errors import InvalidArgument
+from privref.reference.errors import InvalidArgument, TooLargeToEnumerate
 from privref.reference.reals import Interval, Order, compare, rational
 
 mpmath.mp.prec = 300
@@ -123,3 +124,73 @@ def test_a_target_inside_the_last_enclosure_is_left_undecided() -> None:
     assert acc._safe(one, one, one, (box.lo + box.hi) / 2)[0] is None
     assert acc._safe(one, one, one, box.hi)[0] is True
     assert acc._safe(one, one, one, box.lo - (box.hi - box.lo))[0] is False
+
+
+def test_the_exact_lower_end_of_the_last_enclosure_is_not_a_proof_of_unsafety() -> None:
+    """False means δ(ε; σ) > δ proved: a target equal to the lower end of the MAX_PRECISION-bit
+    enclosure only gives δ(ε; σ) >= δ, so the probe stays undecided (None), not False."""
+    box = acc.analytic_gaussian_delta(1, 1, 1, prec=acc.MAX_PRECISION)
+    one = F(1)
+    assert acc._safe(one, one, one, box.lo)[0] is None
+
+
+def test_the_continued_fraction_stops_at_max_depth() -> None:
+    """At x = 5 the continued fraction needs 2^15 levels for 2100 bits, one doubling more than
+    MAX_DEPTH = 2^14: it raises, naming the limit, instead of trying the deeper level."""
+    with pytest.raises(TooLargeToEnumerate, match="MAX_DEPTH=16384"):
+        acc._continued_fraction(F(5), 2100)
+
+
+# ----------------------------------------------------------------- the calibration's search
+
+def _above(threshold: F, calls: list[F]) -> Callable[[F], tuple[bool | None, float]]:
+    """Safe exactly from ``threshold`` on, with a flat guide (pure bisection, no regula falsi)."""
+    def safe(x: F) -> tuple[bool | None, float]:
+        calls.append(x)
+        return x >= threshold, 0.0
+    return safe
+
+
+def test_the_upward_search_takes_at_most_a_quarter_of_max_bisection_doublings() -> None:
+    cap = acc.MAX_BISECTION // 4
+    calls: list[F] = []
+    got = acc._bisect(_above(F(2) ** cap, calls), F(1), F(1, 2), "x", increasing_safe=True)
+    assert (got.lo, got.hi) == (F(2) ** (cap - 1), F(2) ** cap)
+    with pytest.raises(TooLargeToEnumerate, match=r"no safe x found below .* within MAX_BISECTION="):
+        acc._bisect(_above(F(2) ** (cap + 1), []), F(1), F(1, 2), "x", increasing_safe=True)
+
+
+def test_the_downward_search_stops_at_half_of_max_bisection_steps() -> None:
+    cap = acc.MAX_BISECTION // 2
+    got = acc._bisect(_above(F(1, 2**cap), []), F(1), F(1, 2), "x", increasing_safe=True)
+    assert (got.lo, got.hi) == (F(1, 2 ** (cap + 1)), F(1, 2**cap))
+    with pytest.raises(TooLargeToEnumerate, match="no unsafe x found above"):
+        acc._bisect(_above(F(1, 2 ** (cap + 1)), []), F(1), F(1, 2), "x", increasing_safe=True)
+
+
+def test_the_narrowing_stops_after_max_bisection_steps_in_all() -> None:
+    """A tolerance no bisection reaches: the bracket [1/4, 1/2] around 1/3 is halved until the
+    step count (one bracketing step, then the narrowing) reaches MAX_BISECTION, no further."""
+    calls: list[F] = []
+    got = acc._bisect(_above(F(1, 3), calls), F(1), F(1, 2**1000), "x", increasing_safe=True)
+    assert got.lo < F(1, 3) <= got.hi
+    assert got.hi - got.lo == F(1, 4) / 2 ** (acc.MAX_BISECTION - 1)
+    assert len(calls) == 2 + acc.MAX_BISECTION
+
+
+def test_the_narrowing_stops_at_a_width_equal_to_the_tolerance() -> None:
+    """(hi − lo) <= tolerance·hi ends the search (DEFAULT_TOLERANCE's doc): with hi = 1 fixed the
+    widths are 2^-j, and the width 2^-10 at tolerance 2^-10 is the last."""
+    got = acc._bisect(_above(1 - F(1, 2**100), []), F(1), F(1, 2**10), "x", increasing_safe=True)
+    assert (got.lo, got.hi) == (1 - F(1, 2**10), F(1))
+
+
+def test_the_ex_post_epsilon_is_zero_only_when_that_is_proved() -> None:
+    """epsilon_ex_post answers exactly 0 only when δ(0) <= δ is proved.  Here δ exceeds δ(0) =
+    2Φ(1/2) − 1 (σ = 1, one query) by 2^-3000: true, and provable at 4096 bits, but beyond what
+    the MAX_PRECISION-bit (2048) enclosure shows, so the answer is not 0; every ε > 0 is then
+    safe as well, and the search for an unsafe ε ends at its step limit, naming it."""
+    with mpmath.workprec(4400):
+        above = _exact(2 * mpmath.ncdf(mpmath.mpf(1) / 2) - 1) + F(1, 2**3000)
+    with pytest.raises(TooLargeToEnumerate, match=r"no unsafe epsilon found .* MAX_BISECTION=400"):
+        acc.epsilon_ex_post(1, 1, above)
