@@ -78,7 +78,7 @@ TARGETS: Final[dict[str, tuple[Command, ...]]] = {
          "tests/audits/test_exact.py", "tests/app/test_golden_audit_table.py"),
         ("privref", "lemmas", "--check", "--quiet", "--id", "folklore")),
     "reference/accounting.py": (
-        ("pytest", "tests/reference/test_accounting.py",
+        ("pytest", "tests/reference/test_accounting_edges.py", "tests/reference/test_accounting.py",
          "tests/reference/test_accounting_crosscheck.py", "tests/proofs/test_folklore_zcdp.py",
          "tests/proofs/test_folklore_gaussian.py", "tests/proofs/test_p001_privacy.py",
          "tests/reference/test_sparse_vector.py", "tests/reference/test_pate.py",

@@ -127,7 +127,20 @@ DEFAULT_TOLERANCE: Final = Fraction(1, 1 << 30)
 """Relative width at which the bisections stop: (hi − lo) <= tolerance·hi."""
 
 _SERIES_BELOW: Final = 4
-"""|x| < 4: Φ and the Mills ratio through the series; x >= 4: the continued fraction."""
+"""|x| < 4: Φ and the Mills ratio through the series; x >= 4: the continued fraction (but see
+_DEEP_BELOW)."""
+
+_DEEP_BELOW: Final = 8
+"""For 4 <= x < 8 at more than _DEEP_PRECISION bits the Mills ratio comes from the series too,
+with _DEEP_GUARD guard bits: there the continued fraction would need more than MAX_DEPTH levels
+(at x = 5 and 2100 bits it needs 2^15)."""
+
+_DEEP_PRECISION: Final = 512
+"""Above this precision, 4 <= x < _DEEP_BELOW takes the series (see _DEEP_BELOW)."""
+
+_DEEP_GUARD: Final = 68
+"""Guard bits of the series for 4 <= x < 8: its cancellation √(π/2)·e^{x²/2} − S(x) ≈ 1/x loses
+about 0.7214·x² + log2(1.26·x) < 50 bits, plus the 16 of the series below 4."""
 
 
 # --------------------------------------------------------------------------- validation
@@ -467,12 +480,12 @@ def _continued_fraction(x: Fraction, prec: int) -> Interval:
 
 def _mills_at(x: Fraction, prec: int) -> Interval:
     """R(x) = (1 − Φ(x))/φ(x) at a rational x >= −2·_SERIES_BELOW (series below _SERIES_BELOW = 4,
-    continued fraction from there on)."""
-    if x >= _SERIES_BELOW:
+    continued fraction from there on, except below _DEEP_BELOW at high precision)."""
+    if x >= _SERIES_BELOW and (x >= _DEEP_BELOW or prec <= _DEEP_PRECISION):
         return _continued_fraction(x, prec)
     if x < -2 * _SERIES_BELOW:
         raise AssertionError(f"Mills ratio asked outside its range: {x}")  # callers keep x >= -3
-    inner = prec + 16
+    inner = prec + (16 if x < _SERIES_BELOW else _DEEP_GUARD)
     box = Interval.point(x)
     half_pi = interval_sqrt(_pi_at(inner) / 2, inner)
     grow = interval_exp(_square(box) / 2, inner)

@@ -194,3 +194,18 @@ def test_the_ex_post_epsilon_is_zero_only_when_that_is_proved() -> None:
         above = _exact(2 * mpmath.ncdf(mpmath.mpf(1) / 2) - 1) + F(1, 2**3000)
     with pytest.raises(TooLargeToEnumerate, match=r"no unsafe epsilon found .* MAX_BISECTION=400"):
         acc.epsilon_ex_post(1, 1, above)
+
+
+@pytest.mark.parametrize("x", [F(4), F(9, 2), F(5), F(6), F(79, 10), F(30)])
+def test_the_upper_tail_is_answered_at_max_precision(x: F) -> None:
+    """Φ(x) for 4 <= x <= 30 at MAX_PRECISION bits: from the series below 8 (the continued
+    fraction would need more than MAX_DEPTH levels near 4), from the continued fraction at 30;
+    both enclose Φ and meet the docstring's "about prec bits, relative in the tails" (for Φ(−x),
+    the tail itself; for Φ(x) ≈ 1, relative to 1)."""
+    top = acc.MAX_PRECISION
+    with mpmath.workprec(2400):
+        tail = _exact(mpmath.ncdf(-mpmath.mpf(x.numerator) / x.denominator))
+    box = acc.normal_cdf(x, top)
+    assert box.lo <= 1 - tail <= box.hi and box.hi - box.lo <= F(16, 2**top)
+    low = acc.normal_cdf(-x, top)
+    assert low.lo <= tail <= low.hi and low.hi - low.lo <= 16 * tail / 2**top
