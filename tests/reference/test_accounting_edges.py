@@ -209,3 +209,40 @@ def test_the_upper_tail_is_answered_at_max_precision(x: F) -> None:
     assert box.lo <= 1 - tail <= box.hi and box.hi - box.lo <= F(16, 2**top)
     low = acc.normal_cdf(-x, top)
     assert low.lo <= tail <= low.hi and low.hi - low.lo <= 16 * tail / 2**top
+
+
+def test_the_ex_post_search_meets_a_tolerance_beyond_the_first_enclosure() -> None:
+    """The ex-post ε bracket meets the requested tolerance (epsilon_ex_post's doc) even when it
+    is finer than the first 64-bit enclosure of δ can separate: the probe must refine its
+    precision instead of stopping undecided."""
+    tol = F(1, 2**80)
+    got = acc.epsilon_ex_post(3, 10, F(1, 10**5), tolerance=tol)
+    assert 0 < got.hi - got.lo <= tol * got.hi
+    assert acc.analytic_gaussian_delta(got.hi, 10, 3, prec=256).hi <= F(1, 10**5)
+    assert acc.analytic_gaussian_delta(got.lo, 10, 3, prec=256).lo > F(1, 10**5)
+
+
+@pytest.mark.parametrize(("rho", "delta"), [(F(1, 8), F(3, 1000)), (F(1, 2), F(7, 10**6)),
+                                            (F(4), F(9, 10)), (F(1, 50), F(123, 10**4))])
+def test_the_proposed_order_is_near_optimal_for_any_numerator_of_delta(rho: F, delta: F) -> None:
+    """zcdp_order's float ln(1/δ) = ln(den) − ln(num): on δ = 1/10^k (every other test) the
+    numerator's log is 0, so a sign error there is invisible; these δ have numerators > 1.  No
+    order on a grid from 0.03 to 2 times the proposed α − 1 beats the returned ε by 10^-6."""
+    best = float(acc.zcdp_to_dp_epsilon(rho, delta))
+    alpha = acc.zcdp_order(rho, delta)
+    for k in range(1, 60):
+        other = 1 + (alpha - 1) * F(k, 30)
+        assert float(acc.zcdp_epsilon_at_order(rho, delta, other)) >= best - 1e-6
+
+
+@pytest.mark.parametrize("sensitivity", [F(1, 3), F(2), F(7)])
+def test_the_noise_scales_with_the_sensitivity(sensitivity: F) -> None:
+    """Δ = 1 hides Δ against 1/Δ and Δ²: σ = √(2 ln(1.25/δ))·Δ/ε (001 Lemma 44, corrected) and
+    ρ = Δ²/(2σ²) (Bun-Steinke Proposition 1.6) at sensitivities other than 1."""
+    eps, delta = F(1, 2), F(1, 10**5)
+    with mpmath.workprec(400):
+        want = _exact(mpmath.sqrt(2 * mpmath.log(mpmath.mpf(125000))) * 2
+                      * mpmath.mpf(sensitivity.numerator) / sensitivity.denominator)
+    box = acc.classical_gaussian_sigma(eps, delta, sensitivity).enclose(200)
+    assert box.lo - F(1, 2**180) <= want <= box.hi + F(1, 2**180)
+    assert acc.gaussian_zcdp(F(3), sensitivity) == sensitivity**2 / 18
