@@ -558,9 +558,9 @@ def normal_cdf_real(x: object) -> Real:
 
 
 def gaussian_mu(queries: object, sigma: object, prec: int = WORK_PRECISION) -> Interval:
-    """μ = √q/σ enclosed: q sensitivity-1 Gaussian queries with noise σ form one Gaussian
-    mechanism of sensitivity √q (Balle-Wang 2018 Theorem 8 with Δ = √q; Dong, Roth & Su 2022
-    Corollary 3.3 for adaptive composition).  q may be any rational >= 1 (Table 4 averages)."""
+    """μ = √q/σ enclosed, relative width at most 2^-prec: q sensitivity-1 Gaussian queries with
+    noise σ form one Gaussian mechanism of sensitivity √q (Balle-Wang 2018 Theorem 8, Δ = √q; Dong,
+    Roth & Su 2022 Corollary 3.3, adaptive composition).  q: any rational >= 1 (Table 4 averages)."""
     return _mu(_queries(queries, "queries"), _positive(sigma, "sigma"), _precision(prec))
 
 

@@ -246,3 +246,13 @@ def test_the_noise_scales_with_the_sensitivity(sensitivity: F) -> None:
     box = acc.classical_gaussian_sigma(eps, delta, sensitivity).enclose(200)
     assert box.lo - F(1, 2**180) <= want <= box.hi + F(1, 2**180)
     assert acc.gaussian_zcdp(F(3), sensitivity) == sensitivity**2 / 18
+
+
+@pytest.mark.parametrize("prec", [32, 64, 200, acc.MAX_PRECISION])
+def test_mu_is_enclosed_to_its_precision(prec: int) -> None:
+    """gaussian_mu's doc: relative width at most 2^-prec, around the true √q/σ."""
+    for q, sigma in [(1, F(1)), (2, F(3, 7)), (401, F(10)), (F(401, 10), F(1, 3))]:
+        box = acc.gaussian_mu(q, sigma, prec)
+        qf = F(q)
+        assert box.lo > 0 and box.hi - box.lo <= box.lo / 2**prec
+        assert box.lo**2 * sigma**2 <= qf <= box.hi**2 * sigma**2
