@@ -223,11 +223,14 @@ def test_the_ex_post_search_meets_a_tolerance_beyond_the_first_enclosure() -> No
 
 
 @pytest.mark.parametrize(("rho", "delta"), [(F(1, 8), F(3, 1000)), (F(1, 2), F(7, 10**6)),
-                                            (F(4), F(9, 10)), (F(1, 50), F(123, 10**4))])
-def test_the_proposed_order_is_near_optimal_for_any_numerator_of_delta(rho: F, delta: F) -> None:
+                                            (F(4), F(9, 10)), (F(1, 50), F(123, 10**4)),
+                                            (F(1, 8), acc.zcdp_delta(F(1, 3), 2))])
+def test_the_proposed_order_is_near_optimal_for_any_numerator_of_delta(rho: F, delta: object
+                                                                       ) -> None:
     """zcdp_order's float ln(1/δ) = ln(den) − ln(num): on δ = 1/10^k (every other test) the
-    numerator's log is 0, so a sign error there is invisible; these δ have numerators > 1.  No
-    order on a grid from 0.03 to 2 times the proposed α − 1 beats the returned ε by 10^-6."""
+    numerator's log is 0, so a sign error there is invisible; these δ have numerators > 1, and
+    the last is an irrational Real (e^{-25/12}, whose ln comes from its enclosure).  No order on
+    a grid from 0.03 to 2 times the proposed α − 1 beats the returned ε by 10^-6."""
     best = float(acc.zcdp_to_dp_epsilon(rho, delta))
     alpha = acc.zcdp_order(rho, delta)
     for k in range(1, 60):
@@ -251,8 +254,37 @@ def test_the_noise_scales_with_the_sensitivity(sensitivity: F) -> None:
 @pytest.mark.parametrize("prec", [32, 64, 200, acc.MAX_PRECISION])
 def test_mu_is_enclosed_to_its_precision(prec: int) -> None:
     """gaussian_mu's doc: relative width at most 2^-prec, around the true √q/σ."""
-    for q, sigma in [(1, F(1)), (2, F(3, 7)), (401, F(10)), (F(401, 10), F(1, 3))]:
+    for q, sigma in [(F(1), F(1)), (F(2), F(3, 7)), (F(401), F(10)), (F(401, 10), F(1, 3))]:
         box = acc.gaussian_mu(q, sigma, prec)
-        qf = F(q)
+        qf = q
         assert box.lo > 0 and box.hi - box.lo <= box.lo / 2**prec
         assert box.lo**2 * sigma**2 <= qf <= box.hi**2 * sigma**2
+
+
+def test_pi_is_enclosed_at_every_precision_up_to_300_bits() -> None:
+    """pi_enclosure's doc (width below 2^-prec, containing π) at every precision from 32 to 300
+    bits, not only at the few the other tests use."""
+    for prec in range(32, 301):
+        box = acc.pi_enclosure(prec)
+        assert box.lo < _PI < box.hi and box.hi - box.lo < F(1, 2**prec), prec
+
+
+def test_delta_for_a_large_mu_takes_the_complement_branch_exactly() -> None:
+    """μ = 10 (σ = 1/10, one query) at ε = 1: A = ε/μ − μ/2 = −4.9 < −4, where δ is formed as
+    1 − φ(A)(R(−A) + R(B)); against Φ(μ/2 − ε/μ) − e^ε·Φ(−μ/2 − ε/μ) at 400 bits."""
+    with mpmath.workprec(400):
+        mu, e = mpmath.mpf(10), mpmath.mpf(1)
+        want = _exact(mpmath.ncdf(mu / 2 - e / mu) - mpmath.exp(e) * mpmath.ncdf(-mu / 2 - e / mu))
+    box = acc.analytic_gaussian_delta(1, 1, F(1, 10), prec=128)
+    assert box.lo <= want <= box.hi and box.hi - box.lo <= 16 * box.lo / 2**128
+
+
+@pytest.mark.parametrize("k", [5, 239])
+def test_each_arctangent_series_straddles_its_value(k: int) -> None:
+    """_atan_inverse(k, prec): the alternating series' partial sum ± its first omitted term, an
+    interval around atan(1/k) narrower than 2^-(prec+7)."""
+    with mpmath.workprec(600):
+        want = _exact(mpmath.atan(mpmath.mpf(1) / k))
+    for prec in (32, 64, 100, 256, 512):
+        box = acc._atan_inverse(k, prec)
+        assert box.lo < want < box.hi and box.hi - box.lo < F(1, 2 ** (prec + 7)), prec
