@@ -117,21 +117,22 @@ def test_every_accepted_precision_is_answered_up_to_max_precision() -> None:
 
 def test_a_target_inside_the_last_enclosure_is_left_undecided() -> None:
     """calibrate_sigma's probe doubles its precision up to MAX_PRECISION and no further: a target
-    δ at the midpoint of the MAX_PRECISION-bit enclosure of δ(1; σ = 1) is undecided (None),
-    while its two ends are decided (the upper end safe; just below the lower end unsafe)."""
-    box = acc.analytic_gaussian_delta(1, 1, 1, prec=acc.MAX_PRECISION)
-    one = F(1)
-    assert acc._safe(one, one, one, (box.lo + box.hi) / 2)[0] is None
-    assert acc._safe(one, one, one, box.hi)[0] is True
-    assert acc._safe(one, one, one, box.lo - (box.hi - box.lo))[0] is False
+    δ at the midpoint of the MAX_PRECISION-bit enclosure of δ(1; two queries, σ = 1) is undecided
+    (None), while its two ends are decided (the upper end safe; just below the lower end
+    unsafe).  Two queries make μ = √2 irrational, so μ's own precision shows in δ's enclosure."""
+    box = acc.analytic_gaussian_delta(1, 2, 1, prec=acc.MAX_PRECISION)
+    one, two = F(1), F(2)
+    assert acc._safe(one, two, one, (box.lo + box.hi) / 2)[0] is None
+    assert acc._safe(one, two, one, box.hi)[0] is True
+    assert acc._safe(one, two, one, box.lo - (box.hi - box.lo))[0] is False
 
 
 def test_the_exact_lower_end_of_the_last_enclosure_is_not_a_proof_of_unsafety() -> None:
     """False means δ(ε; σ) > δ proved: a target equal to the lower end of the MAX_PRECISION-bit
     enclosure only gives δ(ε; σ) >= δ, so the probe stays undecided (None), not False."""
-    box = acc.analytic_gaussian_delta(1, 1, 1, prec=acc.MAX_PRECISION)
+    box = acc.analytic_gaussian_delta(1, 2, 1, prec=acc.MAX_PRECISION)
     one = F(1)
-    assert acc._safe(one, one, one, box.lo)[0] is None
+    assert acc._safe(one, F(2), one, box.lo)[0] is None
 
 
 def test_the_continued_fraction_stops_at_max_depth() -> None:
