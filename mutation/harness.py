@@ -251,6 +251,9 @@ def run(mutants: Sequence[Mutant], *, timeout: float, log: Path | None = None,
                 target.write_text(source, encoding="utf-8")
                 continue
             cover = _coverage(tree, path, checks, timeout) if select else None
+            if select and cover is None:
+                print(f"{path}: a traced check failed on the unmutated module; every mutant "
+                      "runs every check", file=sys.stderr)
             lines = unparsed_lines(source, path) if cover is not None else {}
             for m in group:
                 target.write_text(apply(source, m), encoding="utf-8")

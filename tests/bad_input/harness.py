@@ -104,10 +104,6 @@ def _leftovers(case: Case, tmp: str) -> tuple[str, ...]:
 
 def run_fresh(case: Case) -> Outcome:
     """Run one case in a new interpreter (``python -m privref`` or ``python -c``)."""
-    return _run(case)
-
-
-def _run(case: Case) -> Outcome:
     with tempfile.TemporaryDirectory(prefix="privref-bad-") as tmp:
         _write_files(case, tmp)
         if case.argv is not None:

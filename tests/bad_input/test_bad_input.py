@@ -95,6 +95,23 @@ def test_a_served_hang_is_killed_with_what_it_started() -> None:
             server.close()
 
 
+def test_a_served_case_sees_what_python_m_would_give_it() -> None:
+    """In the forked child, as under ``python -m`` in the case's directory: that directory is the
+    working directory and sys.path[0], stdin is empty (not the server's request pipe), and a
+    file it writes there is reported as a leftover."""
+    probe = ("import os, sys\n"
+             "open('made.txt', 'w').close()\n"
+             "raise ValueError(repr((os.getcwd() == sys.path[0], sys.stdin.read())))")
+    with tempfile.TemporaryDirectory() as scratch:
+        server = Server(scratch)
+        try:
+            got = server.run(Case("env", r"^\(True, ''\)$", api=probe, error="ValueError"))
+        finally:
+            server.close()
+    assert got.leftovers == ("made.txt",)
+    assert problems(got) == ["left files in the working directory: ('made.txt',)"]
+
+
 def _alive(pid: int) -> bool:
     """False once ``pid`` is gone or a zombie (the kill is asynchronous; init reaps it)."""
     for _ in range(500):
