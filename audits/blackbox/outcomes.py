@@ -40,6 +40,7 @@ __all__ = [
     "DEEP_FINE_COUNT",
     "DEEP_MIN_COUNT",
     "DEEP_STEPS",
+    "EDGE_COUNTS",
     "NAN",
     "OVERFLOW",
     "TAIL_EXPONENTS",
@@ -53,6 +54,7 @@ __all__ = [
     "decode_int_row",
     "deep_cuts",
     "detect_layout",
+    "edge_cuts",
     "int_row_codes",
     "lengths",
     "outcome_keys",
@@ -373,6 +375,26 @@ DEEP_FINE_COUNT: Final = 4096
 """Below this many values a tail steps by half octaves (two cuts per halving of its mass): small
 tails are many lottery tickets for the selection's maximum, and their few hits cannot place an
 edge finely anyway."""
+
+
+EDGE_COUNTS: Final = (1, 2, 4, 8, 16, 32)
+"""Tail sizes of the edge cuts (:func:`edge_cuts`): the tails thinner than ``DEEP_MIN_COUNT``."""
+
+
+def edge_cuts(values: FloatArray) -> FloatArray:
+    """Cut points at the edges of the selection split: x_k and x_(n−k) (sorted finite values) for
+    k in ``EDGE_COUNTS``, so that {x <= c} and {x > c} each hold about k values.
+
+    Where one side's support ends inside the other's (a released maximum of one-sided noise:
+    {max < 2} is impossible on 2^5 and has probability 2.8·10⁻⁷ on 1^5), the best events sit
+    in tails that the selection split holds a handful of values of, too few to rank them; a
+    validation split larger than the selection split can (:data:`~privref.audits.blackbox.
+    selection.LADDER`).  Sorted, distinct; a function of ``values`` only (the selection split).
+    """
+    finite = np.sort(values[np.isfinite(values)])
+    n = len(finite)
+    out = [float(v) for k in EDGE_COUNTS if 2 * k < n for v in (finite[k - 1], finite[n - k - 1])]
+    return np.unique(np.array(out, dtype=np.float64))
 
 
 def deep_cuts(values: FloatArray, min_count: int = DEEP_MIN_COUNT) -> FloatArray:

@@ -52,6 +52,7 @@ from .outcomes import (
     FloatArray,
     IntArray,
     deep_cuts,
+    edge_cuts,
     lengths,
     outcome_keys,
     prefixes_of_keys,
@@ -92,7 +93,12 @@ PREFIX_LENGTHS: Final = 32
 
 @dataclass(slots=True)
 class Pool:
-    """Candidates in one direction: hits under P and Q on a counting split of sizes (size_p, size_q)."""
+    """Candidates in one direction: hits under P and Q on a counting split of sizes (size_p, size_q).
+
+    ``ladder_only`` (None: none) marks the candidates that only a ladder may shortlist
+    (:data:`~privref.audits.blackbox.selection.LADDER`): the edge cuts, whose few selection hits
+    would make them lottery tickets in a ranking by selection counts.
+    """
 
     direction: Direction
     hits_p: IntArray
@@ -100,12 +106,13 @@ class Pool:
     size_p: int
     size_q: int
     make: Callable[[int], Event]
+    ladder_only: NDArray[np.bool_] | None = None
 
 
 def _both(hits_a: IntArray, hits_b: IntArray, size_a: int, size_b: int,
-          make: Callable[[int], Event]) -> list[Pool]:
-    return [Pool("a→b", hits_a, hits_b, size_a, size_b, make),
-            Pool("b→a", hits_b, hits_a, size_b, size_a, make)]
+          make: Callable[[int], Event], ladder_only: NDArray[np.bool_] | None = None) -> list[Pool]:
+    return [Pool("a→b", hits_a, hits_b, size_a, size_b, make, ladder_only),
+            Pool("b→a", hits_b, hits_a, size_b, size_a, make, ladder_only)]
 
 
 Keys = Sequence[Hashable] | IntArray
@@ -214,18 +221,21 @@ def threshold_pools(whole: Halves, coord: int | None, dim: int, max_cuts: int,
     Cut points: ``max_cuts`` quantiles of the pooled view, plus (δ > 0) the tail cuts at masses
     δ·2^j, j in ``exponents`` (:func:`~privref.audits.blackbox.outcomes.tail_cuts`).  The
     thresholds also take the deep tail cuts (:func:`~privref.audits.blackbox.outcomes.deep_cuts`),
-    where a one-sided support gap (an impossible event) or a steepening ratio lives.
+    where a one-sided support gap (an impossible event) or a steepening ratio lives, and the
+    edge cuts (:func:`~privref.audits.blackbox.outcomes.edge_cuts`), marked ``ladder_only``.
     """
     pooled = np.concatenate([whole.fit_a, whole.fit_b])
     cuts = _cuts(pooled, max_cuts, delta, exponents)
     if len(cuts) == 0:
         return []
-    ends = np.unique(np.concatenate([cuts, deep_cuts(pooled)]))
+    ranked_ends = np.unique(np.concatenate([cuts, deep_cuts(pooled)]))
+    ends = np.unique(np.concatenate([ranked_ends, edge_cuts(pooled)]))
+    edge = ~np.isin(ends, ranked_ends)
     (le_a, na), (le_b, nb) = _le_counts(whole.test_a, ends), _le_counts(whole.test_b, ends)
     sa, sb = len(whole.test_a), len(whole.test_b)
-    pools = _both(le_a, le_b, sa, sb, lambda i: Threshold(coord, dim, float(ends[i]), False))
+    pools = _both(le_a, le_b, sa, sb, lambda i: Threshold(coord, dim, float(ends[i]), False), edge)
     pools += _both(na - le_a, nb - le_b, sa, sb,
-                   lambda i: Threshold(coord, dim, float(ends[i]), True))
+                   lambda i: Threshold(coord, dim, float(ends[i]), True), edge)
     at = np.searchsorted(ends, cuts)  # the band ends are among the threshold ends
     le_a, le_b = le_a[at], le_b[at]
     lo, hi = np.triu_indices(len(cuts), k=1)

@@ -28,7 +28,7 @@ from privref.audits.blackbox.events import (
 from privref.audits.blackbox.pools import length_pools, prefix_pools
 from privref.audits.blackbox.report import BlackboxVerdict
 from privref.audits.blackbox.runner import AuditConfig, run_audit
-from privref.audits.blackbox.selection import ROBUST, Candidate, select_events
+from privref.audits.blackbox.selection import LADDER, ROBUST, Candidate, select_events
 from privref.audits.blackbox.target import target_from_callable
 from privref.reference.accounting import calibrate_sigma
 from privref.reference.errors import InvalidArgument
@@ -375,7 +375,7 @@ def test_the_robust_slots_keep_a_broad_event_among_lucky_deep_tails(
         return [c for c in candidates if min(c.hits_a, c.hits_b) > n // 4]
 
     got, _ = plan_views(a, b, **kw)  # type: ignore[arg-type]
-    assert len(got) <= 2 * SHORTLIST + ROBUST and broad(got)
+    assert len(got) <= 2 * SHORTLIST + ROBUST + LADDER and broad(got)
     monkeypatch.setattr(selection, "ROBUST", 0)
     without, _ = plan_views(a, b, **kw)  # type: ignore[arg-type]
     assert not broad(without)
