@@ -156,7 +156,8 @@ def epsilon_from_ratio(ratio: Fraction) -> float:
 
 
 _HUGE = 50_000
-"""Above this (an enclosure of) epsilon, e^epsilon is never formed: ln of any bound is far below."""
+"""Above this (an enclosure of) epsilon, e^epsilon is never formed: ln of any bound is far below
+(and the delta interval's upper end is 0 only where e^epsilon·q_lo >= 1 is proved)."""
 
 
 def exceeds(ratio: Fraction, epsilon: Real) -> bool:
@@ -203,8 +204,12 @@ def _delta_interval(c: Candidate, hits: dict[str, int], sizes: dict[str, int], e
     p, q = ("a", "b") if c.direction == "a→b" else ("b", "a")
     q_hi, q_lo = cp_upper(hits[q], sizes[q], alpha_side), cp_lower(hits[q], sizes[q], alpha_side)
     p_lo, p_hi = cp_lower(hits[p], sizes[p], alpha_side), cp_upper(hits[p], sizes[p], alpha_side)
-    if eps.enclose(64).lo > _HUGE:  # e^epsilon·q >= 1 for every positive dyadic bound q here
-        return (0.0, _round(p_hi, up=True) if q_lo == 0 else 0.0)
+    eps_lo = eps.enclose(64).lo
+    if eps_lo > _HUGE:  # e^epsilon is not formed; the upper end is 0 only when e^epsilon·q_lo >= 1
+        # is proved: 1/q_lo <= 2^bits for bits = the bit length of q_lo's denominator, and
+        # ln 2 < 6932/10000
+        proved = q_lo > 0 and eps_lo >= Fraction(6932, 10000) * q_lo.denominator.bit_length()
+        return (0.0, 0.0 if proved else _round(p_hi, up=True))
     box = exp(eps).enclose(128)  # formed only below _HUGE
     lower = p_lo - box.hi * q_hi
     upper = p_hi - box.lo * q_lo
@@ -433,7 +438,8 @@ def plan_views(sel_a: Samples, sel_b: Samples, *, held_a: int, held_b: int, delt
     otherwise the IEEE view's candidates followed by the real view's, and ``split`` = how many
     are the IEEE view's.  Decided on the selection split alone.  One candidate per view, or
     with ``shortlist`` up to 2·``SHORTLIST`` + ``ROBUST`` + ``LADDER`` per view, for
-    :func:`refine_views` to choose from on a validation split.  ``pooled``: scored for the pooled test (delta = 0, dealt sizes).
+    :func:`refine_views` to choose from on a validation split.  ``pooled``: scored for the
+    pooled test (delta = 0, dealt sizes).
     """
     d = check_delta(delta)
     a = check_alpha(alpha)

@@ -197,3 +197,24 @@ def test_views_are_scored_at_the_one_view_level(monkeypatch: pytest.MonkeyPatch,
     one_view, other = conclude_views(chosen[:1], [(300, 100)], None, epsilon=0, **KW)
     assert other is None and split in (None, 1)
     assert seen == [one_view.alpha_side] == [Fraction(1, 20)]
+
+
+@pytest.mark.parametrize(("q_lo", "upper_is_zero"), [
+    (Fraction(1, 2**72000), True),    # 72001 bits · 0.6932 = 49911 <= 50001: e^50001·q_lo >= 1
+    (Fraction(1, 2**80000), False),   # q_lo < e^-50001: p_hi - e^50001·q_lo > 0
+    (Fraction(0), False),             # no lower bound under Q: p_hi
+], ids=["2^-72000", "2^-80000", "zero"])
+def test_delta_interval_above_the_huge_epsilon_is_zero_only_when_proved(
+        monkeypatch: pytest.MonkeyPatch, q_lo: Fraction, upper_is_zero: bool) -> None:
+    """Above _HUGE, e^epsilon is never formed, so the upper end p_hi - e^epsilon·q_lo is taken
+    as 0 only where e^epsilon·q_lo >= 1 follows from q_lo's bit length; otherwise it stays
+    p_hi (sound).  The Clopper-Pearson lower ends are replaced by q_lo (a tiny alpha gives
+    such bounds; 2^-80000 needs about that alpha)."""
+    monkeypatch.setattr(estimate_module, "cp_lower", lambda hits, n, alpha: q_lo)
+    found = conclude_pair([_candidate(0.5)], [(300, 100)], epsilon=50001, **KW)
+    interval = found.estimate.delta_at_claimed_epsilon
+    assert interval is not None and interval[0] == 0.0
+    if upper_is_zero:
+        assert interval[1] == 0.0
+    else:
+        assert _is_ceil(interval[1], cp_upper(300, 5000, Fraction(1, 20)))
