@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
 from fractions import Fraction
 from typing import Any, cast
 
+import mpmath
 import pytest
 from hypothesis import HealthCheck, settings
 
@@ -74,6 +75,26 @@ _START: pytest.StashKey[int] = pytest.StashKey()
 _PROPERTY = "privref-statistical-assertions"
 """The name under which a test report carries the assertions recorded while it ran: reports
 travel from pytest-xdist's workers to the controller, which adds them up."""
+
+
+MPMATH_PRECISION = 53
+"""mpmath's default working precision, in bits, which every test starts and ends with."""
+
+
+@pytest.fixture(autouse=True)
+def _mpmath_precision_is_restored() -> Iterator[None]:
+    """mpmath's working precision is process-wide: a test (or a test module, at import) that sets
+    it and does not restore it changes the mpmath references of every later test of its worker,
+    depending on which files that worker ran before (a reference computed at 200 bits instead
+    of 300 failed a 10^-80 comparison in a CI run).  Such a test errors here; use
+    ``mpmath.workprec``/``workdps``."""
+    assert mpmath.mp.prec == MPMATH_PRECISION, (
+        f"mpmath.mp.prec is {mpmath.mp.prec} before the test, not {MPMATH_PRECISION}: a test "
+        "module sets it at import")
+    yield
+    assert mpmath.mp.prec == MPMATH_PRECISION, (
+        f"the test left mpmath.mp.prec at {mpmath.mp.prec} (not {MPMATH_PRECISION}): use "
+        "mpmath.workprec or mpmath.workdps")
 
 
 def pytest_configure(config: pytest.Config) -> None:

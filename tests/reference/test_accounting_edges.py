@@ -7,7 +7,7 @@ any of them fails here.  Source of the limits: the docstrings of ``reference/acc
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from fractions import Fraction as F
 
 import mpmath
@@ -17,7 +17,13 @@ from privref.reference import accounting as acc
 from privref.reference.errors import InvalidArgument, TooLargeToEnumerate
 from privref.reference.reals import Interval, Order, compare, rational
 
-mpmath.mp.prec = 300
+
+@pytest.fixture(autouse=True)
+def _reference_precision() -> Iterator[None]:
+    """Every mpmath reference here at 300 bits, restored after the test (mpmath's precision is
+    global state, shared with the other tests of the worker)."""
+    with mpmath.workprec(300):
+        yield
 
 
 def _exact(x: mpmath.mpf) -> F:

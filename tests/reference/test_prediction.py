@@ -105,10 +105,10 @@ def test_irrational_law_is_an_enclosure() -> None:
     """keep = e/(1+e): p_S(0) is enclosed, and the enclosure holds e/(1+e) = 0.7310585786..."""
     p = majority_flip(exp(1) / (exp(1) + 1)).probability_one(S, 0)
     assert isinstance(p, Interval)
-    mpmath.mp.prec = 200
-    truth = mpmath.e / (1 + mpmath.e)
-    assert mpmath.mpf(p.lo.numerator) / p.lo.denominator <= truth
-    assert truth <= mpmath.mpf(p.hi.numerator) / p.hi.denominator
+    with mpmath.workprec(200):
+        truth = mpmath.e / (1 + mpmath.e)
+        assert mpmath.mpf(p.lo.numerator) / p.lo.denominator <= truth
+        assert truth <= mpmath.mpf(p.hi.numerator) / p.hi.denominator
     assert p.width <= Fraction(1, 2**96)  # DEFAULT_PRECISION-level enclosure
 
 
@@ -194,10 +194,10 @@ def test_tight_conversion_is_tanh_of_half_epsilon() -> None:
     gamma = stability_from_privacy(PrivatePrediction.of(1)).gamma
     assert gamma.exact is None
     box = gamma.enclose(128)
-    mpmath.mp.prec = 200
-    truth = mpmath.tanh(mpmath.mpf(1) / 2)
-    assert mpmath.mpf(box.lo.numerator) / box.lo.denominator <= truth
-    assert truth <= mpmath.mpf(box.hi.numerator) / box.hi.denominator
+    with mpmath.workprec(200):
+        truth = mpmath.tanh(mpmath.mpf(1) / 2)
+        assert mpmath.mpf(box.lo.numerator) / box.lo.denominator <= truth
+        assert truth <= mpmath.mpf(box.hi.numerator) / box.hi.denominator
 
 
 ratios = st.fractions(min_value=1, max_value=20, max_denominator=50)

@@ -124,14 +124,15 @@ def test_opendp_itself_gives_the_true_epsilon_of_the_misconfigured_sum() -> None
 
 def test_exponential_pair_epsilon_matches_the_closed_form() -> None:
     """(0, n) vs (1, n-1) votes: c + ln((1 + e^{cn}) / (e^c + e^{c(n-1)})), c = 1/2, checked with mpmath."""
-    mpmath.mp.dps = 60
     for n in (1, 3, 6, 40):
         got = exponential_pair_epsilon(Fraction(1), Fraction(1), (0, n), (1, n - 1)).enclose(200)
-        c = mpmath.mpf(1) / 2
-        expected = c + mpmath.log((1 + mpmath.exp(c * n)) / (mpmath.exp(c) + mpmath.exp(c * (n - 1))))
-        lo = mpmath.mpf(got.lo.numerator) / got.lo.denominator
-        hi = mpmath.mpf(got.hi.numerator) / got.hi.denominator
-        assert lo - mpmath.mpf(10) ** -50 <= expected <= hi + mpmath.mpf(10) ** -50
+        with mpmath.workdps(60):
+            c = mpmath.mpf(1) / 2
+            expected = c + mpmath.log((1 + mpmath.exp(c * n))
+                                      / (mpmath.exp(c) + mpmath.exp(c * (n - 1))))
+            lo = mpmath.mpf(got.lo.numerator) / got.lo.denominator
+            hi = mpmath.mpf(got.hi.numerator) / got.hi.denominator
+            assert lo - mpmath.mpf(10) ** -50 <= expected <= hi + mpmath.mpf(10) ** -50
         assert got.hi < 1  # the supremum, epsilon = 1, is not attained
 
 
