@@ -27,7 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from .harness import ROOT, TARGETS, Outcome, logged, mutants_of, run, sample
+from .harness import ROOT, TARGETS, Outcome, current, logged, mutants_of, run, sample
 from .operators import Mutant, sites
 
 ANALYSIS = Path(__file__).with_name("analysis.json")
@@ -224,13 +224,12 @@ def main(argv: list[str] | None = None) -> int:
         if not args.rerun.is_file():
             print(f"error: --rerun {args.rerun}: no such log", file=sys.stderr)
             return 2
-        again = {k for k, o in logged(args.rerun).items() if o.status == "survived"}
+        again = {k for k, o in current(logged(args.rerun), chosen).items()
+                 if o.status == "survived"}
         chosen = [m for m in chosen if m.id in again]
     done: dict[str, Outcome] = {}
     if (args.resume or args.from_log) and args.log is not None and args.log.is_file():
-        done = logged(args.log)
-        chosen_ids = {m.id for m in chosen}
-        done = {k: o for k, o in done.items() if k in chosen_ids}
+        done = current(logged(args.log), chosen)
         chosen = [m for m in chosen if m.id not in done]
     if args.list:
         for m in chosen:

@@ -19,6 +19,7 @@ Outcomes: ``killed`` (the tests failed), ``timeout``, ``survived`` (they passed)
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import random
@@ -36,7 +37,8 @@ from typing import Final
 
 from .operators import Mutant, apply, sites
 
-__all__ = ["TARGETS", "Outcome", "logged", "mutants_of", "run", "sample", "unparsed_lines"]
+__all__ = ["TARGETS", "Outcome", "current", "digest", "logged", "mutants_of", "run", "sample",
+           "unparsed_lines"]
 
 ROOT: Final = Path(__file__).resolve().parents[1]
 
@@ -110,6 +112,15 @@ class Outcome:
     status: str
     seconds: float
     detail: str = ""
+    source: str = ""
+    """:func:`digest` of the module the mutant was made from ("" in logs written before the
+    digest was recorded)."""
+
+
+def digest(source: str) -> str:
+    """A short fingerprint of a module's source: a logged outcome applies to a mutant only if
+    it was made from the same source."""
+    return hashlib.sha256(source.encode("utf-8")).hexdigest()[:16]
 
 
 def mutants_of(paths: Sequence[str]) -> list[Mutant]:
@@ -264,12 +275,13 @@ def run(mutants: Sequence[Mutant], *, timeout: float, log: Path | None = None,
                     status, detail = _check(tree, todo, timeout)
                 else:
                     status, detail = "survived", "no check executes this line"
-                got = Outcome(m, status, time.perf_counter() - start, detail)
+                got = Outcome(m, status, time.perf_counter() - start, detail, digest(source))
                 outcomes.append(got)
                 if log is not None:
                     with log.open("a", encoding="utf-8") as f:
                         f.write(json.dumps({**asdict(got.mutant), "id": m.id, "status": status,
-                                            "seconds": round(got.seconds, 2)}) + "\n")
+                                            "seconds": round(got.seconds, 2),
+                                            "source": got.source}) + "\n")
             target.write_text(source, encoding="utf-8")
     return outcomes
 
@@ -283,7 +295,23 @@ def logged(log: Path) -> dict[str, Outcome]:
             continue
         row = json.loads(line)
         mutant = Mutant(**{k: v for k, v in row.items() if k in fields})
-        out[mutant.id] = Outcome(mutant, row["status"], float(row["seconds"]))
+        out[mutant.id] = Outcome(mutant, row["status"], float(row["seconds"]),
+                                 source=str(row.get("source", "")))
+    return out
+
+
+def current(outcomes: dict[str, Outcome], mutants: Sequence[Mutant]) -> dict[str, Outcome]:
+    """The logged outcomes that still describe ``mutants``: same id, made from a module with the
+    same source digest.  A line without a digest (older logs) counts only when its mutant is
+    identical (line, operator, site index and both texts).  An edit renumbers the mutants
+    below it, so a bare id match would silently skip a mutant that was never run."""
+    digests = {path: digest((ROOT / path).read_text(encoding="utf-8"))
+               for path in {m.path for m in mutants}}
+    out: dict[str, Outcome] = {}
+    for m in mutants:
+        o = outcomes.get(m.id)
+        if o is not None and (o.source == digests[m.path] or (not o.source and o.mutant == m)):
+            out[m.id] = o
     return out
 
 

@@ -7,7 +7,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from mutation.__main__ import carry, main, renames
-from mutation.harness import logged, mutants_of
+from mutation.harness import current, digest, logged, mutants_of
 from mutation.operators import sites
 
 POOLED = "audits/blackbox/pooled.py"
@@ -74,3 +74,28 @@ def test_carry_at_head_moves_every_analysis_onto_itself(tmp_path: Path) -> None:
     assert (moved, dropped) == (len(mine), [])
     assert json.loads(analysis.read_text(encoding="utf-8")) == json.loads(
         source.read_text(encoding="utf-8"))
+
+
+def test_a_logged_outcome_counts_only_for_the_source_it_was_made_from(tmp_path: Path) -> None:
+    """--resume and --from-log skip a mutant only when its logged line was made from the same
+    module: an edit renumbers the mutants below it, and an id alone would then skip a mutant
+    that never ran.  Older lines (no digest) count only when the mutant is identical."""
+    chosen = mutants_of([POOLED])
+    here = digest((Path(__file__).resolve().parents[2] / POOLED).read_text(encoding="utf-8"))
+    m0, m1, m2, m3 = chosen[:4]
+    moved = json.loads(_line(2, "killed"))
+    moved["line"] += 1                       # the same id, logged before a line was added
+    rows = [{**json.loads(_line(0, "killed")), "source": here},
+            {**json.loads(_line(1, "killed")), "source": "0" * 16},
+            moved,
+            json.loads(_line(3, "survived"))]
+    log = tmp_path / "mut.jsonl"
+    log.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    got = current(logged(log), chosen)
+    assert set(got) == {m0.id, m3.id}
+    assert got[m3.id].status == "survived" and got[m0.id].source == here
+    assert m1.id not in got and m2.id not in got
+    out = tmp_path / "report.md"
+    main(["--modules", POOLED, "--log", str(log), "--from-log", "--report", str(out)])
+    assert f"{len(chosen) - 2} mutants of these modules are not run yet" in out.read_text(
+        encoding="utf-8")
