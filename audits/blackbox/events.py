@@ -5,7 +5,8 @@ and a vectorized membership test :meth:`Event.mask`: sets of discrete outcomes
 (:class:`OutcomeSet`), thresholds, intervals and unions of bins of a number or
 of one coordinate (:class:`Threshold`, :class:`Band`, :class:`BinUnion`),
 IEEE-754 classes (:class:`FloatPattern`), coordinate-wise patterns of vectors
-(:class:`CoarseSet`), thresholds on a learned :class:`Score`
+(:class:`CoarseSet`), sparse-vector events on rows with atoms (:class:`Leading`,
+:class:`Answered`), thresholds on a learned :class:`Score`
 (:class:`ScoreThreshold`), and for tuples of varying length the halting
 events (:class:`Length`, :class:`PrefixSet`) and any event read on rows
 padded to a fixed length (:class:`Padded`).  Which events are candidates, and how one is chosen,
@@ -54,6 +55,7 @@ from .outcomes import (
 
 __all__ = [
     "MARGIN_CLIP",
+    "Answered",
     "Band",
     "BinUnion",
     "CoarseSet",
@@ -67,6 +69,8 @@ __all__ = [
     "Score",
     "ScoreThreshold",
     "Threshold",
+    "answered_codes",
+    "answered_stat",
     "atom_of",
     "increments",
     "leading",
@@ -335,6 +339,61 @@ class Leading(Event):
         if self.above:
             return np.asarray(deep & ~none & (first > self.cut))
         return np.asarray(deep & (none | (first <= self.cut)))
+
+
+def answered_codes(values: FloatArray) -> IntArray:
+    """For rows of floats (``dim`` <= 62): the bit mask of each row's finite entries (bit i set
+    when entry i is finite), the pattern an :class:`Answered` event fixes."""
+    finite = np.isfinite(values)
+    weights = np.left_shift(np.int64(1), np.arange(values.shape[1], dtype=np.int64))
+    return np.asarray(finite.astype(np.int64) @ weights, dtype=np.int64)
+
+
+def answered_stat(values: FloatArray, code: int, stat: Literal["min", "max"]) -> FloatArray:
+    """The smallest (``min``) or largest (``max``) entry of each row among the entries in the bit
+    mask ``code`` (which must be non-zero); meaningful on the rows whose finite entries are
+    exactly those."""
+    cols = [i for i in range(values.shape[1]) if code >> i & 1]
+    part = values[:, cols]
+    return np.asarray(part.min(axis=1) if stat == "min" else part.max(axis=1), dtype=np.float64)
+
+
+@dataclass(frozen=True, slots=True)
+class Answered(Event):
+    """{the finite entries are exactly ``answered``, and their ``stat`` is > ``cut`` (``above``) or
+    <= ``cut``}, for vector outputs of length ``dim`` whose unanswered entries are atoms (-inf,
+    +inf, nan or non-numbers): a sparse vector's "these queries, and only these, were answered,
+    and every answer is >= c" (min above) or "every answer is <= c" (max below).  It holds the
+    conjunctions over several released values that :class:`Leading` (the first answer only) cannot:
+    NumericalSVT's worst event is ⊥⁵ then two answers >= 2.  ``cut`` = inf with ``above`` False
+    is the pattern alone.  Outputs of another length are outside.
+    """
+
+    dim: int
+    answered: tuple[int, ...]
+    stat: Literal["min", "max"]
+    cut: float
+    above: bool
+
+    def describe(self) -> str:
+        where = "{" + ", ".join(str(i) for i in self.answered) + "}"
+        head = f"the finite entries are exactly {where}"
+        if self.cut == math.inf and not self.above:
+            return head
+        which = "smallest" if self.stat == "min" else "largest"
+        return f"{head}, and the {which} of them is {'>' if self.above else '<='} {_fmt(self.cut)}"
+
+    def mask(self, samples: Sequence[Any] | NDArray[Any]) -> BoolArray:
+        """The row's finite entries and their min or max; rows of another length are outside."""
+        values, ok = vectors_with_atoms(samples, self.dim)
+        inside = ok & (answered_codes(values) == sum(1 << i for i in self.answered))
+        if not self.answered:
+            return np.asarray(inside & (self.cut == math.inf and not self.above))
+        rows = np.flatnonzero(inside)
+        part = values[np.ix_(rows, np.asarray(self.answered, dtype=np.int64))]
+        stat = part.min(axis=1) if self.stat == "min" else part.max(axis=1)
+        inside[rows] = (stat > self.cut) if self.above else (stat <= self.cut)
+        return np.asarray(inside)
 
 
 def _symbol_text(symbol: int, edges: tuple[float, ...]) -> str:

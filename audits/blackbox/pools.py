@@ -16,6 +16,9 @@ direction, and builds the event at an index on demand.  Families:
   (:func:`float_pattern_pools`) and coordinate-wise patterns
   (:func:`coarse_pools`), ranked as above;
 * thresholds on a learned score (:func:`score_pools`);
+* for vectors with atoms (a sparse vector's unanswered entries), the first answer after k
+  unanswered (:func:`leading_pools`) and the set of answered entries with a threshold on the
+  smallest or largest answer (:func:`answered_pools`);
 * for tuples of varying length, the halting family: {len = k}, {len <= k},
   {len >= k} (:func:`length_pools`) and sets of first-k-entries prefixes
   ranked as above (:func:`prefix_pools`).
@@ -33,6 +36,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .events import (
+    Answered,
     Band,
     BinUnion,
     CoarseSet,
@@ -44,6 +48,8 @@ from .events import (
     Score,
     ScoreThreshold,
     Threshold,
+    answered_codes,
+    answered_stat,
     leading,
 )
 from .features import float_pattern
@@ -61,12 +67,14 @@ from .outcomes import (
 )
 
 __all__ = [
+    "ANSWERED_PATTERNS",
     "MAX_PREFIXES",
     "PREFIX_LENGTHS",
     "RANK_Z",
     "Direction",
     "Halves",
     "Pool",
+    "answered_pools",
     "binned_pools",
     "coarse_pools",
     "float_pattern_pools",
@@ -97,7 +105,10 @@ class Pool:
 
     ``ladder_only`` (None: none) marks the candidates that only a ladder may shortlist
     (:data:`~privref.audits.blackbox.selection.LADDER`): the edge cuts, whose few selection hits
-    would make them lottery tickets in a ranking by selection counts.
+    would make them lottery tickets in a ranking by selection counts.  ``wide`` marks a pool
+    whose candidates are never ranked on the selection split, only shortlisted for a validation
+    split (:data:`~privref.audits.blackbox.selection.WIDE`): a family whose best member is too
+    rare for the selection split to tell from its neighbours.
     """
 
     direction: Direction
@@ -107,12 +118,14 @@ class Pool:
     size_q: int
     make: Callable[[int], Event]
     ladder_only: NDArray[np.bool_] | None = None
+    wide: bool = False
 
 
 def _both(hits_a: IntArray, hits_b: IntArray, size_a: int, size_b: int,
-          make: Callable[[int], Event], ladder_only: NDArray[np.bool_] | None = None) -> list[Pool]:
-    return [Pool("a→b", hits_a, hits_b, size_a, size_b, make, ladder_only),
-            Pool("b→a", hits_b, hits_a, size_b, size_a, make, ladder_only)]
+          make: Callable[[int], Event], ladder_only: NDArray[np.bool_] | None = None,
+          wide: bool = False) -> list[Pool]:
+    return [Pool("a→b", hits_a, hits_b, size_a, size_b, make, ladder_only, wide),
+            Pool("b→a", hits_b, hits_a, size_b, size_a, make, ladder_only, wide)]
 
 
 Keys = Sequence[Hashable] | IntArray
@@ -343,6 +356,56 @@ def leading_pools(va: FloatArray, vb: FloatArray, max_cuts: int) -> list[Pool]:
                            _leading_maker(dim, skip, cuts, False, exact))
             pools += _both(na - le_a, nb - le_b, sa, sb,
                            _leading_maker(dim, skip, cuts, True, exact))
+    return pools
+
+
+ANSWERED_MIN_ROWS: Final = 256
+"""A pattern gets candidates only when at least this many pooled rows hold it."""
+
+ANSWERED_PATTERNS: Final = 64
+"""The answered-set family (:func:`answered_pools`) takes at most this many patterns, the most
+frequent on the pooled selection split."""
+
+
+def _answered_maker(dim: int, answered: tuple[int, ...], stat: Literal["min", "max"],
+                    cuts: FloatArray, above: bool) -> Callable[[int], Event]:
+    return lambda i: Answered(dim, answered, stat, float(cuts[i]), above)
+
+
+def answered_pools(va: FloatArray, vb: FloatArray) -> list[Pool]:
+    """Sparse-vector events on rows with atoms, read on several answers at once (``wide`` pools):
+    {the finite entries are exactly S} alone, {… and their min is > c} and {… and their max is
+    <= c}, both also with the other side of c, at the quartiles c of that statistic on the rows
+    of S, for the :data:`ANSWERED_PATTERNS` most frequent non-empty patterns S held by at least
+    :data:`ANSWERED_MIN_ROWS` pooled rows.  Patterns and cuts come from pooled counts only, so the
+    events are counted on the rows given (the whole selection split, as the thresholds).  The best
+    of them (NumericalSVT's ⊥⁵ then two answers >= 2, probability 0.002) is a few selection
+    standard errors from its neighbours, so they go to the validation split
+    (:data:`~privref.audits.blackbox.selection.WIDE`).  For ``dim`` <= 62 (a pattern is a bit
+    mask)."""
+    dim = va.shape[1]
+    if dim > 62 or dim == 0:
+        return []
+    code_a, code_b = answered_codes(va), answered_codes(vb)
+    found, counts = np.unique(np.concatenate([code_a, code_b]), return_counts=True)
+    keep = (found != 0) & (counts >= ANSWERED_MIN_ROWS)
+    found, counts = found[keep], counts[keep]
+    top = found[np.lexsort((found, -counts))[:ANSWERED_PATTERNS]]
+    sa, sb = len(va), len(vb)
+    pools: list[Pool] = []
+    for code in (int(c) for c in top):
+        in_a, in_b = code_a == code, code_b == code
+        answered = tuple(i for i in range(dim) if code >> i & 1)
+        stats: tuple[Literal["min", "max"], ...] = ("min", "max") if len(answered) > 1 else ("min",)
+        for stat in stats:
+            xa, xb = answered_stat(va[in_a], code, stat), answered_stat(vb[in_b], code, stat)
+            cuts = np.unique(np.concatenate([quantile_cuts(np.concatenate([xa, xb]), 3),
+                                             [math.inf]]))
+            (le_a, na), (le_b, nb) = _le_counts(xa, cuts), _le_counts(xb, cuts)
+            pools += _both(le_a, le_b, sa, sb, _answered_maker(dim, answered, stat, cuts, False),
+                           wide=True)
+            pools += _both(na - le_a, nb - le_b, sa, sb,
+                           _answered_maker(dim, answered, stat, cuts, True), wide=True)
     return pools
 
 

@@ -70,6 +70,7 @@ from .pools import (
     Direction,
     Halves,
     Pool,
+    answered_pools,
     binned_pools,
     coarse_pools,
     float_pattern_pools,
@@ -90,6 +91,7 @@ __all__ = [
     "LEARNER_MAX_ROWS",
     "ROBUST",
     "VECTOR_TAIL_EXPONENTS",
+    "WIDE",
     "Candidate",
     "ladder",
     "plug_in_score",
@@ -140,6 +142,13 @@ errors, and their maximum is luck: on DP-Sniper's Laplace mechanism at 2.2Â·10â
 eight shortlisted real-arithmetic events were all deep tails (186 against 118 selection hits,
 ratio e^0.46 for a true e^0.1), and the broad tail {x > 1} was not among them."""
 
+
+WIDE: Final = 32
+"""With ``explore``, up to this many more candidates per view from the ``wide`` pools
+(:func:`.pools.answered_pools`), the best by the explore score: those families are never ranked
+on the selection split, whose counts cannot tell their best member from its neighbours; the
+validation split, 16 times larger, ranks them (:func:`privref.audits.blackbox.estimate.refine_views`).
+Without a validation split they take no part."""
 
 LADDER: Final = 6
 """With ``explore``, up to this many more candidates per view: the ladder below the best explore
@@ -202,7 +211,7 @@ def _pools(sel_a: Split, sel_b: Split, cut_a: int, cut_b: int, layout: Layout,
         inner = _pools(padded_rows(sel_a, longest), padded_rows(sel_b, longest), cut_a, cut_b,
                        Layout("mixed", longest, True), max_cuts, float_events, delta)
         wrapped = [Pool(p.direction, p.hits_p, p.hits_q, p.size_p, p.size_q,
-                        _padded_maker(p.make, longest), p.ladder_only) for p in inner]
+                        _padded_maker(p.make, longest), p.ladder_only, p.wide) for p in inner]
         return (wrapped + length_pools(sel_a, sel_b, longest)
                 + prefix_pools(fit_a, fit_b, test_a, test_b, longest))
 
@@ -242,6 +251,7 @@ def _pools(sel_a: Split, sel_b: Split, cut_a: int, cut_b: int, layout: Layout,
                 pools += float_pattern_pools(halves(ca, cb), i, dim)
         if dim > 1 and not (np.isfinite(va).all() and np.isfinite(vb).all()):
             pools += leading_pools(va, vb, LEADING_CUTS)
+            pools += answered_pools(va, vb)
         fa, fb = (va[:cut_a], vb[:cut_b]) if split else (va, vb)
         if dim > 1 and dim <= COARSE_MAX_DIM:
             ta, tb = (va[cut_a:], vb[cut_b:]) if split else (va, vb)
@@ -388,6 +398,7 @@ def _prepare(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | NDArray
         scored = sum(len(pool.hits_p) for pool in pools if pool.size_p and pool.size_q)
         z_robust = max(z, NormalDist().inv_cdf(1 - 1 / (2 * max(scored, 1))))
         bold_scores: dict[int, FloatArray] = {}  # each pool's explore scores, edge cuts included
+        wide: list[tuple[float, float, int, int]] = []  # (explored, ratio, pool, index)
         for pi, pool in enumerate(pools):
             if pool.size_p == 0 or pool.size_q == 0:
                 continue
@@ -403,6 +414,11 @@ def _prepare(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | NDArray
                      - np.log((pool.hits_q + 1) / (pool.size_q + 1)))
             if explore:  # kept before the edge cuts are masked (a copy only where they are)
                 bold_scores[pi] = explored if pool.ladder_only is None else explored.copy()
+            if pool.wide:  # never ranked on the selection split, only shortlisted wholesale
+                if explore:
+                    wide += [(float(explored[i]), float(ratio[i]), pi, int(i))
+                             for i in range(len(primary))]
+                continue
             if pool.ladder_only is not None:  # edge cuts: never ranked, only laddered to
                 for v in (primary, secondary, explored, robust, ratio):
                     v[pool.ladder_only] = -np.inf
@@ -439,6 +455,8 @@ def _prepare(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | NDArray
                 best_pool, best = bold[0][4], bold[0][5]
                 take([(float(bold_scores[best_pool][j]), 0.0, 0.0, 0.0, best_pool, j, 0.0)
                       for j in ladder(pools[best_pool], best)], LADDER)
+            take([(e, 0.0, r, e, pi, i, 0.0) for e, r, pi, i in sorted(wide, reverse=True)
+                  if e > -math.inf], WIDE)
         return chosen
 
     return pools, rank
