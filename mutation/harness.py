@@ -19,6 +19,7 @@ Outcomes: ``killed`` (the tests failed), ``timeout``, ``survived`` (they passed)
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import os
@@ -118,9 +119,22 @@ class Outcome:
 
 
 def digest(source: str) -> str:
-    """A short fingerprint of a module's source: a logged outcome applies to a mutant only if
-    it was made from the same source."""
-    return hashlib.sha256(source.encode("utf-8")).hexdigest()[:16]
+    """A short fingerprint of a module's code: a logged outcome applies to a mutant only if it
+    was made from the same code.  It reads the syntax tree with every node's position (an id
+    names its line, so an edit that moves lines changes it) and without docstrings and comments
+    (which no mutant touches): a docstring reworded within its lines keeps the log valid."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+                and isinstance(body, list) and body and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str)):
+            doc = body[0]
+            blank = ast.Constant("", lineno=doc.lineno, end_lineno=doc.end_lineno, col_offset=0,
+                                 end_col_offset=0)
+            body[0] = ast.Expr(blank, lineno=doc.lineno, end_lineno=doc.end_lineno, col_offset=0,
+                               end_col_offset=0)
+    return hashlib.sha256(ast.dump(tree, include_attributes=True).encode("utf-8")).hexdigest()[:16]
 
 
 def mutants_of(paths: Sequence[str]) -> list[Mutant]:

@@ -99,3 +99,13 @@ def test_a_logged_outcome_counts_only_for_the_source_it_was_made_from(tmp_path: 
     main(["--modules", POOLED, "--log", str(log), "--from-log", "--report", str(out)])
     assert f"{len(chosen) - 2} mutants of these modules are not run yet" in out.read_text(
         encoding="utf-8")
+
+
+def test_the_digest_ignores_docstrings_and_comments_but_not_code_or_lines() -> None:
+    """A docstring reworded on its own lines, or a comment, leaves the digest (and so the log)
+    valid; a changed operator, or a docstring that gains a line (every id below moves), does not."""
+    base = 'def f(a):\n    """Doc."""\n    return a + 1  # note\n'
+    assert digest(base) == digest(base.replace("Doc.", "Reworded doc.").replace("note", "other"))
+    assert digest(base) != digest(base.replace("a + 1", "a - 1"))
+    assert digest(base) != digest(base.replace('"""Doc."""', '"""Doc.\n\n    More."""'))
+    assert digest('"""Module."""\nX = 1\n') == digest('"""Other."""\nX = 1\n')
