@@ -218,3 +218,25 @@ def test_delta_interval_above_the_huge_epsilon_is_zero_only_when_proved(
         assert interval[1] == 0.0
     else:
         assert _is_ceil(interval[1], cp_upper(300, 5000, Fraction(1, 20)))
+
+
+def test_delta_interval_at_exactly_the_huge_epsilon_is_formed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shortcut is taken only strictly above _HUGE: at epsilon = 50000 exactly, e^epsilon is
+    formed and a q_lo near 1/2 whose denominator is too long for the bit-length proof still gives
+    the upper end 0 (p_hi - e^50000·q_lo < 0); the shortcut would give p_hi."""
+    q_lo = Fraction(2**80000 + 1, 2**80001)
+    monkeypatch.setattr(estimate_module, "cp_lower", lambda hits, n, alpha: q_lo)
+    found = conclude_pair([_candidate(0.5)], [(300, 100)], epsilon=50000, **KW)
+    assert found.estimate.delta_at_claimed_epsilon == (0.0, 0.0)
+
+
+def test_delta_interval_above_the_huge_epsilon_at_the_proof_s_exact_limit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """epsilon = 6932/10000 · 72500 = 50257 exactly, q_lo = 2^-72499 (a denominator of 72500
+    bits): the bit-length proof holds with equality (e^50257·2^-72499 = e^4.4... >= 1), so the
+    upper end is 0."""
+    monkeypatch.setattr(estimate_module, "cp_lower", lambda hits, n, alpha: Fraction(1, 2**72499))
+    assert Fraction(6932, 10000) * 72500 == 50257
+    found = conclude_pair([_candidate(0.5)], [(300, 100)], epsilon=50257, **KW)
+    assert found.estimate.delta_at_claimed_epsilon == (0.0, 0.0)
