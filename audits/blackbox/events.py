@@ -363,7 +363,8 @@ class Answered(Event):
     """{the finite entries are exactly ``answered``, and their ``stat`` is > ``cut`` (``above``) or
     <= ``cut``}, for vector outputs of length ``dim`` whose unanswered entries are atoms (-inf,
     +inf, nan or non-numbers): a sparse vector's "these queries, and only these, were answered,
-    and every answer is >= c" (min above) or "every answer is <= c" (max below).  It holds the
+    and every answer is > c" (min above) or "every answer is <= c" (max below); the candidates
+    (:func:`.pools.answered_pools`) are these two and the pattern alone.  It holds the
     conjunctions over several released values that :class:`Leading` (the first answer only) cannot:
     NumericalSVT's worst event is ⊥⁵ then two answers >= 2.  ``cut`` = inf with ``above`` False
     is the pattern alone.  Outputs of another length are outside.

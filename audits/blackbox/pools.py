@@ -374,9 +374,9 @@ def _answered_maker(dim: int, answered: tuple[int, ...], stat: Literal["min", "m
 
 def answered_pools(va: FloatArray, vb: FloatArray) -> list[Pool]:
     """Sparse-vector events on rows with atoms, read on several answers at once (``wide`` pools):
-    {the finite entries are exactly S} alone, {… and their min is > c} and {… and their max is
-    <= c}, both also with the other side of c, at the quartiles c of that statistic on the rows
-    of S, for the :data:`ANSWERED_PATTERNS` most frequent non-empty patterns S held by at least
+    {the finite entries are exactly S} alone, {… and every one is > c} (their min) and {… and
+    every one is <= c} (their max), the joint tails, at the quartiles c of that statistic on the
+    rows of S, for the :data:`ANSWERED_PATTERNS` most frequent non-empty patterns S held by at least
     :data:`ANSWERED_MIN_ROWS` pooled rows.  Patterns and cuts come from pooled counts only, so the
     events are counted on the rows given (the whole selection split, as the thresholds).  The best
     of them (NumericalSVT's ⊥⁵ then two answers >= 2, probability 0.002) is a few selection
@@ -396,16 +396,18 @@ def answered_pools(va: FloatArray, vb: FloatArray) -> list[Pool]:
     for code in (int(c) for c in top):
         in_a, in_b = code_a == code, code_b == code
         answered = tuple(i for i in range(dim) if code >> i & 1)
-        stats: tuple[Literal["min", "max"], ...] = ("min", "max") if len(answered) > 1 else ("min",)
-        for stat in stats:
-            xa, xb = answered_stat(va[in_a], code, stat), answered_stat(vb[in_b], code, stat)
-            cuts = np.unique(np.concatenate([quantile_cuts(np.concatenate([xa, xb]), 3),
-                                             [math.inf]]))
-            (le_a, na), (le_b, nb) = _le_counts(xa, cuts), _le_counts(xb, cuts)
-            pools += _both(le_a, le_b, sa, sb, _answered_maker(dim, answered, stat, cuts, False),
-                           wide=True)
-            pools += _both(na - le_a, nb - le_b, sa, sb,
-                           _answered_maker(dim, answered, stat, cuts, True), wide=True)
+        # every answer <= c (their max), with c = inf for the pattern alone; every answer > c
+        # (their min): the joint tails, where a product of shifted noises has its largest ratio
+        xa, xb = answered_stat(va[in_a], code, "max"), answered_stat(vb[in_b], code, "max")
+        cuts = np.unique(np.concatenate([quantile_cuts(np.concatenate([xa, xb]), 3), [math.inf]]))
+        (le_a, _), (le_b, _) = _le_counts(xa, cuts), _le_counts(xb, cuts)
+        pools += _both(le_a, le_b, sa, sb, _answered_maker(dim, answered, "max", cuts, False),
+                       wide=True)
+        xa, xb = answered_stat(va[in_a], code, "min"), answered_stat(vb[in_b], code, "min")
+        cuts = quantile_cuts(np.concatenate([xa, xb]), 3)
+        (le_a, na), (le_b, nb) = _le_counts(xa, cuts), _le_counts(xb, cuts)
+        pools += _both(na - le_a, nb - le_b, sa, sb,
+                       _answered_maker(dim, answered, "min", cuts, True), wide=True)
     return pools
 
 
