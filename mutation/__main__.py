@@ -7,6 +7,7 @@ Examples::
     python -m mutation --modules audits/exact.py --sample 40 --seed 1 --jobs 2
     python -m mutation --jobs 2 --log mut.jsonl --resume    # continue an interrupted run
     python -m mutation --rerun mut.jsonl --log mut.jsonl    # that log's survivors, again
+    python -m mutation --rerun mut.jsonl --timeouts --timeout 900 --log mut.jsonl  # and timeouts
     python -m mutation --log mut.jsonl --from-log --report docs/mutation.md   # render only
     python -m mutation --modules audits/exact.py --carry HEAD~1   # analyses follow an edit
 
@@ -194,6 +195,9 @@ def main(argv: list[str] | None = None) -> int:
                              "that execute the mutant's line on the unmutated module)")
     parser.add_argument("--rerun", type=Path, metavar="LOG",
                         help="run only the mutants that survived in LOG (after new tests)")
+    parser.add_argument("--timeouts", action="store_true",
+                        help="with --rerun: also run the mutants that timed out in LOG (a time "
+                             "limit reached on a loaded machine is not a hang)")
     parser.add_argument("--carry", metavar="REV",
                         help="move the analyses of the chosen modules' mutants from their ids "
                              "at git revision REV to their current ids, then stop")
@@ -224,8 +228,8 @@ def main(argv: list[str] | None = None) -> int:
         if not args.rerun.is_file():
             print(f"error: --rerun {args.rerun}: no such log", file=sys.stderr)
             return 2
-        again = {k for k, o in current(logged(args.rerun), chosen).items()
-                 if o.status == "survived"}
+        wanted = {"survived", "timeout"} if args.timeouts else {"survived"}
+        again = {k for k, o in current(logged(args.rerun), chosen).items() if o.status in wanted}
         chosen = [m for m in chosen if m.id in again]
     done: dict[str, Outcome] = {}
     if (args.resume or args.from_log) and args.log is not None and args.log.is_file():

@@ -6,6 +6,8 @@ import json
 from dataclasses import asdict
 from pathlib import Path
 
+import pytest
+
 from mutation.__main__ import carry, main, renames
 from mutation.harness import current, digest, logged, mutants_of
 from mutation.operators import sites
@@ -109,3 +111,19 @@ def test_the_digest_ignores_docstrings_and_comments_but_not_code_or_lines() -> N
     assert digest(base) != digest(base.replace("a + 1", "a - 1"))
     assert digest(base) != digest(base.replace('"""Doc."""', '"""Doc.\n\n    More."""'))
     assert digest('"""Module."""\nX = 1\n') == digest('"""Other."""\nX = 1\n')
+
+
+def test_rerun_takes_the_survivors_and_with_timeouts_the_timeouts(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--rerun LOG runs that log's survivors; --timeouts adds the mutants that reached the time
+    limit (on a loaded machine a slow check is not a hang); killed ones never run again."""
+    here = digest((Path(__file__).resolve().parents[2] / POOLED).read_text(encoding="utf-8"))
+    statuses = ["survived", "timeout", "killed"]
+    log = tmp_path / "mut.jsonl"
+    log.write_text("".join(json.dumps({**json.loads(_line(i, s)), "source": here}) + "\n"
+                           for i, s in enumerate(statuses)), encoding="utf-8")
+    ids = [m.id for m in mutants_of([POOLED])[:3]]
+    for extra, expected in (([], ids[:1]), (["--timeouts"], ids[:2])):
+        assert main(["--modules", POOLED, "--rerun", str(log), "--list", *extra]) == 0
+        listed = [line.split("\t")[0] for line in capsys.readouterr().out.splitlines()[:-1]]
+        assert listed == expected
