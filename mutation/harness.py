@@ -121,19 +121,16 @@ class Outcome:
 def digest(source: str) -> str:
     """A short fingerprint of a module's code: a logged outcome applies to a mutant only if it
     was made from the same code.  It reads the syntax tree with every node's position (an id
-    names its line, so an edit that moves lines changes it) and without docstrings and comments
-    (which no mutant touches): a docstring reworded within its lines keeps the log valid."""
+    names its line, so an edit that moves lines changes it) and without the text of docstrings,
+    attribute docstrings (any bare string statement) and comments, none of which a mutant
+    touches or any behaviour reads: a docstring reworded within its lines keeps the log valid."""
     tree = ast.parse(source)
     for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        if (isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
-                and isinstance(body, list) and body and isinstance(body[0], ast.Expr)
-                and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str)):
-            doc = body[0]
-            blank = ast.Constant("", lineno=doc.lineno, end_lineno=doc.end_lineno, col_offset=0,
-                                 end_col_offset=0)
-            body[0] = ast.Expr(blank, lineno=doc.lineno, end_lineno=doc.end_lineno, col_offset=0,
-                               end_col_offset=0)
+        if (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+                and isinstance(node.value.value, str)):
+            node.value = ast.Constant("", lineno=node.lineno, end_lineno=node.end_lineno,
+                                      col_offset=0, end_col_offset=0)
+            node.col_offset = node.end_col_offset = 0
     return hashlib.sha256(ast.dump(tree, include_attributes=True).encode("utf-8")).hexdigest()[:16]
 
 

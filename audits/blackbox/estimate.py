@@ -422,9 +422,9 @@ held-out z at alpha/8 against alpha/4 per side); :func:`refine_views` pays it on
 
 SHORTLIST: Final = 4
 """With a validation split, each view shortlists this many candidates by the selection score,
-as many again by the milder score of ``EXPLORE_Z``, ``ROBUST`` more by the multiplicity
-score (:data:`~privref.audits.blackbox.selection.ROBUST`) and up to ``LADDER`` further out in
-the best explore candidate's pool (:data:`~privref.audits.blackbox.selection.LADDER`);
+as many again by the milder score of ``EXPLORE_Z``, ``ROBUST`` more by the multiplicity score,
+up to ``LADDER`` further out in the best explore candidate's pool and up to ``WIDE`` of the wide
+families (the three in :mod:`privref.audits.blackbox.selection`);
 :func:`refine_views` keeps one or two."""
 
 
@@ -436,8 +436,8 @@ def plan_views(sel_a: Samples, sel_b: Samples, *, held_a: int, held_b: int, delt
     Returns (candidates, split): with ``float_events`` off, or when the real-arithmetic view
     (no IEEE-754 pattern events) picks the same events, the one view's candidates and None;
     otherwise the IEEE view's candidates followed by the real view's, and ``split`` = how many
-    are the IEEE view's.  Decided on the selection split alone.  One candidate per view, or
-    with ``shortlist`` up to 2·``SHORTLIST`` + ``ROBUST`` + ``LADDER`` per view, for
+    are the IEEE view's.  Decided on the selection split alone.  One candidate per view, or with
+    ``shortlist`` up to 2·``SHORTLIST`` + ``ROBUST`` + ``LADDER`` + ``WIDE`` per view, for
     :func:`refine_views` to choose from on a validation split.  ``pooled``: scored for the
     pooled test (delta = 0, dealt sizes).
     """

@@ -127,3 +127,10 @@ def test_rerun_takes_the_survivors_and_with_timeouts_the_timeouts(
         assert main(["--modules", POOLED, "--rerun", str(log), "--list", *extra]) == 0
         listed = [line.split("\t")[0] for line in capsys.readouterr().out.splitlines()[:-1]]
         assert listed == expected
+
+
+def test_the_digest_ignores_attribute_docstrings() -> None:
+    """A bare string after an assignment (an attribute docstring) is read by no code either."""
+    base = 'X = 1\n"""About X,\nover two lines."""\ny = X + 1\n'
+    assert digest(base) == digest(base.replace("About X,", "What X is,"))
+    assert digest(base) != digest(base.replace("X + 1", "X + 2"))
