@@ -67,6 +67,7 @@ from .outcomes import (
 )
 
 __all__ = [
+    "ANSWERED_MIN_ROWS",
     "ANSWERED_PATTERNS",
     "MAX_PREFIXES",
     "PREFIX_LENGTHS",

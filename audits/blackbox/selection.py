@@ -199,17 +199,19 @@ VECTOR_TAIL_EXPONENTS: Final = (-2, 0, 2, 4, 6, 8)
 
 
 def _pools(sel_a: Split, sel_b: Split, cut_a: int, cut_b: int, layout: Layout,
-           max_cuts: int, float_events: bool, delta: float = 0.0) -> list[Pool]:
+           max_cuts: int, float_events: bool, delta: float = 0.0,
+           wide: bool = False) -> list[Pool]:
     """Every family's candidates.  Fixed-form families (thresholds, intervals) count on the whole
     selection split; learned ones (ranked outcomes, bins, patterns, scores) learn on its first part
-    (``[:cut]``) and count on the rest, so their counts carry no fitting bias."""
+    (``[:cut]``) and count on the rest, so their counts carry no fitting bias.  ``wide``: also
+    the families that only a validation split ranks (:data:`WIDE`)."""
     split = cut_a > 0 and cut_b > 0
     fit_a, fit_b = (sel_a[:cut_a], sel_b[:cut_b]) if split else (sel_a, sel_b)
     test_a, test_b = (sel_a[cut_a:], sel_b[cut_b:]) if split else (sel_a, sel_b)
     if layout.padded:  # varying lengths: every family on padded rows, then the halting family
         longest = layout.dim
         inner = _pools(padded_rows(sel_a, longest), padded_rows(sel_b, longest), cut_a, cut_b,
-                       Layout("mixed", longest, True), max_cuts, float_events, delta)
+                       Layout("mixed", longest, True), max_cuts, float_events, delta, wide)
         wrapped = [Pool(p.direction, p.hits_p, p.hits_q, p.size_p, p.size_q,
                         _padded_maker(p.make, longest), p.ladder_only, p.wide) for p in inner]
         return (wrapped + length_pools(sel_a, sel_b, longest)
@@ -251,7 +253,8 @@ def _pools(sel_a: Split, sel_b: Split, cut_a: int, cut_b: int, layout: Layout,
                 pools += float_pattern_pools(halves(ca, cb), i, dim)
         if dim > 1 and not (np.isfinite(va).all() and np.isfinite(vb).all()):
             pools += leading_pools(va, vb, LEADING_CUTS)
-            pools += answered_pools(va, vb)
+            if wide:  # only a validation split ranks them (WIDE)
+                pools += answered_pools(va, vb)
         fa, fb = (va[:cut_a], vb[:cut_b]) if split else (va, vb)
         if dim > 1 and dim <= COARSE_MAX_DIM:
             ta, tb = (va[cut_a:], vb[cut_b:]) if split else (va, vb)
@@ -384,7 +387,7 @@ def _prepare(sel_a: Sequence[Any] | NDArray[Any], sel_b: Sequence[Any] | NDArray
     if cut_a == len(sel_a) or cut_b == len(sel_b):  # too few to split: learned families count in-sample
         cut_a, cut_b = 0, 0
     d = float(delta)
-    pools = _pools(sel_a, sel_b, cut_a, cut_b, layout, max_cuts, float_events, d)
+    pools = _pools(sel_a, sel_b, cut_a, cut_b, layout, max_cuts, float_events, d, explore > 0)
     if pooled and delta != 0:
         raise InvalidArgument(f"pooled=True needs delta=0, not {delta}")
     z = NormalDist().inv_cdf(1 - float(alpha_side))

@@ -120,8 +120,8 @@ def test_pools_count_exactly_what_their_events_hold() -> None:
 
 
 def test_wide_candidates_are_never_ranked_only_shortlisted(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Without a validation split (no explore) no answered event is chosen, though the family is
-    in the pools; with one, up to WIDE are shortlisted after every other slot."""
+    """Without a validation split (no explore) no answered event is chosen (the family is not even
+    built); with one, up to WIDE are shortlisted after every other slot."""
     rng = np.random.default_rng(1)
     a, b = _svt_like((2.0, 2.0, 0.0, 0.0), rng, 8000), _svt_like((0.0,) * 4, rng, 8000)
     kw: dict[str, Any] = {"held_a": 10**7, "held_b": 10**7, "delta": Fraction(0),
