@@ -689,7 +689,8 @@ class _Engine:
         """Select events on a bounded selection split, then count them on the streamed rest.
 
         The selection split is the first ``selection_sizes(n, n, 1/2, config.selection_cap)``
-        outcomes of each side; only it (and one chunk per worker) is ever in memory.  The
+        outcomes of each side; only one pair's (and one chunk per worker) is ever in memory,
+        whatever the number of pairs.  The
         held-out chunks are drawn and counted where they are drawn (worker or cluster), and
         only their counts come back, so memory does not grow with ``n``.  The counts equal
         those of :func:`privref.audits.blackbox.estimate.estimate_pair_detailed` on all ``n``
@@ -724,13 +725,14 @@ class _Engine:
                 for index, _ in pairs for side in (0, 1)}
         self.progress.begin(label, 2 * n * len(pairs))
         try:
-            merged = self._collect(stage, pairs, n, first)
-            check(merged)
             out: dict[int, Streamed] = {}
             events: dict[int, tuple[Event, ...]] = {}
             hits: dict[tuple[int, int], list[int]] = {}
             digests: dict[int, str] = {}
-            for index, _ in pairs:
+            for index, pair in pairs:
+                # one pair's selection split at a time: memory does not grow with the pairs
+                merged = self._collect(stage, [(index, pair)], n, first)
+                check(merged)
                 values = (merged[(index, 0)].values, merged[(index, 1)].values)
                 chosen = plan(index, values[0][:sel], values[1][:sel], bounding, bounding,
                               v > 0, index in dealt)
@@ -744,7 +746,7 @@ class _Engine:
                 out[index] = Streamed(chosen, (), sel, held,
                                       (values[0][:sel], values[1][:sel]) if keep_selection
                                       else None, dealt=dealt.get(index))
-                del merged[(index, 0)], merged[(index, 1)]
+                del merged, values, tail
             self._count(stage, pairs, n, first, first + v if v else total, events, digests,
                         hits, check, {} if v else ends)
             if v:
@@ -1164,7 +1166,9 @@ def run_audit(target: Target, config: AuditConfig, pairs: Sequence[Pair] | None 
         alpha = 1 - config.confidence
         with _Engine(target, config, _fingerprint(target, config, pairs)) as engine:
             def check(batches: dict[tuple[int, int], Batch]) -> None:
-                check_kinds(batches, indexed, target.name, seen)
+                # heads only: the first batch is kept as the reference for the whole run
+                check_kinds({k: _head(b) for k, b in batches.items()}, indexed, target.name,
+                            seen)
 
             def stage(number: int, chosen: list[tuple[int, Pair]], n: int, label: str,
                       level: Fraction) -> list[_Found]:

@@ -203,6 +203,31 @@ def test_streaming_never_merges_more_than_the_selection_chunks(monkeypatch: pyte
     assert merged and max(merged) == 1200  # ceil(1000 / 300) chunks of 300, whatever the samples
 
 
+def test_a_search_holds_one_pairs_selection_split_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    # memory must not grow with the number of pairs screened: when a side's selection split is
+    # merged, at most the other side of the same pair may still be alive (weak references
+    # see what the run still holds; the first batch must not be kept as the kinds' reference)
+    import weakref
+
+    alive: list[weakref.ref[np.ndarray]] = []
+    most: list[int] = []
+    real = batch_module.merge_batches
+
+    def spy(parts: list[Batch], name: str, data: object) -> Batch:
+        out = real(parts, name, data)  # type: ignore[arg-type]
+        assert isinstance(out.values, np.ndarray)
+        alive.append(weakref.ref(out.values))
+        most.append(sum(r() is not None for r in alive))
+        return out
+
+    monkeypatch.setattr(runner, "merge_batches", spy)
+    pairs = [((0,), (1,)), ((0,), (2,)), ((1,), (2,)), ((2,), (3,))]
+    report = run_audit(TARGETS[1], config(samples=3000, screening_samples=3000, confirm=1),
+                       pairs)
+    assert len([r for r in report.pairs if r.stage == "screening"]) == 4
+    assert len(most) == 10 and max(most) == 2  # 4 screened and 1 confirmed pair, 2 sides each
+
+
 def test_checkpoint_keeps_counts_and_resumes_without_drawing(tmp_path: Path) -> None:
     calls: list[int] = []
 
