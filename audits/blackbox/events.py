@@ -31,6 +31,8 @@ from typing import Any, Final, Literal, cast
 import numpy as np
 from numpy.typing import NDArray
 
+from privref.reference.errors import InvalidArgument
+
 from .features import (
     ATOM_NAN,
     ATOM_NEG_INF,
@@ -54,6 +56,7 @@ from .outcomes import (
 )
 
 __all__ = [
+    "ANSWERED_MAX_DIM",
     "MARGIN_CLIP",
     "Answered",
     "Band",
@@ -341,9 +344,14 @@ class Leading(Event):
         return np.asarray(deep & (none | (first <= self.cut)))
 
 
+ANSWERED_MAX_DIM: Final = 62
+"""The longest vector an :class:`Answered` event reads: a pattern is a bit mask in an int64."""
+
+
 def answered_codes(values: FloatArray) -> IntArray:
-    """For rows of floats (``dim`` <= 62): the bit mask of each row's finite entries (bit i set
-    when entry i is finite), the pattern an :class:`Answered` event fixes."""
+    """For rows of floats (``dim`` <= :data:`ANSWERED_MAX_DIM`): the bit mask of each row's
+    finite entries (bit i set when entry i is finite), the pattern an :class:`Answered` event
+    fixes."""
     finite = np.isfinite(values)
     weights = np.left_shift(np.int64(1), np.arange(values.shape[1], dtype=np.int64))
     return np.asarray(finite.astype(np.int64) @ weights, dtype=np.int64)
@@ -367,7 +375,8 @@ class Answered(Event):
     (:func:`.pools.answered_pools`) are these two and the pattern alone.  It holds the
     conjunctions over several released values that :class:`Leading` (the first answer only) cannot:
     NumericalSVT's worst event is ⊥⁵ then two answers >= 2.  ``cut`` = inf with ``above`` False
-    is the pattern alone.  Outputs of another length are outside.
+    is the pattern alone.  Outputs of another length are outside.  Raises InvalidArgument unless
+    1 <= ``dim`` <= :data:`ANSWERED_MAX_DIM` and ``answered`` is increasing within ``range(dim)``.
     """
 
     dim: int
@@ -375,6 +384,17 @@ class Answered(Event):
     stat: Literal["min", "max"]
     cut: float
     above: bool
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.dim <= ANSWERED_MAX_DIM:
+            raise InvalidArgument(f"dim={self.dim} must be in [1, {ANSWERED_MAX_DIM}] (a pattern "
+                                  "of answered entries is a bit mask in an int64)")
+        if any(not 0 <= i < self.dim for i in self.answered) or list(self.answered) != sorted(
+                set(self.answered)):
+            raise InvalidArgument(f"answered={self.answered} must be increasing indices in "
+                                  f"[0, {self.dim})")
+        if self.stat not in ("min", "max"):
+            raise InvalidArgument(f"stat={self.stat!r} must be 'min' or 'max'")
 
     def describe(self) -> str:
         where = "{" + ", ".join(str(i) for i in self.answered) + "}"
@@ -387,12 +407,12 @@ class Answered(Event):
     def mask(self, samples: Sequence[Any] | NDArray[Any]) -> BoolArray:
         """The row's finite entries and their min or max; rows of another length are outside."""
         values, ok = vectors_with_atoms(samples, self.dim)
-        inside = ok & (answered_codes(values) == sum(1 << i for i in self.answered))
+        code = sum(1 << i for i in self.answered)
+        inside = ok & (answered_codes(values) == code)
         if not self.answered:
             return np.asarray(inside & (self.cut == math.inf and not self.above))
         rows = np.flatnonzero(inside)
-        part = values[np.ix_(rows, np.asarray(self.answered, dtype=np.int64))]
-        stat = part.min(axis=1) if self.stat == "min" else part.max(axis=1)
+        stat = answered_stat(values[rows], code, self.stat)
         inside[rows] = (stat > self.cut) if self.above else (stat <= self.cut)
         return np.asarray(inside)
 

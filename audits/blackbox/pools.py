@@ -36,6 +36,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .events import (
+    ANSWERED_MAX_DIM,
     Answered,
     Band,
     BinUnion,
@@ -382,10 +383,10 @@ def answered_pools(va: FloatArray, vb: FloatArray) -> list[Pool]:
     events are counted on the rows given (the whole selection split, as the thresholds).  The best
     of them (NumericalSVT's ⊥⁵ then two answers >= 2, probability 0.002) is a few selection
     standard errors from its neighbours, so they go to the validation split
-    (:data:`~privref.audits.blackbox.selection.WIDE`).  For ``dim`` <= 62 (a pattern is a bit
-    mask)."""
+    (:data:`~privref.audits.blackbox.selection.WIDE`).  For ``dim`` <=
+    :data:`~privref.audits.blackbox.events.ANSWERED_MAX_DIM` (a pattern is a bit mask)."""
     dim = va.shape[1]
-    if dim > 62 or dim == 0:
+    if dim > ANSWERED_MAX_DIM or dim == 0:
         return []
     code_a, code_b = answered_codes(va), answered_codes(vb)
     found, counts = np.unique(np.concatenate([code_a, code_b]), return_counts=True)

@@ -12,7 +12,12 @@ import numpy as np
 import pytest
 
 from privref.audits.blackbox import selection
-from privref.audits.blackbox.events import Answered, answered_codes, answered_stat
+from privref.audits.blackbox.events import (
+    ANSWERED_MAX_DIM,
+    Answered,
+    answered_codes,
+    answered_stat,
+)
 from privref.audits.blackbox.outcomes import quantile_cuts, vectors
 from privref.audits.blackbox.pools import (
     ANSWERED_MIN_ROWS,
@@ -23,6 +28,7 @@ from privref.audits.blackbox.pools import (
 from privref.audits.blackbox.runner import AuditConfig, run_audit
 from privref.audits.blackbox.selection import WIDE, select_events
 from privref.audits.blackbox.target import target_from_callable
+from privref.reference.errors import InvalidArgument
 from privref.reference.reals import rational
 
 from ...stats import record
@@ -55,6 +61,21 @@ def test_the_event_fixes_the_answered_entries_and_reads_their_extreme() -> None:
     text = Answered(3, (1, 2), "min", 2.0, True).describe()
     assert "exactly {1, 2}" in text and "smallest of them is > 2" in text
     assert Answered(3, (0,), "max", inf, False).describe() == "the finite entries are exactly {0}"
+
+
+def test_an_event_the_bit_mask_cannot_hold_is_refused() -> None:
+    """62 entries fit an int64 bit mask; 63 would overflow it, so the event is refused by name."""
+    wide = Answered(ANSWERED_MAX_DIM, (0, ANSWERED_MAX_DIM - 1), "min", 0.0, True)
+    row = [1.0] + [-inf] * (ANSWERED_MAX_DIM - 2) + [2.0]
+    assert wide.mask([tuple(row), tuple([*row[:-1], -inf])]).tolist() == [True, False]
+    for bad, match in [((ANSWERED_MAX_DIM + 1, (0,), "min"), "dim=63 must be in"),
+                       ((0, (), "min"), "dim=0 must be in"),
+                       ((3, (3,), "min"), r"answered=\(3,\) must be increasing"),
+                       ((3, (2, 1), "min"), "must be increasing"),
+                       ((3, (1, 1), "min"), "must be increasing"),
+                       ((3, (1,), "mean"), "stat='mean' must be")]:
+        with pytest.raises(InvalidArgument, match=match):
+            Answered(*bad, 0.0, True)  # type: ignore[arg-type]
 
 
 def test_codes_and_statistics_are_exact() -> None:
