@@ -136,8 +136,10 @@ instead of the held-out z (a validation split larger than the selection split re
 
 ROBUST: Final = 2
 """With ``explore``, this many more candidates per view, the best by the score whose selection
-step is the multiplicity z: z_M = Φ⁻¹(1 − 1/(2M)) for the M candidates ranked (at least the
-held-out z).  Hundreds of deep tail cuts each carry a plug-in ratio noisy by several standard
+step is the multiplicity z: z_M = Φ⁻¹(1 − 1/(2M)) for the M members of the pools scored (at
+least the held-out z; M also counts the edge cuts and the ``wide`` members, which are scored but
+not ranked, so z_M errs on the pessimistic side: about 6 300 instead of 5 000 members on
+NumericalSVT).  Hundreds of deep tail cuts each carry a plug-in ratio noisy by several standard
 errors, and their maximum is luck: on DP-Sniper's Laplace mechanism at 2.2·10⁸ per side the
 eight shortlisted real-arithmetic events were all deep tails (186 against 118 selection hits,
 ratio e^0.46 for a true e^0.1), and the broad tail {x > 1} was not among them."""
