@@ -163,11 +163,11 @@ def _cp_upper(k: int, n: int, alpha: Fraction) -> Fraction:
 
 _SHRINKS = (Fraction(2**24 - 1, 2**24), Fraction(2**16 - 1, 2**16), Fraction(255, 256),
             Fraction(1, 2))
-"""Relative moves of the float guess tried in turn (outward) before the rigorous check."""
+"""Relative moves of the guess tried in turn (outward); the first proved candidate (tie: <=) wins."""
 
 
 def _round_bits(x: Fraction, bits: int, *, up: bool) -> Fraction:
-    """x >= 0 rounded down (or up) to a dyadic with ``bits`` significant bits."""
+    """x >= 0 rounded down (or up) to a dyadic of ``bits`` (or bits + 1) significant bits."""
     if x <= 0:
         return Fraction(0)
     shift = bits - (x.numerator.bit_length() - x.denominator.bit_length())

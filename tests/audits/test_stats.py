@@ -227,6 +227,39 @@ def test_a_guess_off_by_one_percent_falls_back_to_half(monkeypatch: pytest.Monke
             assert high < 1 and lower_tail_exact(n, k, high / Fraction(16, 10)) > alpha, k
 
 
+_MOVES = (Fraction(1, 2**24), Fraction(1, 2**16), Fraction(1, 2**8), Fraction(1, 2))
+
+
+@pytest.mark.usefixtures("fresh_bound_caches")
+@pytest.mark.parametrize("move", range(4))
+@pytest.mark.parametrize(("k", "guess"), [(3, 0.0731), (9, 0.61803)])
+def test_a_candidate_whose_proved_tail_equals_alpha_is_the_bound(
+        monkeypatch: pytest.MonkeyPatch, k: int, guess: float, move: int) -> None:
+    """The documented candidates, in turn: the float guess moved outward by 2^-24, 2^-16, 2^-8,
+    then 1/2 (cp_lower: times 1 − m; cp_upper: times 1 + m), rounded outward to 64 (or 65)
+    significant bits; the bound is the first whose proved tail bound is <= alpha.  With alpha
+    set exactly to the proved tail bound of candidate ``move`` (a tie: the decision boundary),
+    that candidate is the bound: the earlier ones are proved above alpha, and equality accepts."""
+    monkeypatch.setattr(stats_module, "_quantile_guess",
+                        lambda k, n, alpha, *, upper: guess)
+    n, g = 12, Fraction(guess)
+
+    def candidate(m: Fraction, up: bool) -> Fraction:
+        x = g * (1 + m if up else 1 - m)
+        c = stats_module._round_bits(x, 64, up=up)
+        assert 0 <= (c - x if up else x - c) < x / 2**63  # at least 64 significant bits
+        return c
+
+    low = candidate(_MOVES[move], False)
+    alpha = upper_tail_upper_bound(n, k, low)
+    assert all(upper_tail_upper_bound(n, k, candidate(m, False)) > alpha for m in _MOVES[:move])
+    assert cp_lower(k, n, alpha) == low
+    high = candidate(_MOVES[move], True)
+    alpha = lower_tail_upper_bound(n, k, high)
+    assert all(lower_tail_upper_bound(n, k, candidate(m, True)) > alpha for m in _MOVES[:move])
+    assert cp_upper(k, n, alpha) == high
+
+
 def test_bonferroni_splits_exactly() -> None:
     """alpha/parts exactly; the parts sum back to alpha."""
     assert bonferroni(Fraction(1, 20), 3) == Fraction(1, 60)
