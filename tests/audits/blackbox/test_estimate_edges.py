@@ -27,6 +27,7 @@ from privref.audits.blackbox.pooled import POOLED_MIN, allocate
 from privref.audits.blackbox.selection import Candidate, select_event_views, select_events
 from privref.audits.stats import cp_lower, cp_upper
 from privref.reference.errors import InvalidArgument
+from privref.reference.reals import exp, log, rational
 
 
 def _candidate(cut: float) -> Candidate:
@@ -92,6 +93,36 @@ def test_delta_interval_clipped_at_zero_is_exactly_zero() -> None:
     (0.0, 0.0): a clipped end is exact, not a double beside it."""
     found = conclude_pair([_candidate(0.5)], [(100, 300)], epsilon=0, **KW)
     assert found.estimate.delta_at_claimed_epsilon == (0.0, 0.0)
+
+
+@pytest.mark.parametrize("end", ["lower", "upper"])
+def test_delta_interval_holds_the_truth_within_e_to_the_epsilon_s_enclosure(end: str) -> None:
+    """An irrational e^epsilon is enclosed at 128 bits, and each end of the delta interval must
+    use the enclosure's end that keeps the truth inside.  Here e^epsilon is chosen 2^-200 (far
+    inside that enclosure's width) from the value that puts an end exactly at 0: the true lower
+    end p_lo - e^epsilon·q_hi = -2^-200 must give 0.0, and the true upper end
+    p_hi - e^epsilon·q_lo = +2^-200 must give a double >= 2^-200, not 0.0."""
+    side = Fraction(1, 20)
+    p_lo, p_hi = cp_lower(300, 5000, side), cp_upper(300, 5000, side)
+    q_lo, q_hi = cp_lower(100, 5100, side), cp_upper(100, 5100, side)
+    tiny = Fraction(1, 2**200)
+    # a rational epsilon (so e^epsilon is irrational, enclosed only to 128 bits) on the far side
+    # of ln(ratio): e^epsilon >= (p_lo + tiny)/q_hi, or <= (p_hi - tiny)/q_lo
+    if end == "lower":
+        ratio = (p_lo + tiny) / q_hi
+        epsilon = log(rational(ratio)).enclose(400).hi
+    else:
+        ratio = (p_hi - tiny) / q_lo
+        epsilon = log(rational(ratio)).enclose(400).lo
+    box = exp(rational(epsilon)).enclose(128)
+    assert box.lo < ratio < box.hi and (box.hi - box.lo) * q_lo > 2**60 * tiny
+    found = conclude_pair([_candidate(0.5)], [(300, 100)], epsilon=epsilon, **KW)
+    assert found.estimate.delta_at_claimed_epsilon is not None
+    lo, hi = found.estimate.delta_at_claimed_epsilon
+    if end == "lower":
+        assert lo == 0.0 and hi > 0
+    else:
+        assert Fraction(hi) >= tiny and lo == 0.0
 
 
 def test_the_best_candidate_is_reported_and_the_first_of_equals() -> None:
