@@ -27,7 +27,7 @@ from privref.audits.blackbox.pooled import POOLED_MIN, allocate
 from privref.audits.blackbox.selection import Candidate, select_event_views, select_events
 from privref.audits.stats import cp_lower, cp_upper
 from privref.reference.errors import InvalidArgument
-from privref.reference.reals import exp, log, rational
+from privref.reference.reals import Interval, exp, interval_log, log, rational
 
 
 def _candidate(cut: float) -> Candidate:
@@ -165,6 +165,20 @@ def test_epsilon_from_ratio_stays_below_a_double_just_above_ln_ratio(d: float) -
         ratio = Fraction(int(mpmath.floor(target * mpmath.mpf(2) ** 300)), 2**300)
         assert mpmath.log(mpmath.mpf(ratio.numerator) / ratio.denominator) < d
     assert epsilon_from_ratio(ratio) == math.nextafter(d, -math.inf)
+
+
+def test_epsilon_from_ratio_keeps_a_lower_end_that_is_itself_a_double() -> None:
+    """A ratio whose logarithm lies 2^-98 above the double 0.1: the 96-bit enclosure's lower end
+    is then exactly that double, which is the largest double <= ln ratio, so it is the result
+    (not the double below it: only an end strictly below its double steps down)."""
+    d = 0.1
+    with mpmath.workprec(400):
+        target = mpmath.exp(mpmath.mpf(d) + mpmath.mpf(2) ** -98)
+        ratio = Fraction(int(mpmath.floor(target * mpmath.mpf(2) ** 300)), 2**300)
+        ln_ratio = mpmath.log(mpmath.mpf(ratio.numerator) / ratio.denominator)
+        assert d < ln_ratio < math.nextafter(d, math.inf)
+    assert interval_log(Interval.point(ratio)).lo == Fraction(d)  # the case this test is about
+    assert epsilon_from_ratio(ratio) == d
 
 
 def test_dealt_sizes_use_the_smaller_held_out_split() -> None:
