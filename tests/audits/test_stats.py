@@ -323,6 +323,35 @@ def test_bounds_at_a_billion_draws_need_little_memory() -> None:
     assert upper_tail_upper_bound(n, n // 17, lo) <= Fraction(1, 80)  # proved at the bound itself
 
 
+@pytest.mark.parametrize("m", [2, 17, 4095, 4096])
+def test_log_factorial_is_sharp_up_to_4096(m: int) -> None:
+    """Up to m = 4096 (the docstring's limit, included) ln m! is the 160-bit log of the exact
+    integer m!: an enclosure of it within 2^-140, far sharper than Robbins' bounds (width up to
+    1/(144 m^2), 4·10^-10 at m = 4097), which are used only above."""
+    encl = stats_module._log_factorial(m, 160)
+    assert encl.hi - encl.lo < Fraction(1, 2**140)
+    with mpmath.workprec(600):
+        true = mpmath.loggamma(mpmath.mpf(m) + 1)
+        assert mpmath.mpf(encl.lo.numerator) / encl.lo.denominator <= true
+        assert true <= mpmath.mpf(encl.hi.numerator) / encl.hi.denominator
+
+
+@pytest.mark.parametrize(("n", "p"), [(2047, Fraction(1, 2**63)),
+                                      (1023, Fraction(3, 2**127)),
+                                      (2047, 1 - Fraction(1, 2**63))])
+def test_first_term_is_exact_up_to_its_bit_limit(n: int, p: Fraction) -> None:
+    """The tail bounds' first term C(n, k) p^k (1-p)^(n-k) is the exact rational while
+    (n + 1)·(bits of p's longer part) <= 2^17 (here exactly 2^17, the limit included); beyond,
+    an upper bound from the log enclosure."""
+    bits = max(p.numerator.bit_length(), p.denominator.bit_length())
+    assert (n + 1) * bits == 2**17
+    for k in (0, 3, n // 2, n):
+        exact = math.comb(n, k) * p**k * (1 - p) ** (n - k)
+        assert stats_module._first_term_upper(n, k, p) == exact
+        assert stats_module._first_term_upper(n + 1, k, p) >= math.comb(n + 1, k) * p**k * (
+            1 - p) ** (n + 1 - k)
+
+
 @pytest.mark.parametrize("m", [4097, 10**6, 10**12, 2**60, 2**80])
 def test_log_factorial_encloses_ln_m_factorial(m: int) -> None:
     """Robbins' path of the tail bounds' first term: the enclosure of ln m! contains it (a 600-bit
