@@ -20,6 +20,7 @@ from privref.audits.blackbox.estimate import (
     epsilon_from_ratio,
     plan_pair,
     plan_views,
+    refine_views,
     selection_sizes,
 )
 from privref.audits.blackbox.events import Threshold
@@ -242,6 +243,32 @@ def test_views_are_scored_at_the_one_view_level(monkeypatch: pytest.MonkeyPatch,
     one_view, other = conclude_views(chosen[:1], [(300, 100)], None, epsilon=0, **KW)
     assert other is None and split in (None, 1)
     assert seen == [one_view.alpha_side] == [Fraction(1, 20)]
+
+
+@pytest.mark.parametrize("pooled", [False, True])
+def test_validation_scores_events_at_the_level_of_their_bound(monkeypatch: pytest.MonkeyPatch,
+                                                              pooled: bool) -> None:
+    """refine_views keeps up to two candidates per view, so it scores them at the level
+    conclude_views bounds two candidates of one of two views at: the per-side level alpha/8,
+    and for the pooled test (dealt sizes) the per-event level, twice that, alpha/4."""
+    from statistics import NormalDist
+
+    seen: list[float] = []
+    real = estimate_module.plug_in_score
+
+    def spy(*args: Any) -> Any:
+        seen.append(args[7])  # z: the held-out bound's level
+        return real(*args)
+
+    monkeypatch.setattr(estimate_module, "plug_in_score", spy)
+    short = (_candidate(0.25), _candidate(0.5), _candidate(0.75), _candidate(1.0))
+    refine_views(short, 2, [(30, 10), (20000, 18000), (30, 10), (20000, 18000)],
+                 validation_a=10**5, validation_b=10**5, held_a=10**7, held_b=10**7, delta=0,
+                 alpha=Fraction(1, 10), pooled=pooled)
+    two, other = conclude_views(short, [(300, 100)] * 4, 2, epsilon=0, **KW)
+    assert other is not None and two.alpha_side == Fraction(1, 80)
+    level = 2 * two.alpha_side if pooled else two.alpha_side
+    assert seen and set(seen) == {NormalDist().inv_cdf(1 - float(level))}
 
 
 @pytest.mark.parametrize(("q_lo", "upper_is_zero"), [
