@@ -25,7 +25,12 @@ from privref.audits.blackbox.estimate import (
 )
 from privref.audits.blackbox.events import Threshold
 from privref.audits.blackbox.pooled import POOLED_MIN, allocate
-from privref.audits.blackbox.selection import Candidate, select_event_views, select_events
+from privref.audits.blackbox.selection import (
+    Candidate,
+    plug_in_score,
+    select_event_views,
+    select_events,
+)
 from privref.audits.stats import cp_lower, cp_upper
 from privref.reference.errors import InvalidArgument
 from privref.reference.reals import Interval, exp, interval_log, log, rational
@@ -254,7 +259,7 @@ def test_validation_scores_events_at_the_level_of_their_bound(monkeypatch: pytes
     from statistics import NormalDist
 
     seen: list[float] = []
-    real = estimate_module.plug_in_score
+    real = plug_in_score  # the name refine_views calls, from where it is defined
 
     def spy(*args: Any) -> Any:
         seen.append(args[7])  # z: the held-out bound's level
