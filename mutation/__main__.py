@@ -12,7 +12,9 @@ Examples::
     python -m mutation --modules audits/exact.py --carry HEAD~1   # analyses follow an edit
 
 Exit codes: 0 when every non-equivalent mutant is killed, 1 when a survivor is not analysed
-as equivalent in mutation/analysis.json, 2 on bad arguments.
+as equivalent in mutation/analysis.json, 2 on bad arguments, 130 when stopped by SIGINT or
+SIGTERM (the checks in progress are killed with their process groups and record nothing; the
+log keeps what finished, and ``--resume`` continues).
 """
 
 from __future__ import annotations
@@ -20,15 +22,28 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import signal
 import subprocess
 import sys
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
-from .harness import ROOT, TARGETS, Outcome, current, logged, mutants_of, run, sample
+from .harness import (
+    ROOT,
+    TARGETS,
+    Interrupted,
+    Outcome,
+    current,
+    logged,
+    mutants_of,
+    run,
+    sample,
+    stop,
+)
 from .operators import Mutant, sites
 
 ANALYSIS = Path(__file__).with_name("analysis.json")
@@ -245,9 +260,23 @@ def main(argv: list[str] | None = None) -> int:
         chosen = []
     shards = [chosen[i::args.jobs] for i in range(args.jobs)]
     start = time.perf_counter()
-    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        results = list(pool.map(lambda s: run(s, timeout=args.timeout, log=args.log,
-                                                  select=not args.no_select), shards))
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        stop()
+        raise KeyboardInterrupt
+
+    previous = {sig: signal.signal(sig, interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            results = list(pool.map(lambda s: run(s, timeout=args.timeout, log=args.log,
+                                                      select=not args.no_select), shards))
+    except (KeyboardInterrupt, Interrupted):
+        stop()
+        print("stopped: the checks in progress were killed and record nothing; the log keeps "
+              "what finished (--resume continues)", file=sys.stderr)
+        return 130
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     outcomes = sorted([*done.values(), *(o for r in results for o in r)],
                       key=lambda o: (o.mutant.path,
                                                                       o.mutant.operator,

@@ -11,7 +11,10 @@ Soundness of a run:
   about behaviour, so a mutant it alone would catch counts as *survived*.
 * Each test run has a time limit and a memory limit (:data:`MEMORY_LIMIT`); a mutant that
   hangs the tests is counted as killed by timeout and listed apart, one that allocates
-  without bound fails with MemoryError (a kill).
+  without bound fails with MemoryError (a kill).  Each check runs in its own process group,
+  which is killed whole when it ends or times out: no test worker or pool outlives it.
+* :func:`stop` (the command calls it on SIGINT and SIGTERM) kills the checks in progress; they
+  record no outcome (:class:`Interrupted`), and each shard removes its scratch copy.
 
 Outcomes: ``killed`` (the tests failed), ``timeout``, ``survived`` (they passed), and
 ``invalid`` (the mutant does not compile or import: not counted).
@@ -26,20 +29,22 @@ import os
 import random
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Final
 
 from .operators import Mutant, apply, sites
 
-__all__ = ["TARGETS", "Outcome", "current", "digest", "logged", "mutants_of", "run", "sample",
-           "unparsed_lines"]
+__all__ = ["TARGETS", "Interrupted", "Outcome", "current", "digest", "logged", "mutants_of", "run",
+           "sample", "stop", "unparsed_lines"]
 
 ROOT: Final = Path(__file__).resolve().parents[1]
 
@@ -165,6 +170,63 @@ def _limit_memory() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
 
 
+class Interrupted(Exception):
+    """The run was stopped (:func:`stop`): the check in progress gives no outcome."""
+
+
+_STOP = threading.Event()
+_LIVE: set[subprocess.Popen[str]] = set()
+_LIVE_LOCK = threading.Lock()
+
+
+def _kill_group(child: subprocess.Popen[str]) -> None:
+    with suppress(ProcessLookupError, PermissionError):
+        os.killpg(child.pid, signal.SIGKILL)
+
+
+def stop() -> None:
+    """Stop every run of this process: kill each check in progress with its whole process group;
+    the runs raise :class:`Interrupted` instead of recording an outcome, and remove their
+    scratch copies on the way out."""
+    _STOP.set()
+    with _LIVE_LOCK:
+        for child in _LIVE:
+            _kill_group(child)
+
+
+def _child(argv: Sequence[str], *, cwd: Path, env: dict[str, str],
+           timeout: float) -> subprocess.CompletedProcess[str] | None:
+    """Run ``argv`` in a new process group under the memory limit; None when it times out.  The
+    group is killed when the child ends, so nothing it started outlives it.  Raises Interrupted
+    after :func:`stop`."""
+    if _STOP.is_set():
+        raise Interrupted
+    child = subprocess.Popen(list(argv), cwd=cwd, env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, preexec_fn=_limit_memory,
+                             start_new_session=True)
+    with _LIVE_LOCK:
+        _LIVE.add(child)
+    try:
+        if _STOP.is_set():  # stop() ran between the start and the registration
+            _kill_group(child)
+        timed_out = False
+        try:
+            out, err = child.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _kill_group(child)
+            out, err = child.communicate()
+            timed_out = True
+    finally:
+        _kill_group(child)
+        with _LIVE_LOCK:
+            _LIVE.discard(child)
+    if _STOP.is_set():
+        raise Interrupted
+    if timed_out:
+        return None
+    return subprocess.CompletedProcess(list(argv), child.returncode, out, err)
+
+
 def _check(tree: Path, commands: Sequence[Command], timeout: float) -> tuple[str, str]:
     """Run the behaviour checks in the scratch copy: "survived" when all pass."""
     env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"}
@@ -175,11 +237,8 @@ def _check(tree: Path, commands: Sequence[Command], timeout: float) -> tuple[str
                     "-p", "no:cacheprovider", *command[1:]]
         else:
             argv = [sys.executable, "-m", "privref", *command[1:]]
-        try:
-            done = subprocess.run(argv, cwd=tree, env=env, capture_output=True, text=True,
-                                  timeout=max(1.0, deadline - time.monotonic()),
-                                  preexec_fn=_limit_memory)
-        except subprocess.TimeoutExpired:
+        done = _child(argv, cwd=tree, env=env, timeout=max(1.0, deadline - time.monotonic()))
+        if done is None:
             return "timeout", " ".join(command)
         if done.returncode != 0:
             tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-3:])
@@ -214,10 +273,11 @@ def _coverage(tree: Path, path: str, commands: Sequence[Command], timeout: float
             argv = [sys.executable, "-m", "mutation.trace", str(out), str(tree / path),
                     command[0], *rest]
             try:
-                subprocess.run(argv, cwd=tree, env=env, capture_output=True, text=True,
-                               timeout=timeout, preexec_fn=_limit_memory, check=True)
+                done = _child(argv, cwd=tree, env=env, timeout=timeout)
+                if done is None or done.returncode != 0:
+                    return None
                 got = json.loads(out.read_text(encoding="utf-8"))
-            except (subprocess.SubprocessError, OSError, ValueError):
+            except (OSError, ValueError):
                 return None
             if got["status"] != 0:
                 return None
