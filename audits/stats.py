@@ -185,13 +185,13 @@ _SUMMED_BELOW = 1 << 16
 
 
 def _log_choose(n: int, j: int) -> float:
-    """ln C(n, j) in floating point, to about 10^-10 absolute for every n (a proposal only).
+    """ln C(n, j) in floating point (a proposal only); m = min(j, n - j) terms summed if m < 2^16.
 
     ``lgamma(n+1) - lgamma(j+1) - lgamma(n-j+1)`` cancels: each term is about n ln n, so at
     n = 2·10^8 its rounding errors reach 10^-6, and the guess of a quantile with few hits moved
-    by about that much relative (five times the documented 2^-24).  When m = min(j, n - j) is
-    below ``_SUMMED_BELOW``, the m terms ln((n - i)/(i + 1)) are summed instead.
-    """
+    by about that much relative (five times the documented 2^-24).  The sum of the m terms
+    ln((n-i)/(i+1)) errs by about m·10^-15; from m = 2^16 lgamma's error, divided by about m in
+    the quantile, stays below 10^-8 relative up to n = 2^31 (measured 9·10^-9 at m = 2^16)."""
     m = min(j, n - j)
     if m >= _SUMMED_BELOW:  # the quantile is then steep in the tail: the cancellation is harmless
         return math.lgamma(n + 1) - math.lgamma(j + 1) - math.lgamma(n - j + 1)

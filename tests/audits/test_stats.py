@@ -309,6 +309,24 @@ def test_the_float_guess_is_accurate_for_large_n(n: int, k: int, alpha: float) -
     assert Fraction(upper) <= cp_upper(k, n, a) <= Fraction(upper) * (1 + Fraction(1, 2**23))
 
 
+@pytest.mark.usefixtures("fresh_bound_caches")
+@pytest.mark.parametrize(("n", "k"), [(2**20, 2**16 - 1), (2**20, 2**16), (2**20, 2**18),
+                                      (2**24, 2**17 + 5), (10**9, 5 * 10**8),
+                                      (2**20, 2**20 - 2**16)])
+def test_the_float_guess_is_accurate_with_many_hits(n: int, k: int) -> None:
+    """Both ways of forming ln C(n, k) (summed below min(k, n - k) = 2^16, lgamma from there):
+    the guess is within 2^-30 of scipy's quantiles (accurate to about 10^-11 in these central
+    cases), and the bound is the first candidate, within 2^-23 of the quantile."""
+    alpha = 1e-3
+    lower = float(sps.beta.ppf(alpha, k, n - k + 1))
+    upper = float(sps.beta.isf(alpha, k + 1, n - k))
+    assert abs(stats_module._quantile_guess(k, n, alpha, upper=False) - lower) <= lower / 2**30
+    assert abs(stats_module._quantile_guess(k, n, alpha, upper=True) - upper) <= upper / 2**30
+    a = Fraction(alpha)
+    assert Fraction(lower) * (1 - Fraction(1, 2**23)) <= cp_lower(k, n, a) <= Fraction(lower)
+    assert Fraction(upper) <= cp_upper(k, n, a) <= Fraction(upper) * (1 + Fraction(1, 2**23))
+
+
 def test_bonferroni_splits_exactly() -> None:
     """alpha/parts exactly; the parts sum back to alpha."""
     assert bonferroni(Fraction(1, 20), 3) == Fraction(1, 60)
