@@ -12,7 +12,7 @@ How a bound is produced (a float proposes, integers and intervals decide):
 1. a float bisection on the binomial tail (log space, ``math.lgamma`` or a sum of logs; the
    closed forms at the edges) proposes p_L, which is moved down by the
    relative factor 1 - 2^-24 and rounded *down* to a dyadic rational L with
-   64 significant bits;
+   64 (or 65) significant bits;
 2. :func:`upper_tail_upper_bound` then proves P_L(X >= k) <= alpha: the first
    term C(n,k) L^k (1-L)^(n-k) is exact (when its numerator has at most 2^17
    bits) or enclosed through ln m! (the exact m! for m <= 4096, Robbins'
