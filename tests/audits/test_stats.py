@@ -409,14 +409,16 @@ def test_log_factorial_is_sharp_up_to_4096(m: int) -> None:
 def test_first_term_is_exact_up_to_its_bit_limit(n: int, p: Fraction) -> None:
     """The tail bounds' first term C(n, k) p^k (1-p)^(n-k) is the exact rational while
     (n + 1)·(bits of p's longer part) <= 2^17 (here exactly 2^17, the limit included); beyond,
-    an upper bound from the log enclosure."""
+    an upper bound from the log enclosure.  One size beyond the limit the bound is that
+    enclosure's upper end, strictly above the exact term: the exact rational, whose size grows
+    as (n + 1)·bits, is not formed there (the limit bounds its cost, counted on p's longer part)."""
     bits = max(p.numerator.bit_length(), p.denominator.bit_length())
     assert (n + 1) * bits == 2**17
     for k in (0, 3, n // 2, n):
         exact = math.comb(n, k) * p**k * (1 - p) ** (n - k)
         assert stats_module._first_term_upper(n, k, p) == exact
-        assert stats_module._first_term_upper(n + 1, k, p) >= math.comb(n + 1, k) * p**k * (
-            1 - p) ** (n + 1 - k)
+        beyond = math.comb(n + 1, k) * p**k * (1 - p) ** (n + 1 - k)
+        assert stats_module._first_term_upper(n + 1, k, p) > beyond
 
 
 @pytest.mark.parametrize("m", [4097, 10**6, 10**12, 2**60, 2**80])

@@ -7,6 +7,7 @@ any of them fails here.  Source of the limits: the docstrings of ``reference/acc
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from fractions import Fraction as F
 
@@ -245,6 +246,20 @@ def test_the_proposed_order_is_near_optimal_for_any_numerator_of_delta(rho: F, d
         assert float(acc.zcdp_epsilon_at_order(rho, delta, other)) >= best - 1e-6
 
 
+@pytest.mark.parametrize(("rho", "delta"), [(F(1, 8), F(3, 1000)), (F(1, 2), F(1, 10**6)),
+                                            (F(4), F(9, 10)), (F(1, 50), F(123, 10**4)),
+                                            (F(10**6), F(1, 10**5)), (F(1, 10**6), F(1, 10**5))])
+def test_the_proposed_order_is_a_short_dyadic_rational(rho: F, delta: F) -> None:
+    """zcdp_order rounds α − 1 to ORDER_BITS significant bits after its leading one (its doc): α − 1
+    is m·2^e with m odd and below 2^(ORDER_BITS + 1), so the exact conversions stay short."""
+    t = acc.zcdp_order(rho, delta) - 1
+    assert t > 0 and t.denominator & (t.denominator - 1) == 0
+    m = t.numerator
+    while m % 2 == 0:
+        m //= 2
+    assert m.bit_length() <= acc.ORDER_BITS + 1
+
+
 @pytest.mark.parametrize("sensitivity", [F(1, 3), F(2), F(7)])
 def test_the_noise_scales_with_the_sensitivity(sensitivity: F) -> None:
     """Δ = 1 hides Δ against 1/Δ and Δ²: σ = √(2 ln(1.25/δ))·Δ/ε (001 Lemma 44, corrected) and
@@ -295,3 +310,84 @@ def test_each_arctangent_series_straddles_its_value(k: int) -> None:
     for prec in (32, 64, 100, 256, 512):
         box = acc._atan_inverse(k, prec)
         assert box.lo < want < box.hi and box.hi - box.lo < F(1, 2 ** (prec + 7)), prec
+
+
+# ------------------------------------------------------------ the work of the two searches
+
+_SEARCHES = [
+    ("calibrate_sigma", (1, F(1), F(1, 10**5), acc.DEFAULT_TOLERANCE)),
+    ("calibrate_sigma", (F(401, 10), F(2), F(1, 10**6), acc.DEFAULT_TOLERANCE)),
+    ("calibrate_sigma", (100, F(1, 2), F(1, 10**5), F(1, 10**12))),
+    ("calibrate_sigma", (5000, F(1, 10), F(1, 10**6), acc.DEFAULT_TOLERANCE)),
+    ("epsilon_ex_post", (F(40), F(401, 10), F(1, 10**6), acc.DEFAULT_TOLERANCE)),
+    ("epsilon_ex_post", (F(200), F(3), F(1, 10**5), F(1, 10**12))),
+    ("epsilon_ex_post", (F(3), F(100), F(1, 10**8), acc.DEFAULT_TOLERANCE)),
+]
+
+
+def _probed(monkeypatch: pytest.MonkeyPatch, name: str, args: tuple[object, ...]
+            ) -> tuple[Interval, list[tuple[F, bool | None]], int]:
+    """Run one search, recording each probe of ``_bisect`` with its verdict, and counting the
+    enclosures of δ (``_delta_from_mu``) it took."""
+    probes: list[tuple[F, bool | None]] = []
+    enclosures = [0]
+    bisect, delta_from_mu = acc._bisect, acc._delta_from_mu
+
+    def counting_bisect(safe: Callable[[F], tuple[bool | None, float]], start: F, tol: F,
+                        what: str, *, increasing_safe: bool) -> Interval:
+        def probe(x: F) -> tuple[bool | None, float]:
+            verdict = safe(x)
+            probes.append((x, verdict[0]))
+            return verdict
+        return bisect(probe, start, tol, what, increasing_safe=increasing_safe)
+
+    def counting_delta(epsilon: F, mu: Interval, prec: int) -> Interval:
+        enclosures[0] += 1
+        return delta_from_mu(epsilon, mu, prec)
+
+    monkeypatch.setattr(acc, "_bisect", counting_bisect)
+    monkeypatch.setattr(acc, "_delta_from_mu", counting_delta)
+    got = getattr(acc, name)(*args)
+    assert isinstance(got, Interval)
+    return got, probes, enclosures[0]
+
+
+@pytest.mark.parametrize(("name", "args"), _SEARCHES)
+def test_each_search_starts_from_its_proved_safe_value_and_only_goes_down(
+        monkeypatch: pytest.MonkeyPatch, name: str, args: tuple[object, ...]) -> None:
+    """Both searches start from 001 Lemma 51's value (calibrate_sigma: the one-query zCDP σ
+    times √q; epsilon_ex_post: ρ + 2√(ρ ln(1/δ))), which is safe: the first probe is proved
+    safe, and no probe lies above it (a start below the answer would double upward first)."""
+    got, probes, _ = _probed(monkeypatch, name, args)
+    start, verdict = probes[0]
+    assert verdict is True and got.hi <= start
+    assert all(x <= start for x, _ in probes)
+
+
+@pytest.mark.parametrize(("name", "args"), _SEARCHES)
+def test_the_probe_pair_narrowing_needs_fewer_probes_than_bisection(
+        monkeypatch: pytest.MonkeyPatch, name: str, args: tuple[object, ...]) -> None:
+    """Once an unsafe probe brackets the answer within a factor 2, bisection would need
+    log2(1/tolerance) probes to reach the tolerance; the regula-falsi probe pairs of ``_bisect``
+    (each pair tolerance·hi/2 apart around the proposal) need fewer on these smooth δ curves.
+    Probes spaced by anything but tolerance·hi, or a safe probe above the proposal that never
+    lowers the safe end, fall back to bisection's pace or worse."""
+    got, probes, _ = _probed(monkeypatch, name, args)
+    tol = args[-1]
+    assert isinstance(tol, F)
+    first_unsafe = [v for _, v in probes].index(False)
+    narrowing = len(probes) - first_unsafe - 1
+    assert narrowing <= math.ceil(math.log2(1 / tol))
+    assert got.hi - got.lo <= tol * got.hi
+
+
+@pytest.mark.parametrize(("name", "args"), [s for s in _SEARCHES if s[0] == "epsilon_ex_post"])
+def test_each_ex_post_probe_is_decided_at_the_working_precision(
+        monkeypatch: pytest.MonkeyPatch, name: str, args: tuple[object, ...]) -> None:
+    """μ = √R/σ is enclosed with 72 guard bits, so that δ's WORK_PRECISION-bit enclosure decides
+    each probe of these searches (all of them lie about tolerance·hi/4 or more from the answer,
+    far beyond 2^-64 relative): one enclosure per probe, plus the one of ε = 0.  A μ enclosed
+    too coarsely makes the probes refine their precision."""
+    _, probes, enclosures = _probed(monkeypatch, name, args)
+    assert all(v is not None for _, v in probes)
+    assert enclosures == len(probes) + 1
