@@ -364,6 +364,34 @@ def test_each_search_starts_from_its_proved_safe_value_and_only_goes_down(
     assert all(x <= start for x, _ in probes)
 
 
+def _lemma_51_start(name: str, args: tuple[object, ...]) -> mpmath.mpf:
+    """The search's documented start, from 001 Lemma 51 at 300 bits (ε = ρ + 2√(ρ ln(1/δ)),
+    ρ = q/(2σ²) for q unit-sensitivity Gaussian queries): the σ giving ε for q queries, or the ε
+    of ρ = R/(2σ²)."""
+    def mp(x: object) -> mpmath.mpf:
+        assert isinstance(x, (int, F))
+        f = F(x)
+        return mpmath.mpf(f.numerator) / f.denominator
+    if name == "calibrate_sigma":
+        q, eps, delta = (mp(a) for a in args[:3])
+        big_l = mpmath.log(1 / delta)
+        return (mpmath.sqrt(2 * big_l) + mpmath.sqrt(2 * big_l + 2 * eps)) / (2 * eps) * mpmath.sqrt(q)
+    sigma, realized, delta = (mp(a) for a in args[:3])
+    rho = realized / (2 * sigma**2)
+    return rho + 2 * mpmath.sqrt(rho * mpmath.log(1 / delta))
+
+
+@pytest.mark.parametrize(("name", "args"), _SEARCHES)
+def test_each_search_starts_at_lemma_51s_value_rounded_up(
+        monkeypatch: pytest.MonkeyPatch, name: str, args: tuple[object, ...]) -> None:
+    """The first probe is 001 Lemma 51's value (see the test above) rounded up, within 2^-60
+    relative: any smaller start may be unsafe, any larger one costs halvings."""
+    _, probes, _ = _probed(monkeypatch, name, args)
+    start = mpmath.mpf(probes[0][0].numerator) / probes[0][0].denominator
+    want = _lemma_51_start(name, args)
+    assert want <= start <= want * (1 + mpmath.mpf(2) ** -60)
+
+
 @pytest.mark.parametrize(("name", "args"), _SEARCHES)
 def test_the_probe_pair_narrowing_needs_fewer_probes_than_bisection(
         monkeypatch: pytest.MonkeyPatch, name: str, args: tuple[object, ...]) -> None:
