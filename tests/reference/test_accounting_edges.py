@@ -419,3 +419,51 @@ def test_each_ex_post_probe_is_decided_at_the_working_precision(
     _, probes, enclosures = _probed(monkeypatch, name, args)
     assert all(v is not None for _, v in probes)
     assert enclosures == len(probes) + 1
+
+
+# ------------------------------------------------- the helpers over intervals, and δ's clip
+
+def _mills_ratio(t: F) -> mpmath.mpf:
+    x = mpmath.mpf(t.numerator) / t.denominator
+    return mpmath.ncdf(-x) / mpmath.npdf(x)
+
+
+@pytest.mark.parametrize(("lo", "hi"), [(F(1, 3), F(2)), (F(-3), F(-1, 2)), (F(-1), F(5, 2))])
+def test_the_series_over_an_interval_holds_its_value_at_both_ends(lo: F, hi: F) -> None:
+    """_series' doc: S is odd and increasing, so S over [lo, hi] lies in [S(lo), S(hi)]; a wide
+    argument must give an enclosure of S at every point of it, the two ends included (the
+    callers pass points, so only a wide argument tells the ends apart)."""
+    box = acc._series(Interval(lo, hi), 64)
+    for t in (lo, hi):
+        x = mpmath.mpf(t.numerator) / t.denominator
+        value = mpmath.sqrt(mpmath.pi / 2) * mpmath.exp(x**2 / 2) * mpmath.erf(x / mpmath.sqrt(2))
+        exact = -_exact(-value) if value < 0 else _exact(value)  # _exact reads a positive mpf
+        assert box.lo <= exact <= box.hi
+
+
+@pytest.mark.parametrize(("lo", "hi"), [(F(1, 3), F(2)), (F(4), F(9)), (F(-2), F(1))])
+def test_the_mills_ratio_over_an_interval_holds_its_value_at_both_ends(lo: F, hi: F) -> None:
+    """_mills' doc: R is decreasing, so R over [lo, hi] lies in [R(hi), R(lo)] (the δ of a wide μ
+    reaches it with non-point arguments)."""
+    box = acc._mills(Interval(lo, hi), 64)
+    assert box.lo <= _exact(_mills_ratio(hi)) and _exact(_mills_ratio(lo)) <= box.hi
+
+
+def test_delta_keeps_its_upper_end_when_the_truth_lies_just_above_a_grid_point() -> None:
+    """δ's enclosure is clipped to [0, 1] and rounded outward to prec bits (here 32): its upper
+    end must come from the working enclosure's upper end.  ε is chosen (to 2^-120) so that the
+    true δ(ε) for μ = 1 lies 2^-40 of a unit of the 32nd bit above a 32-bit dyadic d: an upper
+    end taken from the lower end rounds up to d itself and misses the truth."""
+    def delta(eps: mpmath.mpf) -> mpmath.mpf:
+        return mpmath.ncdf(half - eps) - mpmath.exp(eps) * mpmath.ncdf(-half - eps)
+
+    half = mpmath.mpf(1) / 2
+    first = delta(half)
+    unit = mpmath.mpf(2) ** (int(mpmath.floor(mpmath.log(first, 2))) - 31)
+    grid = mpmath.floor(first / unit) * unit
+    root = mpmath.findroot(lambda x: delta(x) - grid - unit * mpmath.mpf(2) ** -40, half)
+    eps = _exact(mpmath.floor(root * 2**120) / 2**120)
+    truth = delta(mpmath.mpf(eps.numerator) / eps.denominator)
+    assert grid < truth < grid + unit * mpmath.mpf(2) ** -39
+    box = acc.analytic_gaussian_delta(eps, 1, 1, prec=32)
+    assert box.lo <= _exact(truth) <= box.hi
