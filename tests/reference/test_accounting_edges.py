@@ -449,11 +449,13 @@ def test_the_mills_ratio_over_an_interval_holds_its_value_at_both_ends(lo: F, hi
     assert box.lo <= _exact(_mills_ratio(hi)) and _exact(_mills_ratio(lo)) <= box.hi
 
 
-def test_delta_keeps_its_upper_end_when_the_truth_lies_just_above_a_grid_point() -> None:
-    """δ's enclosure is clipped to [0, 1] and rounded outward to prec bits (here 32): its upper
-    end must come from the working enclosure's upper end.  ε is chosen (to 2^-120) so that the
-    true δ(ε) for μ = 1 lies 2^-40 of a unit of the 32nd bit above a 32-bit dyadic d: an upper
-    end taken from the lower end rounds up to d itself and misses the truth."""
+@pytest.mark.parametrize("side", [1, -1])
+def test_delta_keeps_its_ends_when_the_truth_lies_just_beside_a_grid_point(side: int) -> None:
+    """δ's enclosure is clipped to [0, 1] and rounded outward to prec bits (here 32): each end
+    must come from the same end of the working enclosure.  ε is chosen (to 2^-120) so that the
+    true δ(ε) for μ = 1 lies 2^-40 of a unit of the 32nd bit above (side 1) or below (side −1) a
+    32-bit dyadic d: an upper end taken from the lower end rounds up to d itself, a lower end
+    taken from the upper end rounds down to d, and either misses the truth."""
     def delta(eps: mpmath.mpf) -> mpmath.mpf:
         return mpmath.ncdf(half - eps) - mpmath.exp(eps) * mpmath.ncdf(-half - eps)
 
@@ -461,9 +463,10 @@ def test_delta_keeps_its_upper_end_when_the_truth_lies_just_above_a_grid_point()
     first = delta(half)
     unit = mpmath.mpf(2) ** (int(mpmath.floor(mpmath.log(first, 2))) - 31)
     grid = mpmath.floor(first / unit) * unit
-    root = mpmath.findroot(lambda x: delta(x) - grid - unit * mpmath.mpf(2) ** -40, half)
+    offset = side * unit * mpmath.mpf(2) ** -40
+    root = mpmath.findroot(lambda x: delta(x) - grid - offset, half)
     eps = _exact(mpmath.floor(root * 2**120) / 2**120)
     truth = delta(mpmath.mpf(eps.numerator) / eps.denominator)
-    assert grid < truth < grid + unit * mpmath.mpf(2) ** -39
+    assert 0 < (truth - grid) / offset < 2
     box = acc.analytic_gaussian_delta(eps, 1, 1, prec=32)
     assert box.lo <= _exact(truth) <= box.hi
