@@ -16,7 +16,7 @@ import pytest
 
 from privref.reference import accounting as acc
 from privref.reference.errors import InvalidArgument, TooLargeToEnumerate
-from privref.reference.reals import Interval, Order, compare, rational
+from privref.reference.reals import Interval, Order, compare, exp, log, rational
 
 
 @pytest.fixture(autouse=True)
@@ -244,6 +244,19 @@ def test_the_proposed_order_is_near_optimal_for_any_numerator_of_delta(rho: F, d
     for k in range(1, 60):
         other = 1 + (alpha - 1) * F(k, 30)
         assert float(acc.zcdp_epsilon_at_order(rho, delta, other)) >= best - 1e-6
+
+
+@pytest.mark.parametrize("delta", [exp(rational(1)), log(F(1, 2))], ids=["e", "ln_half"])
+@pytest.mark.parametrize("call", [lambda d: acc.zcdp_order(F(1, 2), d),
+                                  lambda d: acc.zcdp_to_dp_epsilon(F(1, 2), d),
+                                  lambda d: acc.zcdp_epsilon_at_order(F(1, 2), d, 2)],
+                         ids=["order", "to_dp", "at_order"])
+def test_an_irrational_delta_outside_the_unit_interval_on_one_side_is_refused(
+        delta: object, call: Callable[[object], object]) -> None:
+    """A Real δ must be proved to lie in (0, 1): e > 1 fails only the upper limit, ln(1/2) < 0
+    only the lower one, and each alone is refused, naming δ."""
+    with pytest.raises(InvalidArgument, match=r"must be proved to lie in \(0, 1\)"):
+        call(delta)
 
 
 @pytest.mark.parametrize(("rho", "delta"), [(F(1, 8), F(3, 1000)), (F(1, 2), F(1, 10**6)),
