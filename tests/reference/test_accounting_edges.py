@@ -249,12 +249,14 @@ def test_the_proposed_order_is_near_optimal_for_any_numerator_of_delta(rho: F, d
 @pytest.mark.parametrize("delta", [exp(rational(1)), log(F(1, 2))], ids=["e", "ln_half"])
 @pytest.mark.parametrize("call", [lambda d: acc.zcdp_order(F(1, 2), d),
                                   lambda d: acc.zcdp_to_dp_epsilon(F(1, 2), d),
-                                  lambda d: acc.zcdp_epsilon_at_order(F(1, 2), d, 2)],
-                         ids=["order", "to_dp", "at_order"])
+                                  lambda d: acc.zcdp_epsilon_at_order(F(1, 2), d, 2),
+                                  lambda d: acc.zcdp_epsilon(F(1, 2), d)],
+                         ids=["order", "to_dp", "at_order", "lemma_51"])
 def test_an_irrational_delta_outside_the_unit_interval_on_one_side_is_refused(
         delta: object, call: Callable[[object], object]) -> None:
     """A Real δ must be proved to lie in (0, 1): e > 1 fails only the upper limit, ln(1/2) < 0
-    only the lower one, and each alone is refused, naming δ."""
+    only the lower one, and each alone is refused, naming δ (zcdp_epsilon checks it itself, the
+    other three through _open_unit_real)."""
     with pytest.raises(InvalidArgument, match=r"must be proved to lie in \(0, 1\)"):
         call(delta)
 
