@@ -193,6 +193,24 @@ def test_the_narrowing_stops_at_a_width_equal_to_the_tolerance() -> None:
     assert (got.lo, got.hi) == (1 - F(1, 2**10), F(1))
 
 
+def test_the_narrowing_stops_at_the_first_undecided_probe() -> None:
+    """_bisect's doc: the search ends when a probe stays undecided (the bracket is then wider,
+    still proved).  Here x < 1/3 is unsafe, x >= 1/3 + 2^-12 safe, and between undecided; the guide
+    1/3 − x is linear, so the first regula-falsi proposal is 1/3 and its probe pair, 2^-13 either
+    side, gets one unsafe verdict and one undecided: no probe follows that pair."""
+    calls: list[tuple[F, bool | None]] = []
+
+    def safe(x: F) -> tuple[bool | None, float]:
+        verdict = None if F(1, 3) <= x < F(1, 3) + F(1, 2**12) else x >= F(1, 3)
+        calls.append((x, verdict))
+        return verdict, float(F(1, 3) - x)
+
+    got = acc._bisect(safe, F(1), F(1, 2**10), "x", increasing_safe=True)
+    undecided = [i for i, (_, v) in enumerate(calls) if v is None]
+    assert undecided == [len(calls) - 1]
+    assert calls[-2][1] is False and got == Interval(calls[-2][0], F(1, 2))
+
+
 def test_the_ex_post_epsilon_is_zero_only_when_that_is_proved() -> None:
     """epsilon_ex_post answers exactly 0 only when δ(0) <= δ is proved.  Here δ exceeds δ(0) =
     2Φ(1/2) − 1 (σ = 1, one query) by 2^-3000: true, and provable at 4096 bits, but beyond what
