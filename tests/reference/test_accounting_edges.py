@@ -28,8 +28,16 @@ def _reference_precision() -> Iterator[None]:
 
 
 def _exact(x: mpmath.mpf) -> F:
-    man, exp = int(x.man), int(x.exp)
-    return F(man * 2**exp) if exp >= 0 else F(man, 2**-exp)
+    """The exact rational value of an mpmath number, sign included."""
+    sign, man, exp, _ = x._mpf_
+    value = F(int(man) * 2**exp) if exp >= 0 else F(int(man), 2**-exp)
+    return -value if sign else value
+
+
+def _mpf(q: F | int) -> mpmath.mpf:
+    """A rational as an mpmath number at the current precision."""
+    v = F(q)
+    return mpmath.mpf(v.numerator) / v.denominator
 
 
 with mpmath.workprec(2300):
@@ -403,8 +411,7 @@ def _lemma_51_start(name: str, args: tuple[object, ...]) -> mpmath.mpf:
     of ρ = R/(2σ²)."""
     def mp(x: object) -> mpmath.mpf:
         assert isinstance(x, (int, F))
-        f = F(x)
-        return mpmath.mpf(f.numerator) / f.denominator
+        return _mpf(x)
     if name == "calibrate_sigma":
         q, eps, delta = (mp(a) for a in args[:3])
         big_l = mpmath.log(1 / delta)
@@ -420,7 +427,7 @@ def test_each_search_starts_at_lemma_51s_value_rounded_up(
     """The first probe is 001 Lemma 51's value (see the test above) rounded up, within 2^-60
     relative: any smaller start may be unsafe, any larger one costs halvings."""
     _, probes, _ = _probed(monkeypatch, name, args)
-    start = mpmath.mpf(probes[0][0].numerator) / probes[0][0].denominator
+    start = _mpf(probes[0][0])
     want = _lemma_51_start(name, args)
     assert want <= start <= want * (1 + mpmath.mpf(2) ** -60)
 
@@ -446,9 +453,9 @@ def test_the_probe_pair_narrowing_needs_fewer_probes_than_bisection(
 def test_each_ex_post_probe_is_decided_at_the_working_precision(
         monkeypatch: pytest.MonkeyPatch, name: str, args: tuple[object, ...]) -> None:
     """μ = √R/σ is enclosed with 72 guard bits, so that δ's WORK_PRECISION-bit enclosure decides
-    each probe of these searches (all of them lie about tolerance·hi/4 or more from the answer,
-    far beyond 2^-64 relative): one enclosure per probe, plus the one of ε = 0.  A μ enclosed
-    too coarsely makes the probes refine their precision."""
+    every probe of these searches at once (none lies within 2^-64 relative of the answer): one
+    enclosure per probe, plus the one of ε = 0.  A μ enclosed too coarsely makes the probes
+    refine their precision."""
     _, probes, enclosures = _probed(monkeypatch, name, args)
     assert all(v is not None for _, v in probes)
     assert enclosures == len(probes) + 1
@@ -457,7 +464,7 @@ def test_each_ex_post_probe_is_decided_at_the_working_precision(
 # ------------------------------------------------- the helpers over intervals, and δ's clip
 
 def _mills_ratio(t: F) -> mpmath.mpf:
-    x = mpmath.mpf(t.numerator) / t.denominator
+    x = _mpf(t)
     return mpmath.ncdf(-x) / mpmath.npdf(x)
 
 
@@ -468,10 +475,9 @@ def test_the_series_over_an_interval_holds_its_value_at_both_ends(lo: F, hi: F) 
     callers pass points, so only a wide argument tells the ends apart)."""
     box = acc._series(Interval(lo, hi), 64)
     for t in (lo, hi):
-        x = mpmath.mpf(t.numerator) / t.denominator
+        x = _mpf(t)
         value = mpmath.sqrt(mpmath.pi / 2) * mpmath.exp(x**2 / 2) * mpmath.erf(x / mpmath.sqrt(2))
-        exact = -_exact(-value) if value < 0 else _exact(value)  # _exact reads a positive mpf
-        assert box.lo <= exact <= box.hi
+        assert box.lo <= _exact(value) <= box.hi
 
 
 @pytest.mark.parametrize(("lo", "hi"), [(F(1, 3), F(2)), (F(4), F(9)), (F(-2), F(1))])
@@ -499,7 +505,7 @@ def test_delta_keeps_its_ends_when_the_truth_lies_just_beside_a_grid_point(side:
     offset = side * unit * mpmath.mpf(2) ** -40
     root = mpmath.findroot(lambda x: delta(x) - grid - offset, half)
     eps = _exact(mpmath.floor(root * 2**120) / 2**120)
-    truth = delta(mpmath.mpf(eps.numerator) / eps.denominator)
+    truth = delta(_mpf(eps))
     assert 0 < (truth - grid) / offset < 2
     box = acc.analytic_gaussian_delta(eps, 1, 1, prec=32)
     assert box.lo <= _exact(truth) <= box.hi
