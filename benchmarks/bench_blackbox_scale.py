@@ -75,7 +75,7 @@ def _child(name: str, n: int, workers: int, backend: str, seed: int) -> None:
     from privref.audits.blackbox.runner import AuditConfig, run_audit
     from privref.audits.blackbox.target import target_from_callable
     from privref.reference.reals import rational
-    from privref.validation.zoo import zoo
+    from validation.zoo import zoo
 
     if name in SEARCHES:
         entry = next(e for e in zoo() if e.name == SEARCHES[name])

@@ -31,7 +31,7 @@ blackbox``), timed with ``time.perf_counter``:
    size just before the call, at two budgets 4x apart.
 5. ``tightness``: the median over seeds of ``run_audit``'s epsilon lower bound
    divided by the exact epsilon (and by the oracle bound of
-   :mod:`privref.validation.oracle`) at N = 10^3 .. 10^6, for built-in mechanisms
+   :mod:`validation.oracle`) at N = 10^3 .. 10^6, for built-in mechanisms
    with an exactly known epsilon: the randomized-response and exponential cases of
    benchmarks/bench_blackbox_validation.py (imported from there) and the discrete
    Laplace mechanism.
@@ -81,9 +81,9 @@ from privref.reference.geometric import discrete_laplace_mechanism  # noqa: E402
 from privref.reference.mechanism import Mechanism  # noqa: E402
 from privref.reference.randomized_response import randomized_response  # noqa: E402
 from privref.reference.reals import Real, rational  # noqa: E402
-from privref.validation.oracle import exact_epsilon, oracle_bound  # noqa: E402
-from privref.validation.zoo import zoo_entry  # noqa: E402
-from privref.validation.zoo_samplers import finite_law_samplers  # noqa: E402
+from validation.oracle import exact_epsilon, oracle_bound  # noqa: E402
+from validation.zoo import zoo_entry  # noqa: E402
+from validation.zoo_samplers import finite_law_samplers  # noqa: E402
 
 CONFIDENCE = Fraction(95, 100)
 ALPHA = 1 - CONFIDENCE
@@ -815,7 +815,7 @@ def _tightness_section(data: dict[str, Any]) -> list[str]:
         f"`run_audit` on one pair at confidence {data['confidence']}, each built-in mechanism "
         f"sampled by an exact vectorized sampler of its law, {rows[0]['seeds']} seeds per N. The "
         "table gives the median lower bound, its ratio to the pair's exact ε (from "
-        "`privref.validation.oracle.exact_epsilon`) and to the oracle bound (the Clopper–Pearson "
+        "`validation.oracle.exact_epsilon`) and to the oracle bound (the Clopper–Pearson "
         "bound at N for the best event fixed in advance, at its expected counts), and the "
         "smallest and largest bound over the seeds. The randomized-response and exponential "
         "mechanisms are the cases of `benchmarks/bench_blackbox_validation.py` (imported from "

@@ -4,7 +4,7 @@ Usage (from the repository root)::
 
     python benchmarks/bench_blackbox_speed_tuples.py [--n 2.2e6] [--workers 2] [--json PATH]
 
-Cases (DP-Sniper's benchmark mechanisms from privref.validation.zoo_dpsniper, vectorized
+Cases (DP-Sniper's benchmark mechanisms from validation.zoo_dpsniper, vectorized
 samplers, claim ε = 1/10, confidence 0.9):
 
 * ``svt1-audit``: SparseVectorTechnique1 (10-coordinate tuple outputs) on its first pair,
@@ -45,7 +45,7 @@ def run(case: str, n: int, workers: int, legacy: bool) -> dict[str, Any]:
     from privref.audits.blackbox.runner import AuditConfig, run_audit
     from privref.audits.blackbox.target import target_from_callable
     from privref.reference.reals import rational
-    from privref.validation.zoo_dpsniper import dpsniper_entries
+    from validation.zoo_dpsniper import dpsniper_entries
 
     name, search = CASES[case]
     entry = next(e for e in dpsniper_entries() if e.name == name)

@@ -7,7 +7,7 @@ Usage (from the repository root)::
 For each built-in mechanism with an exact law (randomized response keep 3/4,
 the rational-base exponential mechanism over counts 0..2 with base 3/2, the
 geometric mechanism alpha = 1/2 on (0,) vs (1,)), each N in 10^3, 10^4, 10^5
-samples per side and many fixed seeds, :func:`privref.validation.oracle.coverage_experiment`
+samples per side and many fixed seeds, :func:`validation.oracle.coverage_experiment`
 reports:
 
 * exceedances: runs whose bound is proved above the exact epsilon (must be
@@ -45,7 +45,7 @@ from privref.audits.blackbox.estimate import estimate_pair  # noqa: E402
 from privref.reference.exponential import count_score, exponential_mechanism  # noqa: E402
 from privref.reference.geometric import geometric_mechanism  # noqa: E402
 from privref.reference.randomized_response import randomized_response  # noqa: E402
-from privref.validation.oracle import coverage_experiment  # noqa: E402
+from validation.oracle import coverage_experiment  # noqa: E402
 
 CASES: list[tuple[str, Any, Literal["mechanism", "law"], Fraction]] = [
     ("randomized response 3/4", randomized_response(Fraction(3, 4)), "law", Fraction(0)),

@@ -7,7 +7,7 @@ Issue 13, item 7.  Usage (from the repository root)::
         [--doc docs/blackbox-zoo.md] [--force]
     python benchmarks/bench_dpsniper.py --render      # rewrite the doc table from the JSON only
 
-For every DP-Sniper entry of :func:`privref.validation.zoo.zoo` (``dpsniper_*``;
+For every DP-Sniper entry of :func:`validation.zoo.zoo` (``dpsniper_*``;
 ``--only`` takes entry names or DP-Sniper class names), one whole
 :func:`privref.audits.blackbox.runner.run_audit` with the default (streaming)
 estimator on the entry's vectorized sampler, at confidence 9/10, seed 0, 2 workers:
@@ -23,7 +23,7 @@ estimator on the entry's vectorized sampler, at confidence 9/10, seed 0, 2 worke
   real-arithmetic bound (DP-Sniper's classifiers see float values, not their bits).
 
 Recorded per mechanism: both bounds, the witness pair and whether it is a known worst pair, the
-wall time, and the oracle bound (:func:`privref.validation.zoo_oracle.witness_oracle`: the best
+wall time, and the oracle bound (:func:`validation.zoo_oracle.witness_oracle`: the best
 Clopper–Pearson bound the entry's known witness events give at privref's held-out size, with
 the whole alpha and no selection).  ``--quick`` divides every budget by 100.  The wall-time
 series (3 mechanisms at N = 2.2·10^6, 2.2·10^7, 2.2·10^8, screening N/11) reuses the main runs
@@ -59,9 +59,9 @@ from privref.audits.blackbox.report import BlackboxReport, PairResult, is_float_
 from privref.audits.blackbox.runner import DEFAULT_SELECTION_CAP, AuditConfig, run_audit  # noqa: E402
 from privref.audits.blackbox.target import target_from_callable  # noqa: E402
 from privref.reference.reals import Interval  # noqa: E402
-from privref.validation.zoo import NotPrivate, ZooEntry, zoo  # noqa: E402
-from privref.validation.zoo_dpsniper import MAPPING, PUBLISHED  # noqa: E402
-from privref.validation.zoo_oracle import witness_oracle  # noqa: E402
+from validation.zoo import NotPrivate, ZooEntry, zoo  # noqa: E402
+from validation.zoo_dpsniper import MAPPING, PUBLISHED  # noqa: E402
+from validation.zoo_oracle import witness_oracle  # noqa: E402
 
 CONFIDENCE = Fraction(9, 10)
 SAMPLES = 220_000_000

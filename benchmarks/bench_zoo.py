@@ -5,7 +5,7 @@ Usage (from the repository root)::
     python benchmarks/bench_zoo.py [--quick] [--seed 0] [--workers W] [--cap-seconds S]
                                    [--doc docs/blackbox-zoo-verdicts.md] [--json FILE]
 
-For every entry of :func:`privref.validation.zoo.zoo`, the black-box auditor
+For every entry of :func:`validation.zoo.zoo`, the black-box auditor
 (:func:`privref.audits.blackbox.runner.run_audit`, the engine behind ``privref audit
 blackbox`` and ``assert_private``) audits the entry's vectorized sampler on
 the entry's listed pairs, against its claimed (epsilon, delta), at confidence
@@ -49,7 +49,7 @@ from privref.audits.blackbox.report import BlackboxVerdict  # noqa: E402
 from privref.audits.blackbox.runner import AuditConfig, run_audit  # noqa: E402
 from privref.audits.blackbox.target import target_from_callable  # noqa: E402
 from privref.reference.reals import Interval  # noqa: E402
-from privref.validation.zoo import NotPrivate, ZooEntry, zoo  # noqa: E402
+from validation.zoo import NotPrivate, ZooEntry, zoo  # noqa: E402
 
 CONFIDENCE = Fraction(95, 100)
 LARGE_BUDGETS = (1_000_000, 4_000_000)

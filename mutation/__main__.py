@@ -4,12 +4,12 @@ Examples::
 
     python -m mutation --list                      # the mutants, no tests run
     python -m mutation --jobs 2 --report docs/mutation.md
-    python -m mutation --modules audits/exact.py --sample 40 --seed 1 --jobs 2
+    python -m mutation --modules audits/privref/audits/exact.py --sample 40 --seed 1 --jobs 2
     python -m mutation --jobs 2 --log mut.jsonl --resume    # continue an interrupted run
     python -m mutation --rerun mut.jsonl --log mut.jsonl    # that log's survivors, again
     python -m mutation --rerun mut.jsonl --timeouts --timeout 900 --log mut.jsonl  # and timeouts
     python -m mutation --log mut.jsonl --from-log --report docs/mutation.md   # render only
-    python -m mutation --modules audits/exact.py --carry HEAD~1   # analyses follow an edit
+    python -m mutation --modules audits/privref/audits/exact.py --carry HEAD~1   # analyses follow an edit
 
 Exit codes: 0 when every non-equivalent mutant is killed, 1 when a survivor is not analysed
 as equivalent in mutation/analysis.json, 2 on bad arguments, 130 when stopped by SIGINT or

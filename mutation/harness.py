@@ -61,31 +61,31 @@ _MECHANISM: Final[tuple[Command, ...]] = (
 )
 
 TARGETS: Final[dict[str, tuple[Command, ...]]] = {
-    "reference/exponential.py": (
+    "reference/privref/reference/exponential.py": (
         *_MECHANISM, ("pytest", "tests/reference/test_fast_blocks.py")),
-    "reference/randomized_response.py": _MECHANISM,
-    "reference/geometric.py": _MECHANISM,
-    "reference/noisy_max.py": _MECHANISM,
-    "reference/composition.py": _MECHANISM,
-    "reference/subsampling.py": (
+    "reference/privref/reference/randomized_response.py": _MECHANISM,
+    "reference/privref/reference/geometric.py": _MECHANISM,
+    "reference/privref/reference/noisy_max.py": _MECHANISM,
+    "reference/privref/reference/composition.py": _MECHANISM,
+    "reference/privref/reference/subsampling.py": (
         *_MECHANISM, ("pytest", "tests/proofs/test_subsampling_entries.py")),
-    "audits/exact.py": (
+    "audits/privref/audits/exact.py": (
         ("pytest", "tests/audits/test_decision_boundary.py", "tests/audits/test_exact.py",
          "tests/audits/test_exact_edges.py", "tests/audits/test_exact_huge.py",
          "tests/app/test_golden_audit_table.py"),
         ("privref", "lemmas", "--check", "--quiet", "--id", "folklore")),
-    "audits/_pair.py": (
+    "audits/privref/audits/_pair.py": (
         ("pytest", "tests/audits/test_pair_intervals.py", "tests/audits/test_decision_boundary.py",
          "tests/audits/test_exact.py", "tests/audits/test_exact_huge.py",
          "tests/audits/test_tails.py", "tests/app/test_golden_audit_table.py"),
         ("privref", "lemmas", "--check", "--quiet", "--id", "folklore")),
-    "audits/_tails.py": (
+    "audits/privref/audits/_tails.py": (
         ("pytest", "tests/audits/test_tails_edges.py", "tests/audits/test_tails.py",
          "tests/audits/test_tails_precision.py", "tests/audits/test_tails_sweep.py",
          "tests/audits/test_decision_boundary.py",
          "tests/audits/test_exact.py", "tests/app/test_golden_audit_table.py"),
         ("privref", "lemmas", "--check", "--quiet", "--id", "folklore")),
-    "reference/accounting.py": (
+    "reference/privref/reference/accounting.py": (
         ("pytest", "tests/reference/test_accounting_edges.py", "tests/reference/test_accounting.py",
          "tests/reference/test_accounting_crosscheck.py", "tests/proofs/test_folklore_zcdp.py",
          "tests/proofs/test_folklore_gaussian.py", "tests/proofs/test_p001_privacy.py",
@@ -93,13 +93,13 @@ TARGETS: Final[dict[str, tuple[Command, ...]]] = {
          "tests/app/test_account_cli.py"),
         ("privref", "lemmas", "--check", "--quiet", "--id", "folklore", "--id", "001 Lemma 5",
          "--id", "001 Theorem 2")),
-    "audits/stats.py": (("pytest", "tests/audits/test_stats.py",
+    "audits/privref/audits/stats.py": (("pytest", "tests/audits/test_stats.py",
                          "tests/audits/blackbox/test_estimate.py",
                          "tests/audits/blackbox/test_pooled.py"),),
-    "audits/blackbox/pooled.py": (("pytest", "tests/audits/blackbox/test_pooled.py",
+    "audits/privref/audits/blackbox/pooled.py": (("pytest", "tests/audits/blackbox/test_pooled.py",
                                    "tests/proofs/test_folklore_pooled.py",
                                    "tests/audits/test_decision_boundary.py"),),
-    "audits/blackbox/estimate.py": (("pytest", "tests/audits/blackbox/test_estimate_edges.py",
+    "audits/privref/audits/blackbox/estimate.py": (("pytest", "tests/audits/blackbox/test_estimate_edges.py",
                                      "tests/audits/blackbox/test_estimate.py",
                                      "tests/audits/blackbox/test_streaming.py",
                                      "tests/audits/blackbox/test_pooled.py",

@@ -9,7 +9,7 @@ subpackages, each importable on its own:
   black-box auditor (Clopper–Pearson lower bounds for any callable);
 * :mod:`privref.proofs`: the ledger of the papers' numbered results;
 * :mod:`privref.app`: the ``privref`` command, the built-in audit suite and the experiments;
-* :mod:`privref.validation`: the mechanism zoo and oracle used to validate the black-box auditor.
+* :mod:`validation`: the mechanism zoo and oracle used to validate the black-box auditor.
 
 Everything named here is re-exported from those subpackages and carries their guarantees.
 """

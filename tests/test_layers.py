@@ -1,35 +1,48 @@
-"""The layers import one way (app → proofs/audits → reference), under the privref namespace only.
+"""The layers import one way (app → proofs/audits → reference), each under one name only.
 
-Read from the source with :mod:`ast`, so a stray ``import reference`` (which would load a second
-copy of a module from a checkout) or an import running back up a layer fails here, not in a
-user's environment.
+Each shipped layer keeps its top-level folder and holds its modules at ``<layer>/privref/<layer>/``
+(docs/layout.md), so a module's path ends in its one importable name.  Read from the source with
+:mod:`ast`, so a bare ``import reference`` or an import running back up a layer fails here, not in
+a user's environment.  The validation zoo (``validation/``) is a top-level package of the checkout
+that tests and benchmarks import; it is not shipped, and no shipped layer may import it.
 """
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-LAYERS = ("reference", "audits", "proofs", "app", "validation")
+SHIPPED = ("reference", "audits", "proofs", "app")
 ALLOWED: dict[str, frozenset[str]] = {
     "reference": frozenset({"reference"}),
     "audits": frozenset({"reference", "audits"}),
     "proofs": frozenset({"reference", "audits", "proofs"}),
-    "validation": frozenset({"reference", "audits", "validation"}),
     "app": frozenset({"reference", "audits", "proofs", "app"}),
+    "validation": frozenset({"reference", "audits"}),
 }
 
 
+def _package_root(layer: str) -> Path:
+    return ROOT / layer if layer == "validation" else ROOT / layer / "privref" / layer
+
+
 def _modules() -> list[tuple[str, Path]]:
-    return [(layer, p) for layer in LAYERS for p in sorted((ROOT / layer).rglob("*.py"))]
+    return [(layer, p) for layer in ALLOWED for p in sorted(_package_root(layer).rglob("*.py"))]
+
+
+def _package_of(path: Path, layer: str) -> list[str]:
+    inner = list(path.relative_to(_package_root(layer)).parent.parts)
+    return [layer, *inner] if layer == "validation" else ["privref", layer, *inner]
 
 
 def _imports(path: Path, layer: str) -> list[tuple[int, str]]:
     """Absolute module names imported by ``path`` (relative imports resolved in its package)."""
-    package = [layer, *path.relative_to(ROOT / layer).parent.parts]
+    package = _package_of(path, layer)
     found: list[tuple[int, str]] = []
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
@@ -37,7 +50,7 @@ def _imports(path: Path, layer: str) -> list[tuple[int, str]]:
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package[: len(package) - node.level + 1]
-                mod = ".".join(["privref", *base, *([node.module] if node.module else [])])
+                mod = ".".join([*base, *([node.module] if node.module else [])])
             else:
                 mod = node.module or ""
             found.append((node.lineno, mod))
@@ -45,10 +58,34 @@ def _imports(path: Path, layer: str) -> list[tuple[int, str]]:
     return found
 
 
-def test_layers_exist_behind_the_namespace() -> None:
-    for layer in LAYERS:
-        link = ROOT / "privref" / layer
-        assert link.is_dir() and link.resolve() == (ROOT / layer).resolve(), layer
+def test_each_layer_folder_holds_only_its_package() -> None:
+    for layer in SHIPPED:
+        assert sorted(p.name for p in (ROOT / layer).iterdir() if p.name != "__pycache__") == ["privref"], layer
+        inner = ROOT / layer / "privref"
+        assert sorted(p.name for p in inner.iterdir() if p.name != "__pycache__") == [layer], layer
+        assert (inner / layer / "__init__.py").is_file(), layer
+
+
+def test_no_tracked_file_is_a_link() -> None:
+    """A clone made with ``core.symlinks=false`` gets every file: git tracks no link (mode 120000)."""
+    listing = subprocess.run(["git", "ls-files", "-s"], cwd=ROOT, capture_output=True, text=True,
+                             check=True).stdout.splitlines()
+    assert listing, "git ls-files listed nothing"
+    links = [line.split("\t", 1)[1] for line in listing if line.startswith("120000")]
+    assert links == []
+
+
+@pytest.mark.parametrize("layer", SHIPPED)
+def test_a_layer_cannot_be_imported_by_a_second_name(layer: str) -> None:
+    """From the checkout, ``<layer>`` is an empty namespace and ``<layer>.privref.<layer>`` refuses."""
+    code = (f"import {layer}\n"
+            f"assert not hasattr({layer}, '__file__') or {layer}.__file__ is None\n"
+            f"try:\n    import {layer}.privref.{layer}\nexcept ImportError as e:\n    print(e)\n"
+            f"else:\n    raise SystemExit('imported {layer}.privref.{layer}')\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert f"import privref.{layer}, not {layer}.privref.{layer}" in done.stdout
 
 
 @pytest.mark.parametrize(("layer", "path"), _modules(), ids=lambda v: str(v))
@@ -56,8 +93,11 @@ def test_imports_point_down_and_stay_public(layer: str, path: Path) -> None:
     for line, name in _imports(path, layer):
         parts = name.split(".")
         where = f"{path.relative_to(ROOT)}:{line} imports {name}"
-        assert parts[0] not in LAYERS, f"{where}: import it as privref.{name}"
-        if parts[0] != "privref" or len(parts) < 2 or parts[1] not in LAYERS:
+        assert parts[0] not in SHIPPED, f"{where}: import it as privref.{name}"
+        if parts[0] == "validation":
+            assert layer == "validation", f"{where}: the validation zoo is not shipped"
+            continue
+        if parts[0] != "privref" or len(parts) < 2 or parts[1] not in SHIPPED:
             continue
         target = parts[1]
         assert target in ALLOWED[layer], f"{where}: {layer} may not depend on {target}"

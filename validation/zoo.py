@@ -9,13 +9,13 @@ that witness the worst case with their exact probabilities, and the source.
 ========================  ========  =============================================
 family                    entries   module
 ========================  ========  =============================================
-sparse vector (Lyu et     svt1..6   :mod:`privref.validation.zoo_svt`
+sparse vector (Lyu et     svt1..6   :mod:`validation.zoo_svt`
 al. 2017, Algs. 1-6)
-report-noisy-max          2         :mod:`privref.validation.zoo_selection`
-exponential mechanism     2         :mod:`privref.validation.zoo_selection`
-noisy histogram           2         :mod:`privref.validation.zoo_additive`
-Laplace mechanism         3         :mod:`privref.validation.zoo_additive`
-DP-Sniper's benchmarks    20        :mod:`privref.validation.zoo_dpsniper`
+report-noisy-max          2         :mod:`validation.zoo_selection`
+exponential mechanism     2         :mod:`validation.zoo_selection`
+noisy histogram           2         :mod:`validation.zoo_additive`
+Laplace mechanism         3         :mod:`validation.zoo_additive`
+DP-Sniper's benchmarks    20        :mod:`validation.zoo_dpsniper`
 (Bichsel et al. 2021)               (:func:`dpsniper_entries`, names ``dpsniper_*``)
 ========================  ========  =============================================
 

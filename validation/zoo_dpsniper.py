@@ -27,7 +27,7 @@ NumericalSVT             dpsniper_numerical_svt       1/10            enclosure
 =======================  ===========================  ==============  ===========================
 
 The sparse-vector variants are Lyu, Su and Li's Algorithms 1-6 exactly as in
-:mod:`privref.validation.zoo_svt` (same noise scales, cut-off and outputs), so
+:mod:`validation.zoo_svt` (same noise scales, cut-off and outputs), so
 they reuse its samplers and exact laws at DP-Sniper's parameters (ε = 1/10,
 c = 1, T = 1/2 for SVT1 and 1 otherwise) instead of a second implementation;
 :data:`MAPPING` lists every correspondence with the rest of the zoo.

@@ -15,7 +15,7 @@ whose pair is among the candidate pairs:
   (:func:`privref.audits.blackbox.estimate.bound_ratio`, one-sided Clopper–Pearson
   bounds at alpha/2 each) at round(n·P(F|a)) and round(n·Q(F|b)).
   As in
-:func:`privref.validation.oracle.oracle_bound` this is a deterministic
+:func:`validation.oracle.oracle_bound` this is a deterministic
 reference value, not a random bound; an auditor's bound may exceed it (by
 luck, or by finding a better event than the known ones).
 """

@@ -26,7 +26,7 @@ determined by the earlier entries, so nothing is lost).  StatDP
 
 The noise is numpy's float Laplace, as in the third-party implementations
 these entries model; the exact laws in :func:`prefix_probability` are those
-of the real-arithmetic algorithm (see :mod:`privref.validation.zoo_laws`).
+of the real-arithmetic algorithm (see :mod:`validation.zoo_laws`).
 """
 
 from __future__ import annotations

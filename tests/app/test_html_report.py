@@ -33,7 +33,7 @@ from privref.audits.blackbox import (
 from privref.audits.blackbox.target import TargetCallError
 from privref.reference.errors import InvalidArgument, PrivrefError
 from privref.reference.privacy import parse_epsilon
-from privref.validation.zoo import zoo_entry
+from validation.zoo import zoo_entry
 
 from ..stats import AUDIT_CONFIDENCE
 

@@ -302,7 +302,7 @@ def test_privacy_profile_of_infinite_support_noise() -> None:
     assert at_eps.hi == 0
 
 
-# ------------------------------------------------- tests that kill mutants of audits/exact.py
+# ------------------------------------------------- tests that kill mutants of privref.audits.exact
 
 def _irrational_leak(data: Dataset) -> Program[str]:
     """'x' with probability e^-1 on (1,), never on (0,): Q vanishes where P is irrational."""

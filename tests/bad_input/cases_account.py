@@ -1,4 +1,4 @@
-"""Bad-input cases for ``privref account gaussian`` and the accountants of reference/accounting.py.
+"""Bad-input cases for ``privref account gaussian`` and the accountants of privref.reference.accounting.
 
 Usage errors exit 2 (``privref account gaussian: error: --delta ...``); an output that cannot be
 written mid-run exits 3.

@@ -1,5 +1,5 @@
 """Bad-input cases for the ``privref`` command (audit, lemmas, learn, illustrate, the top level)
-and for the exact side of the Python API (reference/ and audits/exact.py).
+and for the exact side of the Python API (reference/ and privref.audits.exact).
 
 Exit codes (documented in ``privref --help``): 2 for a usage error (bad flag, bad value,
 an output path unusable before the run), 3 when a result could not be written mid-run.

@@ -1,8 +1,8 @@
 """Malformed inputs to paper 001's data, teachers and students (PATE).
 
-Covers app/datasets.py (the LIBSVM reader and the registry of known data sets),
-reference/learners/pate_teachers.py (per-record teacher assignment), reference/learners/
-pate_students.py (the ERM student and 001 Algorithm 4) and app/pate_students_sklearn.py (the
+Covers privref.app.datasets (the LIBSVM reader and the registry of known data sets),
+privref.reference.learners.pate_teachers (per-record teacher assignment), reference/learners/
+pate_students.py (the ERM student and 001 Algorithm 4) and privref.app.pate_students_sklearn (the
 linear students).  Each case must end in one typed privref error whose one-line message names
 the argument, and for file content the path and line (see harness.py).
 """

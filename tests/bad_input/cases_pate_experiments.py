@@ -1,6 +1,6 @@
-"""Malformed inputs to ``privref table4`` (app/pate_experiments.py, 001 Table 4's experiment).
+"""Malformed inputs to ``privref table4`` (privref.app.pate_experiments, 001 Table 4's experiment).
 
-The command is reached through its own parser (``configure_parser`` + ``run``), as app/cli.py
+The command is reached through its own parser (``configure_parser`` + ``run``), as privref.app.cli
 wires it.  Each case must end in one typed privref error whose one-line message names the flag
 (and, for file content, the path and line; see harness.py).
 """

@@ -1,9 +1,9 @@
 """Malformed inputs to the paper-002 Python API: predictors, their claims, and the exact auditor.
 
-Covers reference/prediction.py (claims, conversions, Predictor fields and queries),
-reference/learners/stable_prediction.py (002 Algorithms 1 and 2),
-reference/learners/prediction_baselines.py (baselines B1-B5), relabel_prediction.py (002
-Algorithm 3), audits/prediction.py (the per-query exact auditor) and the concept-class
+Covers privref.reference.prediction (claims, conversions, Predictor fields and queries),
+privref.reference.learners.stable_prediction (002 Algorithms 1 and 2),
+privref.reference.learners.prediction_baselines (baselines B1-B5), relabel_prediction.py (002
+Algorithm 3), privref.audits.prediction (the per-query exact auditor) and the concept-class
 constructors that feed them (an empty class, a class too large to enumerate).  Each case must
 end in one typed privref error whose one-line message names the argument (see harness.py).
 
@@ -49,7 +49,7 @@ def _api(id: str, names: str, body: str, error: str = "PrivrefError") -> Case:
 _BIG = "TooLargeToEnumerate"
 
 CASES: list[Case] = [
-    # ---- Predictor's per-query entry points (reference/prediction.py) ---------------------------
+    # ---- Predictor's per-query entry points (privref.reference.prediction) ---------------------------
     _api("law-data-not-iterable", r"data=5 must be an iterable", "A1.law(5, 0)"),
     _api("law-data-unhashable", r"data=.* must be an iterable of hashable",
          "A1.law([[{}], (1, 0)], 0)"),
@@ -64,7 +64,7 @@ CASES: list[Case] = [
          "A1.predict_batch(S, [0], rng, precision='x')"),
     _api("predict-data-not-iterable", r"data=None must be an iterable",
          "A1.predict(None, 0, rng)"),
-    # ---- claims and conversions (reference/prediction.py) ---------------------------------------
+    # ---- claims and conversions (privref.reference.prediction) ---------------------------------------
     _api("claim-epsilon-negative", r"epsilon=-1 must be >= 0", "PrivatePrediction.of(-1)"),
     _api("claim-epsilon-nan", r"epsilon=nan", "PrivatePrediction.of(float('nan'))"),
     _api("claim-delta-one", r"delta=1 must be < 1", "PrivatePrediction.of(1, 1)"),
@@ -159,7 +159,7 @@ CASES: list[Case] = [
          "stated_core_claim(4, 1, 1, 1, '3/2')"),
     _api("relabel-stated-claim-epsilon2-named", r"epsilon2",
          "stated_core_claim(4, 1, 1, -1, 0)"),
-    # ---- the exact per-query auditor (audits/prediction.py) -------------------------------------
+    # ---- the exact per-query auditor (privref.audits.prediction) -------------------------------------
     _api("audit-universe-no-pairs", r"universe .* has no neighboring pairs",
          "audit_prediction(A1, Universe(S, (0,)), [0])"),
     _api("audit-universe-list", r"universe=.* must be a", "audit_prediction(A1, [S], [0])"),
@@ -192,7 +192,7 @@ CASES: list[Case] = [
          "audit_prediction_pair(A1, 5, S, [0])"),
     _api("audit-pair-precision-garbage", r"precision=None must be an int",
          "audit_prediction_pair(A1, S, ((0, 0), (1, 0)), [0], precision=None)"),
-    # ---- concept classes: empty, or too large to enumerate (reference/concepts.py) ---------------
+    # ---- concept classes: empty, or too large to enumerate (privref.reference.concepts) ---------------
     _api("class-explicit-empty", r"concepts=\[\] must hold", "explicit(range(2), [])"),
     _api("class-point-functions-empty-domain", r"domain=\(\) must hold", "point_functions(())"),
     _api("class-thresholds-on-zero", r"n_points=0 must be >= 1", "thresholds_on(0)"),

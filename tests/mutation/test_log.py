@@ -12,7 +12,7 @@ from mutation.__main__ import carry, main, renames
 from mutation.harness import current, digest, logged, mutants_of
 from mutation.operators import sites
 
-POOLED = "audits/blackbox/pooled.py"
+POOLED = "audits/privref/audits/blackbox/pooled.py"
 
 
 def _line(mutant_index: int, status: str) -> str:

@@ -1,4 +1,4 @@
-"""Tests of the certified accountants (reference/accounting.py): exact identities where the maths
+"""Tests of the certified accountants (privref.reference.accounting): exact identities where the maths
 gives them, enclosures against independent evaluations, and monotonicity/calibration properties."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 step outside, and the validity conditions of its sources at their boundary values.
 
 Each test states the boundary it holds; a comparison turned from strict to loose (or back) at
-any of them fails here.  Source of the limits: the docstrings of ``reference/accounting.py``.
+any of them fails here.  Source of the limits: the docstrings of ``privref.reference.accounting``.
 """
 
 from __future__ import annotations

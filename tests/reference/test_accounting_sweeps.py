@@ -1,4 +1,4 @@
-"""Parameter sweeps over every public formula of reference/accounting.py.
+"""Parameter sweeps over every public formula of privref.reference.accounting.
 
 A mutation study found that the accountants' tests used parameter values at which a wrong formula
 happens to give the right answer (sensitivity Δ = 1, where Δ and Δ² agree; one query, where q and

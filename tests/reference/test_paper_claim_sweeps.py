@@ -1,6 +1,6 @@
 """Parameter sweeps of the privacy claims of papers 001 (Liu et al.) and 002 (Dagan & Feldman).
 
-Each formula behind a claim of ``reference/sparse_vector.py``, ``pate.py``, ``pate_learning.py``,
+Each formula behind a claim of ``privref.reference.sparse_vector``, ``pate.py``, ``pate_learning.py``,
 ``stability_release.py`` and ``prediction.py`` is tested over its parameter range, not at one
 point: several queries and cutoffs, ε small and large, δ near 0 and large, K odd and even, vote
 counts at and next to the majority threshold.  The expected value is never the code under test:

@@ -33,14 +33,14 @@ from privref.reference.exponential import count_score, exponential_mechanism
 from privref.reference.geometric import geometric_mechanism
 from privref.reference.mechanism import Mechanism
 from privref.reference.randomized_response import randomized_response
-from privref.validation.oracle import (
+from tests.stats import fits
+from validation.oracle import (
     CoverageResult,
     coverage_experiment,
     exact_epsilon,
     law_sampler,
     oracle_bound,
 )
-from tests.stats import fits
 
 CONFIDENCE = Fraction(9, 10)
 ALPHA = 1 - CONFIDENCE

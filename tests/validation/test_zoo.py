@@ -23,11 +23,12 @@ from privref.audits.exact import audit_pair
 from privref.reference.errors import InvalidArgument
 from privref.reference.geometric import discrete_laplace_mechanism
 from privref.reference.reals import Interval, Order, Real, compare, exp, interval_exp, rational
-from privref.validation import zoo_laws
-from privref.validation.zoo import NOT_PRIVATE, Witness, ZooEntry, rows_as_outcomes, zoo, zoo_entry
-from privref.validation.zoo_samplers import finite_law_samplers, full_precision_uniform
-from privref.validation.zoo_selection import exponential_mechanisms
-from privref.validation.zoo_svt import (
+from tests.stats import chi_square_pvalue, expected_probabilities, fits
+from validation import zoo_laws
+from validation.zoo import NOT_PRIVATE, Witness, ZooEntry, rows_as_outcomes, zoo, zoo_entry
+from validation.zoo_samplers import finite_law_samplers, full_precision_uniform
+from validation.zoo_selection import exponential_mechanisms
+from validation.zoo_svt import (
     ABORTED,
     SVTSpec,
     Variant,
@@ -35,7 +36,6 @@ from privref.validation.zoo_svt import (
     svt_sampler,
     svt_vectorized,
 )
-from tests.stats import chi_square_pvalue, expected_probabilities, fits
 
 ENTRIES = zoo()
 NAMES = [e.name for e in ENTRIES]
@@ -84,7 +84,7 @@ def test_required_families_with_correct_and_incorrect_variants() -> None:
 
 def test_dpsniper_benchmark_is_registered_under_its_class_names() -> None:
     """All 20 of DP-Sniper's mechanisms are in zoo(), reachable by DP-Sniper's class name."""
-    from privref.validation.zoo_dpsniper import MAPPING
+    from validation.zoo_dpsniper import MAPPING
     assert len(DPSNIPER_CORRECT | DPSNIPER_INCORRECT) == len(MAPPING) == 20
     for dpsniper_name, name, _ in MAPPING:
         assert zoo_entry(dpsniper_name).name == name

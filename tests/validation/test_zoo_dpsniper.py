@@ -24,8 +24,8 @@ from privref.audits.blackbox.runner import AuditConfig, run_audit
 from privref.audits.blackbox.target import target_from_callable
 from privref.audits.stats import cp_lower, cp_upper
 from privref.reference.reals import Interval, Order, Real, compare, exp, interval_exp, rational
-from privref.validation import zoo_laws
-from privref.validation.zoo_dpsniper import (
+from validation import zoo_laws
+from validation.zoo_dpsniper import (
     EPSILON,
     MAPPING,
     PUBLISHED,
@@ -36,8 +36,8 @@ from privref.validation.zoo_dpsniper import (
     geometric_cdf_numerators,
     murmur3_32,
 )
-from privref.validation.zoo_svt import BOTTOM, PrefixItem, SVTSpec, prefix_probability
-from privref.validation.zoo_types import NOT_PRIVATE, ZooEntry, rows_as_outcomes
+from validation.zoo_svt import BOTTOM, PrefixItem, SVTSpec, prefix_probability
+from validation.zoo_types import NOT_PRIVATE, ZooEntry, rows_as_outcomes
 
 from ..stats import AUDIT_CONFIDENCE
 

@@ -16,9 +16,9 @@ from privref.audits.blackbox.pooled import spare
 from privref.audits.stats import cp_lower, cp_upper
 from privref.reference.errors import InvalidArgument
 from privref.reference.reals import Interval, Real, rational
-from privref.validation.zoo import NOT_PRIVATE, zoo_entry
-from privref.validation.zoo_dpsniper import dpsniper_entries
-from privref.validation.zoo_oracle import typical_count, witness_oracle
+from validation.zoo import NOT_PRIVATE, zoo_entry
+from validation.zoo_dpsniper import dpsniper_entries
+from validation.zoo_oracle import typical_count, witness_oracle
 
 HELD = 220_000_000 - 2**20
 """privref's held-out size at DP-Sniper's default budget (selection capped at 2^20)."""
@@ -113,7 +113,7 @@ def test_svt3_at_its_goal_needs_the_one_event_of_nine_unanswered_queries() -> No
     the goal: the ground for docs/blackbox-zoo.md's "Where the goals are not met"."""
     from privref.audits.blackbox.estimate import epsilon_from_ratio
     from privref.audits.blackbox.pooled import pooled_ratio
-    from privref.validation.zoo_svt import SVTSpec, enclose_prefix
+    from validation.zoo_svt import SVTSpec, enclose_prefix
 
     entry = zoo_entry("dpsniper_svt3")
     oracle = witness_oracle(entry, HELD, ALPHA)

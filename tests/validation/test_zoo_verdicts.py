@@ -53,7 +53,7 @@ import pytest
 from privref.audits.blackbox.report import BlackboxReport, BlackboxVerdict
 from privref.audits.blackbox.runner import AuditConfig, run_audit
 from privref.audits.blackbox.target import target_from_callable
-from privref.validation.zoo import ZooEntry, zoo, zoo_entry
+from validation.zoo import ZooEntry, zoo, zoo_entry
 
 from ..stats import AUDIT_CONFIDENCE
 

@@ -2,8 +2,8 @@
 
 Entries: Remark 5.2, Theorem 5.5 (PSSL ⇒ TPAL), Claim 5.6 (SubSampling, with
 its proof steps) and Theorem 5.7 (the final PAL).  The TPAL lower bound
-(Theorem C.12) is in proofs/p004/lower_bound.py; the 000 counterparts of both
-are in proofs/p000/active.py.
+(Theorem C.12) is in privref.proofs.p004.lower_bound; the 000 counterparts of both
+are in privref.proofs.p000.active.
 
 Exact audits use :mod:`privref.reference.learners.active` on tiny pools.  When e^ε is
 irrational (SubSampling's ε = n(3 + e^{2ε*})/t is rational), the audited claim

@@ -1106,7 +1106,7 @@ def _differences(payload: dict[str, Any]) -> list[str]:
                        "the pseudo-labels are close to random and the accuracy depends mostly on "
                        "how the student copes with heavy label noise; small changes in the "
                        "pipeline move it a lot.  The paper's σ for this row (analytic Gaussian "
-                       "at its 163 queries and δ = 1/6499, `app/table4.py`) is "
+                       "at its 163 queries and δ = 1/6499, `privref.app.table4`) is "
                        f"{_paper_sigma('mushroom', 'PSQ', Fraction(1, 2)):.2f}, so with the "
                        "same split sizes the gap to its 0.6416 comes from the teachers, the "
                        "student and the feature encoding, which the paper does not pin down.")
@@ -1129,7 +1129,7 @@ def _differences(payload: dict[str, Any]) -> list[str]:
     full = all(a["queries_mean"] == ds["sizes"]["budget"] for ds in payload["datasets"]
                for a in ds["aggregates"] if a["method"] == "ASQ")
     out.append("* **ε_ex_post**: the paper's column averages per-run ε's (its mushroom figures "
-               "are reproduced from its own mean query counts by `app/table4.py` up to that "
+               "are reproduced from its own mean query counts by `privref.app.table4` up to that "
                "averaging); ours differ because our learner's query counts differ"
                + ("; every ASQ run here spent its whole budget, so ours is the budget ε (to the "
                   "calibration's tolerance)" if full else "")

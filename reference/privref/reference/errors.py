@@ -15,6 +15,7 @@ __all__ = [
     "OutputError",
     "PrivrefError",
     "TooLargeToEnumerate",
+    "Undecided",
     "UnknownLabel",
     "UnsupportedProgram",
 ]
@@ -50,6 +51,14 @@ class NotNeighboring(PrivrefError):
 
 class TooLargeToEnumerate(PrivrefError):
     """An exact enumeration would exceed its limit (universe, class, or execution paths)."""
+
+
+class Undecided(PrivrefError):
+    """Exact or interval arithmetic could not decide a comparison the caller must branch on.
+
+    Raised by :mod:`privref.reference.decide` where a bool or an integer is required; a
+    three-valued caller gets UNDECIDED instead and never reads it as yes or no.
+    """
 
 
 class UnsupportedProgram(PrivrefError):

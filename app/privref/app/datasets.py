@@ -39,6 +39,8 @@ from privref.reference.citations import Uncited
 from privref.reference.errors import EmptyDataset, InvalidArgument, UnknownLabel
 from privref.reference.validate import check_int
 
+from .checkout import checkout_root
+
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_ROWS",
@@ -267,9 +269,9 @@ KNOWN_DATASETS: Final[Mapping[str, KnownDataset]] = MappingProxyType({
 
 
 def _candidate_dirs() -> tuple[Path, ...]:
-    repo = Path(__file__).resolve().parents[1]  # the checkout holding app/, reference/, ...
-    return (repo.parent / "shared" / "data", Path.cwd().parent / "shared" / "data",
-            Path.cwd() / "shared" / "data")
+    repo = checkout_root()
+    beside_repo = () if repo is None else (repo.parent / "shared" / "data",)
+    return (*beside_repo, Path.cwd().parent / "shared" / "data", Path.cwd() / "shared" / "data")
 
 
 def default_data_dir() -> Path:

@@ -6,8 +6,8 @@ a fixed δ > 0 by the subset-search learner of
 :mod:`privref.reference.learners.subset_search` ((0, k/n)-transcript-private,
 ⌈log₂(k+1)⌉ labels), checked here exactly (audits, label counts, tiny-size
 accuracy) and by seeded Monte Carlo.  Its checks are shared with 000
-Theorem 5.6 (proofs/p000/active.py); the helpers ``PREC``, ``_ONE``, ``_d`` and
-``_step`` are those of proofs/p004/active.py.
+Theorem 5.6 (privref.proofs.p000.active); the helpers ``PREC``, ``_ONE``, ``_d`` and
+``_step`` are those of privref.proofs.p004.active.
 """
 
 from __future__ import annotations

@@ -288,7 +288,7 @@ XOR_VC = Entry(
            "divides by zero, but then |C| = 1 and VC(C^⊕) = 0.  Observed ratios stay far below "
            "10: at most 5/2 on the seeded family (THRESH 1 -> 2, intervals 2 -> 4).  The "
            "numeric step is the separate entry '004 Observation 3.2 / (eℓ/v)^(2v) < 2^ℓ for "
-           "ℓ >= 10v' (proofs/p004/numeric.py)."),
+           "ℓ >= 10v' (privref.proofs.p004.numeric)."),
     subjects=("reference.vc.xor_class", "reference.vc.projection", "reference.vc.vc_dimension"),
 )
 

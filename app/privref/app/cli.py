@@ -247,10 +247,11 @@ def _cmd_lemmas(args: argparse.Namespace) -> int:
         write_text_atomic(args.errata, errata_markdown(), flag="--errata")
         print(f"wrote {args.errata}")
     if args.paper_map:
-        from pathlib import Path
-
         from privref.proofs.report import paper_map_markdown
-        tests = Path(__file__).resolve().parents[1] / "tests"  # the checkout's tests, if any
+
+        from .checkout import checkout_root
+        root = checkout_root()
+        tests = root / "tests" if root is not None else None  # the checkout's tests, if any
         write_text_atomic(args.paper_map, paper_map_markdown(tests), flag="--paper-map")
         print(f"wrote {args.paper_map}")
     return EXIT_VIOLATION if failures else EXIT_OK

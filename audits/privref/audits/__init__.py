@@ -8,6 +8,9 @@
 * :mod:`privref.audits.stats`: the exact binomial statistics both of them and the ledger use.
 """
 
+if __name__ != "privref.audits":  # one importable name per module (docs/layout.md)
+    raise ImportError(f"import privref.audits, not {__name__}: this folder is privref.audits")
+
 from .blackbox.api import assert_private
 from .exact import (
     AuditReport,

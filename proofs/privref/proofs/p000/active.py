@@ -1,5 +1,5 @@
-"""Ledger: 000 Section 5 (private active learners), sharing checks with proofs/p004/active.py
-and proofs/p004/lower_bound.py.
+"""Ledger: 000 Section 5 (private active learners), sharing checks with privref.proofs.p004.active
+and privref.proofs.p004.lower_bound.
 
 000 states the lower bound in the main text as Theorem 5.6 with α <= 1/9, β <= 1/4,
 B = {1, …, 8α·2^d} and the constants 9/16, 16/9, 25/9 (004 Theorem C.12 has

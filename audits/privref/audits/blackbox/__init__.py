@@ -2,7 +2,7 @@
 
 Targets, sampling, pair search, event selection, the Clopper–Pearson estimate and the report
 (terminal text and JSON); the HTML presentation and the command line live in :mod:`privref.app`,
-the statistics in :mod:`privref.audits.stats`, the validation zoo in :mod:`privref.validation`.
+the statistics in :mod:`privref.audits.stats`, the validation zoo in :mod:`validation`.
 """
 
 from .adapters import register_target, registered_target_names

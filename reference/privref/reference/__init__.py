@@ -1,5 +1,8 @@
 """privref reference implementations: probabilistic programs with exact distributions and samplers."""
 
+if __name__ != "privref.reference":  # one importable name per module (docs/layout.md)
+    raise ImportError(f"import privref.reference, not {__name__}: this folder is privref.reference")
+
 from importlib.metadata import PackageNotFoundError, version
 
 from .citations import Citation, Uncited, cite
