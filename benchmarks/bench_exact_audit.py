@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    python benchmarks/bench_exact_audit.py [--quick] [--out docs/benchmarks.json]
+    python benchmarks/bench_exact_audit.py [--quick] [--out docs/generated/benchmarks.json]
 
 Three series, each timed with ``time.perf_counter`` (best of 3 repeats when a
 run takes under ``REPEAT_BELOW`` seconds, a single run otherwise):
@@ -556,7 +556,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true",
                         help="small sizes and a 10 s cap (about 30 s in all)")
     parser.add_argument("--out", type=Path, default=None,
-                        help="write the JSON record here (default: docs/benchmarks.json for a "
+                        help="write the JSON record here (default: docs/generated/benchmarks.json for a "
                              "full run, none for --quick)")
     parser.add_argument("--cap-seconds", type=float, default=None,
                         help="skip a case predicted to take longer (default 120, quick 10)")
@@ -566,7 +566,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     cap = args.cap_seconds if args.cap_seconds is not None else (10.0 if args.quick else 120.0)
     out: Path | None = args.out
     if out is None and not args.quick:
-        out = ROOT / "docs" / "benchmarks.json"
+        out = ROOT / "docs" / "generated" / "benchmarks.json"
     chosen = {s.strip() for s in args.series.split(",")}
     bench = Bench(cap)
     info = machine()

@@ -19,7 +19,7 @@ Series:
    does) against the library default, on this machine.
 
 The full run writes ``docs/pate-performance.md`` (``--out``), quoting the full experiment's own
-wall time from ``docs/pate-table4.json`` when present; ``--quick`` (one run, no file) is a smoke
+wall time from ``docs/generated/pate-table4.json`` when present; ``--quick`` (one run, no file) is a smoke
 run.  Nothing here asserts on time.
 """
 
@@ -185,7 +185,7 @@ def render(report: dict[str, Any]) -> str:
         for full in fulls:
             lines.append(f"* `{full['command']}` (both data sets, 30 runs, ε ∈ {{0.5, 1, 2}}, 2 "
                          f"worker processes) took **{full['seconds']:.0f} s** of wall time "
-                         f"(recorded in `docs/{full['file']}`; the machine is shared, so the "
+                         f"(recorded in `docs/generated/{full['file']}`; the machine is shared, so the "
                          "two runs met different loads).")
         lines.append("")
     lines.extend([
@@ -253,7 +253,7 @@ def main() -> int:
     report["blas"] = blas()
     report["full_experiment"] = []
     for file in ("pate-table4.json", "pate-table4-cal.json"):
-        table = ROOT / "docs" / file
+        table = ROOT / "docs" / "generated" / file
         if table.exists():
             payload = json.loads(table.read_text())
             report["full_experiment"].append({"seconds": payload["seconds"], "file": file,

@@ -1,6 +1,6 @@
-"""Render docs/benchmarks.json as the Markdown tables of docs/benchmarks.md.
+"""Render docs/generated/benchmarks.json as the Markdown tables of docs/benchmarks.md.
 
-Usage: python benchmarks/tables.py [docs/benchmarks.json]
+Usage: python benchmarks/tables.py [docs/generated/benchmarks.json]
 """
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ def render(data: dict[str, Any]) -> str:
 
 def main() -> None:
     """Print the tables for the given (or default) JSON file."""
-    path = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/benchmarks.json")
+    path = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/generated/benchmarks.json")
     print(render(json.loads(path.read_text(encoding="utf-8"))))
 
 
