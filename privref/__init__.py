@@ -29,10 +29,8 @@ from .audits.blackbox import (
     BlackboxReport,
     BlackboxVerdict,
     InputDomain,
-    ProfileClaim,
     SearchSpace,
     Target,
-    ZCDPClaim,
     declare,
     load_target,
     register_target,
@@ -58,6 +56,7 @@ from .reference import (
     sample,
     uniform,
 )
+from .reference.privacy import ProfileClaim, ZCDPClaim
 
 __all__ = [
     "AddRemove",

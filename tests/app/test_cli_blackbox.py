@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import textwrap
 from pathlib import Path
@@ -255,3 +256,36 @@ def test_registry_target_needs_no_claim_or_pairs(tmp_path: Path) -> None:
     _run(["diffprivlib:count-geometric", "--search", "--relation", "add-remove", "--sizes", "[1]",
           "--samples", "1000", "--seed", "2", "--workers", "1", "--json", str(out)])
     assert json.loads(out.read_text())["search"]["relation"] == "add-remove"
+
+
+def test_progress_bar_shows_eta() -> None:
+    """The command line's terminal bar (the ProgressReporter it gives run_audit)."""
+    from privref.app.blackbox_cli import TerminalProgress as Progress
+
+    stream = io.StringIO()
+    bar = Progress(True, stream)
+    bar.begin("confirmation", 100)
+    bar.advance(100)
+    bar.end()
+    text = stream.getvalue()
+    assert "confirmation [" in text and "100/100" in text and "ETA" in text
+    silent = io.StringIO()
+    off = Progress(False, silent)
+    off.begin("x", 10)
+    off.advance(10)
+    off.end()
+    assert silent.getvalue() == ""
+
+
+def test_the_cli_supplies_the_bar_when_stderr_is_a_terminal(
+        target_file: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The auditor prints no progress itself; the command gives it the terminal bar on a tty
+    (and none with --quiet)."""
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True)
+    argv = [f"{target_file}:rr", "--epsilon", "ln(3)", "--pair", "[0]", "[1]", "--samples",
+            "2000", "--seed", "7", "--workers", "1"]
+    _run(argv)
+    assert "confirmation [########################] 100% 4000/4000" in capsys.readouterr().err
+    _run([*argv, "--quiet"])
+    assert "confirmation [" not in capsys.readouterr().err

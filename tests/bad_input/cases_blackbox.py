@@ -179,6 +179,11 @@ CASES: list[Case] = [
     _cli("delta-negative", r"--delta.*must be >= 0", *LAP_PAIR, "--delta=-1/10"),
     _cli("delta-text", r"--delta.*'abc'", *LAP_PAIR, "--delta", "abc"),
     _cli("delta-nan", r"--delta", *LAP_PAIR, "--delta", "nan"),
+    _cli("point-negative-epsilon", r"--point -1 0: epsilon=-1 must be >= 0", *LAP_PAIR,
+         "--point", "-1", "0"),
+    _cli("point-nan-epsilon", r"--point nan 0: epsilon='nan' is not a number", *LAP_PAIR,
+         "--point", "nan", "0"),
+    _cli("point-delta-one", r"--point 1 1: delta=1 must be < 1", *LAP_PAIR, "--point", "1", "1"),
     _cli("confidence-zero", r"--confidence=0 must", *LAP_PAIR, "--confidence", "0"),
     _cli("confidence-one", r"--confidence=1 must", *LAP_PAIR, "--confidence", "1"),
     _cli("confidence-above-one", r"--confidence=1.5 must", *LAP_PAIR, "--confidence", "1.5"),
@@ -242,6 +247,14 @@ CASES: list[Case] = [
     _cli("checkpoint-forged-header", r"--checkpoint.*cp\.jsonl", *LAP_PAIR, "--checkpoint",
          "cp.jsonl", files={"cp.jsonl": '{"privref_checkpoint": 1, "fingerprint": {}}\n'}),
     # ---- the Python API -------------------------------------------------------------------------
+    _api("config-negative-epsilon", r"epsilon=-1 must be >= 0",
+         "from privref.audits.blackbox import AuditConfig\nAuditConfig(epsilon=-1)"),
+    _api("config-nan-epsilon", r"epsilon=nan must be a finite number",
+         "from privref.audits.blackbox import AuditConfig\nAuditConfig(epsilon=float('nan'))"),
+    _api("config-zcdp-rho-zero", r"rho=0 must be an exact number > 0",
+         "from fractions import Fraction\nfrom privref.audits.blackbox import AuditConfig\n"
+         "from privref.reference.privacy import ZCDPClaim\n"
+         "AuditConfig(ZCDPClaim(Fraction(0)))"),
     _api("pair-of-numbers", r"pairs.*\(0, 1\).*datasets",
          "assert_private(laplace, epsilon=1, pairs=[(0, 1)], samples=200)"),
     _api("pair-not-neighboring", r"\[0\].*\[5, 5, 5\].*not neighbo",

@@ -3,13 +3,25 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
+from typing import get_args
 
 import pytest
 
 from privref.reference.errors import InvalidArgument, PrivrefError
-from privref.reference.privacy import PrivacyClaim, compose_claims, group_privacy, parse_epsilon
-from privref.reference.reals import MAX_EXPONENT, exp
+from privref.reference.privacy import (
+    Claim,
+    PrivacyClaim,
+    ProfileClaim,
+    ZCDPClaim,
+    check_claim,
+    compose_claims,
+    group_privacy,
+    parse_epsilon,
+)
+from privref.reference.reals import MAX_EXPONENT, exp, rational
+from privref.reference.validate import ExactInput
 
 
 def test_epsilon_parsing_is_exact() -> None:
@@ -59,7 +71,7 @@ def test_bad_epsilons_name_the_argument(value: object, error: type[Exception],
 @pytest.mark.parametrize(("delta", "message"), [
     (-1, "delta=-1 must be >= 0"), (1, "delta=1 must be < 1"), ("3/2", "delta=3/2 must be < 1"),
 ])
-def test_bad_deltas_name_the_argument(delta: object, message: str) -> None:
+def test_bad_deltas_name_the_argument(delta: ExactInput, message: str) -> None:
     """delta must lie in [0, 1)."""
     with pytest.raises(InvalidArgument, match=message):
         PrivacyClaim.of(1, delta)
@@ -92,3 +104,55 @@ def test_privacy_map_is_group_privacy() -> None:
     mech = randomized_response("3/4")
     assert mech.privacy_map(1) == mech.claim
     assert exp(mech.privacy_map(2).epsilon).exact == 9
+
+
+# ---------------------------------------------------------------------------- the claim family
+
+@pytest.mark.parametrize(("build", "message"), [
+    (lambda: PrivacyClaim(rational(-1)), r"^epsilon=-1 must be >= 0$"),
+    (lambda: PrivacyClaim(1), r"^epsilon=1 must be an exact Real"),  # type: ignore[arg-type]
+    (lambda: PrivacyClaim(rational(1), Fraction(1)), r"^delta=1 must be < 1$"),
+    (lambda: PrivacyClaim(rational(1), Fraction(-1, 2)), r"^delta=-1/2 must be >= 0$"),
+    (lambda: PrivacyClaim.of(math.nan), r"^epsilon=nan must be a finite number$"),
+    (lambda: PrivacyClaim.of(-math.inf), r"^epsilon=-inf must be a finite number$"),
+    (lambda: ZCDPClaim(Fraction(0)), r"^rho=0 must be an exact number > 0$"),
+    (lambda: ZCDPClaim(Fraction(-1, 8)), r"^rho=-1/8 must be an exact number > 0$"),
+    (lambda: ZCDPClaim(0.5), r"^rho=0.5 must be an exact number > 0$"),  # type: ignore[arg-type]
+    (lambda: ZCDPClaim.of(math.nan), r"^rho=nan must be a finite number$"),
+    (lambda: ZCDPClaim(Fraction(1, 8), Fraction(0)), r"^delta=0 of a zCDP claim must lie in"),
+    (lambda: ZCDPClaim(Fraction(1, 8), Fraction(1)), r"^delta=1 must be < 1$"),
+    (lambda: ProfileClaim(()), r"^points: a profile must hold at least one"),
+    (lambda: ProfileClaim(((1, 0),)), r"^points: .* each a PrivacyClaim"),  # type: ignore[arg-type]
+    (lambda: ProfileClaim.of([(1, "1/10"), (-1, 0)]), r"^points\[1\] epsilon=-1 must be >= 0$"),
+    (lambda: ProfileClaim.of([(1, 2)]), r"^points\[0\] delta=2 must be < 1$"),
+    (lambda: check_claim(rational(1)), r"^claim=1 must be a PrivacyClaim, ZCDPClaim or "),
+])
+def test_every_claim_is_validated_when_built(build: Callable[[], object], message: str) -> None:
+    """The three claim types refuse a meaningless parameter at once, naming it."""
+    with pytest.raises(InvalidArgument, match=message):
+        build()
+
+
+def test_claims_store_exact_fractions_and_print() -> None:
+    """Exact inputs are normalized to Fractions; the family is one closed union."""
+    assert PrivacyClaim(rational(1), 0).delta == Fraction(0)  # type: ignore[arg-type]
+    z = ZCDPClaim.of("1/8", 0.25)
+    assert (z.rho, z.delta, str(z)) == (Fraction(1, 8), Fraction(1, 4), "1/8-zCDP")
+    assert ZCDPClaim(1).rho == Fraction(1)  # type: ignore[arg-type]
+    p = ProfileClaim.of([("ln(3)", 0), (1, "1/100")])
+    assert len(p.points) == 2 and str(p) == "profile {(log(3), 0), (1, 1/100)}"
+    assert set(get_args(Claim)) == {PrivacyClaim, ZCDPClaim, ProfileClaim}
+    for claim in (PrivacyClaim.of(1), z, p):
+        assert check_claim(claim) is claim
+
+
+def test_a_claim_forced_past_its_constructor_is_still_refused() -> None:
+    """check_claim re-validates fields, so object.__setattr__ cannot smuggle in epsilon = -1."""
+    claim = PrivacyClaim.of(1)
+    object.__setattr__(claim, "epsilon", rational(-1))
+    with pytest.raises(InvalidArgument, match=r"epsilon=-1 must be >= 0"):
+        check_claim(claim)
+    z = ZCDPClaim.of(1)
+    object.__setattr__(z, "rho", Fraction(0))
+    with pytest.raises(InvalidArgument, match=r"rho=0 must be an exact number > 0"):
+        check_claim(z, "config.claim")

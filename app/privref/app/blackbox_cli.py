@@ -23,10 +23,12 @@ import os
 import re
 import secrets
 import sys
+import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import TextIO
 
 from privref.audits.blackbox.declarations import (
     DEFAULTED_RELATION,
@@ -64,14 +66,15 @@ from privref.audits.blackbox.search import (
 from privref.audits.blackbox.target import DEFAULT_TIMEOUT, Target, check_timeout, load_target
 from privref.reference.errors import InvalidArgument, OutputError, PrivrefError
 from privref.reference.neighbors import NeighborRelation
-from privref.reference.privacy import parse_epsilon
+from privref.reference.privacy import PrivacyClaim, parse_epsilon
 from privref.reference.reals import Real
 from privref.reference.validate import check_delta, to_fraction
 
 from .html_report import write_html
 from .output import check_output_path
 
-__all__ = ["AuditPlan", "audit_target", "configure_parser", "parse_config", "run"]
+__all__ = ["AuditPlan", "TerminalProgress", "audit_target", "configure_parser", "parse_config",
+           "run"]
 
 DEFAULT_SAMPLES = 100_000
 
@@ -242,13 +245,13 @@ def _epsilon(text: str) -> Real:
         raise _flag("--epsilon", exc) from None
 
 
-def _points(given: list[list[str]]) -> tuple[tuple[Real, Fraction], ...]:
+def _points(given: list[list[str]]) -> tuple[PrivacyClaim, ...]:
     if len(given) > MAX_POINTS - 1:
         raise InvalidArgument(f"--point given {len(given)} times; at most {MAX_POINTS - 1}")
     out = []
     for eps, delta in given:
         try:
-            out.append((parse_epsilon(eps, "epsilon"), check_delta(delta, "delta")))
+            out.append(PrivacyClaim(parse_epsilon(eps, "epsilon"), check_delta(delta, "delta")))
         except PrivrefError as exc:
             raise _flag(f"--point {eps} {delta}", exc) from None
     return tuple(out)
@@ -305,22 +308,21 @@ def parse_config(args: argparse.Namespace, target: Target | None = None) -> Audi
     except PrivrefError as exc:
         raise _flag("--delta", exc) from None
     conversion = None
-    profile: tuple[tuple[Real, Fraction], ...] = ()
+    profile: tuple[PrivacyClaim, ...] = ()
     if args.epsilon is not None:
-        epsilon, delta = _epsilon(args.epsilon), given_delta or Fraction(0)
+        claim = PrivacyClaim(_epsilon(args.epsilon), given_delta or Fraction(0))
     elif declared is not None and given_delta is None and (
             isinstance(declared, ProfileClaim)
             or (isinstance(declared, ZCDPClaim) and declared.delta is None)):
         # a declared profile, or a zCDP claim stating no delta, without --delta: test the whole
         # profile (a zCDP claim at declarations.ZCDP_DELTAS) in one run, each point at alpha/k
         points = profile_points(declared)
-        epsilon, delta = points[0].epsilon, points[0].delta
-        profile = tuple((p.epsilon, p.delta) for p in points[1:])
+        claim, profile = points[0].claim, tuple(p.claim for p in points[1:])
         conversion = f"{len(points)} profile points tested under one confidence budget: " + \
             "; ".join(p.conversion or f"({p.epsilon}, {p.delta})" for p in points)
     elif declared is not None:
         point = audited_point(declared, given_delta)
-        epsilon, delta, conversion = point.epsilon, point.delta, point.conversion
+        claim, conversion = point.claim, point.conversion
     else:
         name = "" if target is None else f" {target.name!r}"
         raise InvalidArgument(f"--epsilon is required: the target{name} declares no privacy claim")
@@ -363,7 +365,7 @@ def parse_config(args: argparse.Namespace, target: Target | None = None) -> Audi
                            f"10**{len(str(MAX_SAMPLES)) - 1}"))
     samples = _int(args.samples, "--samples", 2, MAX_SAMPLES, f"10**{len(str(MAX_SAMPLES)) - 1}")
     config = AuditConfig(
-        epsilon=epsilon, delta=delta, confidence=confidence,
+        claim, confidence=confidence,
         samples=samples, seed=seed, workers=workers,
         checkpoint=None if args.checkpoint is None else Path(args.checkpoint),
         progress=not args.quiet and sys.stderr.isatty(), screening_samples=screening,
@@ -442,6 +444,55 @@ def _note(message: str) -> None:
     print(message, file=sys.stderr)
 
 
+class TerminalProgress:
+    """A one-line progress bar with rate and ETA on stderr (only when enabled): the command
+    line's :class:`~privref.audits.blackbox.engines.ProgressReporter` for :func:`run_audit`."""
+
+    def __init__(self, enabled: bool, stream: TextIO | None = None) -> None:
+        self.stream = stream or sys.stderr
+        self.enabled = enabled
+        self.total = 0
+        self.done = 0
+        self.label = ""
+        self.start = time.perf_counter()
+        self.last = 0.0
+
+    def begin(self, label: str, total: int) -> None:
+        """Start a stage of ``total`` samples."""
+        self.label, self.total, self.done = label, total, 0
+        self.start = time.perf_counter()
+        self.last = 0.0
+        self._draw(force=True)
+
+    def advance(self, n: int) -> None:
+        """Record ``n`` more samples."""
+        self.done += n
+        self._draw(force=self.done >= self.total)
+
+    def _draw(self, *, force: bool) -> None:
+        if not self.enabled:
+            return
+        now = time.perf_counter()
+        if not force and now - self.last < 0.2:
+            return
+        self.last = now
+        frac = self.done / self.total if self.total else 1.0
+        elapsed = now - self.start
+        rate = self.done / elapsed if elapsed > 0 else 0.0
+        eta = (self.total - self.done) / rate if rate > 0 else math.inf
+        eta_text = "--:--" if math.isinf(eta) else f"{int(eta) // 60}:{int(eta) % 60:02d}"
+        bar = "#" * int(frac * 24) + "-" * (24 - int(frac * 24))
+        self.stream.write(f"\r{self.label} [{bar}] {frac:4.0%} {self.done}/{self.total} "
+                          f"{rate:,.0f}/s ETA {eta_text} ")
+        self.stream.flush()
+
+    def end(self) -> None:
+        """Finish the line."""
+        if self.enabled:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
 def audit_target(args: argparse.Namespace, target: Target, plan: AuditPlan, *,
                  on_partial: Callable[[BlackboxReport], None] | None = None,
                  keep_witness_samples: bool = False,
@@ -471,7 +522,8 @@ def audit_target(args: argparse.Namespace, target: Target, plan: AuditPlan, *,
             on_partial(annotate(report))
 
     report = run_audit(target, config, pairs, on_partial=partial,
-                       keep_witness_samples=keep_witness_samples, on_warning=on_warning)
+                       keep_witness_samples=keep_witness_samples, on_warning=on_warning,
+                       progress=TerminalProgress(True) if config.progress else None)
     return annotate(report)
 
 

@@ -1,21 +1,42 @@
-"""Privacy guarantees as data: exact (epsilon, delta) claims and the maps that combine them.
+"""Privacy guarantees as data: one family of exact claims, and the maps that combine them.
 
+The family (:data:`Claim`), shared by the exact and the black-box auditors:
+
+* :class:`PrivacyClaim`: (epsilon, delta)-DP, pure when delta = 0;
+* :class:`ZCDPClaim`: rho-zCDP (Bun and Steinke 2016), with an optional delta at which it is
+  audited by default;
+* :class:`ProfileClaim`: a privacy profile given by finitely many (epsilon, delta) points.
+
+Every claim is validated when it is built (InvalidArgument naming the argument, e.g.
+``epsilon=-1 must be >= 0``), so no auditor ever starts work on a meaningless claim.
 Epsilon is an exact real (:class:`privref.reference.reals.Real`), so a claim such as
 ``epsilon = ln 3`` keeps e^epsilon = 3 exactly and tight audits are decided,
-not left UNDECIDED.  Delta is an exact rational in [0, 1).
+not left UNDECIDED.  Delta and rho are exact rationals.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypeAlias
 
 from .errors import InvalidArgument
 from .reals import Order, Real, compare, exp, log, rational
-from .validate import check_delta, check_int, to_fraction
+from .validate import ExactInput, check_delta, check_int, to_fraction
 
-__all__ = ["PrivacyClaim", "compose_claims", "group_privacy", "parse_epsilon"]
+__all__ = [
+    "CLAIM_TYPES",
+    "Claim",
+    "PrivacyClaim",
+    "ProfileClaim",
+    "ZCDPClaim",
+    "check_claim",
+    "compose_claims",
+    "group_privacy",
+    "parse_epsilon",
+]
 
 _LOG = re.compile(r"^\s*(?:(?P<coef>[0-9./]+)\s*\*\s*)?(?:ln|log)\s*\(\s*(?P<arg>[0-9./]+)\s*\)\s*$")
 
@@ -47,26 +68,135 @@ def parse_epsilon(value: object, name: str = "epsilon") -> Real:
 
 @dataclass(frozen=True, slots=True)
 class PrivacyClaim:
-    """An (epsilon, delta)-DP guarantee under a stated neighbor relation.
+    """An (epsilon, delta)-DP guarantee under a stated neighbor relation (pure when delta = 0).
 
     Guarantee of the type: epsilon is an exact non-negative real, delta an
-    exact rational with 0 <= delta < 1 (both validated at construction).
+    exact rational with 0 <= delta < 1 (both validated at construction:
+    InvalidArgument naming ``epsilon`` or ``delta`` otherwise).  ``delta`` may be
+    given as any :data:`~privref.reference.validate.ExactInput` and is stored as a
+    Fraction; use :meth:`of` to read epsilon from user input too.
     """
 
     epsilon: Real
     delta: Fraction = Fraction(0)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.epsilon, Real):
+            raise InvalidArgument(f"epsilon={self.epsilon!r} must be an exact Real (use "
+                                  "PrivacyClaim.of to read '1/2', 'ln(3)', 1, ...)")
         parse_epsilon(self.epsilon)
-        check_delta(self.delta)
+        object.__setattr__(self, "delta", check_delta(self.delta))
 
     @staticmethod
-    def of(epsilon: object, delta: object = 0) -> PrivacyClaim:
+    def of(epsilon: Real | ExactInput, delta: ExactInput = 0) -> PrivacyClaim:
         """Build from user input (see :func:`parse_epsilon`; delta as an exact number)."""
         return PrivacyClaim(parse_epsilon(epsilon), check_delta(delta))
 
     def __str__(self) -> str:
         return f"({self.epsilon}, {self.delta})"
+
+
+@dataclass(frozen=True, slots=True)
+class ZCDPClaim:
+    """A rho-zCDP guarantee (Bun and Steinke 2016): rho > 0 exact.
+
+    ``delta`` is the point at which an auditor converts the claim to (epsilon, delta)-DP by
+    default (None: the auditor needs one, e.g. ``--delta`` / ``delta=``); when given it lies in
+    (0, 1).  Both are validated at construction (InvalidArgument naming ``rho`` or ``delta``)
+    and stored as Fractions.
+    """
+
+    rho: Fraction
+    delta: Fraction | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.rho, bool) or not isinstance(self.rho, Fraction | int | str):
+            raise InvalidArgument(f"rho={self.rho!r} must be an exact number > 0")
+        rho = to_fraction(self.rho, "rho")
+        if rho <= 0:
+            raise InvalidArgument(f"rho={rho} must be an exact number > 0")
+        object.__setattr__(self, "rho", rho)
+        if self.delta is not None:
+            delta = check_delta(self.delta)
+            if delta == 0:
+                raise InvalidArgument(f"delta={delta} of a zCDP claim must lie in (0, 1)")
+            object.__setattr__(self, "delta", delta)
+
+    @staticmethod
+    def of(rho: ExactInput, delta: ExactInput | None = None) -> ZCDPClaim:
+        """Build from user input (exact numbers; a float is its exact binary value)."""
+        return ZCDPClaim(to_fraction(rho, "rho"),
+                         None if delta is None else check_delta(delta))
+
+    def __str__(self) -> str:
+        return f"{self.rho}-zCDP"
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileClaim:
+    """A privacy profile delta(epsilon) given by finitely many points: the mechanism is
+    (epsilon_i, delta_i)-DP for every i (and therefore (epsilon_i, delta)-DP for every
+    delta >= delta_i).
+
+    ``points`` is a non-empty sequence of :class:`PrivacyClaim` (each validated when built),
+    stored as a tuple; anything else raises InvalidArgument naming ``points``.
+    """
+
+    points: tuple[PrivacyClaim, ...]
+
+    def __post_init__(self) -> None:
+        if isinstance(self.points, str | bytes) or not isinstance(self.points, Sequence):
+            raise InvalidArgument(f"points={self.points!r} must be a sequence of PrivacyClaim")
+        points = tuple(self.points)
+        if not points or not all(isinstance(p, PrivacyClaim) for p in points):
+            raise InvalidArgument("points: a profile must hold at least one (epsilon, delta) "
+                                  "point, each a PrivacyClaim")
+        object.__setattr__(self, "points", points)
+
+    @staticmethod
+    def of(points: Sequence[tuple[Real | ExactInput, ExactInput]]) -> ProfileClaim:
+        """Build from user input: ``[(epsilon, delta), ...]`` (see :meth:`PrivacyClaim.of`)."""
+        if isinstance(points, str | bytes) or not isinstance(points, Sequence):
+            raise InvalidArgument(f"points={points!r} must be a list of (epsilon, delta) pairs")
+        out = []
+        for i, p in enumerate(points):
+            if isinstance(p, str | bytes) or not isinstance(p, Sequence) or len(p) != 2:
+                raise InvalidArgument(f"points[{i}]={p!r} must be an (epsilon, delta) pair")
+            out.append(PrivacyClaim(parse_epsilon(p[0], f"points[{i}] epsilon"),
+                                    check_delta(p[1], f"points[{i}] delta")))
+        return ProfileClaim(tuple(out))
+
+    def __str__(self) -> str:
+        return "profile {" + ", ".join(str(p) for p in self.points) + "}"
+
+
+Claim: TypeAlias = PrivacyClaim | ZCDPClaim | ProfileClaim
+"""Every privacy claim privref audits: (epsilon, delta)-DP (pure when delta = 0), rho-zCDP, or a
+privacy profile.  A closed union: code that branches on it handles the three classes."""
+
+CLAIM_TYPES = (PrivacyClaim, ZCDPClaim, ProfileClaim)
+"""The classes of :data:`Claim`, for ``isinstance`` checks."""
+
+
+def check_claim(claim: object, name: str = "claim") -> Claim:
+    """``claim`` if it is a :data:`Claim`, else InvalidArgument naming ``name``.
+
+    Claims validate themselves when built; this re-checks an (epsilon, delta) claim's fields,
+    so that one forced past its constructor (``object.__setattr__``) is still refused before
+    any work is done.
+    """
+    if not isinstance(claim, CLAIM_TYPES):
+        raise InvalidArgument(f"{name}={claim!r} must be a PrivacyClaim, ZCDPClaim or "
+                              "ProfileClaim")
+    for point in (claim,) if isinstance(claim, PrivacyClaim) else (
+            claim.points if isinstance(claim, ProfileClaim) else ()):
+        if not isinstance(point.epsilon, Real):
+            raise InvalidArgument(f"{name}: epsilon={point.epsilon!r} must be an exact Real")
+        parse_epsilon(point.epsilon, f"{name} epsilon")
+        check_delta(point.delta, f"{name} delta")
+    if isinstance(claim, ZCDPClaim) and (not isinstance(claim.rho, Fraction) or claim.rho <= 0):
+        raise InvalidArgument(f"{name}: rho={claim.rho} must be an exact number > 0")
+    return claim
 
 
 def group_privacy(claim: PrivacyClaim, k: int) -> PrivacyClaim:

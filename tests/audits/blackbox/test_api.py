@@ -9,13 +9,14 @@ import pytest
 from hypothesis import given
 
 from privref.audits.blackbox import api
-from privref.audits.blackbox.api import assert_private, neighboring_pairs
+from privref.audits.blackbox.api import assert_private
 from privref.audits.blackbox.report import BlackboxVerdict
 from privref.audits.blackbox.search import SearchSpace
 from privref.reference import strategies
 from privref.reference.data import Dataset
 from privref.reference.errors import InvalidArgument
 from privref.reference.randomized_response import randomized_response
+from privref.reference.strategies import neighboring_pairs
 
 from ...stats import AUDIT_CONFIDENCE
 
@@ -45,7 +46,7 @@ def test_wrong_claim_fails_with_the_witness() -> None:
 def test_builtin_mechanism_with_search() -> None:
     """A Mechanism is audited through its exact sampler; pairs default to a search."""
     report = assert_private(randomized_response("3/4"), epsilon="ln(3)", samples=2000,
-                            search=SearchSpace(sizes=(1,), hypothesis_examples=2),
+                            search=SearchSpace(sizes=(1,), random_examples=2),
                             confidence=AUDIT_CONFIDENCE)
     assert report.verdict is BlackboxVerdict.NO_VIOLATION_FOUND and report.candidates == 1
 
@@ -63,9 +64,15 @@ def test_floats_are_taken_at_their_exact_binary_value() -> None:
         assert_private(my_rr, epsilon=1, pairs=[([0], [1], [2])])  # type: ignore[list-item]
 
 
-def test_strategy_is_reexported() -> None:
-    assert neighboring_pairs is strategies.neighboring_pairs
-    assert set(api.__all__) == {"assert_private", "neighboring_pairs"}
+def test_strategy_is_reexported_lazily() -> None:
+    """``api.neighboring_pairs`` (and the package's) still resolve, imported on first access."""
+    import privref.audits.blackbox as package
+
+    assert api.neighboring_pairs is strategies.neighboring_pairs
+    assert package.neighboring_pairs is strategies.neighboring_pairs
+    assert set(api.__all__) == {"assert_private"}
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        api.nope  # noqa: B018
 
 
 @given(neighboring_pairs(elements=(0, 1), min_size=1, max_size=1))

@@ -7,7 +7,6 @@ are in test_cli_blackbox.py and test_api.py.
 
 from __future__ import annotations
 
-import io
 import json
 import random
 from collections.abc import Sequence
@@ -19,7 +18,7 @@ import numpy as np
 import pytest
 
 from privref.audits.blackbox.report import BlackboxReport, BlackboxVerdict
-from privref.audits.blackbox.runner import AuditConfig, CheckpointError, Progress, run_audit, sample_pair
+from privref.audits.blackbox.runner import AuditConfig, CheckpointError, run_audit, sample_pair
 from privref.audits.blackbox.search import SearchSpace
 from privref.audits.blackbox.target import OutcomeError, Target, TargetCallError, target_from_callable
 from privref.reference.errors import InvalidArgument
@@ -182,13 +181,13 @@ def test_search_skips_candidates_the_target_rejects() -> None:
             raise ValueError(f"need one bit, got {len(data)}")
         return rr(data, rng)
     report = run_audit(target_from_callable(bits_only, "bits"),
-                       config(search=SearchSpace(sizes=(1, 2), hypothesis_examples=0)), None,
+                       config(search=SearchSpace(sizes=(1, 2), random_examples=0)), None,
                        estimator=Recorder())
     assert report.candidates == 1
     assert any("skipped because the target raised" in w for w in report.warnings)
     with pytest.raises(TargetCallError, match="raised on every one of the"):
         run_audit(target_from_callable(bits_only, "bits"),
-                  config(search=SearchSpace(sizes=(2, 3), hypothesis_examples=0)), None,
+                  config(search=SearchSpace(sizes=(2, 3), random_examples=0)), None,
                   estimator=Recorder())
 
 
@@ -323,22 +322,6 @@ def test_given_pairs_unchecked_without_a_relation() -> None:
     ok = run_audit(RR, config(), [((0, 0), (1, 0)), ((0,), (0, 1)), ((1, 1), (2, 0))],
                    estimator=Recorder())
     assert ok.warnings == () and ok.relation is None and ok.to_json()["relation"] is None
-
-
-def test_progress_bar_shows_eta() -> None:
-    stream = io.StringIO()
-    bar = Progress(True, stream)
-    bar.begin("confirmation", 100)
-    bar.advance(100)
-    bar.end()
-    text = stream.getvalue()
-    assert "confirmation [" in text and "100/100" in text and "ETA" in text
-    silent = io.StringIO()
-    off = Progress(False, silent)
-    off.begin("x", 10)
-    off.advance(10)
-    off.end()
-    assert silent.getvalue() == ""
 
 
 def test_report_json_is_serializable() -> None:

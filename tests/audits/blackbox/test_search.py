@@ -56,16 +56,16 @@ def test_standard_patterns_come_first() -> None:
 
 
 def test_deterministic_given_seed_and_seed_matters() -> None:
-    space = SearchSpace(elements=(0, 1, 2, 3), sizes=(2, 3, 4), hypothesis_examples=30)
+    space = SearchSpace(elements=(0, 1, 2, 3), sizes=(2, 3, 4), random_examples=30)
     assert candidate_pairs(space, 5) == candidate_pairs(space, 5)
     assert candidate_pairs(space, 5) != candidate_pairs(space, 6)
 
 
-def test_hypothesis_examples_add_pairs_and_duplicates_are_dropped() -> None:
+def test_random_examples_add_pairs_and_duplicates_are_dropped() -> None:
     without = candidate_pairs(SearchSpace(elements=(0, 1, 2), sizes=(2, 3),
-                                          hypothesis_examples=0), 0)
+                                          random_examples=0), 0)
     with_h = candidate_pairs(SearchSpace(elements=(0, 1, 2), sizes=(2, 3),
-                                         hypothesis_examples=30), 0)
+                                         random_examples=30), 0)
     assert set(without) < set(with_h)
     keys = {tuple(sorted((repr(a), repr(b)))) for a, b in with_h}
     assert len(keys) == len(with_h)
@@ -85,7 +85,7 @@ def test_max_candidates_caps_the_list() -> None:
     ({"elements": (1,)}, "at least two values"),
     ({"sizes": ()}, "sizes=()"),
     ({"sizes": (0,)}, "every size must be an int >= 1"),
-    ({"hypothesis_examples": -1}, "hypothesis_examples=-1 must be an int >= 0"),
+    ({"random_examples": -1}, "random_examples=-1 must be an int >= 0"),
     ({"max_candidates": 0}, "max_candidates=0"),
 ])
 def test_bad_search_space(kwargs: dict[str, object], message: str) -> None:
@@ -113,10 +113,10 @@ def test_relation_names_map_to_the_classes_of_reference_neighbors() -> None:
 
 
 def test_search_writes_nothing_to_the_working_directory(tmp_path: Path) -> None:
-    """A fresh interpreter (hypothesis fixes its default folder at import, from the cwd)."""
+    """A fresh interpreter: the search writes no cache or database into the working directory."""
     code = ("from privref.audits.blackbox.search import SearchSpace, candidate_pairs\n"
             "candidate_pairs(SearchSpace(elements=(0, 1, 2), sizes=(2, 3), "
-            "hypothesis_examples=30), 0)\n")
+            "random_examples=30), 0)\n")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "HYPOTHESIS"))}
     subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, check=True, timeout=120)
     assert list(tmp_path.iterdir()) == []

@@ -15,8 +15,9 @@ import numpy as np
 import pytest
 
 from privref.audits.blackbox import batch as batch_module
-from privref.audits.blackbox import runner
+from privref.audits.blackbox import engines, runner
 from privref.audits.blackbox.batch import Batch
+from privref.audits.blackbox.checkpoint import canonical
 from privref.audits.blackbox.estimate import (
     conclude_views,
     estimate_pair,
@@ -198,7 +199,7 @@ def test_streaming_never_merges_more_than_the_selection_chunks(monkeypatch: pyte
         merged.append(len(out))
         return out
 
-    monkeypatch.setattr(runner, "merge_batches", spy)
+    monkeypatch.setattr(engines, "merge_batches", spy)  # the name the sampling engine calls
     run_audit(TARGETS[0], config(samples=30_000, selection_cap=1000), [PAIR])
     assert merged and max(merged) == 1200  # ceil(1000 / 300) chunks of 300, whatever the samples
 
@@ -220,7 +221,7 @@ def test_a_search_holds_one_pairs_selection_split_at_a_time(monkeypatch: pytest.
         most.append(sum(r() is not None for r in alive))
         return out
 
-    monkeypatch.setattr(runner, "merge_batches", spy)
+    monkeypatch.setattr(engines, "merge_batches", spy)  # the name the sampling engine calls
     pairs = [((0,), (1,)), ((0,), (2,)), ((1,), (2,)), ((2,), (3,))]
     report = run_audit(TARGETS[1], config(samples=3000, screening_samples=3000, confirm=1),
                        pairs)
@@ -254,7 +255,7 @@ def test_checkpoint_keeps_counts_and_resumes_without_drawing(tmp_path: Path) -> 
     record["events"] = "0" * 64
     record.pop("sha256")
     chain = hashlib.sha256((text[0] + "\n").encode()).digest()  # as a forger would
-    record["sha256"] = hashlib.sha256(chain + runner._canonical(record)).hexdigest()
+    record["sha256"] = hashlib.sha256(chain + canonical(record)).hexdigest()
     path.write_text("\n".join([*text[:-1], json.dumps(record)]) + "\n")
     with pytest.raises(CheckpointError, match=r"made for other events or another split"):
         run_audit(target_from_callable(counting, "lap"), cfg, [PAIR])
@@ -262,7 +263,7 @@ def test_checkpoint_keeps_counts_and_resumes_without_drawing(tmp_path: Path) -> 
     record = json.loads(text[-1])
     record["size"] -= 1
     record.pop("sha256")
-    record["sha256"] = hashlib.sha256(chain + runner._canonical(record)).hexdigest()
+    record["sha256"] = hashlib.sha256(chain + canonical(record)).hexdigest()
     path.write_text("\n".join([*text[:-1], json.dumps(record)]) + "\n")
     with pytest.raises(CheckpointError, match=r"made for other events or another split"):
         run_audit(target_from_callable(counting, "lap"), cfg, [PAIR])

@@ -3,13 +3,19 @@
 Targets, sampling, pair search, event selection, the Clopper–Pearson estimate and the report
 (terminal text and JSON); the HTML presentation and the command line live in :mod:`privref.app`,
 the statistics in :mod:`privref.audits.stats`, the validation zoo in :mod:`validation`.
+
+Importing this package does not import hypothesis; ``neighboring_pairs`` (a hypothesis strategy,
+:mod:`privref.reference.strategies`) is still reachable here, imported on first access.
 """
 
 from .adapters import register_target, registered_target_names
-from .api import assert_private, neighboring_pairs
+from .api import assert_private
+from .checkpoint import CheckpointError
+from .config import AuditConfig
 from .declarations import InputDomain, LibraryVersion, ProfileClaim, ZCDPClaim, audited_point, declare
+from .engines import ProgressReporter
 from .report import BlackboxReport, BlackboxVerdict, PairResult, WitnessSamples
-from .runner import AuditConfig, CheckpointError, run_audit, sample_pair
+from .runner import run_audit, sample_pair
 from .search import SearchSpace, candidate_pairs
 from .target import (
     OutcomeError,
@@ -31,6 +37,7 @@ __all__ = [
     "OutcomeError",
     "PairResult",
     "ProfileClaim",
+    "ProgressReporter",
     "SearchSpace",
     "Target",
     "TargetCallError",
@@ -43,10 +50,18 @@ __all__ = [
     "candidate_pairs",
     "declare",
     "load_target",
-    "neighboring_pairs",
     "register_target",
     "registered_target_names",
     "run_audit",
     "sample_pair",
     "target_from_callable",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """``neighboring_pairs`` (privref.reference.strategies), imported on first access only."""
+    if name == "neighboring_pairs":
+        from privref.reference.strategies import neighboring_pairs
+
+        return neighboring_pairs
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,8 +10,10 @@ Example::
     def test_rr_is_ln3_dp():
         assert_private(my_rr, epsilon="ln(3)", pairs=[([0], [1])], samples=20_000)
 
-:data:`neighboring_pairs` is :func:`privref.reference.strategies.neighboring_pairs`
-(hypothesis strategy for neighboring inputs), re-exported for convenience.
+``neighboring_pairs`` is :func:`privref.reference.strategies.neighboring_pairs` (a hypothesis
+strategy for neighboring inputs), re-exported for convenience *lazily*: it is imported on first
+access (module ``__getattr__``), so importing this module never imports hypothesis.  Import it
+from :mod:`privref.reference.strategies` in new code.
 """
 
 from __future__ import annotations
@@ -22,8 +24,7 @@ from fractions import Fraction
 
 from privref.reference.errors import InvalidArgument
 from privref.reference.neighbors import NeighborRelation, Substitution
-from privref.reference.privacy import parse_epsilon
-from privref.reference.strategies import neighboring_pairs
+from privref.reference.privacy import PrivacyClaim, parse_epsilon
 from privref.reference.validate import check_delta, to_fraction
 
 from .declarations import audited_point, relation_in_force, search_space
@@ -32,7 +33,17 @@ from .runner import AuditConfig, Estimator, check_pairs, run_audit
 from .search import SearchSpace, relation_from_name
 from .target import DEFAULT_TIMEOUT, check_timeout, target_from_callable
 
-__all__ = ["assert_private", "neighboring_pairs"]
+__all__ = ["assert_private"]
+
+
+def __getattr__(name: str) -> object:
+    """``neighboring_pairs``, imported from privref.reference.strategies on first access (it needs
+    hypothesis, which the auditor itself never imports)."""
+    if name == "neighboring_pairs":
+        from privref.reference.strategies import neighboring_pairs
+
+        return neighboring_pairs
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _exact(value: object, name: str) -> object:
@@ -120,10 +131,10 @@ def assert_private(mechanism: object, *, epsilon: object = None, delta: object =
     given_delta = None if delta is None else check_delta(_exact(delta, "delta"))
     conversion = None
     if epsilon is not None:
-        claim_eps, claim_delta = parse_epsilon(_exact(epsilon, "epsilon")), given_delta or Fraction(0)
+        claim = PrivacyClaim(parse_epsilon(_exact(epsilon, "epsilon")), given_delta or Fraction(0))
     elif target.claim is not None:
         point = audited_point(target.claim, given_delta)
-        claim_eps, claim_delta, conversion = point.epsilon, point.delta, point.conversion
+        claim, conversion = point.claim, point.conversion
     else:
         raise InvalidArgument(f"epsilon is required: the mechanism {target.name} declares no "
                               "privacy claim (privref_claim / declare(epsilon=...))")
@@ -136,7 +147,7 @@ def assert_private(mechanism: object, *, epsilon: object = None, delta: object =
         given = [(tuple(a), tuple(b)) for a, b in target.pairs]
     if search is None and given is None:
         search = search_space(target.domain, rel)
-    config = AuditConfig(epsilon=claim_eps, delta=claim_delta, confidence=conf, samples=samples,
+    config = AuditConfig(claim, confidence=conf, samples=samples,
                          seed=seed, workers=workers, search=search or SearchSpace(),
                          float_events=float_events, relation=rel, group=group, timeout=timeout)
     if given is not None:  # checked here so that errors name the API argument; run_audit
@@ -151,7 +162,7 @@ def assert_private(mechanism: object, *, epsilon: object = None, delta: object =
         leak = (f"\n  {FLOAT_LEAK}\n  event counts: {dict(w.estimate.counts)}"
                 if report.float_leak else "")
         raise AssertionError(
-            f"{target.name} is not ({claim_eps}, {claim_delta})-DP: epsilon >= "
+            f"{target.name} is not ({claim.epsilon}, {claim.delta})-DP: epsilon >= "
             f"{report.epsilon_lower_bound:.6g} with confidence {conf}\n"
             f"  witness pair: {list(w.pair[0])!r} vs {list(w.pair[1])!r} ({w.estimate.direction})\n"
             f"  event: {w.estimate.event}\n"

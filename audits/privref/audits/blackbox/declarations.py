@@ -48,7 +48,13 @@ from privref.reference.neighbors import (
     PublicPrivate,
     Substitution,
 )
-from privref.reference.privacy import PrivacyClaim, parse_epsilon
+from privref.reference.privacy import (
+    Claim,
+    PrivacyClaim,
+    ProfileClaim,
+    ZCDPClaim,
+    parse_epsilon,
+)
 from privref.reference.reals import Order, Real, compare
 from privref.reference.validate import check_delta, to_fraction
 
@@ -100,37 +106,9 @@ _RELATIONS = (Substitution, AddRemove, LInf, LabelSubstitution, PublicPrivate)
 Pair = tuple[tuple[Hashable, ...], tuple[Hashable, ...]]
 
 
-@dataclass(frozen=True, slots=True)
-class ZCDPClaim:
-    """A ρ-zCDP claim (Bun and Steinke 2016), ρ > 0 exact; ``delta`` is the point audited by
-    default (None: the auditor needs --delta / delta=)."""
-
-    rho: Fraction
-    delta: Fraction | None = None
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.rho, Fraction) or self.rho <= 0:
-            raise TargetLoadError(f"privref_claim: rho={self.rho} must be an exact number > 0")
-        if self.delta is not None and not 0 < self.delta < 1:
-            raise TargetLoadError(f"privref_claim: delta={self.delta} of a zCDP claim must lie "
-                                  "in (0, 1)")
-
-
-@dataclass(frozen=True, slots=True)
-class ProfileClaim:
-    """A privacy profile δ(ε) given by finitely many points: the target is (ε_i, δ_i)-DP for
-    every i (and therefore (ε_i, δ)-DP for every δ >= δ_i)."""
-
-    points: tuple[PrivacyClaim, ...]
-
-    def __post_init__(self) -> None:
-        if not self.points or not all(isinstance(p, PrivacyClaim) for p in self.points):
-            raise TargetLoadError("privref_claim: a profile must hold at least one (epsilon, "
-                                  "delta) point")
-
-
-DeclaredClaim = PrivacyClaim | ZCDPClaim | ProfileClaim
-"""What a target may claim: (ε, δ)-DP (pure when δ = 0), ρ-zCDP, or a privacy profile."""
+DeclaredClaim = Claim
+"""What a target may claim: (ε, δ)-DP (pure when δ = 0), ρ-zCDP, or a privacy profile (the claim
+family :data:`privref.reference.privacy.Claim`, shared with the exact auditor)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,12 +169,21 @@ class Declaration:
 
 @dataclass(frozen=True, slots=True)
 class AuditPoint:
-    """The (ε, δ) point audited for a declared claim, and how it was obtained (``conversion``:
-    None when the claim is that point itself)."""
+    """The (ε, δ) point audited for a declared claim (a validated :class:`PrivacyClaim`), and how
+    it was obtained (``conversion``: None when the claim is that point itself)."""
 
-    epsilon: Real
-    delta: Fraction
+    claim: PrivacyClaim
     conversion: str | None
+
+    @property
+    def epsilon(self) -> Real:
+        """The point's ε."""
+        return self.claim.epsilon
+
+    @property
+    def delta(self) -> Fraction:
+        """The point's δ."""
+        return self.claim.delta
 
 
 def _number(v: object) -> bool:
@@ -507,7 +494,8 @@ def audited_point(claim: DeclaredClaim, delta: Fraction | None) -> AuditPoint:
     Raises InvalidArgument naming ``--delta`` when no point exists.
     """
     if isinstance(claim, PrivacyClaim):
-        return AuditPoint(claim.epsilon, claim.delta if delta is None else delta, None)
+        return AuditPoint(PrivacyClaim(claim.epsilon, claim.delta if delta is None else delta),
+                          None)
     if isinstance(claim, ZCDPClaim):
         d = claim.delta if delta is None else delta
         if d is None or not 0 < d < 1:
@@ -523,7 +511,7 @@ def audited_point(claim: DeclaredClaim, delta: Fraction | None) -> AuditPoint:
                    f"order alpha={zcdp_order(claim.rho, d)}"
                    + (" (epsilon_alpha <= 0, so epsilon = 0)" if eps.exact == 0 else "")
                    + ", tighter than 001 Lemma 51")
-        return AuditPoint(eps, d, f"{claim_text(claim)} -> {how} at delta={d}")
+        return AuditPoint(PrivacyClaim(eps, d), f"{claim_text(claim)} -> {how} at delta={d}")
     deltas = sorted({p.delta for p in claim.points})
     if delta is None:
         if len(deltas) > 1:
@@ -536,7 +524,7 @@ def audited_point(claim: DeclaredClaim, delta: Fraction | None) -> AuditPoint:
         raise InvalidArgument(f"--delta={delta}: the declared profile has no point with delta <= "
                               f"{delta} (its deltas: {[str(d) for d in deltas]})")
     best = _smallest(usable)
-    return AuditPoint(best.epsilon, delta, None if best.delta == delta else
+    return AuditPoint(PrivacyClaim(best.epsilon, delta), None if best.delta == delta else
                       f"profile point ({best.epsilon}, {best.delta}) implies "
                       f"({best.epsilon}, {delta}) since {delta} >= {best.delta}")
 

@@ -1,4 +1,8 @@
-"""Where the black-box auditor's chunks run: in-process, a local process pool, or Dask.
+"""The black-box sampling engine, and where its chunks run: in-process, a process pool, or Dask.
+
+:class:`SamplingEngine` draws a stage's chunks (and, streaming, counts the held-out ones where
+they are drawn), through a :class:`Backend`, the checkpoint
+(:mod:`privref.audits.blackbox.checkpoint`) and an optional :class:`ProgressReporter`.
 
 Every backend runs the same tasks, each a pure function of its task tuple (the chunk's key,
 the dataset, the audit's seed, its size, the per-call timeout and, when counting, the events):
@@ -27,24 +31,48 @@ import collections
 import multiprocessing
 import signal
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
 from multiprocessing.pool import Pool
-from typing import Any, Final, TypeVar
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
+
+import numpy as np
 
 from privref.reference.errors import InvalidArgument
 
 from .adapters import MissingDependency
+from .batch import merge_batches
+from .checkpoint import Checkpoint, CheckpointError, Counted, Key
 from .errors import TargetError, TargetTimeout
-from .target import Target, load_target
+from .estimate import dealt_sizes, events_digest, selection_sizes
+from .events import Event
+from .search import Pair
+from .selection import Candidate
+from .target import Batch, Target, draw, load_target, seeded_globals
+
+if TYPE_CHECKING:  # config imports BACKENDS from here
+    from .config import AuditConfig
 
 __all__ = [
     "BACKENDS",
     "DASK_IN_FLIGHT_PER_WORKER",
+    "VALIDATION_SHARE",
     "Backend",
     "DaskBackend",
+    "Plan",
     "ProcessBackend",
+    "ProgressReporter",
+    "Refine",
+    "SamplingEngine",
     "SerialBackend",
+    "Streamed",
+    "chunk_head",
+    "dealing_seed",
     "make_backend",
+    "sample_chunk",
+    "validation_chunks",
 ]
 
 T = TypeVar("T")
@@ -272,3 +300,383 @@ def make_backend(name: str, target: Target, workers: int, address: str | None = 
     if name == "dask":
         return DaskBackend(target, workers, address)
     return SerialBackend(target) if workers == 1 else ProcessBackend(target, workers)
+
+
+# ---------------------------------------------------------------------------- one chunk
+
+def _chunk_seed(seed: int, key: Key, stream: int) -> np.random.SeedSequence:
+    return np.random.SeedSequence(seed, spawn_key=(*key, stream))
+
+
+def sample_chunk(target: Target, data: Sequence[Hashable], seed: int, key: Key,
+                 size: int, timeout: float | None = None) -> Batch:
+    """Chunk ``key`` of ``size`` outcomes of ``target`` on ``data``: drawn with the generator of
+    ``(*key, 0)`` under global states seeded from ``(*key, 1)`` (the module docstring of
+    :mod:`privref.audits.blackbox.runner`), so it depends only on (target, data, seed, key, size)."""
+    rng = np.random.Generator(np.random.PCG64(_chunk_seed(seed, key, 0)))
+    with seeded_globals(_chunk_seed(seed, key, 1)):
+        return draw(target, data, rng, size, timeout)
+
+
+def dealing_seed(seed: int, stage: int, index: int) -> np.random.SeedSequence:
+    """The seed of the fair coins that deal a pair's bounding split to its sides
+    (:func:`privref.audits.blackbox.pooled.allocate`): a stream of the audit's seed apart
+    from every chunk's."""
+    return np.random.SeedSequence(seed, spawn_key=(stage, index, 2))
+
+
+_Task = tuple[Key, tuple[Hashable, ...], int, int, float | None]  # key, data, seed, size, timeout
+# key, data, seed, size, timeout, events, how many of the chunk's outcomes to count
+_CountTask = tuple[Key, tuple[Hashable, ...], int, int, float | None, tuple[Event, ...], int]
+
+
+def _sample_task(target: Target, task: _Task) -> tuple[Key, Batch]:
+    key, data, seed, size, timeout = task
+    return key, sample_chunk(target, data, seed, key, size, timeout)
+
+
+
+def chunk_head(batch: Batch) -> Batch:
+    """The batch's first outcome only (what the outcome-kind checks need)."""
+    values = batch.values[:1].copy() if isinstance(batch.values, np.ndarray) else batch.values[:1]
+    return Batch(batch.kind, values, batch.first, batch.conversions)
+
+
+def _count_task(target: Target, task: _CountTask) -> tuple[Key, Counted]:
+    key, data, seed, size, timeout, events, limit = task
+    batch = sample_chunk(target, data, seed, key, size, timeout)
+    values = batch.values if limit >= len(batch) else batch.values[:limit]
+    return key, Counted(len(values), tuple(e.count(values) for e in events), chunk_head(batch))
+
+
+# ---------------------------------------------------------------------------- progress
+
+class ProgressReporter(Protocol):
+    """Where the sampling engine reports progress (e.g. a terminal bar; none by default).
+
+    Per stage: ``begin(label, total)`` with the stage's name (``"screening"``,
+    ``"confirmation"``, ``"sampling"``) and its total number of outcomes (both sides of every
+    pair), then ``advance(n)`` for every ``n`` more outcomes drawn, counted or found in the
+    checkpoint, then ``end()`` (also after an error).  Calls come from the calling thread.
+    """
+
+    def begin(self, label: str, total: int) -> None:
+        """A stage of ``total`` outcomes starts."""
+
+    def advance(self, n: int) -> None:
+        """``n`` more outcomes of the stage are done."""
+
+    def end(self) -> None:
+        """The stage is over (completed or not)."""
+
+
+class _Silent:
+    """The progress reporter that reports nothing."""
+
+    def begin(self, label: str, total: int) -> None:
+        """Nothing."""
+
+    def advance(self, n: int) -> None:
+        """Nothing."""
+
+    def end(self) -> None:
+        """Nothing."""
+
+
+# ---------------------------------------------------------------------------- engine
+
+Plan = Callable[[int, Any, Any, int, int, bool, bool], tuple[Candidate, ...]]
+"""plan(candidate index, selection split a, selection split b, held-out size a, held-out size b,
+shortlist, dealt): the candidates to count (a shortlist for a :data:`Refine` step when asked);
+``dealt`` says the bounding split's sizes are dealt for the pooled test."""
+
+Refine = Callable[[int, tuple[Candidate, ...], tuple[tuple[int, int], ...], int, int, bool],
+                  tuple[Candidate, ...]]
+"""refine(candidate index, shortlist, its validation hits, validation size, bounding size,
+dealt): the candidates kept, to be counted on the rest of the held-out split."""
+
+VALIDATION_SHARE: Final = 16
+"""When the held-out split is at least this many times the selection split, its first
+1/VALIDATION_SHARE (whole chunks) is a validation split that chooses among a shortlist."""
+
+
+def validation_chunks(n: int, selection: int, chunk: int) -> int:
+    """How many whole held-out chunks (after the selection split's last chunk) form the validation
+    split: 0 (no validation) unless n − selection >= VALIDATION_SHARE·selection, else enough
+    chunks for (n − selection)/VALIDATION_SHARE outcomes, always leaving one chunk to bound."""
+    held = n - selection
+    if held < VALIDATION_SHARE * selection:
+        return 0
+    first, total = -(-selection // chunk), -(-n // chunk)
+    return max(0, min(-(-(held // VALIDATION_SHARE) // chunk), total - first - 1))
+
+
+@dataclass(frozen=True, slots=True)
+class Streamed:
+    """One pair's streamed stage: the candidates, their held-out hits per side, the split sizes.
+
+    ``hits[k]`` = (hits under M(a), hits under M(b)) of ``chosen[k]`` on the held-out split
+    (after the validation split, when there is one: ``validation_size`` > 0 outcomes per side
+    that chose ``chosen`` from a shortlist); ``selection`` the selection samples (kept only on
+    request, else None).  ``dealt``: the bounding split's sizes per side when they were dealt
+    for the pooled test (:func:`privref.audits.blackbox.pooled.allocate`), else None and
+    both sides bound ``held_size`` outcomes.
+    """
+
+    chosen: tuple[Candidate, ...]
+    hits: tuple[tuple[int, int], ...]
+    selection_size: int
+    held_size: int
+    selection: tuple[Any, Any] | None = None
+    validation_size: int = 0
+    dealt: tuple[int, int] | None = None
+
+    @property
+    def bounding(self) -> tuple[int, int]:
+        """The bounding split's size per side: the dealt sizes, or ``held_size`` twice."""
+        return self.dealt if self.dealt is not None else (self.held_size, self.held_size)
+
+
+class SamplingEngine:
+    """Draws and counts the chunks of a stage (see the module docstring of
+    :mod:`privref.audits.blackbox.runner`), through a backend, a checkpoint and a progress
+    reporter; a context manager that releases the backend and closes the checkpoint."""
+
+    def __init__(self, target: Target, config: AuditConfig, fingerprint: dict[str, Any],
+                 progress: ProgressReporter | None = None) -> None:
+        self.target = target
+        self.config = config
+        self.backend: Backend | None = None
+        self.progress: ProgressReporter = _Silent() if progress is None else progress
+        self.checkpoint = (None if config.checkpoint is None
+                           else Checkpoint(config.checkpoint, fingerprint))
+
+    def __enter__(self) -> SamplingEngine:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if self.backend is not None:
+            self.backend.close(kind is None)
+        if self.checkpoint is not None:
+            self.checkpoint.close()
+
+    def _backend(self) -> Backend:
+        if self.backend is None:
+            self.backend = make_backend(self.config.backend, self.target, self.config.workers,
+                                        self.config.scheduler)
+        return self.backend
+
+    def _run(self, fn: Callable[[Target, Any], Any], tasks: Iterator[Any], count: int,
+             chunk: int) -> Iterator[Any]:
+        if self.config.backend == "local" and (self.config.workers == 1 or count <= 1):
+            for task in tasks:
+                yield fn(self.target, task)
+            return
+        timeout = self.config.timeout
+        # watchdog behind the workers' own per-call alarms: a worker stuck where signals
+        # cannot reach (C code holding the GIL) is caught here and the workers terminated
+        budget = None if timeout is None else timeout * (1 if self.target.vectorized else chunk) + 30
+        yield from self._backend().run(fn, tasks, count, budget)
+
+    def _collect(self, stage: int, pairs: Sequence[tuple[int, Pair]], n: int,
+                 chunks: int) -> dict[tuple[int, int], Batch]:
+        """The first ``chunks`` chunks of each side of each pair, merged (progress not begun here)."""
+        chunk = self.config.chunk(self.target)
+        found: dict[Key, Batch] = {}
+        pending = 0
+        for index, _ in pairs:
+            for side in (0, 1):
+                for c in range(chunks):
+                    key = (stage, index, side, c)
+                    if self.checkpoint is not None and key in self.checkpoint.chunks:
+                        found[key] = self.checkpoint.chunks[key]
+                    else:
+                        pending += 1
+
+        def tasks() -> Iterator[_Task]:  # lazily: the plan never sits in memory
+            for index, pair in pairs:
+                for side in (0, 1):
+                    for c in range(chunks):
+                        key = (stage, index, side, c)
+                        if key not in found:
+                            yield (key, pair[side], self.config.seed, min(chunk, n - c * chunk),
+                                   self.config.timeout)
+
+        self.progress.advance(sum(len(b) for b in found.values()))
+        for key, batch in self._run(_sample_task, tasks(), pending, chunk):
+            if self.checkpoint is not None:
+                self.checkpoint.record(key, batch)
+            found[key] = batch
+            self.progress.advance(len(batch))
+        out: dict[tuple[int, int], Batch] = {}
+        for index, pair in pairs:
+            for side in (0, 1):
+                # pop: each side's chunks are released once merged (peak ≈ total + one side)
+                parts = [found.pop((stage, index, side, c)) for c in range(chunks)]
+                out[(index, side)] = merge_batches(parts, self.target.name, pair[side])
+        return out
+
+    def sample(self, stage: int, pairs: Sequence[tuple[int, Pair]], n: int,
+               label: str) -> dict[tuple[int, int], Batch]:
+        """Every one of the ``n`` outcomes of each side of each pair, kept in memory."""
+        chunks = -(-n // self.config.chunk(self.target))
+        self.progress.begin(label, 2 * n * len(pairs))
+        try:
+            return self._collect(stage, pairs, n, chunks)
+        finally:
+            self.progress.end()
+
+    def stream(self, stage: int, pairs: Sequence[tuple[int, Pair]], n: int, label: str,
+               plan: Plan, check: Callable[[dict[tuple[int, int], Batch]], None],
+               keep_selection: bool = False, refine: Refine | None = None,
+               pooled: bool = False) -> dict[int, Streamed]:
+        """Select events on a bounded selection split, then count them on the streamed rest.
+
+        The selection split is the first ``selection_sizes(n, n, 1/2, config.selection_cap)``
+        outcomes of each side; only one pair's (and one chunk per worker) is ever in memory,
+        whatever the number of pairs.  The
+        held-out chunks are drawn and counted where they are drawn (worker or cluster), and
+        only their counts come back, so memory does not grow with ``n``.  The counts equal
+        those of :func:`privref.audits.blackbox.estimate.estimate_pair_detailed` on all ``n``
+        outcomes whenever the selection split is not capped.
+
+        With ``refine``, when :func:`validation_chunks` > 0 (a held-out split at least
+        VALIDATION_SHARE times the selection split), the plan is a shortlist counted on the
+        validation split (the rest of the selection's last chunk and the next chunks), ``refine``
+        keeps some of it, and only those are counted on the remaining chunks.
+
+        With ``pooled``, a bounding split (what follows the validation split) of at least
+        POOLED_MIN outcomes per side is dealt to the sides by fair coins of
+        :func:`dealing_seed` (:func:`privref.audits.blackbox.pooled.allocate`), and each side
+        counts only the first outcomes of its dealt size.
+        """
+        chunk = self.config.chunk(self.target)
+        total = -(-n // chunk)
+        sel, _ = selection_sizes(n, n, Fraction(1, 2), self.config.selection_cap)
+        held = n - sel
+        first = -(-sel // chunk)
+        v = 0 if refine is None else validation_chunks(n, sel, chunk)
+        validation = (first * chunk - sel + sum(min(chunk, n - c * chunk)
+                                                for c in range(first, first + v))) if v else 0
+        bounding = held - validation
+        dealt: dict[int, tuple[int, int]] = {}
+        for index, _ in pairs:
+            got = (dealt_sizes(bounding, bounding, Fraction(0),
+                               dealing_seed(self.config.seed, stage, index)) if pooled else None)
+            if got is not None:
+                dealt[index] = got
+        ends = {(index, side): (sel + validation + dealt[index][side] if index in dealt else n)
+                for index, _ in pairs for side in (0, 1)}
+        self.progress.begin(label, 2 * n * len(pairs))
+        try:
+            out: dict[int, Streamed] = {}
+            events: dict[int, tuple[Event, ...]] = {}
+            hits: dict[tuple[int, int], list[int]] = {}
+            digests: dict[int, str] = {}
+            for index, pair in pairs:
+                # one pair's selection split at a time: memory does not grow with the pairs
+                merged = self._collect(stage, [(index, pair)], n, first)
+                check(merged)
+                values = (merged[(index, 0)].values, merged[(index, 1)].values)
+                chosen = plan(index, values[0][:sel], values[1][:sel], bounding, bounding,
+                              v > 0, index in dealt)
+                events[index] = tuple(c.event for c in chosen)
+                digests[index] = events_digest(chosen)
+                for side in (0, 1):
+                    # the held-out part of the last selection chunk (validation, or bounding
+                    # up to this side's dealt end)
+                    tail = values[side][sel:] if v else values[side][sel:ends[(index, side)]]
+                    hits[(index, side)] = [e.count(tail) for e in events[index]]
+                out[index] = Streamed(chosen, (), sel, held,
+                                      (values[0][:sel], values[1][:sel]) if keep_selection
+                                      else None, dealt=dealt.get(index))
+                del merged, values, tail
+            self._count(stage, pairs, n, first, first + v if v else total, events, digests,
+                        hits, check, {} if v else ends)
+            if v:
+                assert refine is not None
+                for index, _ in pairs:
+                    s = out[index]
+                    seen = tuple((hits[(index, 0)][k], hits[(index, 1)][k])
+                                 for k in range(len(s.chosen)))
+                    kept = refine(index, s.chosen, seen, validation, bounding, index in dealt)
+                    events[index] = tuple(c.event for c in kept)
+                    digests[index] = events_digest(kept)
+                    hits[(index, 0)], hits[(index, 1)] = [0] * len(kept), [0] * len(kept)
+                    out[index] = Streamed(kept, (), sel, bounding, s.selection, validation,
+                                          dealt.get(index))
+                self._count(stage, pairs, n, first + v, total, events, digests, hits, check,
+                            ends)
+        finally:
+            self.progress.end()
+        return {index: Streamed(s.chosen, tuple((hits[(index, 0)][k], hits[(index, 1)][k])
+                                                for k in range(len(s.chosen))),
+                                s.selection_size, s.held_size, s.selection, s.validation_size,
+                                s.dealt)
+                for index, s in out.items()}
+
+    def _count(self, stage: int, pairs: Sequence[tuple[int, Pair]], n: int, first: int,
+               total: int, events: dict[int, tuple[Event, ...]], digests: dict[int, str],
+               hits: dict[tuple[int, int], list[int]],
+               check: Callable[[dict[tuple[int, int], Batch]], None],
+               ends: dict[tuple[int, int], int] | None = None) -> None:
+        """Count chunks first..total-1 of each side, each side only up to its end in ``ends``
+        ((index, side) -> outcomes of the side's stream counted; n when absent)."""
+        chunk = self.config.chunk(self.target)
+        stop = {} if ends is None else ends
+
+        def chunks(index: int, side: int) -> range:
+            return range(first, min(total, -(-stop.get((index, side), n) // chunk)))
+
+        def limit(index: int, side: int, c: int) -> int:
+            return min(chunk, stop.get((index, side), n) - c * chunk)
+
+        done: dict[Key, Counted] = {}
+        pending = 0
+        for index, _ in pairs:
+            for side in (0, 1):
+                for c in chunks(index, side):
+                    key = (stage, index, side, c)
+                    saved = None if self.checkpoint is None else self.checkpoint.counts.get(key)
+                    if saved is not None:
+                        if saved[0] != digests[index] or saved[1].size != limit(index, side, c):
+                            raise CheckpointError(
+                                f"--checkpoint {self.config.checkpoint}: its counts of chunk "
+                                f"{key} were made for other events or another split than this "
+                                "run's (the target or privref changed since); delete it to "
+                                "start over")
+                        done[key] = saved[1]
+                    else:
+                        pending += 1
+
+        def tasks() -> Iterator[_CountTask]:
+            for index, pair in pairs:
+                if not events[index]:
+                    continue
+                for side in (0, 1):
+                    for c in chunks(index, side):
+                        key = (stage, index, side, c)
+                        if key not in done:
+                            yield (key, pair[side], self.config.seed, min(chunk, n - c * chunk),
+                                   self.config.timeout, events[index], limit(index, side, c))
+
+        def add(key: Key, counted: Counted) -> None:
+            check({(key[1], key[2]): counted.head})
+            acc = hits[(key[1], key[2])]
+            for k, h in enumerate(counted.hits):
+                acc[k] += h
+            self.progress.advance(counted.size)
+
+        for key, counted in done.items():
+            add(key, counted)
+        skipped = sum(min(chunk, n - c * chunk) for index, _ in pairs if not events[index]
+                      for _side in (0, 1) for c in chunks(index, _side))
+        self.progress.advance(skipped)
+        pending -= sum(1 for index, _ in pairs if not events[index]
+                       for _side in (0, 1) for c in chunks(index, _side)
+                       if (stage, index, _side, c) not in done)
+        for key, counted in self._run(_count_task, tasks(), pending, chunk):
+            if self.checkpoint is not None:
+                self.checkpoint.record_counts(key, digests[key[1]], counted)
+            add(key, counted)

@@ -16,10 +16,14 @@ Two sources, both deterministic given the seed:
      above, half up half down, all above, all below, and the X shape, around
      the all-ones vector.
 
-2. **Hypothesis-driven search** (``substitution`` and ``add-remove``):
-   ``hypothesis_examples`` pairs drawn from
-   :func:`privref.reference.strategies.neighboring_pairs` over ``elements`` and
-   ``sizes``, with ``hypothesis.find`` driven by ``random.Random(seed)``.
+2. **Random draws** (``substitution`` and ``add-remove``): ``random_examples``
+   pairs drawn by :func:`random_pairs` from a ``numpy.random.Generator`` seeded with
+   ``SeedSequence(seed, spawn_key=(SEARCH_STREAM,))`` (a stream apart from every
+   sampling stream of the runner): a dataset of a size drawn from ``sizes`` with
+   entries drawn from ``elements``, and its neighbor (one entry substituted by
+   another element, or one element inserted at a drawn position, the pair's order
+   drawn too).  No test-generation library is involved at run time (the search
+   used ``hypothesis.find`` before; the pairs it draws differ from those).
 
 Relations are the classes of :mod:`privref.reference.neighbors` (one vocabulary
 with the exact auditor); :data:`RELATIONS` maps the command-line names to them.
@@ -28,22 +32,19 @@ The search generates :class:`Substitution`, :class:`AddRemove` and
 fallback to substitution): give the pairs instead.
 
 Guarantee: every candidate is a neighboring pair under the space's relation
-(checked here).  Hypothesis writes nothing to disk (``database=None``).  Pairs are deduplicated up to
+(checked here).  Nothing is written to disk.  Pairs are deduplicated up to
 order (the estimator tests both directions).  The statistical correction over
 the candidates is the runner's job (see audits.blackbox.runner).
 """
 
 from __future__ import annotations
 
-import contextlib
-import random
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
+from typing import Final
 
-from hypothesis import HealthCheck, Phase, find, settings
-from hypothesis.errors import NoSuchExample
+import numpy as np
 
-from privref.reference.data import Dataset
 from privref.reference.errors import InvalidArgument
 from privref.reference.neighbors import (
     SUBSTITUTION,
@@ -54,10 +55,9 @@ from privref.reference.neighbors import (
     PublicPrivate,
     Substitution,
 )
-from privref.reference.strategies import neighboring_pairs
 
-__all__ = ["MAX_SEARCH_SIZE", "RELATIONS", "SEARCHABLE", "Pair", "SearchSpace", "candidate_pairs",
-           "relation_from_name", "relation_name"]
+__all__ = ["MAX_SEARCH_SIZE", "RELATIONS", "SEARCHABLE", "SEARCH_STREAM", "Pair", "SearchSpace",
+           "candidate_pairs", "random_pairs", "relation_from_name", "relation_name"]
 
 RELATIONS: dict[str, NeighborRelation] = {
     "substitution": Substitution(),
@@ -73,6 +73,10 @@ SEARCHABLE = (Substitution, AddRemove, LInf)
 
 MAX_SEARCH_SIZE = 1000
 """Largest dataset size of the pair search."""
+
+SEARCH_STREAM: Final = 10
+"""The spawn key ``(SEARCH_STREAM,)`` of the seed stream of :func:`random_pairs` (the runner's
+sampling streams have spawn keys of three or five entries, so the streams never coincide)."""
 
 Pair = tuple[tuple[Hashable, ...], tuple[Hashable, ...]]
 
@@ -109,13 +113,15 @@ class SearchSpace:
     search can generate (:data:`SEARCHABLE`; others raise InvalidArgument).
     ``elements`` are the values an entry may take, in increasing order for
     "up"/"down" moves; ``LInf`` ignores them (vectors around all ones).  Sizes
-    are at most :data:`MAX_SEARCH_SIZE`.
+    are at most :data:`MAX_SEARCH_SIZE`.  ``random_examples`` pairs are drawn at random
+    (:func:`random_pairs`) after the standard patterns (the field was ``hypothesis_examples``
+    when hypothesis drew them); at most ``max_candidates`` candidates are kept.
     """
 
     relation: NeighborRelation = SUBSTITUTION
     elements: tuple[Hashable, ...] = (0, 1)
     sizes: tuple[int, ...] = (1, 2, 3)
-    hypothesis_examples: int = 16
+    random_examples: int = 16
     max_candidates: int = 48
 
     def __post_init__(self) -> None:
@@ -145,7 +151,7 @@ class SearchSpace:
             if s > MAX_SEARCH_SIZE:
                 raise InvalidArgument(f"sizes={list(self.sizes)!r}: every size must be <= "
                                       f"{MAX_SEARCH_SIZE}")
-        for name, value, low in (("hypothesis_examples", self.hypothesis_examples, 0),
+        for name, value, low in (("random_examples", self.random_examples, 0),
                                  ("max_candidates", self.max_candidates, 1)):
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise InvalidArgument(f"{name}={value!r} must be an int >= {low}")
@@ -153,7 +159,7 @@ class SearchSpace:
     def to_json(self) -> dict[str, object]:
         """A JSON-able description (used in reports and checkpoint fingerprints)."""
         return {"relation": relation_name(self.relation), "elements": list(self.elements),
-                "sizes": list(self.sizes), "hypothesis_examples": self.hypothesis_examples,
+                "sizes": list(self.sizes), "random_examples": self.random_examples,
                 "max_candidates": self.max_candidates}
 
 
@@ -200,43 +206,37 @@ def relation_name_safe(relation: object) -> str:
     return repr(relation)
 
 
-def _hypothesis_pairs(space: SearchSpace, seed: int) -> list[Pair]:
-    if space.hypothesis_examples == 0 or isinstance(space.relation, LInf):
+def random_pairs(space: SearchSpace, seed: int) -> list[Pair]:
+    """``space.random_examples`` neighboring pairs drawn at random (none for ``LInf``).
+
+    Drawn from ``numpy.random.Generator(PCG64(SeedSequence(seed, spawn_key=(SEARCH_STREAM,))))``:
+    per pair a size n from ``space.sizes`` and n entries from ``space.elements`` (uniformly);
+    under substitution one uniform position gets another element (uniform among the rest),
+    under add-remove one uniform element is inserted at a uniform position, and the order of
+    the two datasets is a fair coin.  The smaller dataset's size is therefore in ``sizes``.
+    Deterministic given (space, seed); every pair is neighboring under ``space.relation``.
+    """
+    if space.random_examples == 0 or isinstance(space.relation, LInf):
         return []
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(
+        seed, spawn_key=(SEARCH_STREAM,))))
+    els = space.elements
+    k = len(els)
     add_remove = isinstance(space.relation, AddRemove)
-    strategy = neighboring_pairs(space.relation, space.elements, min_size=min(space.sizes),
-                                 max_size=max(space.sizes) + (1 if add_remove else 0))
     found: list[Pair] = []
-
-    def collect(pair: tuple[Dataset, Dataset]) -> bool:
-        a, b = pair
-        if min(len(a), len(b)) in space.sizes:  # the smaller dataset's size is in the space
-            found.append((tuple(a), tuple(b)))
-        return False
-
-    config = settings(max_examples=space.hypothesis_examples, database=None, deadline=None,
-                      phases=[Phase.generate], suppress_health_check=list(HealthCheck))
-    with _private_storage(), contextlib.suppress(NoSuchExample):  # collect() never accepts,
-        find(strategy, collect, settings=config, random=random.Random(seed))  # so find ends here
+    for _ in range(space.random_examples):
+        n = space.sizes[int(rng.integers(len(space.sizes)))]
+        a = tuple(els[int(i)] for i in rng.integers(k, size=n))
+        if add_remove:
+            at = int(rng.integers(n + 1))
+            b = (*a[:at], els[int(rng.integers(k))], *a[at:])
+        else:
+            at = int(rng.integers(n))
+            current = els.index(a[at])
+            other = int(rng.integers(k - 1))
+            b = (*a[:at], els[other + (other >= current)], *a[at + 1:])
+        found.append((a, b) if rng.integers(2) == 0 else (b, a))
     return found
-
-
-@contextlib.contextmanager
-def _private_storage() -> Iterator[None]:
-    """Point hypothesis's storage (its caches, e.g. ``constants/``) at a temporary folder that is
-    removed afterwards: a search writes nothing to the user's working directory.  The previous
-    setting (possibly the user's own) is restored."""
-    import tempfile
-
-    import hypothesis.configuration as hc
-
-    previous = getattr(hc, "__hypothesis_home_directory", None)  # None: the default resolution
-    with tempfile.TemporaryDirectory(prefix="privref-hypothesis-") as tmp:
-        hc.set_hypothesis_home_dir(tmp)
-        try:
-            yield
-        finally:
-            hc.set_hypothesis_home_dir(previous)
 
 
 def _key(pair: Pair) -> tuple[str, str]:
@@ -245,7 +245,7 @@ def _key(pair: Pair) -> tuple[str, str]:
 
 
 def candidate_pairs(space: SearchSpace, seed: int) -> tuple[Pair, ...]:
-    """Standard patterns first, then hypothesis-drawn pairs; deduplicated, at most ``max_candidates``.
+    """Standard patterns first, then :func:`random_pairs`; deduplicated, at most ``max_candidates``.
 
     Deterministic: the same ``space`` and ``seed`` give the same tuple.
     """
@@ -260,7 +260,7 @@ def candidate_pairs(space: SearchSpace, seed: int) -> tuple[Pair, ...]:
     else:  # pragma: no cover - SearchSpace refuses the others
         raise InvalidArgument(f"relation={relation_name_safe(relation)!r} cannot be searched")
     out: dict[tuple[str, str], Pair] = {}
-    for a, b in [*patterns, *_hypothesis_pairs(space, seed)]:
+    for a, b in [*patterns, *random_pairs(space, seed)]:
         if not relation.are_neighbors(a, b):
             raise AssertionError(f"search produced a non-neighboring pair {a!r}, {b!r}")
         out.setdefault(_key((a, b)), (a, b))
