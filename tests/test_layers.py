@@ -60,9 +60,9 @@ def _imports(path: Path, layer: str) -> list[tuple[int, str]]:
 
 def test_each_layer_folder_holds_only_its_package() -> None:
     for layer in SHIPPED:
-        assert sorted(p.name for p in (ROOT / layer).iterdir() if p.name != "__pycache__") == ["privref"], layer
         inner = ROOT / layer / "privref"
-        assert sorted(p.name for p in inner.iterdir() if p.name != "__pycache__") == [layer], layer
+        assert sorted(p.name for p in (ROOT / layer).iterdir() if p.name != "__pycache__") == ["privref"]
+        assert sorted(p.name for p in inner.iterdir() if p.name != "__pycache__") == [layer]
         assert (inner / layer / "__init__.py").is_file(), layer
 
 

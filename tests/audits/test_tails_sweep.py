@@ -31,6 +31,8 @@ from privref.reference.errors import TooLargeToEnumerate
 from privref.reference.program import Affine, Distribution
 from privref.reference.reals import Interval, Real, exp, prob_as_interval, rational, sqrt
 
+pytestmark = pytest.mark.deep  # the deep tier: python -m pytest -m deep (docs/test-tiers.md)
+
 PREC = 96
 RADIUS = 110
 """Window half-width: every law below has P(|Z| >= RADIUS - 3) < 10^-30."""

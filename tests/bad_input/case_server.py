@@ -17,6 +17,7 @@ process group, ``/dev/null`` as stdin, ``cwd`` first on ``sys.path``, ``python -
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import os
 import runpy
@@ -28,6 +29,9 @@ from pathlib import Path
 from typing import Any
 
 import privref.app.cli  # the imports every case would otherwise pay for
+
+for _heavy in ("scipy.sparse", "sklearn.linear_model"):  # table4's and the learners' cases import
+    importlib.import_module(_heavy)                     # these: forked children inherit them
 
 _ENTRY = str(Path(privref.__file__).with_name("__main__.py"))
 

@@ -26,6 +26,8 @@ from privref.app.table4 import PAPER_TRAIN, ROWS, calibrated_sigma
 from privref.reference.accounting import calibrate_sigma, epsilon_ex_post
 from privref.reference.reals import Interval
 
+pytestmark = pytest.mark.deep  # the deep tier: python -m pytest -m deep (docs/test-tiers.md)
+
 F = Fraction
 TOL = F(1, 2**30)
 

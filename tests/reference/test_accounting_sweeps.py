@@ -36,6 +36,8 @@ from privref.reference import accounting as acc
 from privref.reference.errors import InvalidArgument
 from privref.reference.reals import MAX_EXPONENT, Interval, Order, Real, compare, exp
 
+pytestmark = pytest.mark.deep  # the deep tier: python -m pytest -m deep (docs/test-tiers.md)
+
 F = Fraction
 DPS = 80
 """Decimal digits of every mpmath reference computation."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
@@ -30,6 +31,8 @@ from privref.reference.privacy import PrivacyClaim, group_privacy
 from privref.reference.randomized_response import label_flip, randomized_response
 from privref.reference.reals import Order, Real, compare, exp, log
 from privref.reference.subsampling import subsampling_claim
+
+pytestmark = pytest.mark.deep  # the deep tier: python -m pytest -m deep (docs/test-tiers.md)
 
 SWEEP = settings(max_examples=25, deadline=None)
 

@@ -86,6 +86,8 @@ from privref.reference.stability_release import (
     threshold_floor,
 )
 
+pytestmark = pytest.mark.deep  # the deep tier: python -m pytest -m deep (docs/test-tiers.md)
+
 F = Fraction
 MP = Any
 """An mpmath number (mpmath is untyped)."""

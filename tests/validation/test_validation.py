@@ -42,6 +42,8 @@ from validation.oracle import (
     oracle_bound,
 )
 
+pytestmark = pytest.mark.deep  # the deep tier: python -m pytest -m deep (docs/test-tiers.md)
+
 CONFIDENCE = Fraction(9, 10)
 ALPHA = 1 - CONFIDENCE
 SEEDS = range(200)

@@ -37,6 +37,8 @@ from validation.zoo_svt import (
     svt_vectorized,
 )
 
+pytestmark = pytest.mark.deep  # the deep tier: python -m pytest -m deep (docs/test-tiers.md)
+
 ENTRIES = zoo()
 NAMES = [e.name for e in ENTRIES]
 DOC = Path(__file__).resolve().parents[2] / "docs" / "blackbox-zoo.md"

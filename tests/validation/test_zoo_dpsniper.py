@@ -41,6 +41,8 @@ from validation.zoo_types import NOT_PRIVATE, ZooEntry, rows_as_outcomes
 
 from ..stats import AUDIT_CONFIDENCE
 
+pytestmark = pytest.mark.deep  # the deep tier: python -m pytest -m deep (docs/test-tiers.md)
+
 ENTRIES = dpsniper_entries()
 NAMES = [e.name for e in ENTRIES]
 ALPHA = Fraction(1, 10**6)

@@ -20,6 +20,8 @@ from validation.zoo import NOT_PRIVATE, zoo_entry
 from validation.zoo_dpsniper import dpsniper_entries
 from validation.zoo_oracle import typical_count, witness_oracle
 
+pytestmark = pytest.mark.deep  # the deep tier: python -m pytest -m deep (docs/test-tiers.md)
+
 HELD = 220_000_000 - 2**20
 """privref's held-out size at DP-Sniper's default budget (selection capped at 2^20)."""
 ALPHA = Fraction(1, 10)

@@ -57,6 +57,8 @@ from validation.zoo import ZooEntry, zoo, zoo_entry
 
 from ..stats import AUDIT_CONFIDENCE
 
+pytestmark = pytest.mark.deep  # the deep tier: python -m pytest -m deep (docs/test-tiers.md)
+
 SAMPLES = 5_000
 FLOAT_LEAK_SAMPLES = 20_000
 SEED = 0

@@ -31,6 +31,8 @@ from privref.reference.reals import Order, compare
 
 from ...stats import AUDIT_CONFIDENCE
 
+pytestmark = pytest.mark.deep  # the deep tier: python -m pytest -m deep (docs/test-tiers.md)
+
 TARGETS = third_party_targets()
 
 
