@@ -1,9 +1,7 @@
-"""The ledger: structure rules, every entry's checks, the manifest, and checks that can fail."""
+"""The ledger: structure rules, every check run once, the manifest, and checks that can fail."""
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -13,57 +11,55 @@ import pytest
 from privref.proofs import Check, CheckResult, Entry, Kind, Status, Verdict
 from privref.proofs.manifest import MANIFEST, pending
 from privref.proofs.registry import all_entries
-from privref.proofs.runner import run_entry
+from privref.proofs.runner import run_check, run_entry
 from privref.reference.errors import InvalidArgument
 
 ENTRIES = all_entries()
-TESTS = Path(__file__).resolve().parent
 
 
-def _module_tested(package: str, module: str) -> bool:
-    """True when tests/proofs/test_<package>_<module>.py runs every check of the module's ENTRIES
-    (its test parametrized over the module's checks, asserting each expected verdict)."""
-    path = TESTS / f"test_{package}_{module}.py"
-    if not path.exists():
-        return False
-    text = path.read_text(encoding="utf-8")
-    return ".ENTRIES" in text and "def test_every_check" in text
+def _distinct() -> list[tuple[Check, tuple[Entry, ...]]]:
+    """Each Check object of the ledger once (entries such as 000/004 counterparts share one), with
+    the entries that use it, in ledger order."""
+    users: dict[int, tuple[Check, list[Entry]]] = {}
+    for entry in ENTRIES:
+        for check in entry.checks:
+            users.setdefault(id(check), (check, []))[1].append(entry)
+    return [(check, tuple(entries)) for check, entries in users.values()]
 
 
-def _covered_elsewhere() -> frozenset[str]:
-    """Ids of the entries whose paper module has its own test file running every check."""
-    covered: set[str] = set()
-    for package in ("p001", "p002", "p003"):
-        pkg = importlib.import_module(f"privref.proofs.{package}")
-        for info in pkgutil.iter_modules(pkg.__path__):
-            if _module_tested(package, info.name):
-                module = importlib.import_module(f"privref.proofs.{package}.{info.name}")
-                covered |= {e.id for e in getattr(module, "ENTRIES", ())}
-    return frozenset(covered)
+DISTINCT = _distinct()
 
 
-COVERED = _covered_elsewhere()
-UNCOVERED = [e for e in ENTRIES if e.id not in COVERED]
+def test_every_check_is_run_here_once() -> None:
+    """The one place that runs the ledger's checks in the suite: every check of every entry is
+    a case below, once (a per-module test that ran them again doubled the ledger's cost)."""
+    assert sum(len(e.checks) for e in ENTRIES) >= len(DISTINCT)
+    assert {id(c) for e in ENTRIES for c in e.checks} == {id(c) for c, _ in DISTINCT}
 
 
-def test_module_test_files_cover_their_entries() -> None:
-    """The skip below is justified: the 001 and 002 modules all have their own test files."""
-    for package in ("p001", "p002"):
-        pkg = importlib.import_module(f"privref.proofs.{package}")
-        for info in pkgutil.iter_modules(pkg.__path__):
-            assert _module_tested(package, info.name), (package, info.name)
-    assert {e.id for e in ENTRIES if e.paper in ("001", "002")} <= COVERED
+@pytest.mark.parametrize(("check", "entries"), DISTINCT,
+                         ids=[f"{es[0].id} :: {c.name}" for c, es in DISTINCT])
+def test_every_check_agrees_with_its_status(check: Check, entries: tuple[Entry, ...]) -> None:
+    """Run every check of the ledger once, as ``privref lemmas --check`` does: it must return the
+    verdict its entries' statuses expect (a crash is UNDECIDED, which agrees with none), and a
+    VIOLATED result must carry its witness (a negative control that HOLDS may show one too)."""
+    assert all(check in e.checks for e in entries)
+    outcome = run_check(check)
+    result = outcome.result
+    assert outcome.agrees, (result.verdict, result.evidence)
+    if result.verdict is Verdict.VIOLATED:
+        assert result.witness, result.evidence
 
 
-@pytest.mark.parametrize("entry", UNCOVERED, ids=[e.id for e in UNCOVERED])
-def test_every_entry_agrees_with_its_status(entry: Entry) -> None:
-    """Run every check of every entry not run by its module's own test file (those files run
-    each check once, parametrized), so pytest runs the whole ledger once, as ``privref lemmas
-    --check`` does; each must return the verdict its status expects."""
-    report = run_entry(entry)
-    bad = [(o.check.name, o.result.verdict, o.result.evidence) for o in report.outcomes
-           if not o.agrees]
-    assert not bad, bad
+@pytest.mark.deep
+@pytest.mark.parametrize(("check", "entries"), DISTINCT,
+                         ids=[f"{es[0].id} :: {c.name}" for c, es in DISTINCT])
+def test_every_check_is_deterministic(check: Check, entries: tuple[Entry, ...]) -> None:
+    """Deep tier: a second run gives the same verdict, evidence and witness (checks are pure and
+    seeded; CI runs each check once, docs/test-tiers.md)."""
+    first, second = run_check(check).result, run_check(check).result
+    assert (first.verdict, first.evidence, first.witness) == (
+        second.verdict, second.evidence, second.witness), check.name
 
 
 def test_ids_are_unique_and_in_the_manifest() -> None:
@@ -169,7 +165,6 @@ def test_docs_ledger_is_current() -> None:
     """docs/ledger.md equals what `privref lemmas --markdown` generates now, apart from the
     source fingerprints (statuses, statements, checks: a behaviour change shows here).  The
     fingerprints alone are the drift test, tests/proofs/test_drift.py."""
-    from pathlib import Path
 
     from privref.proofs.report import ledger_markdown
     from tests.proofs.test_drift import without_fingerprints

@@ -26,6 +26,7 @@ from privref.reference.citations import cite
 from privref.reference.composition import leak
 from privref.reference.concepts import Concept, thresholds_on
 from privref.reference.data import BOTTOM, Dataset, label_of, labeled, point_of, unlabeled
+from privref.reference.decide import all_hold, at_least, at_most, proved_lt
 from privref.reference.exponential import exponential_learner
 from privref.reference.learners.active import (
     LabelOracle,
@@ -473,9 +474,12 @@ def check_c11_coefficient(extra: int = 7, lo: Fraction = Fraction(3835, 100),
                           hi: Fraction = Fraction(3836, 100)) -> CheckResult:
     """41(7 + e)/(3 + e²) ∈ [38.35, 38.36] (004-E13); 41(1 + e)/(3 + e²) ≈ 14.67."""
     c = _c11_coefficient(extra)
-    ok = lo <= c.lo and c.hi <= hi
-    return CheckResult(Verdict.HOLDS if ok else Verdict.VIOLATED,
-                       f"41({extra}+e)/(3+e²) ∈ {c} ⊆ [{_d(lo)}, {_d(hi)}]: {ok}")
+    text = f"41({extra}+e)/(3+e²) ∈ {c}, against [{_d(lo)}, {_d(hi)}]"
+    verdict = all_hold([at_least(c, lo), at_most(c, hi)])
+    if verdict is Verdict.VIOLATED:
+        side = f"< {_d(lo)}" if proved_lt(c, lo) else f"> {_d(hi)}"
+        return CheckResult(verdict, f"{text}: proved outside", witness=f"41({extra}+e)/(3+e²) {side}")
+    return CheckResult(verdict, f"{text}: {'proved inside' if verdict is Verdict.HOLDS else 'undecided'}")
 
 
 def check_theorem57_delta(form: str) -> CheckResult:
