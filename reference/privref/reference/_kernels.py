@@ -3,7 +3,8 @@
 Each function here is what the core actually calls (rounding, categorical
 selection, normalization), written over plain ints so that CrossHair can
 explore it symbolically.  Contracts use PEP 316 docstring syntax and are
-checked in CI by ``crosshair check --analysis_kind=PEP316 privref.reference._kernels`` (tests/test_static_checks.py).
+checked in CI by ``crosshair check --analysis_kind=PEP316 privref.reference._kernels``
+(tests/test_static_checks.py).
 """
 
 from __future__ import annotations
