@@ -98,15 +98,23 @@ def _mpmath_precision_is_restored() -> Iterator[None]:
 
 
 FIRST: tuple[str, ...] = (
-    "tests/test_static_checks.py",
     "tests/proofs/test_ledger.py",
+    "tests/test_static_checks.py",
     "tests/bad_input/test_bad_input.py",
     "tests/proofs/test_active_entries.py",
+    "tests/reference/learners/test_prediction_baselines.py",
+    "tests/reference/test_accounting_edges.py",
+    "tests/reference/learners/test_iterlabelboost.py",
     "tests/app/test_account_cli.py",
+    "tests/reference/learners/test_stable_prediction.py",
+    "tests/audits/test_stats.py",
+    "tests/audits/blackbox/test_streaming.py",
 )
-"""The longest test files (CrossHair and mypy; every ledger check; the bad-input corpus; ...),
-collected first so that pytest-xdist starts them first and the short files fill in around them:
-collected last, CrossHair's 100 s ran alone at the end of a run while the other worker idled."""
+"""The longest test files (every ledger check; CrossHair and mypy; the bad-input corpus; ...),
+longest first by their measured time, collected first so that pytest-xdist (with
+``--no-loadscope-reorder``, which keeps the collection order) starts them first and the short
+files fill in around them: by default xdist orders files by their number of tests, which put
+CrossHair's one 100 s test last, alone, while the other worker idled."""
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,

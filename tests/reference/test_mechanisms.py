@@ -59,6 +59,7 @@ LABELED = Universe(((0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1)), (2,))
 
 
 class TestRandomizedResponse(MechanismContract):
+    constructors = (randomized_response,)
     def mechanism(self) -> Mechanism[Any]:
         return randomized_response("3/4")
 
@@ -100,6 +101,7 @@ class TestRandomizedResponse(MechanismContract):
 
 
 class TestLabelFlip(MechanismContract):
+    constructors = (label_flip,)
     def mechanism(self) -> Mechanism[Any]:
         return label_flip("2/3")
 
@@ -116,6 +118,7 @@ class TestLabelFlip(MechanismContract):
 
 
 class TestExponentialPapersForm(MechanismContract):
+    constructors = (exponential_learner,)
     samples = 2000
 
     def mechanism(self) -> Mechanism[Any]:
@@ -129,6 +132,7 @@ class TestExponentialPapersForm(MechanismContract):
 
 
 class TestExponentialRational(MechanismContract):
+    constructors = (exponential_learner,)
     def mechanism(self) -> Mechanism[Any]:
         return exponential_learner(HYPOTHESES, epsilon="2*ln(3/2)")
 
@@ -147,6 +151,7 @@ class TestExponentialRational(MechanismContract):
 
 
 class TestExponentialCounts(MechanismContract):
+    constructors = (exponential_mechanism,)
     def mechanism(self) -> Mechanism[Any]:
         return exponential_mechanism(COUNTS, count_score, epsilon="1/2")
 
@@ -165,6 +170,7 @@ class TestExponentialCounts(MechanismContract):
 
 
 class TestReportNoisyMax(MechanismContract):
+    constructors = (report_noisy_max,)
     def mechanism(self) -> Mechanism[Any]:
         return report_noisy_max(COUNTS, count_score, decay="1/2")
 
@@ -187,6 +193,7 @@ class TestReportNoisyMax(MechanismContract):
 
 
 class TestSubsampling(MechanismContract):
+    constructors = (subsample,)
     def mechanism(self) -> Mechanism[Any]:
         return subsample(randomized_response("2/3"), 1, 5)
 
@@ -240,6 +247,7 @@ class TestSubsampling(MechanismContract):
 
 
 class TestResampling(MechanismContract):
+    constructors = (resample_iid,)
     def mechanism(self) -> Mechanism[Any]:
         return resample_iid(exponential_mechanism(COUNTS, count_score, epsilon="2*ln(3/2)"))
 
@@ -256,6 +264,7 @@ class TestResampling(MechanismContract):
 
 
 class TestCompositionAndLeak(MechanismContract):
+    constructors = (compose, leak)
     def mechanism(self) -> Mechanism[Any]:
         return compose(randomized_response("3/4"), leak(randomized_response("2/3"), "1/10"))
 

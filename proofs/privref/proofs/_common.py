@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
-
-from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis import strategies as st
-from hypothesis.errors import HypothesisException
+from typing import TYPE_CHECKING, Any
 
 from privref.audits.exact import AuditReport, audit, epsilon_text
 from privref.reference.mechanism import Mechanism
@@ -15,6 +11,9 @@ from privref.reference.neighbors import Universe
 from privref.reference.privacy import PrivacyClaim
 
 from ._ledger import CheckResult, Verdict
+
+if TYPE_CHECKING:
+    from hypothesis import strategies as st
 
 __all__ = ["audit_result", "combine", "property_result"]
 
@@ -50,7 +49,12 @@ def property_result(strategy: st.SearchStrategy[Any], prop: Callable[[Any], str 
 
     ``prop`` returns None when the statement holds on the example, or a text
     describing the violation.  The first (shrunk) violation becomes the witness.
+    hypothesis is imported here, not at module level, so that importing the ledger
+    does not import it (tests/test_imports.py).
     """
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis.errors import HypothesisException
+
     failures: list[str] = []
 
     @settings(max_examples=examples, derandomize=True, database=None, deadline=None,

@@ -63,7 +63,7 @@ from .reals import (
     rational,
     sqrt,
 )
-from .validate import check_probability, to_fraction
+from .validate import ExactInput, check_probability, to_fraction
 
 __all__ = [
     "DEFAULT_TOLERANCE",
@@ -253,7 +253,7 @@ def _open_unit_real(delta: object) -> tuple[Real, float]:
     return rational(d), math.log(d.denominator) - math.log(d.numerator)
 
 
-def zcdp_epsilon_at_order(rho: object, delta: object, alpha: object) -> Real:
+def zcdp_epsilon_at_order(rho: object, delta: object, alpha: ExactInput) -> Real:
     """ε_α = αρ + (ln(1/δ) + (α − 1)·ln(1 − 1/α) − ln α)/(α − 1), an exact Real, for a rational α > 1.
 
     Guarantee: a ρ-zCDP mechanism is (ε_α, δ)-DP for EVERY α > 1.  Source: Canonne, Kamath and
@@ -500,7 +500,7 @@ def _mills(x: Interval, prec: int) -> Interval:
     return Interval(_mills_at(x.hi, prec).lo, _mills_at(x.lo, prec).hi)
 
 
-def normal_cdf(x: object, prec: int = WORK_PRECISION) -> Interval:
+def normal_cdf(x: ExactInput, prec: int = WORK_PRECISION) -> Interval:
     """An enclosure of Φ(x), the standard normal CDF, at about ``prec`` bits (relative in the tails).
 
     Proved through the series and continued fraction of the module doc; Φ(x) = 1/2 + φ(x)S(x)
@@ -539,7 +539,7 @@ class _EnclosedReal(Real):
     __repr__ = __str__
 
 
-def normal_cdf_real(x: object) -> Real:
+def normal_cdf_real(x: ExactInput) -> Real:
     """Φ(x) for a rational x as an exact :class:`~privref.reference.reals.Real`.
 
     Exactly 1/2 at x = 0; otherwise enclosed at any precision by
@@ -584,7 +584,7 @@ def _delta_from_mu(epsilon: Fraction, mu: Interval, prec: int) -> Interval:
     return clipped.rounded(prec)
 
 
-def analytic_gaussian_delta(epsilon: object, queries: object, sigma: object,
+def analytic_gaussian_delta(epsilon: ExactInput, queries: object, sigma: object,
                             prec: int = WORK_PRECISION) -> Interval:
     """Enclosure of the least δ for which q sensitivity-1 Gaussian queries with noise σ are (ε, δ)-DP.
 

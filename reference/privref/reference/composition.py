@@ -18,7 +18,7 @@ from .errors import InvalidArgument
 from .mechanism import Mechanism
 from .privacy import PrivacyClaim, compose_claims
 from .program import Program, bernoulli, call
-from .validate import check_delta
+from .validate import ExactInput, check_delta
 
 __all__ = ["compose", "leak"]
 
@@ -47,7 +47,7 @@ def compose(*mechanisms: Mechanism[Any], name: str | None = None) -> Mechanism[t
                      order_invariant=all(m.order_invariant for m in mechanisms))
 
 
-def leak(inner: Mechanism[T], delta: object) -> Mechanism[T | tuple[str, Dataset]]:
+def leak(inner: Mechanism[T], delta: ExactInput) -> Mechanism[T | tuple[str, Dataset]]:
     """With probability delta output ("leak", data), else inner(data): (epsilon, delta + delta_inner)-DP."""
     d = check_delta(delta)
     if d == 0:

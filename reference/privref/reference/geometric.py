@@ -24,7 +24,7 @@ from .mechanism import Mechanism
 from .privacy import PrivacyClaim
 from .program import Program
 from .reals import log, rational
-from .validate import check_delta, check_int, to_fraction
+from .validate import ExactInput, check_delta, check_int, to_fraction
 
 __all__ = [
     "bounded_sum",
@@ -62,7 +62,7 @@ def _query(query: Query | None, sensitivity: int) -> tuple[Query, bool]:
     return (bounded_sum(sensitivity), True) if query is None else (query, False)
 
 
-def geometric_mechanism(alpha: object, sensitivity: int = 1, *, query: Query | None = None
+def geometric_mechanism(alpha: ExactInput, sensitivity: int = 1, *, query: Query | None = None
                         ) -> Mechanism[int]:
     """query(D) + Z with Z two-sided geometric, P(z) ∝ α^{|z|}, 0 < α < 1 rational.
 
@@ -80,7 +80,7 @@ def geometric_mechanism(alpha: object, sensitivity: int = 1, *, query: Query | N
                                  f"sensitivity={sensitivity}")
 
 
-def discrete_laplace_mechanism(scale: object, sensitivity: int = 1, *,
+def discrete_laplace_mechanism(scale: ExactInput, sensitivity: int = 1, *,
                                query: Query | None = None) -> Mechanism[int]:
     """query(D) + Z with Z discrete Laplace of scale t, P(z) ∝ e^{-|z|/t}.
 
@@ -109,8 +109,8 @@ def discrete_gaussian_claim(sigma2: Fraction, sensitivity: int, delta: Fraction)
     return PrivacyClaim(zcdp_epsilon(rho, delta), delta)
 
 
-def discrete_gaussian_mechanism(sigma2: object, sensitivity: int = 1, *,
-                                delta: object = Fraction(1, 10**6),
+def discrete_gaussian_mechanism(sigma2: ExactInput, sensitivity: int = 1, *,
+                                delta: ExactInput = Fraction(1, 10**6),
                                 query: Query | None = None) -> Mechanism[int]:
     """query(D) + Z with Z discrete Gaussian, P(z) ∝ e^{-z²/(2σ²)}.
 

@@ -68,7 +68,7 @@ from .program import Program, bernoulli
 from .reals import Interval, Real, rational
 from .sparse_vector import discrete_release_probability, rational_scale_at_least
 from .stability_release import instability_distance, majority, threshold_floor
-from .validate import check_delta, check_int, check_positive, to_fraction
+from .validate import ExactInput, check_delta, check_int, check_positive, to_fraction
 
 __all__ = [
     "BOTTOM",
@@ -138,7 +138,7 @@ def _check_vote(vote: int, k: int) -> tuple[int, int]:
     return check_int(vote, "vote", minimum=0, maximum=kk), kk
 
 
-def gaussian_label(vote: int, k: int, sigma2: object) -> Program[int]:
+def gaussian_label(vote: int, k: int, sigma2: ExactInput) -> Program[int]:
     """ONE query of 001 Algorithm 1 with discrete Gaussian noise: 1(vote + Z >= K/2), Z ~ N_Z(0, σ²).
 
     Z is the discrete Gaussian of CKS20 Definition 1 with rational σ² (fresh for this query);
@@ -181,7 +181,7 @@ def _continuous_p(vote: int, k: int, sigma: Fraction) -> Real:
     return normal_cdf_real((Fraction(vote) - Fraction(k, 2)) / sigma)
 
 
-def continuous_gaussian_label(vote: int, k: int, sigma: object) -> Program[int]:
+def continuous_gaussian_label(vote: int, k: int, sigma: ExactInput) -> Program[int]:
     """ONE query of 001 Algorithm 1 with the paper's continuous noise: 1(vote + Z >= K/2), Z ~ N(0, σ²).
 
     The released bit is Bernoulli(p) with p = Φ((vote − K/2)/σ), an exact real
@@ -257,7 +257,7 @@ def majority_votes(votes: tuple[int, ...], k: int) -> Program[tuple[int, ...]]:
     return run()
 
 
-def gaussian_pate_epsilon(queries: int, sigma2: object, delta: object) -> PrivacyClaim:
+def gaussian_pate_epsilon(queries: int, sigma2: ExactInput, delta: ExactInput) -> PrivacyClaim:
     """(ρ + 2√(ρ ln(1/δ)), δ) with ρ = ℓ/(2σ²): ℓ discrete Gaussian releases of sensitivity 1.
 
     CKS20 Theorem 4 (each query 1/(2σ²)-zCDP), zCDP composition, then 001 Lemma 51; the
@@ -284,7 +284,7 @@ def _gaussian_mechanism(ell: int, s2: Fraction, claim: PrivacyClaim, how: str
                                  "vectors, a neighbor substitutes one teacher's vector")
 
 
-def gaussian_pate_at(queries: int, sigma2: object, delta: object) -> Mechanism[tuple[int, ...]]:
+def gaussian_pate_at(queries: int, sigma2: ExactInput, delta: ExactInput) -> Mechanism[tuple[int, ...]]:
     """001 Algorithm 1 with a given rational σ², claiming :func:`gaussian_pate_epsilon`.
 
     Data: the K teachers' label vectors (module docstring); output: the ℓ released bits.
@@ -295,7 +295,7 @@ def gaussian_pate_at(queries: int, sigma2: object, delta: object) -> Mechanism[t
     return _gaussian_mechanism(queries, s2, claim, "sigma^2 given")
 
 
-def gaussian_pate(queries: int, epsilon: object, delta: object, denominator: int = 1
+def gaussian_pate(queries: int, epsilon: ExactInput, delta: ExactInput, denominator: int = 1
                   ) -> Mechanism[tuple[int, ...]]:
     """001 Algorithm 1 as calibrated by its Step 1, claiming (ε, δ) as 001 Theorem 2 states.
 
@@ -316,7 +316,7 @@ def gaussian_pate(queries: int, epsilon: object, delta: object, denominator: int
 # ------------------------------------------------------------------ Algorithm 2
 
 
-def svt_votes(votes: tuple[int, ...], k: int, scale: object, threshold: int, cutoff: int
+def svt_votes(votes: tuple[int, ...], k: int, scale: ExactInput, threshold: int, cutoff: int
               ) -> Program[tuple[int | str, ...]]:
     """The program of 001 Algorithm 2 on a vote vector (discrete Laplace scales t and 2t).
 
@@ -373,7 +373,7 @@ def _svt_mechanism(ell: int, scale: Fraction, threshold: int, cutoff: int,
                                  "substitutes one teacher's vector")
 
 
-def svt_pate_at(queries: int, scale: object, threshold: int, cutoff: int
+def svt_pate_at(queries: int, scale: ExactInput, threshold: int, cutoff: int
                 ) -> Mechanism[tuple[int | str, ...]]:
     """001 Algorithm 2 with a given scale t and integer threshold w, claiming (2T/t, ℓ·P(ν - ρ > w)).
 
@@ -401,7 +401,7 @@ class SvtPateParameters:
     threshold: int
 
 
-def svt_pate_parameters(queries: int, cutoff: int, epsilon: object, delta: object,
+def svt_pate_parameters(queries: int, cutoff: int, epsilon: ExactInput, delta: ExactInput,
                         denominator: int = 1) -> SvtPateParameters:
     """t = least multiple of 1/denominator >= λ (001 Algorithm 2 Step 2) and ⌊w⌋ (Step 3).
 
@@ -418,7 +418,7 @@ def svt_pate_parameters(queries: int, cutoff: int, epsilon: object, delta: objec
     return SvtPateParameters(scale, threshold_floor(algorithm2_threshold(ell, big_t, eps, d)))
 
 
-def svt_pate(queries: int, cutoff: int, epsilon: object, delta: object, denominator: int = 1
+def svt_pate(queries: int, cutoff: int, epsilon: ExactInput, delta: ExactInput, denominator: int = 1
              ) -> Mechanism[tuple[int | str, ...]]:
     """001 Algorithm 2 with its own calibration (:func:`svt_pate_parameters`), claiming (ε, δ).
 

@@ -18,7 +18,7 @@ from .neighbors import LabelSubstitution, Substitution
 from .privacy import PrivacyClaim
 from .program import Program, bernoulli
 from .reals import Real, log, rational
-from .validate import check_probability, to_fraction
+from .validate import ExactInput, check_probability, to_fraction
 
 __all__ = ["flip_bit", "label_flip", "randomized_response", "rr_epsilon"]
 
@@ -42,7 +42,7 @@ def flip_bit(bit: int, keep: Fraction) -> Program[int]:
     return bit if kept else 1 - bit
 
 
-def randomized_response(keep: object) -> Mechanism[int]:
+def randomized_response(keep: ExactInput) -> Mechanism[int]:
     """Randomized response on a one-bit dataset (x,) with x in {0, 1}.
 
     Guarantee: ln(p/(1-p))-DP under substitution, tight (folklore, Warner 1965).
@@ -62,7 +62,7 @@ def randomized_response(keep: object) -> Mechanism[int]:
                      description=f"keep the bit with probability {p}")
 
 
-def label_flip(keep: object) -> Mechanism[tuple[tuple[object, int], ...]]:
+def label_flip(keep: ExactInput) -> Mechanism[tuple[tuple[object, int], ...]]:
     """Flip every label of a labeled dataset independently, keeping it with probability p.
 
     Output: the dataset with points unchanged and noisy labels.  Guarantee:

@@ -45,7 +45,7 @@ from .mechanism import Mechanism
 from .privacy import PrivacyClaim
 from .program import Program
 from .reals import Order, Prob, Real, compare, exp, log, rational, sqrt
-from .validate import check_delta, check_int, check_positive, to_fraction
+from .validate import ExactInput, check_delta, check_int, check_positive, to_fraction
 
 __all__ = [
     "BOTTOM",
@@ -84,7 +84,7 @@ def _check_open_delta(delta: object) -> Fraction:
     return d
 
 
-def svt_lambda(epsilon: object, delta: object, cutoff: int, variant: Variant) -> Real:
+def svt_lambda(epsilon: ExactInput, delta: ExactInput, cutoff: int, variant: Variant) -> Real:
     """λ of 001 Algorithm 6 step 1, exactly: printed √(32T ln(1/δ)/ε), corrected √(32T ln(1/δ))/ε.
 
     The corrected form is Dwork and Roth 2014 Theorem 3.26's σ; the printed one moves ε under
@@ -124,7 +124,7 @@ class SparseVectorParameters:
     scale: Fraction
 
 
-def continuous_accounting(lam: Real, cutoff: int, delta: object) -> PrivacyClaim:
+def continuous_accounting(lam: Real, cutoff: int, delta: ExactInput) -> PrivacyClaim:
     """(√(2T ln(1/δ))·ε0 + T·ε0·(e^{ε0} - 1), δ) with ε0 = 2/λ: T cutoff-1 rounds with Lap(λ), Lap(2λ).
 
     Each round is (2/λ)-DP (Dwork and Roth 2014 Theorem 3.23, scaled); advanced composition
@@ -138,7 +138,7 @@ def continuous_accounting(lam: Real, cutoff: int, delta: object) -> PrivacyClaim
     return PrivacyClaim(eps, d)
 
 
-def discrete_accounting(scale: Fraction, cutoff: int, delta: object
+def discrete_accounting(scale: Fraction, cutoff: int, delta: ExactInput
                         ) -> tuple[PrivacyClaim, PrivacyClaim]:
     """(basic, advanced) guarantees of the discrete variant with scales t and 2t (module docstring).
 
@@ -206,7 +206,7 @@ def _source(refresh: str, scale: str) -> Source:
                    "for comparison: neither the printed nor the corrected Lemma 45")
 
 
-def sparse_vector(queries: tuple[Query, ...], threshold: int, epsilon: object, delta: object,
+def sparse_vector(queries: tuple[Query, ...], threshold: int, epsilon: ExactInput, delta: ExactInput,
                   cutoff: int, *, refresh: Variant = "corrected", scale: Variant = "corrected",
                   denominator: int = 1) -> Mechanism[tuple[str, ...]]:
     """001 Algorithm 6 over discrete Laplace noise, as printed or corrected (module docstring).
@@ -238,7 +238,7 @@ def sparse_vector(queries: tuple[Query, ...], threshold: int, epsilon: object, d
                     f"{scale} lambda rounded up to t={params.scale}, refresh {refresh_text}")
 
 
-def parameters(epsilon: object, delta: object, cutoff: int, scale: Variant,
+def parameters(epsilon: ExactInput, delta: ExactInput, cutoff: int, scale: Variant,
                denominator: int = 1) -> SparseVectorParameters:
     """λ (printed or corrected) and the discrete scale t: the least multiple of 1/denominator >= λ."""
     lam = svt_lambda(epsilon, delta, cutoff, scale)
@@ -248,7 +248,7 @@ def parameters(epsilon: object, delta: object, cutoff: int, scale: Variant,
 # ------------------------------------------------- release of an unstable query
 
 
-def laplace_difference_tail(b1: object, b2: object, w: object) -> Real:
+def laplace_difference_tail(b1: ExactInput, b2: ExactInput, w: ExactInput) -> Real:
     """P(X - Y > w) for independent X ~ Lap(b1), Y ~ Lap(b2), b1 != b2, w >= 0, exactly.
 
     = (b1² e^{-w/b1} - b2² e^{-w/b2}) / (2(b1² - b2²)): convolving the two densities,
@@ -267,7 +267,7 @@ def laplace_difference_tail(b1: object, b2: object, w: object) -> Real:
     return num / (2 * (p * p - q * q))
 
 
-def continuous_release_probability(lam: object, w: object) -> Real:
+def continuous_release_probability(lam: ExactInput, w: ExactInput) -> Real:
     """P(Lap(2λ) - Lap(λ) > w) = (4e^{-w/(2λ)} - e^{-w/λ})/6 for w >= 0 (001 Algorithm 2 screening).
 
     The probability that an unstable query (distance 0) passes the screen; the special case
@@ -280,13 +280,13 @@ def continuous_release_probability(lam: object, w: object) -> Real:
     return (exp(rational(-x / (2 * lam_f))) * 4 - exp(rational(-x / lam_f))) / 6
 
 
-def paper_release_bound(lam: object, w: object) -> Real:
+def paper_release_bound(lam: ExactInput, w: ExactInput) -> Real:
     """e^{-w/(3λ)}, the bound 001 Theorem 2's proof uses for the release probability above."""
     lam_f = check_positive(to_fraction(lam, "lam"), "lam")
     return exp(rational(-to_fraction(w, "w") / (3 * lam_f)))
 
 
-def discrete_release_probability(scale: object, w: int, prec: int = 96) -> Prob:
+def discrete_release_probability(scale: ExactInput, w: int, prec: int = 96) -> Prob:
     """P(ν - ρ > w) for ν ~ DLap(2t), ρ ~ DLap(t) independent: the discrete analogue, exactly.
 
     = P(ν - ρ >= w + 1), the closed form of

@@ -43,6 +43,7 @@ def learner(m: int = 1) -> Learner[Concept]:
 
 
 class TestGenericLearner(MechanismContract):
+    constructors = (generic_learner_blr,)
     samples = 2000
     def mechanism(self) -> Mechanism[Any]:
         return learner().mechanism
@@ -99,6 +100,7 @@ class TestGenericLearner(MechanismContract):
 
 
 class TestKLNRS(MechanismContract):
+    constructors = (klnrs_learner,)
     def mechanism(self) -> Mechanism[Any]:
         return klnrs_learner(T3, epsilon=EPS).mechanism
 

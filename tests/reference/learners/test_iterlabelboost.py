@@ -77,6 +77,7 @@ def tiny(base: Learner[Any], constants: LabelBoostConstants = TINY_000, unlabele
 class TestIterLabelBoost000(MechanismContract):
     """000 Algorithm 3 with tiny constants (N = 1), rational EM and base: exact probabilities."""
 
+    constructors = (iter_label_boost,)
     audited = 2
 
     def mechanism(self) -> Mechanism[Any]:

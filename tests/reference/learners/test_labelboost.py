@@ -56,6 +56,7 @@ def elements(n_points: int, labels: tuple[object, ...] = (0, 1)) -> tuple[Hashab
 class TestLabelBoostPapersEpsilon(MechanismContract):
     """The printed algorithm: EM at ε = 1 (interval enclosures), base EM at ε = 1."""
 
+    constructors = (label_boost,)
     samples = 1500
 
     def mechanism(self) -> Mechanism[Any]:
@@ -70,6 +71,8 @@ class TestLabelBoostPapersEpsilon(MechanismContract):
 
 class TestLabelBoostRational(MechanismContract):
     """Rational EM (ε_em = 2 ln 3/2) and base (base 3/2): exact probabilities."""
+
+    constructors = (label_boost,)
 
     def mechanism(self) -> Mechanism[Any]:
         return label_boost(em_learner(T3, "3/2"), s=2, t=1, d=0, em_epsilon=EM).mechanism

@@ -35,6 +35,7 @@ def blr(k: int = 2, epsilon: object = EPS) -> Sanitizer:
 
 
 class TestBLR(MechanismContract):
+    constructors = (blr_sanitizer,)
     samples = 1500
     def mechanism(self) -> Mechanism[Any]:
         return blr().mechanism

@@ -13,9 +13,10 @@ import random
 from dataclasses import replace
 from fractions import Fraction
 from functools import partial
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from hypothesis import strategies as st
+if TYPE_CHECKING:
+    from hypothesis import strategies as st
 
 from privref.reference.concepts import (
     Concept,
@@ -181,26 +182,33 @@ _CLASSES: Final = (thresholds_on(4), intervals(3), point_functions(range(3)), _a
                    _all_functions(3))
 
 
-@st.composite
-def _claim42_cases(draw: st.DrawFn) -> tuple[ConceptClass, Dataset, Dataset, Fraction, Fraction]:
-    C = draw(st.sampled_from(_CLASSES))
-    alpha = draw(st.sampled_from((Fraction(1, 2), Fraction(3, 4), Fraction(9, 10))))
-    beta = draw(st.sampled_from((Fraction(1, 10), Fraction(1, 4), Fraction(1, 2), Fraction(3, 4))))
-    vc = vc_dimension(C)
-    seed = draw(st.integers(0, 10**6))
-    rng = random.Random(seed)
-    s = 1
-    while _hypothesis_slack(C, vc, s, max(0, vc - s), alpha, beta) is Order.LESS:
-        s += 1
-    t_min = t_max = max(0, vc - s)
-    while _hypothesis_slack(C, vc, s, t_max + 1, alpha, beta) is not Order.LESS and t_max < 3 * s:
-        t_max += 1
-    t = rng.randint(t_min, t_max)
-    target = C[rng.randrange(len(C))]
-    points = C.domain.points
-    s_part = tuple((x, target(x)) for x in (rng.choice(points) for _ in range(s)))
-    t_part = tuple((rng.choice(points), BOTTOM) for _ in range(t))
-    return C, s_part, t_part, alpha, beta
+def _claim42_cases() -> st.SearchStrategy[tuple[ConceptClass, Dataset, Dataset, Fraction, Fraction]]:
+    """Generated Claim 4.2 cases; hypothesis is imported here, not at module level, so that
+    importing the ledger does not import it (tests/test_imports.py)."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def cases(draw: st.DrawFn) -> tuple[ConceptClass, Dataset, Dataset, Fraction, Fraction]:
+        C = draw(st.sampled_from(_CLASSES))
+        alpha = draw(st.sampled_from((Fraction(1, 2), Fraction(3, 4), Fraction(9, 10))))
+        beta = draw(st.sampled_from((Fraction(1, 10), Fraction(1, 4), Fraction(1, 2), Fraction(3, 4))))
+        vc = vc_dimension(C)
+        seed = draw(st.integers(0, 10**6))
+        rng = random.Random(seed)
+        s = 1
+        while _hypothesis_slack(C, vc, s, max(0, vc - s), alpha, beta) is Order.LESS:
+            s += 1
+        t_min = t_max = max(0, vc - s)
+        while _hypothesis_slack(C, vc, s, t_max + 1, alpha, beta) is not Order.LESS and t_max < 3 * s:
+            t_max += 1
+        t = rng.randint(t_min, t_max)
+        target = C[rng.randrange(len(C))]
+        points = C.domain.points
+        s_part = tuple((x, target(x)) for x in (rng.choice(points) for _ in range(s)))
+        t_part = tuple((rng.choice(points), BOTTOM) for _ in range(t))
+        return C, s_part, t_part, alpha, beta
+
+    return cases()
 
 
 def _claim42_violation(case: tuple[ConceptClass, Dataset, Dataset, Fraction, Fraction]

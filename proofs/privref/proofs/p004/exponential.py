@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from hypothesis import strategies as st
-
-from privref.reference.concept_strategies import concept_classes
 from privref.reference.concepts import ConceptClass, thresholds_on
 from privref.reference.data import Dataset
 from privref.reference.exponential import agreements, exponential_learner
@@ -15,6 +13,9 @@ from privref.reference.reals import Order, compare, exp, log, rational
 
 from .._common import audit_result, combine, property_result
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
+
+if TYPE_CHECKING:
+    from hypothesis import strategies as st
 
 __all__ = ["ENTRIES", "utility_tail_violation"]
 
@@ -34,17 +35,24 @@ def check_privacy_thresholds() -> CheckResult:
     ])
 
 
-@st.composite
-def _privacy_cases(draw: st.DrawFn) -> tuple[ConceptClass, Dataset, Dataset, Fraction]:
-    C = draw(concept_classes(max_points=4))
-    elements = tuple((x, y) for x in C.domain for y in (0, 1))
-    size = draw(st.integers(1, 3))
-    a = tuple(draw(st.lists(st.sampled_from(elements), min_size=size, max_size=size)))
-    i = draw(st.integers(0, size - 1))
-    new = draw(st.sampled_from([e for e in elements if e != a[i]]))
-    b = (*a[:i], new, *a[i + 1:])
-    base = draw(st.fractions(min_value=Fraction(11, 10), max_value=4, max_denominator=12))
-    return C, a, b, base
+def _privacy_cases() -> st.SearchStrategy[tuple[ConceptClass, Dataset, Dataset, Fraction]]:
+    """Generated (class, neighboring pair, rational base) cases; hypothesis is imported lazily."""
+    from hypothesis import strategies as st
+
+    from privref.reference.concept_strategies import concept_classes
+
+    @st.composite
+    def cases(draw: st.DrawFn) -> tuple[ConceptClass, Dataset, Dataset, Fraction]:
+        C = draw(concept_classes(max_points=4))
+        elements = tuple((x, y) for x in C.domain for y in (0, 1))
+        size = draw(st.integers(1, 3))
+        a = tuple(draw(st.lists(st.sampled_from(elements), min_size=size, max_size=size)))
+        i = draw(st.integers(0, size - 1))
+        new = draw(st.sampled_from([e for e in elements if e != a[i]]))
+        b = (*a[:i], new, *a[i + 1:])
+        base = draw(st.fractions(min_value=Fraction(11, 10), max_value=4, max_denominator=12))
+        return C, a, b, base
+    return cases()
 
 
 def _privacy_violation(case: tuple[ConceptClass, Dataset, Dataset, Fraction]) -> str | None:
@@ -64,14 +72,21 @@ def check_privacy_generated() -> CheckResult:
                            what="exponential mechanism privacy on generated classes")
 
 
-@st.composite
-def _utility_cases(draw: st.DrawFn) -> tuple[ConceptClass, Dataset, Fraction, Fraction]:
-    C = draw(concept_classes(max_points=4))
-    elements = tuple((x, y) for x in C.domain for y in (0, 1))
-    data = tuple(draw(st.lists(st.sampled_from(elements), min_size=1, max_size=5)))
-    base = draw(st.fractions(min_value=Fraction(11, 10), max_value=4, max_denominator=12))
-    gap = draw(st.fractions(min_value=Fraction(1, 20), max_value=1, max_denominator=20))
-    return C, data, base, gap
+def _utility_cases() -> st.SearchStrategy[tuple[ConceptClass, Dataset, Fraction, Fraction]]:
+    """Generated (class, sample, rational base, gap) cases; hypothesis is imported lazily."""
+    from hypothesis import strategies as st
+
+    from privref.reference.concept_strategies import concept_classes
+
+    @st.composite
+    def cases(draw: st.DrawFn) -> tuple[ConceptClass, Dataset, Fraction, Fraction]:
+        C = draw(concept_classes(max_points=4))
+        elements = tuple((x, y) for x in C.domain for y in (0, 1))
+        data = tuple(draw(st.lists(st.sampled_from(elements), min_size=1, max_size=5)))
+        base = draw(st.fractions(min_value=Fraction(11, 10), max_value=4, max_denominator=12))
+        gap = draw(st.fractions(min_value=Fraction(1, 20), max_value=1, max_denominator=20))
+        return C, data, base, gap
+    return cases()
 
 
 def utility_tail_violation(case: tuple[ConceptClass, Dataset, Fraction, Fraction],
