@@ -372,6 +372,7 @@ def test_float_alpha_is_taken_at_its_binary_value() -> None:
     assert check_alpha(0.05) == Fraction(0.05) != Fraction(1, 20)
 
 
+@pytest.mark.deep  # a scale test (docs/test-tiers.md)
 def test_bounds_at_a_billion_draws_need_little_memory() -> None:
     # the float proposal sums the binomial terms in a window of ±40 standard deviations, never
     # over all n (which took O(n) memory: 1.7 GB at n = 10^8); the rigorous check is unchanged
