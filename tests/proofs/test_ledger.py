@@ -29,6 +29,13 @@ def _distinct() -> list[tuple[Check, tuple[Entry, ...]]]:
 
 DISTINCT = _distinct()
 
+PINNED_EVIDENCE: dict[str, tuple[str, ...]] = {
+    "Monte Carlo at the explicit sizes (THRESH[1000]": (  # 003 Theorem 3.1 / explicit instantiation
+        "seed 20260031", "n_pub = 1407, n_priv = 1453", "0/200 runs"),
+}
+"""Fragments a check's evidence must show, by the start of the check's name: asserted here, where
+the check runs, instead of in a per-module test that would run it again."""
+
 
 def test_every_check_is_run_here_once() -> None:
     """The one place that runs the ledger's checks in the suite: every check of every entry is
@@ -49,6 +56,12 @@ def test_every_check_agrees_with_its_status(check: Check, entries: tuple[Entry, 
     assert outcome.agrees, (result.verdict, result.evidence)
     if result.verdict is Verdict.VIOLATED:
         assert result.witness, result.evidence
+    for entry in entries:
+        if entry.status is Status.AUDITED and result.confidence is not None:
+            assert result.confidence == entry.confidence, (entry.id, result.confidence)
+    for start, fragments in PINNED_EVIDENCE.items():
+        if check.name.startswith(start):
+            assert all(f in result.evidence for f in fragments), (fragments, result.evidence)
 
 
 @pytest.mark.deep
