@@ -45,15 +45,16 @@ sys.path.insert(0, str(ROOT))
 
 from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]  # noqa: E402
 
-from privref.app import pate_experiments as pe  # noqa: E402
-from privref.app.datasets import load_known  # noqa: E402
-from privref.app.pate_students_sklearn import (  # noqa: E402
+from privref.app.experiments import pate as pe  # noqa: E402
+from privref.app.experiments.datasets import load_known  # noqa: E402
+from privref.app.experiments.pate_students_sklearn import (  # noqa: E402
     active_logistic_program,
     logistic_student,
     row_keys,
     teacher_votes,
     train_logistic_teachers,
 )
+from privref.app.reports.pate_text import command_line  # noqa: E402
 from privref.reference import pate, pate_learning  # noqa: E402
 from privref.reference.learners.pate_teachers import assign_teachers  # noqa: E402
 from privref.reference.program import sample  # noqa: E402
@@ -66,8 +67,8 @@ _CHILD = r"""
 import json, resource, sys, time
 t0 = time.perf_counter(); c0 = time.process_time()
 from fractions import Fraction
-from privref.app import pate_experiments as pe
-from privref.app.datasets import load_known
+from privref.app.experiments import pate as pe
+from privref.app.experiments.datasets import load_known
 name, runs, rule = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 config = pe.ExperimentConfig((name,), (), None, runs, 0,
                              (Fraction(1, 2), Fraction(1), Fraction(2)), "continuous",
@@ -257,7 +258,7 @@ def main() -> int:
         if table.exists():
             payload = json.loads(table.read_text())
             report["full_experiment"].append({"seconds": payload["seconds"], "file": file,
-                                              "command": pe._command_line(payload) + " --jobs 2"})
+                                              "command": command_line(payload) + " --jobs 2"})
     page = render(report)
     print(page)
     if not args.quick:

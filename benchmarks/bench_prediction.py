@@ -43,7 +43,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from privref.app import prediction_experiments as pe  # noqa: E402
+from privref.app.experiments import prediction as pe  # noqa: E402
 from privref.reference._sampling import uniform_int  # noqa: E402
 from privref.reference.concepts import Concept, ConceptClass, intervals  # noqa: E402
 from privref.reference.data import Dataset, point_of  # noqa: E402

@@ -23,9 +23,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from privref.app.builtin import builtin_audits
-from privref.app.builtin_prediction import prediction_audits
-from privref.app.extra_builtin import EXTRA
+from privref.app.suites.builtin import builtin_audits
+from privref.app.suites.prediction import prediction_audits
 from privref.audits.exact import audit
 
 GOLDEN = Path(__file__).with_name("golden_audit_table.json")
@@ -47,7 +46,7 @@ def outward(lo: Fraction, hi: Fraction | None) -> list[str | None]:
 def rows() -> list[dict[str, Any]]:
     """Every default row of ``privref audit``, in its order, as pinned values."""
     out: list[dict[str, Any]] = []
-    for item in builtin_audits(extra=EXTRA):
+    for item in builtin_audits():
         report = audit(item.mechanism, item.universe, claim=item.claim, distance=item.distance)
         out.append({
             "mechanism": item.label or report.mechanism, "distance": item.distance,

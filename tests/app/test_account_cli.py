@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from privref.app.cli import main
-from privref.app.table4 import PAPER_TRAIN, ROWS, Reproduction, reproduce_all
+from privref.app.experiments.paper_table4 import PAPER_TRAIN, ROWS, Reproduction, reproduce_all
 from privref.reference.accounting import analytic_gaussian_delta
 
 

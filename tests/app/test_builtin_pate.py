@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from privref.app import cli
-from privref.app.builtin import BuiltinAudit
-from privref.app.builtin_pate import pate_audits
+from privref.app.commands import cli
+from privref.app.suites.pate import pate_audits
+from privref.app.suites.row import BuiltinAudit
 from privref.audits.exact import audit
 from privref.reference.citations import cite
 from privref.reference.errors import InvalidArgument
@@ -50,7 +50,7 @@ def test_a_row_expecting_violated_must_cite_the_printed_statement() -> None:
 
 def _run(monkeypatch: pytest.MonkeyPatch, rows: list[BuiltinAudit], tmp_path: Path
          ) -> tuple[int, list[dict[str, object]]]:
-    monkeypatch.setattr("privref.app.extra_builtin.EXTRA", (lambda deep: rows,))
+    monkeypatch.setattr("privref.app.suites.builtin.pate_audits", lambda deep: rows)
     out = tmp_path / "a.json"
     code = cli.main(["audit", "--only", "001 Algorithm", "--json", str(out)])
     return code, json.loads(out.read_text())["results"]

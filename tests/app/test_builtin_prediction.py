@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from privref.app.builtin_prediction import PredictionBuiltin, json_record, prediction_audits, table_cells
 from privref.app.cli import main
+from privref.app.suites.prediction import PredictionBuiltin, json_record, prediction_audits, table_cells
 from privref.audits.prediction import audit_prediction
 from privref.reference.prediction import PrivatePrediction, UniformStability
 from privref.reference.reals import Order, compare, exp, rational

@@ -68,12 +68,11 @@ def test_errors_are_clear_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 def test_builtin_sources_cite_manifest_results() -> None:
     """Every built-in audit citing paper 000/004 names a numbered result of that paper."""
-    from privref.app.builtin import builtin_audits
-    from privref.app.extra_builtin import EXTRA
+    from privref.app.suites.builtin import builtin_audits
     from privref.proofs.manifest import MANIFEST
     from privref.reference.citations import Citation
 
-    for item in builtin_audits(extra=EXTRA):
+    for item in builtin_audits():
         source = item.mechanism.source
         assert isinstance(source, Citation), source
         if MANIFEST.get(source.paper):
@@ -145,7 +144,7 @@ def test_a_write_failure_mid_run_exits_3(capsys: pytest.CaptureFixture[str]) -> 
 def test_an_unexpected_exception_is_one_line_exit_3(monkeypatch: pytest.MonkeyPatch,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     """A bug prints one 'internal error' line, no traceback (PRIVREF_DEBUG=1 shows it)."""
-    import privref.app.builtin as builtin
+    import privref.app.suites.builtin as builtin
 
     def broken(**kwargs: object) -> list[object]:
         raise ZeroDivisionError("boom\nsecond line")
@@ -170,7 +169,7 @@ def test_blackbox_errors_are_named_after_the_subcommand(capsys: pytest.CaptureFi
 def test_exit_codes_of_verdicts(monkeypatch: pytest.MonkeyPatch,
                                 capsys: pytest.CaptureFixture[str]) -> None:
     """VIOLATED -> 1; UNDECIDED without a violation -> 4; all HOLDS -> 0."""
-    from privref.app import cli
+    from privref.app.commands import cli
     from privref.audits import exact
     from privref.audits.exact import Verdict
 
@@ -200,9 +199,9 @@ def test_table4_without_the_realdata_extra_names_it(monkeypatch: pytest.MonkeyPa
     other command (privref audit) still works."""
     import sys
 
-    import privref.app
-    monkeypatch.setitem(sys.modules, "privref.app.pate_experiments", None)  # import fails
-    monkeypatch.delattr(privref.app, "pate_experiments", raising=False)
+    import privref.app.commands
+    monkeypatch.setitem(sys.modules, "privref.app.commands.table4", None)  # import fails
+    monkeypatch.delattr(privref.app.commands, "table4", raising=False)
     assert main(["table4", "--runs", "2"]) == 2
     err = capsys.readouterr().err
     assert "privref table4: error: the 'realdata' extra is not installed" in err

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from sklearn.datasets import load_svmlight_file  # type: ignore[import-untyped]
 
-from privref.app.datasets import (
+from privref.app.experiments.datasets import (
     KNOWN_DATASETS,
     LibsvmData,
     concatenate,

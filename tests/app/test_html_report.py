@@ -21,7 +21,7 @@ import pytest
 
 from privref.app.blackbox_cli import configure_parser, run
 from privref.app.cli import main
-from privref.app.html_report import bound_growth, prefix_sizes, render_html, write_html
+from privref.app.reports.html_report import bound_growth, prefix_sizes, render_html, write_html
 from privref.audits.blackbox import (
     AuditConfig,
     BlackboxReport,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from privref.app.cli import main
-from privref.app.illustrations import littlestone_table, public_table
+from privref.app.experiments.illustrations import littlestone_table, public_table
 
 
 def test_littlestone_of_thresholds_is_floor_log2_while_vc_is_one() -> None:

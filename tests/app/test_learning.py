@@ -9,7 +9,13 @@ from pathlib import Path
 import pytest
 
 from privref.app.cli import main
-from privref.app.learning import ExperimentConfig, _error, run_cell, run_experiment, sample_complexity
+from privref.app.experiments.learning import (
+    ExperimentConfig,
+    _error,
+    run_cell,
+    run_experiment,
+    sample_complexity,
+)
 from privref.reference.concepts import thresholds
 from privref.reference.errors import InvalidArgument
 

@@ -1,4 +1,4 @@
-"""privref.app.output: the early output-path check and the I/O-safe writers."""
+"""privref.app.reports.output: the early output-path check and the I/O-safe writers."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from privref.app.output import check_output_path, write_json, write_text_atomic
+from privref.app.reports.output import check_output_path, write_json, write_text_atomic
 from privref.reference.errors import InvalidArgument, OutputError
 
 

@@ -19,11 +19,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from privref.app import pate_experiments as pe
-from privref.app import pate_students_sklearn
-from privref.app.datasets import default_data_dir, load_known
-from privref.app.pate_students_sklearn import active_logistic_student, logistic_student
-from privref.app.table4 import ACCURACY, ROWS, paper_accuracy
+from privref.app.commands import table4
+from privref.app.experiments import pate as pe
+from privref.app.experiments import pate_students_sklearn
+from privref.app.experiments.datasets import default_data_dir, load_known
+from privref.app.experiments.paper_table4 import ACCURACY, ROWS, paper_accuracy
+from privref.app.experiments.pate_students_sklearn import active_logistic_student, logistic_student
+from privref.app.reports import pate_text
 from privref.reference.accounting import algorithm1_sigma, calibrate_sigma, epsilon_ex_post
 from privref.reference.errors import InvalidArgument, PrivrefError, UnknownLabel
 from privref.reference.learners.pate_teachers import majority
@@ -31,7 +33,7 @@ from privref.reference.learners.pate_teachers import majority
 
 def _parse(*argv: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="privref table4")
-    pe.configure_parser(parser)
+    table4.configure_parser(parser)
     parser.add_argument("--quiet", action="store_true")
     return parser.parse_args(list(argv))
 
@@ -94,7 +96,7 @@ def test_tiny_run_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     args = _parse("--datasets", "", "--libsvm", str(file), "--runs", "2", "--seed", "5",
                   "--epsilons", "1/2,2", "--json", str(out / "t.json"), "--png",
                   str(out / "t.png"), "--markdown", str(out / "t.md"), "--quiet")
-    assert pe.run(args) == 0
+    assert table4.run(args) == 0
     payload = json.loads((out / "t.json").read_text())
     assert {"command", "versions", "seed", "seconds", "parameters", "notes",
             "datasets"} <= set(payload)
@@ -218,25 +220,25 @@ def test_discrete_noise_accounting(tmp_path: Path) -> None:
 ])
 def test_bad_flags(argv: tuple[str, ...], names: str) -> None:
     with pytest.raises(InvalidArgument, match=names):
-        pe.config_from_args(_parse(*argv))
+        table4.config_from_args(_parse(*argv))
 
 
 def test_bad_data(tmp_path: Path, data_dir: Path) -> None:
     tiny = _synthetic(tmp_path / "tiny.txt", 40, 3)
     with pytest.raises(InvalidArgument, match=r"--teachers: rows=40 give 32 private rows"):
-        pe.run(_parse("--datasets", "", "--libsvm", str(tiny), "--runs", "1", "--quiet"))
+        table4.run(_parse("--datasets", "", "--libsvm", str(tiny), "--runs", "1", "--quiet"))
     with pytest.raises(InvalidArgument, match=r"--teachers=7000 must lie in \[1, 6499\]"):
-        pe.run(_parse("--datasets", "mushroom", "--data-dir", str(data_dir), "--teachers",
+        table4.run(_parse("--datasets", "mushroom", "--data-dir", str(data_dir), "--teachers",
                       "7000", "--runs", "1", "--quiet"))
     with pytest.raises(InvalidArgument, match=r"--budget=500 must lie in \[1, 163\]"):
-        pe.run(_parse("--datasets", "mushroom", "--data-dir", str(data_dir), "--budget", "500",
+        table4.run(_parse("--datasets", "mushroom", "--data-dir", str(data_dir), "--budget", "500",
                       "--runs", "1", "--quiet"))
     bad = tmp_path / "bad.txt"
     bad.write_text("+1 1:1\n3 2:1\n")
     with pytest.raises(UnknownLabel, match=r"--libsvm .*line 2: label '3' is not binary"):
-        pe.run(_parse("--datasets", "", "--libsvm", str(bad), "--quiet"))
+        table4.run(_parse("--datasets", "", "--libsvm", str(bad), "--quiet"))
     with pytest.raises(PrivrefError, match=r"--data-dir \(mushroom\).*cannot be read"):
-        pe.run(_parse("--datasets", "mushroom", "--data-dir", str(tmp_path), "--quiet"))
+        table4.run(_parse("--datasets", "mushroom", "--data-dir", str(tmp_path), "--quiet"))
 
 
 def test_docs_page_is_generated_from_the_committed_json() -> None:
@@ -248,7 +250,7 @@ def test_docs_page_is_generated_from_the_committed_json() -> None:
     compare = payload["parameters"].get("compare_json")
     other = None if not compare else json.loads((table.parent / Path(compare).name).read_text())
     # the page lives in docs/, its data in docs/generated/ (a no-op once markdown() links there)
-    expected = pe.markdown(payload, other).replace("](pate-table4", "](generated/pate-table4")
+    expected = pate_text.markdown(payload, other).replace("](pate-table4", "](generated/pate-table4")
     assert page.read_text() == expected
     if other is not None:
         assert other["parameters"]["active_rule"] != payload["parameters"]["active_rule"]
@@ -265,21 +267,21 @@ def test_active_rule_option(tmp_path: Path) -> None:
     """--active-rule: agnostic by default, recorded in the JSON and the page's command line;
     --compare-json adds the side-by-side table and refuses a JSON of the same rule; the rule is
     all that changes (PSQ rows and every split are the same), and a run is deterministic."""
-    assert pe.config_from_args(_parse()).active_rule == "agnostic" == pe.DEFAULT_ACTIVE_RULE
-    assert pe.config_from_args(_parse("--active-rule", "cal")).active_rule == "cal"
+    assert table4.config_from_args(_parse()).active_rule == "agnostic" == pe.DEFAULT_ACTIVE_RULE
+    assert table4.config_from_args(_parse("--active-rule", "cal")).active_rule == "cal"
     file = _synthetic(tmp_path / "toy.txt", 500, 4)
     base = ("--datasets", "", "--libsvm", str(file), "--runs", "2", "--seed", "1", "--epsilons",
             "1", "--quiet")
     cal, agn, page = tmp_path / "cal.json", tmp_path / "agn.json", tmp_path / "agn.md"
-    assert pe.run(_parse(*base, "--active-rule", "cal", "--json", str(cal))) == 0
-    assert pe.run(_parse(*base, "--compare-json", str(cal), "--json", str(agn),
+    assert table4.run(_parse(*base, "--active-rule", "cal", "--json", str(cal))) == 0
+    assert table4.run(_parse(*base, "--compare-json", str(cal), "--json", str(agn),
                          "--markdown", str(page))) == 0
     a, c = json.loads(agn.read_text()), json.loads(cal.read_text())
     assert (a["parameters"]["active_rule"], c["parameters"]["active_rule"]) == ("agnostic", "cal")
     text = page.read_text()
     assert "--active-rule agnostic --compare-json" in text
     assert "## The two active rules side by side" in text and "Accuracy (cal)" in text
-    assert text == pe.markdown(a, c)
+    assert text == pate_text.markdown(a, c)
     for x, y in zip(a["datasets"][0]["runs"], c["datasets"][0]["runs"], strict=True):
         psq = [(m["method"], m["correct"]) for m in x["methods"] if m["method"].startswith("PSQ")]
         assert psq == [(m["method"], m["correct"]) for m in y["methods"]
@@ -295,13 +297,13 @@ def test_active_rule_option(tmp_path: Path) -> None:
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(pe, "active_logistic_program", spy)
-        assert pe.run(_parse(*base, "--active-rule", "cal", "--json", str(tmp_path / "s.json"))) == 0
-        assert pe.run(_parse(*base, "--json", str(tmp_path / "t.json"))) == 0
+        assert table4.run(_parse(*base, "--active-rule", "cal", "--json", str(tmp_path / "s.json"))) == 0
+        assert table4.run(_parse(*base, "--json", str(tmp_path / "t.json"))) == 0
     assert set(seen) == {"cal", "agnostic"} and seen[0] == "cal" and seen[-1] == "agnostic"
     again = tmp_path / "again.json"
-    assert pe.run(_parse(*base, "--json", str(again))) == 0
+    assert table4.run(_parse(*base, "--json", str(again))) == 0
     assert json.loads(again.read_text())["datasets"] == a["datasets"]
     with pytest.raises(InvalidArgument, match=r"--compare-json=.*same --active-rule agnostic"):
-        pe.run(_parse(*base, "--compare-json", str(agn)))
+        table4.run(_parse(*base, "--compare-json", str(agn)))
     with pytest.raises(InvalidArgument, match=r"--compare-json=.*cannot be read"):
-        pe.run(_parse(*base, "--compare-json", str(tmp_path / "missing.json")))
+        table4.run(_parse(*base, "--compare-json", str(tmp_path / "missing.json")))

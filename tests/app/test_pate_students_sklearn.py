@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 from sklearn.linear_model import LogisticRegression  # type: ignore[import-untyped]
 
-from privref.app.datasets import LibsvmData, default_data_dir, load_known
-from privref.app.pate_students_sklearn import (
+from privref.app.experiments.datasets import LibsvmData, default_data_dir, load_known
+from privref.app.experiments.pate_students_sklearn import (
     AGNOSTIC_C0,
     active_logistic_student,
     agnostic_threshold,

@@ -1,6 +1,6 @@
 """``privref experiments`` (paper 002): the loss evaluators equal the predictors' exact laws.
 
-Every evaluator of :mod:`privref.app.prediction_experiments` computes L_P(A, S) from the
+Every evaluator of :mod:`privref.app.experiments.prediction` computes L_P(A, S) from the
 predictor's sub-programs given the subset draw.  Averaged over EVERY subset (or every
 hypothesis, for Algorithm 3) on tiny instances, it must equal the loss read off
 :meth:`Predictor.law` at every query, exactly: ε = 2·ln(3/2) makes every law rational.
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from privref.app import prediction_experiments as pe
 from privref.app.cli import main
+from privref.app.experiments import prediction as pe
 from privref.reference.concepts import ConceptClass, thresholds_on
 from privref.reference.learners import (
     erm,

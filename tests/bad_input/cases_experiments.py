@@ -15,7 +15,7 @@ _FILE: Mapping[str, str | bytes] = {"plain.txt": "not a folder\n"}
 _API = """
 from fractions import Fraction
 import numpy as np
-from privref.app import prediction_experiments as pe
+from privref.app.experiments import prediction as pe
 from privref.reference.concepts import thresholds_on
 """
 

@@ -16,7 +16,7 @@ from .harness import Case
 _HEAD = """
 from fractions import Fraction
 import numpy as np
-from privref.app.datasets import load_known, load_libsvm
+from privref.app.experiments.datasets import load_known, load_libsvm
 from privref.reference.concepts import thresholds_on
 from privref.reference.learners.pate_teachers import assign_teachers, assign_teachers_by
 from privref.reference.learners.pate_students import disagreement_active_learner, erm_student
@@ -77,6 +77,6 @@ CASES: list[Case] = [
     _api("erm-student-bad-label", r"pseudo_labels\[1\]=7", "erm_student(C, [0, 1], [0, 7])",
          error="InvalidArgument"),
     _api("active-logistic-budget-zero", r"budget=0 must be >= 1",
-         "from privref.app.pate_students_sklearn import active_logistic_student\n"
+         "from privref.app.experiments.pate_students_sklearn import active_logistic_student\n"
          "active_logistic_student(np.eye(3), lambda j: 0, budget=0, seed=0)", error="InvalidArgument"),
 ]

@@ -13,7 +13,7 @@ from .harness import Case
 
 _HEAD = """
 import argparse
-from privref.app import pate_experiments as pe
+from privref.app.commands import table4 as pe
 parser = argparse.ArgumentParser(prog='privref table4')
 pe.configure_parser(parser)
 parser.add_argument('--quiet', action='store_true')

@@ -16,9 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from privref.app.builtin import builtin_audits
-from privref.app.builtin_prediction import prediction_audits
-from privref.app.extra_builtin import EXTRA
+from privref.app.suites.builtin import builtin_audits
+from privref.app.suites.prediction import prediction_audits
 from privref.proofs._ledger import Status
 from privref.proofs.errata import ERRATA, ERRATUM_ID
 from privref.proofs.manifest import EXTERNAL, MANIFEST
@@ -79,7 +78,7 @@ def test_broken_link_detects_each_kind_of_bad_citation() -> None:
 @pytest.mark.parametrize("deep", [False, True], ids=["default", "deep"])
 def test_every_builtin_audit_row_cites_a_live_entry(deep: bool) -> None:
     """Every row of `privref audit` (built-in, learners and extra rows) cites a live entry."""
-    rows = builtin_audits(deep=deep, extra=EXTRA)
+    rows = builtin_audits(deep=deep)
     problems = [f"{row.label or row.mechanism.name}: {why}" for row in rows
                 if (why := broken_link(row.cited)) is not None]
     problems += [f"{row.label}: {why}" for row in prediction_audits(deep)
@@ -89,7 +88,7 @@ def test_every_builtin_audit_row_cites_a_live_entry(deep: bool) -> None:
 
 def test_labelboost_row_cites_the_corrected_004_lemma() -> None:
     """The LabelBoost row audits (ε+3, 4eδ): the corrected 004 Lemma 4.1, not the printed one."""
-    rows = [r for r in builtin_audits(extra=EXTRA) if "LabelBoost(s=1" in (r.label or "")]
+    rows = [r for r in builtin_audits() if "LabelBoost(s=1" in (r.label or "")]
     assert [str(r.cited) for r in rows] == ["004 Lemma 4.1 (corrected)"]
 
 

@@ -22,7 +22,7 @@ from functools import cache
 
 import pytest
 
-from privref.app.table4 import PAPER_TRAIN, ROWS, calibrated_sigma
+from privref.app.experiments.paper_table4 import PAPER_TRAIN, ROWS, calibrated_sigma
 from privref.reference.accounting import calibrate_sigma, epsilon_ex_post
 from privref.reference.reals import Interval
 

@@ -70,8 +70,8 @@ from privref.reference.privacy import PrivacyClaim, parse_epsilon
 from privref.reference.reals import Real
 from privref.reference.validate import check_delta, to_fraction
 
-from .html_report import write_html
-from .output import check_output_path
+from .reports.html_report import write_html
+from .reports.output import check_output_path
 
 __all__ = ["AuditPlan", "TerminalProgress", "audit_target", "configure_parser", "parse_config",
            "run"]

@@ -53,7 +53,7 @@ from privref.audits.blackbox.target import load_target
 from privref.reference.errors import InvalidArgument, PrivrefError
 
 from . import blackbox_cli
-from .output import check_output_path
+from .reports.output import check_output_path
 
 __all__ = ["KEYS", "SuiteCase", "SuiteResult", "check_case", "configure_parser", "load_suite",
            "run", "run_case", "suite_cases"]

@@ -884,7 +884,7 @@ def render_html(report: BlackboxReport, samples: WitnessSamples | None = None) -
 
 def write_html(path: str | Path, report: BlackboxReport, samples: WitnessSamples | None = None,
                *, flag: str = "--html") -> None:
-    """Write :func:`render_html` to ``path`` (UTF-8), through :mod:`privref.app.output`.
+    """Write :func:`render_html` to ``path`` (UTF-8), through :mod:`privref.app.reports.output`.
 
     Raises InvalidArgument (naming ``flag``) when ``path`` is unusable (a missing folder, a
     directory, no permission), OutputError when the write fails (a full disk).

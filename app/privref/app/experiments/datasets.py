@@ -39,7 +39,7 @@ from privref.reference.citations import Uncited
 from privref.reference.errors import EmptyDataset, InvalidArgument, UnknownLabel
 from privref.reference.validate import check_int
 
-from .checkout import checkout_root
+from ..checkout import checkout_root
 
 __all__ = [
     "DEFAULT_MAX_BYTES",

@@ -40,7 +40,7 @@ from privref.reference.sparse_vector import sparse_vector
 from privref.reference.stability_release import distance_to_instability
 from privref.reference.verdict import Verdict
 
-from .builtin import BuiltinAudit
+from .row import BuiltinAudit
 
 __all__ = ["pate_audits"]
 

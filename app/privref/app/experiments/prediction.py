@@ -1,4 +1,4 @@
-"""``privref experiments``: sample complexity of the prediction algorithms of paper 002, JSON + PNG.
+"""Sample complexity of the prediction algorithms of paper 002 (``privref experiments``).
 
 Paper 002 (Dagan and Feldman, "PAC learning with stable and private predictions") bounds the
 number of examples its predictors need: Algorithm 1 (stable, Theorem 1), Algorithm 2
@@ -19,27 +19,23 @@ and each reported mean carries its standard error.  Evaluators and programs are 
 tests: averaged over every subset on tiny instances, each evaluator equals the loss read off
 :meth:`~privref.reference.prediction.Predictor.law` exactly.
 
-Nothing here proves a bound: the measured n* illustrate the rates on small grids.
+Nothing here proves a bound: the measured n* illustrate the rates on small grids.  The command
+line is :mod:`privref.app.commands.experiments`, the figure :mod:`privref.app.reports.prediction_plot`.
 """
 
 from __future__ import annotations
 
-import argparse
 import math
-import sys
-import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from privref import reference
 from privref.reference.concepts import Concept, ConceptClass, explicit, intervals, thresholds_on
 from privref.reference.data import Dataset
-from privref.reference.errors import InvalidArgument, PrivrefError, UnsupportedProgram
+from privref.reference.errors import InvalidArgument, UnsupportedProgram
 from privref.reference.learners.prediction_baselines import (
     erm,
     flipped_average_predictor,
@@ -81,19 +77,21 @@ from privref.reference.reals import (
     prob_as_interval,
     rational,
 )
-from privref.reference.validate import check_int, to_fraction
+from privref.reference.validate import check_int
 from privref.reference.vc import vc_dimension
 
-from .output import check_output_path, write_json, write_with
-
 __all__ = [
-    "MAX_DATASETS",
-    "MAX_DRAWS",
     "MAX_N",
     "PREDICTORS",
+    "PREDICTOR_KEYS",
+    "RATE_EXPONENT",
+    "Bounds",
+    "ClassSpec",
+    "ExperimentConfig",
     "Population",
+    "PredictorSpec",
+    "build_predictor",
     "conditional_law",
-    "configure_parser",
     "experiment_classes",
     "flip_loss",
     "flipped_average_parameters",
@@ -101,12 +99,14 @@ __all__ = [
     "hypothesis_loss",
     "majority_loss",
     "n_grid",
+    "parameters",
     "predictor_loss",
+    "predictor_spec",
     "private_majority_parameters",
     "private_parameters",
+    "proved_epsilon",
     "relabel_parameters",
     "relabel_pure_epsilon",
-    "run",
     "run_experiment",
     "stable_parameters",
     "subsample_parameters",
@@ -115,15 +115,6 @@ __all__ = [
 
 MAX_N = 100_000
 """Largest dataset size ``privref experiments`` accepts (``--max-n``)."""
-
-MAX_DATASETS = 50
-"""Largest number of datasets S per grid point (``--datasets``)."""
-
-MAX_DRAWS = 50
-"""Largest number of subset draws I per dataset (``--draws``)."""
-
-MAX_EPSILON = Fraction(4)
-"""Largest target ε (``--epsilon``)."""
 
 Bounds = tuple[Fraction, Fraction]
 """A rigorous enclosure [lo, hi] of a real number (lo == hi when exact)."""
@@ -408,9 +399,17 @@ PREDICTORS: tuple[PredictorSpec, ...] = (
 )
 """The predictors measured, with the rate each one's analysis predicts (002 §1, §3, §4)."""
 
-_RATE_EXPONENT = {"alg1": 2, "alg2": 2, "alg3": 2, "alg3_rate": 1, "b1": 3, "b3": 3, "b4": 1,
-                  "b5": 2}
+PREDICTOR_KEYS: tuple[str, ...] = tuple(p.key for p in PREDICTORS)
+"""The keys of :data:`PREDICTORS`, in order (a key's index seeds its subset draws)."""
+
+RATE_EXPONENT = {"alg1": 2, "alg2": 2, "alg3": 2, "alg3_rate": 1, "b1": 3, "b3": 3, "b4": 1,
+                 "b5": 2}
 """Exponent a of 1/α in the predicted rate (the α^-a term that dominates as α → 0)."""
+
+
+def predictor_spec(key: str) -> PredictorSpec:
+    """The :class:`PredictorSpec` of predictor ``key`` (one of :data:`PREDICTOR_KEYS`)."""
+    return PREDICTORS[PREDICTOR_KEYS.index(key)]
 
 
 def parameters(key: str, alpha: Fraction, epsilon: Fraction, n: int) -> dict[str, Any]:
@@ -573,13 +572,13 @@ def run_experiment(config: ExperimentConfig, progress: Callable[[str], None] = l
                                                                        int(r)]))
                             for r in pops}
                 for key, ai in sorted(active):
-                    pspec = _spec(key)
+                    pspec = predictor_spec(key)
                     alpha = config.alphas[ai]
                     par = parameters(key, alpha, config.epsilon, n)
                     draws = []
                     for r in range(config.draws):
                         rng = np.random.default_rng([config.seed, ci, n, s, ai,
-                                                     _KEYS.index(key), r])
+                                                     PREDICTOR_KEYS.index(key), r])
                         (lo, hi), used = predictor_loss(key, pops[pspec.realizable],
                                                         datasets[pspec.realizable], par, rng)
                         excess_mid = float((lo + hi) / 2 - opts[pspec.realizable])
@@ -590,7 +589,7 @@ def run_experiment(config: ExperimentConfig, progress: Callable[[str], None] = l
                     samples[(key, ai)].append((float(np.mean(draws)),
                                                _std_error(draws) if len(draws) > 1 else 0.0))
             for key, ai in sorted(active):
-                pspec = _spec(key)
+                pspec = predictor_spec(key)
                 alpha = config.alphas[ai]
                 par = parameters(key, alpha, config.epsilon, n)
                 predictor = build_predictor(key, C, n, par)
@@ -624,11 +623,6 @@ def run_experiment(config: ExperimentConfig, progress: Callable[[str], None] = l
             "crossovers": _crossovers(n_star, config)}
 
 
-_KEYS = tuple(p.key for p in PREDICTORS)
-
-
-def _spec(key: str) -> PredictorSpec:
-    return PREDICTORS[_KEYS.index(key)]
 
 
 def _fits(n_star: list[dict[str, Any]], config: ExperimentConfig) -> list[dict[str, Any]]:
@@ -643,8 +637,8 @@ def _fits(n_star: list[dict[str, Any]], config: ExperimentConfig) -> list[dict[s
             if len(pts) >= 2 and len({x for x, _ in pts}) >= 2:
                 slope = float(np.polyfit([x for x, _ in pts], [y for _, y in pts], 1)[0])
             out.append({"class": cls, "predictor": key, "points": len(pts),
-                        "fitted_slope": slope, "predicted_slope": _RATE_EXPONENT[key],
-                        "predicted_rate": _spec(key).rate})
+                        "fitted_slope": slope, "predicted_slope": RATE_EXPONENT[key],
+                        "predicted_rate": predictor_spec(key).rate})
     return out
 
 
@@ -663,199 +657,3 @@ def _crossovers(n_star: list[dict[str, Any]], config: ExperimentConfig) -> list[
             out.append({"class": cls, "alpha": str(alpha), "n_star": contenders,
                         "best": sorted(k for k, v in reached.items() if v == low)})
     return out
-
-
-# ------------------------------------------------------------------ command line
-
-
-def configure_parser(parser: argparse.ArgumentParser) -> None:
-    """Add the ``experiments`` arguments."""
-    parser.add_argument("--out", metavar="DIR", required=True,
-                        help="existing folder for prediction-sample-complexity.json and .png")
-    parser.add_argument("--quick", action="store_true",
-                        help="a small instance for smoke tests (thresholds, two alphas, "
-                             "n <= 1024, 2 datasets, 2 draws)")
-    parser.add_argument("--max-n", default=None,
-                        help=f"largest n of the grid, in [16, {MAX_N}] (default {MAX_N})")
-    parser.add_argument("--datasets", default=None,
-                        help=f"datasets S per grid point, in [1, {MAX_DATASETS}] (default 6)")
-    parser.add_argument("--draws", default=None,
-                        help=f"subset draws per dataset, in [1, {MAX_DRAWS}] (default 3)")
-    parser.add_argument("--epsilon", default="1",
-                        help=f"target epsilon, a rational in (0, {MAX_EPSILON}] (default 1)")
-    parser.add_argument("--noise", default="1/10",
-                        help="label noise eta of the agnostic population, a rational in "
-                             "[0, 1/2) (default 1/10)")
-    parser.add_argument("--seed", default="0", help="master seed in [0, 2^64) (default 0)")
-
-
-def _bounded(text: str | None, flag: str, default: int, low: int, high: int) -> int:
-    """An int flag in [low, high] (``default`` when absent); InvalidArgument naming the flag."""
-    if text is None:
-        return default
-    raw = text.strip()
-    if not raw.lstrip("+-").isdigit() or len(raw) > 30:
-        raise InvalidArgument(f"{flag}={text!r} must be an int in [{low}, {high}]")
-    value = int(raw)
-    if not low <= value <= high:
-        raise InvalidArgument(f"{flag}={value} must be an int in [{low}, {high}]")
-    return value
-
-
-def config_from_args(args: argparse.Namespace) -> ExperimentConfig:
-    """Validate the command line (InvalidArgument naming the flag) and build the config.
-
-    The α grid is (1 − 2η)/4, /8, /16, /32 ((1 − 2η)/4 and /8 with --quick): with label noise
-    η no predictor's excess error exceeds 1 − 2η, so α is measured against that scale
-    (η = 1/10 gives 1/5, 1/10, 1/20, 1/40).
-    """
-    if args.quick and any(v is not None for v in (args.max_n, args.datasets, args.draws)):
-        raise InvalidArgument("--quick fixes --max-n, --datasets and --draws; drop --quick "
-                              "or those flags")
-    try:
-        epsilon = to_fraction(args.epsilon, "--epsilon")
-    except PrivrefError as exc:
-        raise InvalidArgument(f"--epsilon={args.epsilon!r} must be a rational number, e.g. 1 "
-                              f"or 1/2 ({exc})") from None
-    if not 0 < epsilon <= MAX_EPSILON:
-        raise InvalidArgument(f"--epsilon={epsilon} must lie in (0, {MAX_EPSILON}]")
-    try:
-        noise = to_fraction(args.noise, "--noise")
-    except PrivrefError as exc:
-        raise InvalidArgument(f"--noise={args.noise!r} must be a rational number, e.g. 1/10 "
-                              f"({exc})") from None
-    if not 0 <= noise < Fraction(1, 2) or noise.denominator > 10 ** 6:
-        raise InvalidArgument(f"--noise={noise} must lie in [0, 1/2) with a denominator "
-                              "of at most 10^6")
-    seed = _bounded(args.seed, "--seed", 0, 0, 2 ** 64 - 1)
-    scale = 1 - 2 * noise        # the largest possible excess error is (1 − 2η)·D(disagree)
-    if args.quick:
-        return ExperimentConfig(("thresholds",), ("alg2", "alg3_rate", "b3", "b4", "b5"),
-                                (scale / 4, scale / 8), epsilon, noise, 1024, 2, 2, seed)
-    return ExperimentConfig(("thresholds", "intervals", "unions2"), _KEYS,
-                            tuple(scale / k for k in (4, 8, 16, 32)), epsilon, noise,
-                            _bounded(args.max_n, "--max-n", MAX_N, 16, MAX_N),
-                            _bounded(args.datasets, "--datasets", 6, 1, MAX_DATASETS),
-                            _bounded(args.draws, "--draws", 3, 1, MAX_DRAWS), seed)
-
-
-def _versions() -> dict[str, str]:
-    out = {"privref": reference.__version__, "python": sys.version.split()[0],
-           "numpy": np.__version__}
-    try:
-        import matplotlib
-        out["matplotlib"] = matplotlib.__version__
-    except ImportError:
-        pass
-    return out
-
-
-def run(args: argparse.Namespace) -> int:
-    """Run ``privref experiments``; 0 on success.  Every flag is checked before the run."""
-    config = config_from_args(args)
-    if not args.out.strip():
-        raise InvalidArgument(f"--out={args.out!r} must be a folder path, not empty")
-    out = Path(args.out)
-    if not out.is_dir():
-        raise InvalidArgument(f"--out {args.out}: is not an existing folder")
-    json_path = check_output_path("--out", out / "prediction-sample-complexity.json")
-    png_path = check_output_path("--out", out / "prediction-sample-complexity.png")
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError as exc:
-        raise PrivrefError("privref experiments needs matplotlib: pip install "
-                           f"'privref[plots]' ({exc})") from None
-    quiet = getattr(args, "quiet", False)
-
-    def progress(line: str) -> None:
-        if not quiet:
-            print(line, file=sys.stderr, flush=True)
-
-    start = time.perf_counter()
-    result = run_experiment(config, progress)
-    seconds = time.perf_counter() - start
-    payload = {"command": "privref experiments", "versions": _versions(),
-               "seed": config.seed, "seconds": round(seconds, 2),
-               "config": {"classes": list(config.classes), "predictors": list(config.predictors),
-                          "alphas": [str(a) for a in config.alphas],
-                          "epsilon": str(config.epsilon), "noise": str(config.noise),
-                          "max_n": config.max_n, "n_grid": list(n_grid(config.max_n)),
-                          "datasets": config.datasets, "draws": config.draws,
-                          "quick": bool(args.quick)},
-               "classes": [{"key": c.key, "name": c.concepts.name, "size": len(c.concepts),
-                            "vc_brute_force": c.vc, "target": c.concepts[c.target].name}
-                           for c in experiment_classes(config.classes)],
-               "predictors": [{"key": p.key, "label": p.label, "predicted_rate": p.rate,
-                               "realizable": p.realizable} for p in PREDICTORS
-                              if p.key in config.predictors],
-               "exact": "given S and the subset draw I (alg1, alg2) or I and h (alg3), or "
-                        "given S alone (b3, b4, b5): L_P exact or enclosed; Monte Carlo over S "
-                        "and the draws, with standard errors",
-               **result}
-    write_json(json_path, payload, flag="--out")
-    print(f"wrote {json_path}")
-    _plot(payload, png_path)
-    print(f"wrote {png_path}")
-    for fit in result["fits"]:
-        print(f"{fit['class']} {fit['predictor']}: fitted slope {fit['fitted_slope']} "
-              f"(predicted {fit['predicted_slope']}, {fit['points']} points)")
-    print(f"experiments: {len(result['rows'])} grid points in {seconds:.1f}s")
-    return 0
-
-
-def _plot(payload: dict[str, Any], path: Path) -> None:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    classes = payload["config"]["classes"]
-    fig, axes = plt.subplots(2, len(classes), figsize=(5.2 * len(classes), 8.4), squeeze=False)
-    alphas = [Fraction(a) for a in payload["config"]["alphas"]]
-    smallest = str(min(alphas))
-    colors = dict(zip(_KEYS, plt.rcParams["axes.prop_cycle"].by_key()["color"], strict=False))
-    for j, cls in enumerate(classes):
-        top, bottom = axes[0][j], axes[1][j]
-        for key in payload["config"]["predictors"]:
-            pts = sorted((r["n"], r["mean_excess"]) for r in payload["rows"]
-                         if r["class"] == cls and r["predictor"] == key
-                         and r["alpha"] == smallest)
-            if pts:
-                top.plot([p for p, _ in pts], [max(e, 1e-4) for _, e in pts], marker=".",
-                         color=colors.get(key), label=_spec(key).label)
-            found = sorted((1 / float(Fraction(r["alpha"])), r["n_star"])
-                           for r in payload["n_star"] if r["class"] == cls
-                           and r["predictor"] == key and r["n_star"] is not None)
-            if not found:
-                continue
-            xs = [x for x, _ in found]
-            bottom.plot(xs, [y for _, y in found], marker="o", color=colors.get(key),
-                        label=_spec(key).label)
-            a = _RATE_EXPONENT[key]
-            scale = math.exp(float(np.mean([math.log(y) - a * math.log(x) for x, y in found])))
-            line = [min(xs), max(xs)]
-            bottom.plot(line, [scale * x ** a for x in line], linestyle=":",
-                        color=colors.get(key), linewidth=1)
-        top.axhline(float(Fraction(smallest)), color="grey", linestyle="--", linewidth=1)
-        top.set_xscale("log")
-        top.set_yscale("log")
-        top.set_xlabel("n")
-        top.set_ylabel(f"mean excess error at α = {smallest}")
-        top.set_title(f"{cls}: excess error vs n (dashed: α)")
-        bottom.set_xscale("log")
-        bottom.set_yscale("log")
-        bottom.set_xlabel("1/α")
-        bottom.set_ylabel("measured n* (dotted: predicted slope, fitted constant)")
-        bottom.set_title(f"{cls}: n* vs 1/α at ε = {payload['config']['epsilon']}")
-        for ax in (top, bottom):
-            ax.grid(True, alpha=0.3)
-        bottom.legend(fontsize=6)
-    axes[0][0].legend(fontsize=6)
-    fig.suptitle(f"privref {payload['versions']['privref']} experiments, seed "
-                 f"{payload['seed']}, {payload['config']['datasets']} datasets × "
-                 f"{payload['config']['draws']} draws, noise {payload['config']['noise']}",
-                 fontsize=8)
-    fig.tight_layout()
-    try:
-        write_with(path, lambda fh: fig.savefig(fh, format="png", dpi=100), flag="--out")
-    finally:
-        plt.close(fig)
-

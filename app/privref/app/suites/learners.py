@@ -23,7 +23,7 @@ from privref.reference.learners.semiprivate import sspp_learner
 from privref.reference.neighbors import Universe
 from privref.reference.reals import log
 
-from .builtin import BuiltinAudit
+from .row import BuiltinAudit
 
 __all__ = ["learner_audits"]
 

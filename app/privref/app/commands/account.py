@@ -17,7 +17,7 @@ from privref.reference.accounting import calibrate_sigma, epsilon_ex_post
 from privref.reference.errors import InvalidArgument, PrivrefError
 from privref.reference.validate import to_fraction
 
-from .output import check_output_path, write_json
+from ..reports.output import check_output_path, write_json
 
 __all__ = ["MAX_QUERIES", "configure_parser", "run"]
 

@@ -1,10 +1,8 @@
 """``privref learn``: run the learning-curve experiment, write a JSON table and a PNG plot.
 
-The plot (matplotlib, extra ``plots``) has two panels: the empirical labeled
-sample complexity m*(d) and the empirical unlabeled sample complexity n*(d),
-one line per (learner, family), against d (the domain is X_d = {0, …, 2^d −
-1}); the legend gives each family's VC dimension.  Grid points where no size
-reached the target are drawn as open markers at the top of the grid.
+The experiment is :mod:`privref.app.experiments.learning`, the plot
+:func:`privref.app.reports.learning_plot.plot_png`.  The integer and exact-number flag parsers
+here (:data:`LIMITS`) also serve ``privref illustrate``.
 """
 
 from __future__ import annotations
@@ -12,26 +10,24 @@ from __future__ import annotations
 import argparse
 import sys
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 from privref.reference.errors import InvalidArgument, PrivrefError
 from privref.reference.validate import to_fraction
 
-from .learning import (
+from ..experiments.learning import (
     FAMILIES,
     LEARNERS,
     Cell,
     ExperimentConfig,
-    ExperimentResult,
     grid_size,
     run_experiment,
     sample_complexity,
 )
-from .output import check_output_path, write_json, write_with
+from ..reports.learning_plot import plot_png
+from ..reports.output import check_output_path, write_json
 
-__all__ = ["LIMITS", "configure_parser", "parse_exact", "parse_int", "parse_ints", "plot_png",
-           "run"]
+__all__ = ["LIMITS", "configure_parser", "parse_exact", "parse_int", "parse_ints", "run"]
 
 QUICK = {"dims": (2, 3), "labeled_sizes": (4, 16, 64), "unlabeled_sizes": (16,), "runs": 20}
 DEFAULTS = {"dims": "2,3,4,5", "labeled": "2,4,8,16,32,64,128", "unlabeled": "64",
@@ -44,7 +40,7 @@ LIMITS: dict[str, tuple[int, int]] = {
     "--runs": (1, 100_000), "--seed": (0, 2**64 - 1),
 }
 """Inclusive bounds of the integer flags of ``learn`` and ``illustrate`` (the whole grid is
-also bounded by :data:`privref.app.learning.MAX_WORK`)."""
+also bounded by :data:`privref.app.experiments.learning.MAX_WORK`)."""
 
 MAX_EPSILON = Fraction(1000)
 """Largest --epsilon accepted (every learner is already near-deterministic long before)."""
@@ -173,59 +169,6 @@ def _need_matplotlib() -> None:
     except ImportError as exc:
         raise PrivrefError("--png needs matplotlib: pip install 'privref[plots]' "
                            f"({exc})") from None
-
-
-def plot_png(result: ExperimentResult, path: str | Path) -> None:
-    """Write the two-panel plot of m*(d) and n*(d) (see the module docstring) as a PNG."""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError as exc:
-        raise PrivrefError("privref learn needs matplotlib for --png: pip install "
-                           f"'privref[plots]' ({exc})") from None
-    target = check_output_path("--png", path)
-    stars = sample_complexity(result)
-    cfg = result.config
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
-    top_m, top_n = max(cfg.labeled_sizes), max(cfg.unlabeled_sizes)
-    lines: dict[tuple[str, str], list[tuple[int, int, int | None, int | None]]] = {}
-    for (learner, family, d, vc), (m_star, n_star) in stars.items():
-        lines.setdefault((learner, family), []).append((d, vc, m_star, n_star))
-    for (learner, family), pts in sorted(lines.items()):
-        pts.sort()
-        vcs = sorted({vc for _, vc, _, _ in pts})
-        label = f"{learner} · {family} (VC {'/'.join(map(str, vcs))})"
-        ds = [p[0] for p in pts]
-        ms = [p[2] if p[2] is not None else top_m * 2 for p in pts]
-        line, = left.plot(ds, ms, marker="o", label=label)
-        for d, _, m_star, _ in pts:
-            if m_star is None:
-                left.plot([d], [top_m * 2], marker="o", mfc="white", color=line.get_color())
-        if LEARNERS[learner].layout != "labeled":
-            ns = [p[3] if p[3] is not None else top_n * 2 for p in pts]
-            right.plot(ds, ns, marker="s", label=label, color=line.get_color())
-    for ax, what in ((left, "labeled"), (right, "unlabeled")):
-        ax.set_xlabel("d  (domain X_d = {0, …, 2^d − 1})")
-        ax.set_ylabel(f"empirical {what} sample complexity")
-        ax.set_yscale("log", base=2)
-        ax.set_xticks(list(cfg.dims))
-        ax.grid(True, alpha=0.3)
-    left.set_title(f"labeled m*: failure ≤ β={cfg.beta} at α={cfg.alpha} (CP {1 - cfg.ci_alpha})")
-    right.set_title("unlabeled n* (semi-supervised learners)")
-    left.legend(fontsize=7)
-    if right.lines:
-        right.legend(fontsize=7)
-    else:
-        right.text(0.5, 0.5, "no semi-supervised learner in this run", ha="center",
-                   transform=right.transAxes)
-    fig.suptitle(f"privref {result.version}: ε = {cfg.epsilon}, {cfg.runs} runs per cell, "
-                 f"seed {cfg.seed}", fontsize=9)
-    fig.tight_layout()
-    try:
-        write_with(target, lambda fh: fig.savefig(fh, format="png", dpi=110), flag="--png")
-    finally:
-        plt.close(fig)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,0 +1,261 @@
+"""``privref table4``: the command line of paper 001's Table 4 experiment on real data.
+
+Every flag is checked (:func:`config_from_args`) before any data are read; :func:`run` runs
+:func:`privref.app.experiments.pate.run_experiment` and writes the JSON (with :data:`NOTES`),
+the figure (:mod:`privref.app.reports.pate_plot`) and the docs page
+(:mod:`privref.app.reports.pate_text`) it is asked for, then prints the summary.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Final, cast
+
+import numpy as np
+
+from privref import reference
+from privref.reference.errors import InvalidArgument, PrivrefError
+from privref.reference.validate import to_fraction
+
+from ..experiments.datasets import KNOWN_DATASETS, default_data_dir
+from ..experiments.pate import DEFAULT_ACTIVE_RULE, ExperimentConfig, run_experiment
+from ..experiments.pate_students_sklearn import ACTIVE_RULES, AGNOSTIC_C0, ActiveRule
+from ..reports.output import check_output_path, write_json, write_text_atomic
+from ..reports.pate_plot import plot
+from ..reports.pate_text import markdown, rule_of, summary
+
+__all__ = ["MAX_EPSILON", "MAX_RUNS", "NOTES", "config_from_args", "configure_parser", "run"]
+
+MAX_RUNS: Final = 1000
+"""Largest ``--runs``."""
+
+MAX_EPSILON: Final = Fraction(100)
+"""Largest ε accepted in ``--epsilons``."""
+
+
+def configure_parser(parser: argparse.ArgumentParser) -> None:
+    """Add the ``table4`` arguments (every one checked by :func:`config_from_args`)."""
+    parser.add_argument("--runs", default=None, help=f"runs per data set, in [1, {MAX_RUNS}] "
+                                                     "(default 30, as 001 Table 4)")
+    parser.add_argument("--seed", default="0", help="master seed in [0, 2^64) (default 0)")
+    parser.add_argument("--datasets", default="mushroom,a9a",
+                        help="comma-separated known data sets among "
+                             f"{', '.join(sorted(KNOWN_DATASETS))}, or '' for none "
+                             "(default mushroom,a9a)")
+    parser.add_argument("--libsvm", action="append", default=[], metavar="FILE",
+                        help="also run on this LIBSVM file (labels -1/+1 or 0/1); repeatable")
+    parser.add_argument("--data-dir", default=None, metavar="DIR",
+                        help="folder holding the known data sets' files (default: the "
+                             "shared/data folder next to the checkout); nothing is downloaded")
+    parser.add_argument("--epsilons", default="1/2,1,2",
+                        help=f"comma-separated budgets, rationals in (0, {MAX_EPSILON}] "
+                             "(default 1/2,1,2)")
+    parser.add_argument("--noise", default="continuous", choices=("continuous", "discrete"),
+                        help="continuous: N(0, sigma^2), sigma analytic-Gaussian calibrated "
+                             "(the paper's); discrete: discrete Gaussian with 001 Algorithm 1 "
+                             "Step 1's sigma^2 (zCDP accounting)")
+    parser.add_argument("--teachers", default=None,
+                        help="number of teachers K (default round(private/100))")
+    parser.add_argument("--budget", default=None,
+                        help="ASQ query budget (default round(3 public/10))")
+    parser.add_argument("--delta", default=None, help="delta in (0, 1) (default 1/private)")
+    parser.add_argument("--subsample", default=None,
+                        help="use a seeded random subsample of this many rows of each data "
+                             "set, in [50, 10^6] (default: all rows)")
+    parser.add_argument("--active-rule", default=DEFAULT_ACTIVE_RULE, metavar="RULE",
+                        help="the active student's query rule: agnostic (DHM/IWAL-style "
+                             f"threshold, C0 = {AGNOSTIC_C0:g}; default) or cal (slack 0)")
+    parser.add_argument("--compare-json", default=None, metavar="FILE",
+                        help="a table4 JSON run with the other --active-rule: the docs page "
+                             "gets a table comparing its ASQ rows with this run's")
+    parser.add_argument("--jobs", default="1", help="worker processes for the runs, in [1, 8] "
+                                                   "(default 1; figures do not depend on it)")
+    parser.add_argument("--json", default=None, metavar="FILE", help="write the JSON here")
+    parser.add_argument("--png", default=None, metavar="FILE", help="write the figure here")
+    parser.add_argument("--markdown", default=None, metavar="FILE",
+                        help="write the docs page (paper beside ours) here")
+
+
+def _bounded(text: object, flag: str, default: int | None, low: int, high: int) -> int | None:
+    """An int flag in [low, high] (``default`` when absent); InvalidArgument naming the flag."""
+    if text is None:
+        return default
+    raw = str(text).strip()
+    if not raw.lstrip("+-").isdigit() or len(raw) > 30:
+        raise InvalidArgument(f"{flag}={text!r} must be an int in [{low}, {high}]")
+    value = int(raw)
+    if not low <= value <= high:
+        raise InvalidArgument(f"{flag}={value} must be an int in [{low}, {high}]")
+    return value
+
+
+def _rational(text: str, flag: str) -> Fraction:
+    try:
+        return to_fraction(text.strip(), flag)
+    except PrivrefError as exc:
+        raise InvalidArgument(f"{flag}={text!r} must be a rational number, e.g. 1/2 ({exc})") from None
+
+
+def config_from_args(args: argparse.Namespace) -> ExperimentConfig:
+    """Validate the command line and build the config; InvalidArgument naming the flag.
+
+    Checks: --runs in [1, 1000]; --seed in [0, 2^64); --datasets known names (no repeats);
+    --epsilons rationals in (0, 100] (no repeats, at least one); --teachers >= 1; --budget
+    >= 1; --delta in (0, 1); --subsample in [50, 10^6]; --jobs in [1, 8]; --active-rule cal
+    or agnostic; at least one data set.  Sizes that depend on the data (K <= private rows,
+    budget <= public rows) are checked when the data are read (:class:`Sizes`).
+    """
+    runs = _bounded(args.runs, "--runs", 30, 1, MAX_RUNS)
+    seed = _bounded(args.seed, "--seed", 0, 0, 2 ** 64 - 1)
+    names = tuple(n.strip() for n in str(args.datasets).split(",") if n.strip())
+    for n in names:
+        if n not in KNOWN_DATASETS:
+            raise InvalidArgument(f"--datasets={args.datasets!r}: {n!r} is not one of "
+                                  f"{sorted(KNOWN_DATASETS)} (use --libsvm FILE for others)")
+    if len(set(names)) != len(names):
+        raise InvalidArgument(f"--datasets={args.datasets!r} names a data set twice")
+    files = tuple(str(f) for f in (args.libsvm or []))
+    for f in files:
+        if not f.strip():
+            raise InvalidArgument("--libsvm='' must be a file path")
+    if not names and not files:
+        raise InvalidArgument("--datasets='' and no --libsvm: nothing to run")
+    eps = tuple(_rational(t, "--epsilons") for t in str(args.epsilons).split(","))
+    for e in eps:
+        if not 0 < e <= MAX_EPSILON:
+            raise InvalidArgument(f"--epsilons: {e} must lie in (0, {MAX_EPSILON}]")
+    if len(set(eps)) != len(eps):
+        raise InvalidArgument(f"--epsilons={args.epsilons!r} repeats a value")
+    delta = None if args.delta is None else _rational(str(args.delta), "--delta")
+    if delta is not None and not 0 < delta < 1:
+        raise InvalidArgument(f"--delta={delta} must lie in the open interval (0, 1)")
+    if args.noise not in ("continuous", "discrete"):
+        raise InvalidArgument(f"--noise={args.noise!r} must be continuous or discrete")
+    data_dir = args.data_dir
+    if data_dir is not None and not str(data_dir).strip():
+        raise InvalidArgument("--data-dir='' must be a folder path")
+    if data_dir is not None and names and not Path(data_dir).is_dir():
+        raise InvalidArgument(f"--data-dir={data_dir!r} is not an existing folder")
+    if data_dir is None and names:
+        try:
+            data_dir = str(default_data_dir())
+        except InvalidArgument as exc:
+            raise InvalidArgument(f"--data-dir: {exc}") from None
+    rule = getattr(args, "active_rule", DEFAULT_ACTIVE_RULE)
+    if rule not in ACTIVE_RULES:
+        raise InvalidArgument(f"--active-rule={rule!r} must be one of {', '.join(ACTIVE_RULES)}")
+    assert runs is not None and seed is not None
+    return ExperimentConfig(names, files, data_dir, runs, seed, eps, args.noise,
+                            _bounded(args.teachers, "--teachers", None, 1, 10 ** 6),
+                            _bounded(args.budget, "--budget", None, 1, 10 ** 6), delta,
+                            _bounded(args.subsample, "--subsample", None, 50, 10 ** 6),
+                            cast(ActiveRule, rule))
+
+
+def _read_compare(path: str | None, rule: str) -> dict[str, Any] | None:
+    """The ``--compare-json`` payload (a table4 JSON of the other active rule), or None."""
+    if path is None:
+        return None
+    import json
+    try:
+        other = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise InvalidArgument(f"--compare-json={path!r} cannot be read as JSON ({exc})") from None
+    if not isinstance(other, dict) or other.get("command") != "privref table4" or \
+            not isinstance(other.get("datasets"), list):
+        raise InvalidArgument(f"--compare-json={path!r} is not a privref table4 JSON")
+    if rule_of(other) == rule:
+        raise InvalidArgument(f"--compare-json={path!r} was run with the same --active-rule "
+                              f"{rule}; pass the other rule's JSON")
+    return cast(dict[str, Any], other)
+
+
+def _versions() -> dict[str, str]:
+    import scipy
+    import sklearn  # type: ignore[import-untyped]
+    out = {"privref": reference.__version__, "python": sys.version.split()[0],
+           "numpy": np.__version__, "scipy": scipy.__version__,
+           "scikit-learn": sklearn.__version__}
+    try:
+        import matplotlib
+        out["matplotlib"] = matplotlib.__version__
+    except ImportError:
+        pass
+    return out
+
+
+NOTES: Final = {
+    "accuracy_ci95": "half-width 1.96*s/sqrt(runs), s the sample standard deviation (ddof 1) of "
+                     "the per-run test accuracies: a normal-approximation 95% interval for the "
+                     "expected accuracy (None for one run)",
+    "queries_ci95": "the same for the number of labels the method released",
+    "epsilon_ex_post": "ASQ: the epsilon at delta of the noise actually used after the realized "
+                       "number of queries R (exact enclosure); it depends on the released labels, "
+                       "so it is a data-dependent figure, NOT the a-priori privacy guarantee, which "
+                       "is the budget epsilon.  PSQ always releases #public labels, so its "
+                       "epsilon_ex_post is epsilon's enclosure at the calibrated sigma",
+    "sigma": "continuous noise: sigma = the safe end sigma_hi of the analytic-Gaussian calibration "
+             "bracket (sigma_lo, sigma_hi] for q queries (Balle-Wang 2018 Theorem 8), q = #public "
+             "(PSQ) or the budget (ASQ); discrete: sigma^2 = 001 Algorithm 1 Step 1's sigma^2 "
+             "rounded up to an integer (zCDP, 001 Lemma 51)",
+    "split": "test_all = ceil(N/5), private = N - test_all, public = ceil(test_all/10), "
+             "test = test_all - public (001 Table 3's sizes); K = round(private/100); "
+             "budget = round(3 public/10); delta = 1/private",
+    "seeds": "numpy SeedSequence(seed, spawn_key=(crc32(dataset), run, purpose, ...)): purpose "
+             "0 split, 1 teacher-assignment key, 2 student seed, 3 label noise (with method and "
+             "epsilon), 4 subsample",
+}
+"""What the JSON's figures are (copied into every JSON file)."""
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``privref table4``; 0 on success.  Every flag is checked before the run."""
+    config = config_from_args(args)
+    jobs = _bounded(args.jobs, "--jobs", 1, 1, 8)
+    other = _read_compare(getattr(args, "compare_json", None), config.active_rule)
+    outputs = {flag: check_output_path(flag, value) for flag, value in
+               (("--json", args.json), ("--png", args.png), ("--markdown", args.markdown))
+               if value is not None}
+    if "--png" in outputs:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError as exc:
+            raise PrivrefError("privref table4 --png needs matplotlib: pip install "
+                               f"'privref[plots]' ({exc})") from None
+    quiet = getattr(args, "quiet", False)
+
+    def progress(line: str) -> None:
+        if not quiet:
+            print(line, file=sys.stderr, flush=True)
+
+    start = time.perf_counter()
+    result = run_experiment(config, progress, jobs or 1)
+    seconds = time.perf_counter() - start
+    payload = {"command": "privref table4", "versions": _versions(), "seed": config.seed,
+               "seconds": round(seconds, 2),
+               "parameters": {"runs": config.runs, "epsilons": [str(e) for e in config.epsilons],
+                              "noise": config.noise, "datasets": list(config.datasets),
+                              "libsvm": list(config.files), "data_dir": config.data_dir,
+                              "teachers": config.teachers, "budget": config.budget,
+                              "delta": None if config.delta is None else str(config.delta),
+                              "subsample": config.subsample,
+                              "active_rule": config.active_rule,
+                              "compare_json": getattr(args, "compare_json", None)},
+               "notes": dict(NOTES), **result}
+    if "--json" in outputs:
+        write_json(outputs["--json"], payload, flag="--json")
+        print(f"wrote {outputs['--json']}")
+    if "--png" in outputs:
+        plot(payload, outputs["--png"])
+        print(f"wrote {outputs['--png']}")
+    if "--markdown" in outputs:
+        write_text_atomic(outputs["--markdown"], markdown(payload, other), flag="--markdown")
+        print(f"wrote {outputs['--markdown']}")
+    if not quiet:
+        print(summary(payload))
+    print(f"table4: {len(result['datasets'])} data set(s), {config.runs} run(s) in {seconds:.1f}s")
+    return 0
