@@ -104,3 +104,88 @@ def test_imports_point_down_and_stay_public(layer: str, path: Path) -> None:
         if target != layer:
             private = [p for p in parts[2:] if p.startswith("_") and not p.startswith("__")]
             assert not private, f"{where}: a private name of another layer"
+
+
+def _module_name(layer: str, path: Path) -> str:
+    package = _package_of(path, layer)
+    return ".".join(package if path.name == "__init__.py" else [*package, path.stem])
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _runtime_dependencies(layer: str, path: Path, known: set[str]) -> set[str]:
+    """The shipped modules ``path`` imports when it runs: at top level or inside functions (a
+    deferred import still closes a circle), but not under ``if TYPE_CHECKING:``; ``from pkg
+    import mod`` depends on ``pkg.mod``, not on the package's ``__init__``."""
+    package = _package_of(path, layer)
+    skipped: set[int] = set()
+    tree = ast.parse(path.read_text(), str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and _is_type_checking(node):
+            skipped.update(id(n) for stmt in node.body for n in ast.walk(stmt))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            mod = ".".join([*base, *([node.module] if node.module else [])])
+            found.update(f"{mod}.{a.name}" if f"{mod}.{a.name}" in known else mod
+                         for a in node.names)
+    return found & known
+
+
+def import_cycles(modules: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(modules[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for v in sorted(modules):
+        if v not in index:
+            visit(v)
+    return cycles
+
+
+def test_no_module_imports_itself_through_others() -> None:
+    """No import circle among the shipped modules (issue 31: manifest and registry had one)."""
+    shipped = [(layer, p) for layer, p in _modules() if layer in SHIPPED]
+    known = {_module_name(layer, p) for layer, p in shipped}
+    graph = {_module_name(layer, p): _runtime_dependencies(layer, p, known) - {_module_name(layer, p)}
+             for layer, p in shipped}
+    assert len(graph) > 100
+    assert import_cycles(graph) == []
+
+
+def test_the_cycle_finder_sees_a_circle() -> None:
+    assert import_cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert import_cycles({"a": {"b"}, "b": set()}) == []

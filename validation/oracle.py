@@ -59,7 +59,7 @@ from privref.reference.reals import (
     prob_mul,
     rational,
 )
-from privref.reference.validate import check_delta, check_int
+from privref.reference.validate import ExactInput, check_delta, check_int
 
 __all__ = [
     "CoverageResult",
@@ -277,12 +277,12 @@ class CoverageResult:
 
 
 def coverage_experiment(mechanism: Mechanism[Any], a: Sequence[Hashable], b: Sequence[Hashable], *,
-                        n: int, seeds: Iterable[int], alpha: object, delta: object = 0,
-                        epsilon: object | None = None,
+                        n: int, seeds: Iterable[int], alpha: int | Fraction | float, delta: ExactInput = 0,
+                        epsilon: Real | ExactInput | None = None,
                         sampling: Literal["mechanism", "law"] = "mechanism",
                         sampler: Callable[[Any, np.random.Generator], Any] | None = None,
                         max_events: int = 1,
-                        selection_fraction: object = Fraction(1, 2)) -> CoverageResult:
+                        selection_fraction: ExactInput = Fraction(1, 2)) -> CoverageResult:
     """Run :func:`estimate_pair` once per seed on n fresh outcomes per side and compare with the truth.
 
     Each seed s draws M(a) then M(b) from ``numpy.random.default_rng(s)``:

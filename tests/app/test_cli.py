@@ -69,7 +69,7 @@ def test_errors_are_clear_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixtu
 def test_builtin_sources_cite_manifest_results() -> None:
     """Every built-in audit citing paper 000/004 names a numbered result of that paper."""
     from privref.app.suites.builtin import builtin_audits
-    from privref.proofs.manifest import MANIFEST
+    from privref.proofs.registry import MANIFEST
     from privref.reference.citations import Citation
 
     for item in builtin_audits():

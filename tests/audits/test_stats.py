@@ -43,7 +43,7 @@ def lower_tail_exact(n: int, k: int, p: Fraction) -> Fraction:
 
 @pytest.mark.parametrize("n", [1, 2, 3, 7, 12])
 @pytest.mark.parametrize("alpha", ALPHAS)
-def test_bounds_are_proved_conservative_and_tight_on_small_n(n: int, alpha: object) -> None:
+def test_bounds_are_proved_conservative_and_tight_on_small_n(n: int, alpha: int | Fraction | float) -> None:
     """For every k: P_L(X >= k) <= alpha exactly, and 1 + 2^-23 times L already breaks it: the
     bound sits within the documented 2^-24 shift of p_L (tight)."""
     a = check_alpha(alpha)
@@ -348,7 +348,7 @@ def test_tail_bound_when_a_term_ratio_is_exactly_1(n: int, k: int) -> None:
 @pytest.mark.parametrize(("call", "message"), [
     (lambda: cp_lower(1, 10, 0), "alpha=0 must lie in (0, 1)"),
     (lambda: cp_lower(1, 10, 1), "alpha=1 must lie in (0, 1)"),
-    (lambda: cp_upper(1, 10, "0.05"), "alpha='0.05' must be a number in (0, 1)"),
+    (lambda: cp_upper(1, 10, "0.05"), "alpha='0.05' must be a number in (0, 1)"),  # type: ignore[arg-type]
     (lambda: cp_upper(1, 10, True), "alpha=True must be a number in (0, 1)"),
     (lambda: cp_upper(1, 10, math.nan), "alpha=nan must be a finite number in (0, 1)"),
     (lambda: cp_lower(-1, 10, 0.1), "k=-1 must lie in [0, n=10]"),

@@ -7,11 +7,14 @@ proofs.p004.active and proofs.p000.active (with 000 Theorem 5.6); 004 Theorem C.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
+
+import pytest
 
 from privref.proofs import Status, Verdict
-from privref.proofs.manifest import MANIFEST, pending
 from privref.proofs.p000 import active as a0
 from privref.proofs.p004 import active as a4
+from privref.proofs.registry import MANIFEST, pending
 
 F = Fraction
 ENTRIES = (*a4.ENTRIES, *a0.ENTRIES)
@@ -49,9 +52,19 @@ def test_the_rate_repair_of_theorem_57() -> None:
 # ------------------------------------------------------------------ broken variants are caught
 
 
-def test_wrong_t_in_the_claim_is_caught() -> None:
+def test_wrong_t_in_the_claim_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """Claiming the (ε, δ′) of t·8 while running with t: the exact audit finds a pair."""
-    result = a4.check_subsampling_audits("printed", False, t_factor=8)
+    from privref.reference.learners.active import subsampling_active_claim as real
+
+    def claim_of_8t(inner: Any, n: int, t: int, **kwargs: Any) -> Any:
+        return real(inner, n, 8 * t, **kwargs)
+
+    monkeypatch.setattr(a4, "subsampling_active_claim", claim_of_8t)
+    a4.check_subsampling_audits.cache_clear()
+    try:
+        result = a4.check_subsampling_audits("printed", False)
+    finally:
+        a4.check_subsampling_audits.cache_clear()
     assert result.verdict is Verdict.VIOLATED
 
 
@@ -60,19 +73,26 @@ def test_revealing_the_transcript_is_caught() -> None:
     assert a4.check_tpal_not_claimed().verdict is Verdict.HOLDS
 
 
-def test_a_shifted_transcript_is_caught() -> None:
-    assert a4.check_theorem55(transcript_shift=1).verdict is Verdict.VIOLATED
+def test_a_shifted_transcript_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(a4, "TPAL_FIRST_QUERY", 1)
+    assert a4.check_theorem55().verdict is Verdict.VIOLATED
 
 
-def test_ratio_with_half_the_exponent_is_caught() -> None:
-    assert a4.check_ratio_bnb(F(1, 2)).verdict is Verdict.VIOLATED
+def test_ratio_with_half_the_exponent_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     assert a4.ratio_identity(eps_max=F(4)).verdict is Verdict.VIOLATED
-    assert a4.ratio_identity(constant=2).verdict is Verdict.VIOLATED
+    with monkeypatch.context() as m:
+        m.setattr(a4, "RATIO_EXP_SCALE", F(1, 2))
+        assert a4.check_ratio_bnb().verdict is Verdict.VIOLATED
+    monkeypatch.setattr(a4, "CLAIM56_T_CONSTANT", 2)
+    assert a4.ratio_identity().verdict is Verdict.VIOLATED
 
 
-def test_repaired_proof_needs_its_case_split() -> None:
-    assert a4.check_repaired_large_eps(0).verdict is Verdict.VIOLATED
-    assert a4.check_repaired_small_eps(F(5)).verdict is Verdict.VIOLATED
+def test_repaired_proof_needs_its_case_split(monkeypatch: pytest.MonkeyPatch) -> None:
+    with monkeypatch.context() as m:
+        m.setattr(a4, "LARGE_EPS_W_EXPONENT", 0)
+        assert a4.check_repaired_large_eps().verdict is Verdict.VIOLATED
+    monkeypatch.setattr(a4, "REPAIRED_CASE_SPLIT", F(5))
+    assert a4.check_repaired_small_eps().verdict is Verdict.VIOLATED
 
 
 def test_wrong_constants_are_caught() -> None:

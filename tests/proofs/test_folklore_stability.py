@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
+from privref.proofs import folklore
 from privref.proofs.folklore import check_block_average_stability, check_subsample_stability
 from privref.proofs.registry import entry_by_id
 from privref.reference.verdict import Verdict
@@ -19,10 +22,12 @@ def test_b2_is_exactly_one_over_k_stable() -> None:
     assert check_block_average_stability().verdict is Verdict.HOLDS
 
 
-def test_both_checks_fail_below_the_bound() -> None:
+def test_both_checks_fail_below_the_bound(monkeypatch: pytest.MonkeyPatch) -> None:
     """Claiming 9/10 of m/n (or 1/k) is refuted by the exact audit: the bounds are tight."""
-    assert check_subsample_stability(Fraction(9, 10)).verdict is Verdict.VIOLATED
-    assert check_block_average_stability(Fraction(9, 10)).verdict is Verdict.VIOLATED
+    monkeypatch.setattr(folklore, "SUBSAMPLE_STABILITY_SCALE", Fraction(9, 10))
+    assert check_subsample_stability().verdict is Verdict.VIOLATED
+    monkeypatch.setattr(folklore, "BLOCK_STABILITY_SCALE", Fraction(9, 10))
+    assert check_block_average_stability().verdict is Verdict.VIOLATED
 
 
 def test_the_entries_name_the_baselines() -> None:

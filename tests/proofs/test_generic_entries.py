@@ -113,26 +113,38 @@ def test_a_sanitizer_that_ignores_its_input_fails_utility() -> None:
     assert g.check_generic_utility(blind).verdict is Verdict.VIOLATED
 
 
-def test_accuracy_and_tail_checks_can_fail() -> None:
-    assert g.check_blr_accuracy(beta=Fraction(1, 30)).verdict is Verdict.VIOLATED   # true ≈ 0.0345
+def test_accuracy_and_tail_checks_can_fail(monkeypatch: pytest.MonkeyPatch) -> None:
     weak = blr_sanitizer(xor_class(T3), k=3, epsilon=log(Fraction(101, 100)) * 6)
     assert g.check_blr_accuracy(weak).verdict is Verdict.VIOLATED
-    assert g.check_blr_tail(factor=Fraction(1, 20)).verdict is Verdict.VIOLATED
+    monkeypatch.setattr(g, "BLR_BETA", Fraction(1, 30))
+    assert g.check_blr_accuracy().verdict is Verdict.VIOLATED   # true ≈ 0.0345
+    monkeypatch.setattr(g, "BLR_TAIL_FACTOR", Fraction(1, 20))
+    assert g.check_blr_tail().verdict is Verdict.VIOLATED
 
 
 # ------------------------------------------------------------- constant mutations
 
 
-def test_constant_checks_fail_on_wrong_constants() -> None:
-    assert g.check_constants_b6(factor=1200).verdict is Verdict.VIOLATED
-    assert g.check_constants_b6(inner=20).verdict is Verdict.VIOLATED
-    assert g.check_constants_em(divisor=5).verdict is Verdict.VIOLATED
-    assert g.check_error_bookkeeping(e1=Fraction(2, 5)).verdict is Verdict.VIOLATED
-    assert g.check_error_bookkeeping(chosen=Fraction(9, 10)).verdict is Verdict.VIOLATED
-    assert g.check_failure_bookkeeping((Fraction(2, 5),) * 3).verdict is Verdict.VIOLATED
-    assert g.check_corrected_m(constant=Fraction(7000)).verdict is Verdict.VIOLATED
-    # the refutation is a real computation: a constant above the ratio (≈ 2.5e6) is not exceeded
-    assert g.check_stated_m_covers_proof(constant=Fraction(10**7)).verdict is Verdict.HOLDS
+@pytest.mark.parametrize(("name", "value", "check"), [
+    ("B6_FACTOR", 1200, g.check_constants_b6),
+    ("B6_INNER", 20, g.check_constants_b6),
+    ("EM_DIVISOR", 5, g.check_constants_em),
+    ("ERROR_E1", Fraction(2, 5), g.check_error_bookkeeping),
+    ("ERROR_CHOSEN", Fraction(9, 10), g.check_error_bookkeeping),
+    ("FAILURE_PARTS", (Fraction(2, 5),) * 3, g.check_failure_bookkeeping),
+    ("CORRECTED_M_CONSTANT", Fraction(7000), g.check_corrected_m),
+])
+def test_constant_checks_fail_on_wrong_constants(monkeypatch: pytest.MonkeyPatch, name: str,
+                                                 value: object, check: object) -> None:
+    monkeypatch.setattr(g, name, value)
+    assert callable(check)
+    assert check().verdict is Verdict.VIOLATED
+
+
+def test_stated_m_refutation_is_a_real_computation(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a constant above the ratio (≈ 2.5e6) is not exceeded
+    monkeypatch.setattr(g, "STATED_M_CONSTANT", Fraction(10**7))
+    assert g.check_stated_m_covers_proof().verdict is Verdict.HOLDS
 
 
 def test_labeled_part_check_fails_when_h_is_all_of_c(monkeypatch: pytest.MonkeyPatch) -> None:

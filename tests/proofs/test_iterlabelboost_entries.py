@@ -17,14 +17,16 @@ from privref.proofs.p004 import iterlabelboost as ilb4
 F = Fraction
 
 
-@pytest.mark.parametrize(("check", "args"), [
-    (ilb4.check_446, {"bound": F(445)}),                       # 4e·41 ≈ 445.8
-    (ilb4.check_41_from, {"delta_factor": 600}),               # 4·600/(3+e^4) ≈ 41.7
-    (ilb4.check_590_threshold, {"target": 589}),               # 590 also works
-    (ilb4.check_base_case, {"keep": F(1, 200)}),               # ε = 247/200 > 1
+@pytest.mark.parametrize(("check", "name", "value"), [
+    (ilb4.check_446, "STEP_DELTA_FACTOR", 445),                # 4e·41 ≈ 445.8
+    (ilb4.check_41_from, "STEP_DELTA_FACTOR", 600),            # 4·600/(3+e^4) ≈ 41.7
+    (ilb4.check_590_threshold, "INTERMEDIATE_DELTA_FACTOR", 589),  # 590 also works
+    (ilb4.check_base_case, "BASE_KEEP", F(1, 200)),            # ε = 247/200 > 1
 ])
-def test_mutated_constants_are_refuted(check: Any, args: dict[str, Any]) -> None:
-    result = check(**args)
+def test_mutated_constants_are_refuted(monkeypatch: pytest.MonkeyPatch, check: Any, name: str,
+                                       value: Any) -> None:
+    monkeypatch.setattr(ilb4, name, value)
+    result = check()
     assert result.verdict is Verdict.VIOLATED, result.evidence
 
 

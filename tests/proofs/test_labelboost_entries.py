@@ -53,14 +53,29 @@ def test_ids_statuses_and_counterparts() -> None:
         e for e in ENTRIES_004 if e.id == "004 Claim C.6").checks
 
 
+@pytest.mark.parametrize(("name", "value", "check"), [
+    ("LEMMA41_EPS_SHIFT", 2, lb4.check_ln4e),                 # ln(4e) ≈ 2.386 > 2
+    ("WEIGHT_RATIO_FACTOR", F(1, 4), lb4.check_weight_ratio),  # w ratio ≈ 3.3 > e/4
+])
+def test_mutated_lb4_constants_are_refuted(monkeypatch: pytest.MonkeyPatch, name: str, value: Any,
+                                           check: Any) -> None:
+    monkeypatch.setattr(lb4, name, value)
+    result = check()
+    assert result.verdict is Verdict.VIOLATED, result.evidence
+
+
 @pytest.mark.parametrize(("check", "args"), [
-    (lb4.check_ln4e, {"bound": F(2)}),                        # ln(4e) ≈ 2.386 > 2
-    (lb4.check_weight_ratio, {"factor": Interval.point(1)}),  # w ratio reaches ≈ 3.3
     (lb0.check_claim42_counterexample, {}),
-    (lb0.check_claim49_chain, {"shift": F(200)}),             # corner log-gap ≈ 163.7
 ])
 def test_mutated_constants_are_refuted(check: Any, args: dict[str, Any]) -> None:
     result = check(**args)
+    assert result.verdict is Verdict.VIOLATED, result.evidence
+
+
+def test_claim49_chain_fails_with_a_small_exponent(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mutation: exponent 2 instead of 24 (corner log-gap ≈ 163.7 at 24, negative at 2)."""
+    monkeypatch.setattr(lb0, "CLAIM49_CHAIN_EXPONENT", 2)
+    result = lb0.check_claim49_chain()
     assert result.verdict is Verdict.VIOLATED, result.evidence
 
 

@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 from privref.proofs import Check, CheckResult, Entry, Kind, Status, Verdict
-from privref.proofs.manifest import MANIFEST, pending
-from privref.proofs.registry import all_entries
+from privref.proofs.registry import MANIFEST, all_entries, pending
 from privref.proofs.runner import run_check, run_entry
 from privref.reference.errors import InvalidArgument
 
@@ -144,13 +143,14 @@ def test_prop_a1_check_fails_when_the_half_is_dropped(monkeypatch: pytest.Monkey
     assert result.verdict is Verdict.VIOLATED
 
 
-def test_utility_tail_check_detects_a_too_strong_bound() -> None:
+def test_utility_tail_check_detects_a_too_strong_bound(monkeypatch: pytest.MonkeyPatch) -> None:
     """Mutation: the bound |H|·exp(-eps·gap·m/2) divided by 20 is violated on a small case."""
-    from privref.proofs.p004.exponential import utility_tail_violation
+    from privref.proofs.p004 import exponential
     from privref.reference.concepts import thresholds_on
     case = (thresholds_on(4), ((0, 1), (3, 0), (1, 1), (2, 0)), Fraction(2), Fraction(1, 4))
-    assert utility_tail_violation(case) is None
-    assert utility_tail_violation(case, factor=Fraction(1, 20)) is not None
+    assert exponential.utility_tail_violation(case) is None
+    monkeypatch.setattr(exponential, "UTILITY_TAIL_SCALE", Fraction(1, 20))
+    assert exponential.utility_tail_violation(case) is not None
 
 
 def test_subsampling_check_fails_on_a_wrong_claim(monkeypatch: pytest.MonkeyPatch) -> None:

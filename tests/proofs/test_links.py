@@ -20,8 +20,7 @@ from privref.app.suites.builtin import builtin_audits
 from privref.app.suites.prediction import prediction_audits
 from privref.proofs._ledger import Status
 from privref.proofs.errata import ERRATA, ERRATUM_ID
-from privref.proofs.manifest import EXTERNAL, MANIFEST
-from privref.proofs.registry import all_entries, entry_by_id
+from privref.proofs.registry import EXTERNAL, MANIFEST, all_entries, entry_by_id
 from privref.reference.citations import Citation, Source, Uncited, Use, cite
 from privref.reference.errors import InvalidArgument
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 from privref.proofs import Status, Verdict
 from privref.proofs.p004 import lower_bound as lower
 
@@ -80,7 +82,8 @@ def test_label_count_is_exactly_the_bit_length() -> None:
     assert [lower._max_queries(k) for k in (1, 2, 3, 4, 7, 8, 61)] == [1, 2, 2, 3, 3, 4, 6]
 
 
-def test_monte_carlo_catches_a_beta_ten_times_too_small() -> None:
+def test_monte_carlo_catches_a_beta_ten_times_too_small(monkeypatch: pytest.MonkeyPatch) -> None:
     """The failure rate is (15/16)^61 ≈ 0.0195: a claimed β = 1/500 is refuted at 1 − 10^-6."""
-    result = lower.check_subset_search_monte_carlo(beta=F(1, 500))
+    monkeypatch.setattr(lower, "MC_BETA", F(1, 500))
+    result = lower.check_subset_search_monte_carlo()
     assert result.verdict is Verdict.VIOLATED and result.witness

@@ -58,22 +58,28 @@ def test_series_enclosures_are_consistent() -> None:
 @pytest.mark.parametrize(("bound", "verdict"),
                          [(F(10), Verdict.HOLDS), (F(9), Verdict.VIOLATED),
                           (F(97, 10), Verdict.VIOLATED)])
-def test_s1_constant(bound: Fraction, verdict: Verdict) -> None:
-    assert nm.check_s1(bound).verdict is verdict
+def test_s1_constant(monkeypatch: pytest.MonkeyPatch, bound: Fraction, verdict: Verdict) -> None:
+    monkeypatch.setattr(nm, "S1_BOUND", bound)
+    assert nm.check_s1().verdict is verdict
 
 
-def test_s2_mutations() -> None:
-    assert nm.check_s2_range(F(998, 1000), F(60)).verdict is Verdict.VIOLATED
-    res = nm.check_s2_range(F(999, 1000), F(61))
+def test_s2_mutations(monkeypatch: pytest.MonkeyPatch) -> None:
+    res = nm.check_s2_range(F(999, 1000))
     assert res.verdict is Verdict.VIOLATED and res.witness == "(999/1000)"
-    assert nm.check_s2_at(F(998, 1000), F(61)).verdict is Verdict.HOLDS
+    assert nm.check_s2_at(F(998, 1000)).verdict is Verdict.HOLDS
     assert nm.check_s2_threshold(F(99806, 100000), F(99807, 100000)).verdict is Verdict.VIOLATED
+    monkeypatch.setattr(nm, "S2_BOUND", F(60))
+    assert nm.check_s2_range(F(998, 1000)).verdict is Verdict.VIOLATED
+    monkeypatch.setattr(nm, "S2_REPAIRED_BOUND", F(61))
+    assert nm.check_s2_range(repaired=True).verdict is Verdict.VIOLATED
 
 
-def test_s3_mutations() -> None:
-    assert nm.check_s3_range(bound=F(31)).verdict is Verdict.VIOLATED
-    assert nm.check_s3_range(bound=F(32)).verdict is Verdict.HOLDS
-    assert nm.check_s3_range(F(1, 2), F(31)).verdict is Verdict.HOLDS
+def test_s3_mutations(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(nm, "S3_BOUND", F(31))
+    assert nm.check_s3_range().verdict is Verdict.VIOLATED
+    assert nm.check_s3_range(F(1, 2)).verdict is Verdict.HOLDS
+    monkeypatch.setattr(nm, "S3_BOUND", F(32))
+    assert nm.check_s3_range().verdict is Verdict.HOLDS
 
 
 def test_pmf_and_factorial_mutations() -> None:
@@ -82,34 +88,53 @@ def test_pmf_and_factorial_mutations() -> None:
     assert res.verdict is Verdict.VIOLATED and res.witness == "ℓ=6"  # 6!·2^6 < 6^6
 
 
-def test_denominator_mutations() -> None:
-    assert nm.check_denominator_floor(F(37, 100)).verdict is Verdict.VIOLATED
-    assert nm.check_denominator_floor(F(36, 100)).verdict is Verdict.HOLDS
-    res = nm.check_denominator_bnb(4, F(37, 100))
+def test_denominator_mutations(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(nm, "DENOMINATOR_FLOOR", F(36, 100))
+    assert nm.check_denominator_floor().verdict is Verdict.HOLDS
+    monkeypatch.setattr(nm, "DENOMINATOR_FLOOR", F(37, 100))
+    assert nm.check_denominator_floor().verdict is Verdict.VIOLATED
+    res = nm.check_denominator_bnb(4)
     assert res.verdict is Verdict.VIOLATED and res.witness == "(1)"
 
 
-def test_chain_mutations() -> None:
-    assert nm.check_chain_ratio(None, F(246)).verdict is Verdict.HOLDS
-    assert nm.check_chain_ratio(None, F(245)).verdict is Verdict.VIOLATED
-    assert nm.check_chain_ratio(E, F(166)).verdict is Verdict.VIOLATED
-    assert nm.check_chain_printed_delta(target=2476).verdict is Verdict.HOLDS
-    assert nm.check_chain_printed_delta(s2=62, target=2476).verdict is Verdict.VIOLATED
+def test_reverse_group_coefficient_mutation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(nm, "GROUP_COEFFICIENT_SCALE", F(9, 10))   # fails at ε = 0, Σ = ℓ
+    assert nm.check_reverse_group_coefficient(3).verdict is Verdict.VIOLATED
+
+
+def test_chain_mutations(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(nm, "CHAIN_RATIO_TARGET", F(246))
+    assert nm.check_chain_ratio(None).verdict is Verdict.HOLDS
+    monkeypatch.setattr(nm, "CHAIN_RATIO_TARGET", F(245))
+    assert nm.check_chain_ratio(None).verdict is Verdict.VIOLATED
+    monkeypatch.setattr(nm, "CHAIN_RATIO_TARGET", F(166))
+    assert nm.check_chain_ratio(E).verdict is Verdict.VIOLATED
+    assert nm.check_chain_printed_delta().verdict is Verdict.VIOLATED
     # with the true sums even the printed 1/4 gives ≈ 2437.7 <= 2467; only the ratio fails
-    assert nm.check_chain_delta(None, F(2467)).verdict is Verdict.HOLDS
-    assert nm.check_chain_delta(None, F(2437)).verdict is Verdict.VIOLATED
-    assert nm.check_chain_delta(E, F(1666)).verdict is Verdict.VIOLATED
+    assert nm.check_chain_delta(None).verdict is Verdict.HOLDS
+    monkeypatch.setattr(nm, "CHAIN_DELTA_TARGET", F(2476))
+    assert nm.check_chain_printed_delta().verdict is Verdict.HOLDS
+    monkeypatch.setattr(nm, "S2_BOUND", F(62))
+    assert nm.check_chain_printed_delta().verdict is Verdict.VIOLATED
+    monkeypatch.setattr(nm, "CHAIN_DELTA_TARGET", F(2437))
+    assert nm.check_chain_delta(None).verdict is Verdict.VIOLATED
+    monkeypatch.setattr(nm, "CHAIN_DELTA_TARGET", F(1666))
+    assert nm.check_chain_delta(E).verdict is Verdict.VIOLATED
 
 
-def test_subsampling_mutations() -> None:
-    assert nm.check_subsampling_bnb(scale=F(1, 2)).verdict is Verdict.VIOLATED
-    assert nm.check_subsampling_all_estar(scale=F(9, 10)).verdict is Verdict.VIOLATED
-    assert nm.check_subsampling_delta(F(1, 2)).verdict is Verdict.VIOLATED
+def test_subsampling_mutations(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(nm, "SUBSAMPLING_EPS_SCALE", F(1, 2))
+    assert nm.check_subsampling_bnb().verdict is Verdict.VIOLATED
+    monkeypatch.setattr(nm, "SUBSAMPLING_EPS_SCALE", F(9, 10))
+    assert nm.check_subsampling_all_estar().verdict is Verdict.VIOLATED
+    monkeypatch.setattr(nm, "CLAIMED_DELTA_FACTOR", F(1, 2))
+    assert nm.check_subsampling_delta().verdict is Verdict.VIOLATED
 
 
-def test_observation_3_2_mutations() -> None:
-    res = nm.check_obs32_real(F(9))
+def test_observation_3_2_mutations(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(nm, "OBS32_MULTIPLIER", 9)
+    res = nm.check_obs32_real()
     assert res.verdict is Verdict.VIOLATED and res.witness == "(9)"
-    assert nm.check_obs32_integers(v_max=4, span=4, multiplier=9).verdict is Verdict.VIOLATED
+    assert nm.check_obs32_integers(v_max=4, span=4).verdict is Verdict.VIOLATED
     assert nm.check_obs32_nine_fails(F(93288, 10000), F(93289, 10000)).verdict \
         is Verdict.UNDECIDED

@@ -8,12 +8,15 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
+import pytest
+
 from privref.proofs import Entry, Status, Verdict
 from privref.proofs.p001 import active
 from privref.proofs.registry import entry_by_id
 from privref.reference.concepts import Concept, ConceptClass
 from privref.reference.learners.pate_students import ActiveRun, Query, disagreement_active_learner
 from privref.reference.reals import Real, rational
+from privref.reference.validate import ExactInput
 from tests.proofs.checks import case_id, resolves
 
 F = Fraction
@@ -94,14 +97,20 @@ def test_a_positive_radius_can_leave_errors_in_the_realizable_case() -> None:
 
 
 def test_a_learner_with_a_wider_radius_breaks_the_2u_bound() -> None:
-    assert active.check_survivors_within_2u(slack=F(3)).verdict is Verdict.VIOLATED
+    def wider(*args: Any, U: Callable[[int, object], Fraction], **kwargs: Any) -> Any:
+        return disagreement_active_learner(*args, U=lambda j, g: 3 * U(j, g), **kwargs)
+
+    assert active.check_survivors_within_2u(wider).verdict is Verdict.VIOLATED
 
 
 def test_a_too_small_hoeffding_radius_is_caught() -> None:
-    assert active.check_hoeffding_event(radius_scale=F(1, 8)).verdict is Verdict.VIOLATED
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(active, "HOEFFDING_RADIUS_SCALE", F(1, 8))
+        assert active.check_hoeffding_event().verdict is Verdict.VIOLATED
 
 
-def _pointwise_ratio(C: ConceptClass, h: Concept, w: Sequence[object], r0: object) -> Fraction:
+def _pointwise_ratio(C: ConceptClass, h: Concept, w: Sequence[ExactInput], r0: ExactInput
+                     ) -> Fraction:
     """P(DIS(B(h*, r0)))/r0 without the supremum (r0 > 0), floored at 1."""
     from privref.reference.learners.disagreement import ball, check_marginal, dis_mass
     ws = check_marginal(C, w)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 from privref.proofs import Status, Verdict
 from privref.proofs.p001 import concentration as conc
 from privref.proofs.registry import entry_by_id
@@ -23,7 +25,7 @@ def test_entries_and_statuses() -> None:
         "001 Lemma 36": Status.REFUTED,
         "001 Lemma 37": Status.CHECKED,
         "001 Example 1": Status.CHECKED,
-        "001 Example 1 / ERM is uniform over {h1, h2, h3}": Status.REFUTED,
+        "001 Example 1 / ERM is uniform over {h1, h2, h3}": Status.CHECKED,
         "001 Example 2": Status.CHECKED,
     }
     for e in conc.ENTRIES:
@@ -70,20 +72,25 @@ def test_point_functions_have_vc_one_and_n_patterns() -> None:
 # ------------------------------------------------------------------ mutations
 
 
-def test_a_shrunk_bernstein_deviation_is_caught() -> None:
-    assert conc.check_bernstein_teacher_tail(F(1, 2)).verdict is Verdict.VIOLATED
-    assert conc.check_bernstein_lower_tail(F(1, 2)).verdict is Verdict.VIOLATED
+def test_a_shrunk_bernstein_deviation_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(conc, "LEMMA14_DEVIATION_SCALE", F(1, 2))
+    monkeypatch.setattr(conc, "LEMMA35_DEVIATION_SCALE", F(1, 2))
+    assert conc.check_bernstein_teacher_tail().verdict is Verdict.VIOLATED
+    assert conc.check_bernstein_lower_tail().verdict is Verdict.VIOLATED
 
 
-def test_a_too_small_max_constant_is_caught() -> None:
+def test_a_too_small_max_constant_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """v = L: 1 + √2 + 2/3 > 3."""
-    assert conc.check_mistake_max_form(F(3)).verdict is Verdict.VIOLATED
+    monkeypatch.setattr(conc, "LEMMA14_MAX_CONSTANT", F(3))
+    assert conc.check_mistake_max_form().verdict is Verdict.VIOLATED
 
 
-def test_a_too_small_uniform_term_is_caught() -> None:
+def test_a_too_small_uniform_term_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(conc, "LEMMA36_TERM_SCALE", F(1, 100))
+    monkeypatch.setattr(conc, "LEMMA37_TERM_SCALE", F(1, 100))
     for complexity in (conc.paper_complexity_36, conc.textbook_complexity):
-        assert conc.check_uniform_deviation(complexity, F(1, 100)).verdict is Verdict.VIOLATED
-    assert conc.check_erm_learning_bound(scale=F(1, 100)).verdict is Verdict.VIOLATED
+        assert conc.check_uniform_deviation(complexity).verdict is Verdict.VIOLATED
+    assert conc.check_erm_learning_bound().verdict is Verdict.VIOLATED
 
 
 def test_the_point_function_counterexample_needs_the_small_term() -> None:
@@ -99,5 +106,18 @@ def test_ties_to_zero_break_the_closed_form() -> None:
     assert conc.check_example1_voting_error(strict).verdict is Verdict.VIOLATED
 
 
-def test_a_too_fast_rate_is_caught() -> None:
-    assert conc.check_example2_hoeffding(F(4)).verdict is Verdict.VIOLATED
+def test_a_too_fast_rate_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(conc, "EXAMPLE2_RATE", F(4))
+    assert conc.check_example2_hoeffding().verdict is Verdict.VIOLATED
+
+
+def test_both_example1_readings_can_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Symmetric ties give the uniform law, first-index ties do not; a tie rule that ignores
+    the flag (always first-index, or always symmetric) breaks one of the two checks."""
+    assert conc.check_example1_erm_law().verdict is Verdict.HOLDS
+    assert conc.check_example1_first_index_not_uniform().verdict is Verdict.HOLDS
+    law = conc.erm_law
+    monkeypatch.setattr(conc, "erm_law", lambda n, symmetric: law(n, False))
+    assert conc.check_example1_erm_law().verdict is Verdict.VIOLATED
+    monkeypatch.setattr(conc, "erm_law", lambda n, symmetric: law(n, True))
+    assert conc.check_example1_first_index_not_uniform().verdict is Verdict.VIOLATED

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 from privref.proofs import Status, Verdict
 from privref.proofs.p001 import gaussian_utility as gu
 from privref.proofs.registry import entry_by_id
+from privref.reference import accounting
 from privref.reference.discrete_noise import DiscreteGaussian, at_least
 from privref.reference.program import Program
-from privref.reference.reals import rational
 from tests.proofs.checks import resolves
 
 F = Fraction
@@ -53,31 +55,47 @@ def test_displayed_k_at_a_rational_point() -> None:
 # ------------------------------------------------------------------ mutations
 
 
-def test_a_perturbed_k_formula_is_caught() -> None:
-    assert gu.check_k_identity(F(99, 100)).verdict is Verdict.VIOLATED
+def test_a_perturbed_k_formula_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(gu, "THEOREM22_K_CONSTANT", F(6 * 99, 100))
+    assert gu.check_k_identity().verdict is Verdict.VIOLATED
 
 
-def test_weaker_markov_constants_are_caught() -> None:
+@pytest.mark.parametrize("changes", [{"MARKOV_K_FACTOR": F(1)}, {"MARKOV_CONSTANT": F(1)},
+                                     {"MARKOV_K_FACTOR": F(2), "MARKOV_BETA": F(0)}])
+def test_weaker_markov_constants_are_caught(monkeypatch: pytest.MonkeyPatch,
+                                            changes: dict[str, Fraction]) -> None:
     """K >= σ√(2 log 2n) (factor 1, not 6), Markov factor 1 (not 3), and no 1/n term."""
-    assert gu.check_markov_step(k_factor=F(1)).verdict is Verdict.VIOLATED
-    assert gu.check_markov_step(markov=F(1)).verdict is Verdict.VIOLATED
-    assert gu.check_markov_step(k_factor=F(2), beta=F(0)).verdict is Verdict.VIOLATED
+    for name, value in changes.items():
+        monkeypatch.setattr(gu, name, value)
+    assert gu.check_markov_step().verdict is Verdict.VIOLATED
 
 
-def test_a_halved_triangle_is_caught() -> None:
-    assert gu.check_risk_triangle(F(1, 2)).verdict is Verdict.VIOLATED
+def test_a_halved_triangle_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(gu, "RISK_TRIANGLE_FACTOR", F(1, 2))
+    assert gu.check_risk_triangle().verdict is Verdict.VIOLATED
 
 
-def test_eq8_without_the_fifth_b_is_caught() -> None:
-    assert gu.check_eq8_algebra(F(4)).verdict is Verdict.VIOLATED
+def test_eq8_without_the_fifth_b_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(gu, "EQ8_B_COEFF", F(4))
+    assert gu.check_eq8_algebra().verdict is Verdict.VIOLATED
 
 
-def test_a_smaller_hidden_factor_is_caught() -> None:
-    assert gu.check_eps_small(rational(2)).verdict is Verdict.VIOLATED
+def test_a_halved_hidden_factor_constant_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """6(1 + √2) halved fails (ε <= L no longer suffices)."""
+    monkeypatch.setattr(gu, "EPS_SMALL_CONSTANT", gu.EPS_SMALL_CONSTANT / 2)
+    assert gu.check_eps_small().verdict is Verdict.VIOLATED
 
 
-def test_err_star_above_alpha_breaks_step3() -> None:
-    assert gu.check_step3_label_bound(F(2)).verdict is Verdict.VIOLATED
+def test_a_halved_sigma_breaks_the_eps_small_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The subject matters: Algorithm 1's σ halved makes the factor small for ε > L too."""
+    sigma = accounting.algorithm1_sigma
+    monkeypatch.setattr(gu, "algorithm1_sigma", lambda m, e, d: sigma(m, e, d) / 2)
+    assert gu.check_eps_small().verdict is Verdict.VIOLATED
+
+
+def test_err_star_above_alpha_breaks_step3(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(gu, "STEP3_ERR_RATIO", F(2))
+    assert gu.check_step3_label_bound().verdict is Verdict.VIOLATED
 
 
 def test_circularity_depends_on_n() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -108,9 +109,11 @@ def test_calibrations_solve_their_equations_at_one_point() -> None:
 # ------------------------------------------------------------------ mutations
 
 
-def test_shrunk_claims_are_caught() -> None:
-    assert privacy.check_algorithm1_audits(F(1, 4)).verdict is Verdict.VIOLATED
-    assert privacy.check_algorithm2_audits(F(1, 10)).verdict is Verdict.VIOLATED
+def test_shrunk_claims_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(privacy, "ALGORITHM1_CLAIM_SCALE", F(1, 4))
+    monkeypatch.setattr(privacy, "ALGORITHM2_CLAIM_SCALE", F(1, 10))
+    assert privacy.check_algorithm1_audits().verdict is Verdict.VIOLATED
+    assert privacy.check_algorithm2_audits().verdict is Verdict.VIOLATED
 
 
 def _bad_lambda(cutoff: int, eps: Fraction, delta: Fraction) -> Real:
@@ -130,9 +133,10 @@ def test_wrong_calibrations_are_caught() -> None:
     assert privacy.check_calibration_identities(sigma_fn=_bad_sigma).verdict is Verdict.VIOLATED
 
 
-def test_gnmax_mutations_are_caught() -> None:
-    assert privacy.check_not_gnmax(F(1)).verdict is Verdict.VIOLATED
+def test_gnmax_mutations_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     assert privacy.check_not_gnmax(against_gnmax=False).verdict is Verdict.VIOLATED
+    monkeypatch.setattr(privacy, "GNMAX_VARIANCE_FACTOR", F(1))
+    assert privacy.check_not_gnmax().verdict is Verdict.VIOLATED
 
 
 def test_split_mutations_are_caught() -> None:
@@ -145,17 +149,20 @@ def test_a_data_blind_count_is_caught() -> None:
     assert privacy.check_ex_post_is_data_dependent(lambda out: 2).verdict is Verdict.VIOLATED
 
 
-def test_post_processing_with_slack_is_caught() -> None:
-    assert privacy.check_hockey_stick_post_processing(F(1, 2)).verdict is Verdict.VIOLATED
+def test_post_processing_with_slack_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(privacy, "LEMMA40_FACTOR", F(1, 2))
+    assert privacy.check_hockey_stick_post_processing().verdict is Verdict.VIOLATED
 
 
-def test_half_laplace_noise_is_caught() -> None:
-    assert privacy.check_laplace_density_ratio(F(1, 2)).verdict is Verdict.VIOLATED
+def test_half_laplace_noise_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(privacy, "LEMMA42_SCALE", F(1, 2))
+    assert privacy.check_laplace_density_ratio().verdict is Verdict.VIOLATED
 
 
-def test_lemma44_checks_can_flip() -> None:
+def test_lemma44_checks_can_flip(monkeypatch: pytest.MonkeyPatch) -> None:
     assert privacy.check_lemma44_counterexample(F(1, 2)).verdict is Verdict.HOLDS
-    assert privacy.check_lemma44_corrected(F(1, 4)).verdict is Verdict.VIOLATED
+    monkeypatch.setattr(privacy, "LEMMA44_C2_SCALE", F(1, 4))
+    assert privacy.check_lemma44_corrected().verdict is Verdict.VIOLATED
 
 
 def test_lemma51_without_the_two_is_caught() -> None:
@@ -165,10 +172,22 @@ def test_lemma51_without_the_two_is_caught() -> None:
     assert privacy.check_gaussian_conversion(weak).verdict is Verdict.VIOLATED
 
 
-def test_renyi_readings_can_flip() -> None:
-    assert privacy.check_renyi_reading_phi(F(1, 2)).verdict is Verdict.VIOLATED
+def test_renyi_readings_can_flip(monkeypatch: pytest.MonkeyPatch) -> None:
     assert privacy.check_renyi_reading_constant(F(10**7)).verdict is Verdict.HOLDS
+    monkeypatch.setattr(privacy, "DEFINITION50_RHO_SCALE", F(1, 2))
+    assert privacy.check_renyi_reading_phi().verdict is Verdict.VIOLATED
 
 
-def test_quartered_zcdp_bound_is_caught() -> None:
-    assert privacy.check_randomized_response_renyi(F(1, 4)).verdict is Verdict.VIOLATED
+def test_quartered_zcdp_bound_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(privacy, "LEMMA52_FACTOR", F(1, 4))
+    assert privacy.check_randomized_response_renyi().verdict is Verdict.VIOLATED
+
+
+def test_lemma44_repair_is_sufficient_not_necessary(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ε < 1 is sufficient: δ = 1e-5 holds at ε = 8 and fails at 9; moving either end breaks it."""
+    assert privacy.check_lemma44_threshold().verdict is Verdict.HOLDS
+    monkeypatch.setattr(privacy, "_L44_STILL_HOLDS", Fraction(17, 2))  # already fails at 8.5
+    assert privacy.check_lemma44_threshold().verdict is Verdict.VIOLATED
+    monkeypatch.setattr(privacy, "_L44_STILL_HOLDS", Fraction(8))
+    monkeypatch.setattr(privacy, "_L44_FIRST_FAILS", Fraction(33, 4))  # still holds at 8.25
+    assert privacy.check_lemma44_threshold().verdict is Verdict.VIOLATED

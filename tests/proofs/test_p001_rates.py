@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 
-from privref.proofs import Status, Verdict
+import pytest
+
+from privref.proofs import CheckResult, Status, Verdict
 from privref.proofs.p001 import rates
 from privref.reference.reals import Interval
 from tests.proofs.checks import case_id, resolves
@@ -29,15 +32,20 @@ def test_entries_and_statuses() -> None:
     assert case_id((rates.ENTRIES[0], rates.ENTRIES[0].checks[0]))
 
 
-def test_mutations_fail() -> None:
-    assert rates.check_triangle(4, F(1, 2)).verdict is Verdict.VIOLATED
-    assert rates.check_eq7_case_split(F(3, 2)).verdict is Verdict.VIOLATED
-    assert rates.check_thirteen(12).verdict is Verdict.VIOLATED
-    assert rates.check_remark6(F(-1, 4)).verdict is Verdict.VIOLATED
+def test_mutations_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    cases: list[tuple[str, int | Fraction, Callable[[], CheckResult]]] = [
+            ("TRIANGLE_FACTOR", F(1, 2), lambda: rates.check_triangle(4)),
+            ("EQ7_FACTOR", F(3, 2), rates.check_eq7_case_split),
+            ("THEOREM5_CONSTANT", 12, rates.check_thirteen),
+            ("REMARK6_AGNOSTIC_D_EXP", F(-1, 4), rates.check_remark6),
+            ("THEOREM10_B_COEFF", 4, rates.check_scalar_inequality),
+            ("ERR_DIS_FACTOR", F(1, 2), rates.check_err_minus_dis),
+            ("ERM_CHAIN_COEFFICIENT", 1, lambda: rates.check_erm_chain("thresholds"))]
+    for name, value, check in cases:
+        with monkeypatch.context() as m:
+            m.setattr(rates, name, value)
+            assert check().verdict is Verdict.VIOLATED, name
     assert rates.check_theorem10_exponents(lambda t: 2 / (4 - 2 * t)).verdict is Verdict.VIOLATED
-    assert rates.check_scalar_inequality(4).verdict is Verdict.VIOLATED
-    assert rates.check_err_minus_dis(F(1, 2)).verdict is Verdict.VIOLATED
-    assert rates.check_erm_chain("thresholds", 1).verdict is Verdict.VIOLATED
     assert rates.check_remark12(lambda t: 1 / (4 - 3 * t)).verdict is Verdict.VIOLATED
     assert rates.check_remark29(lambda t: t / (2 - t)).verdict is Verdict.VIOLATED
     assert rates.check_vote_vc(lambda K, d: (K - 1) * d).verdict is Verdict.VIOLATED

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 from privref.proofs import Status, Verdict
 from privref.proofs.p001 import svt_privacy
 from privref.proofs.registry import entry_by_id
@@ -58,7 +60,9 @@ def test_wrong_release_formula_and_bound_are_caught() -> None:
 
     assert svt_privacy.check_release_probability(closed_form=wrong).verdict is Verdict.VIOLATED
     assert svt_privacy.check_release_probability(bound=strong).verdict is Verdict.VIOLATED
-    assert svt_privacy.check_discrete_release_bound(F(1)).verdict is Verdict.VIOLATED
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(svt_privacy, "RELEASE_DENOMINATOR", 1)
+        assert svt_privacy.check_discrete_release_bound().verdict is Verdict.VIOLATED
 
 
 def test_a_too_large_dist_is_caught() -> None:
@@ -71,25 +75,48 @@ def test_a_too_large_dist_is_caught() -> None:
 
 def test_role_checks_can_flip() -> None:
     assert svt_privacy.check_printed_roles(extra=3).verdict is Verdict.HOLDS
-    assert svt_privacy.check_labels_where_screen_passes(-1).verdict is Verdict.VIOLATED
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(svt_privacy, "SCREEN_BOTTOM_OFFSET", -1)
+        assert svt_privacy.check_labels_where_screen_passes().verdict is Verdict.VIOLATED
 
 
 def test_a_too_small_union_is_caught() -> None:
     assert svt_privacy.check_union_bound(lambda ell, cutoff: ell - 1).verdict is Verdict.VIOLATED
 
 
-def test_algorithm6_checks_can_flip() -> None:
+def test_algorithm6_checks_can_flip(monkeypatch: pytest.MonkeyPatch) -> None:
     assert svt_privacy.check_printed_alg6("corrected").verdict is Verdict.HOLDS
-    assert svt_privacy.check_corrected_alg6(F(1, 100)).verdict is Verdict.VIOLATED
+    monkeypatch.setattr(svt_privacy, "ALG6_CLAIM_SCALE", F(1, 100))
+    assert svt_privacy.check_corrected_alg6().verdict is Verdict.VIOLATED
     assert svt_privacy.check_printed_loop_guard(0).verdict is Verdict.HOLDS
     assert svt_privacy.check_bottom_count_at_most_cutoff(1).verdict is Verdict.VIOLATED
 
 
-def test_a_too_small_margin_is_caught() -> None:
-    assert svt_privacy.check_alg6_utility(F(1, 8)).verdict is Verdict.VIOLATED
+def test_a_too_small_margin_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(svt_privacy, "LEMMA46_PHI_SCALE", F(1, 8))
+    assert svt_privacy.check_alg6_utility().verdict is Verdict.VIOLATED
 
 
-def test_algorithm7_mutations_are_caught() -> None:
-    assert svt_privacy.check_alg7_audits(F(1, 2)).verdict is Verdict.VIOLATED
-    assert svt_privacy.check_alg7_noise_on_dist(1).verdict is Verdict.VIOLATED
+def test_algorithm7_mutations_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(svt_privacy, "ALG7_CLAIM_SCALE", F(1, 2))
+    assert svt_privacy.check_alg7_audits().verdict is Verdict.VIOLATED
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(svt_privacy, "ALG7_NOISE_SHIFT", 1)
+        assert svt_privacy.check_alg7_noise_on_dist().verdict is Verdict.VIOLATED
     assert svt_privacy.check_alg7_utility(drop_delta=True).verdict is Verdict.VIOLATED
+
+
+def test_printed_alg6_with_continuous_noise_is_refuted_by_one_event() -> None:
+    """The closed form of one transcript's two probabilities gives ε(2⁻²⁰) >= 0.0103862, the
+    figure an independent audit of the printed algorithm with continuous noise found."""
+    result = svt_privacy.check_printed_alg6_continuous()
+    assert result.verdict is Verdict.VIOLATED
+    assert "ε(2⁻²⁰) >= [0.0103862, 0.0103862]" in result.evidence
+    assert result.witness == "datasets (0,) vs (1,), transcript ⊥⊤⊤⊤⊤⊤⊤⊤"
+
+
+def test_the_continuous_event_does_not_refute_a_larger_delta(monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    """At δ = 1/1000 (λ recomputed) the event's excess is far below δ: no refutation."""
+    monkeypatch.setattr(svt_privacy, "_SV_DELTA", Fraction(1, 1000))
+    assert svt_privacy.check_printed_alg6_continuous().verdict is Verdict.HOLDS

@@ -17,7 +17,7 @@ F = Fraction
 
 def test_entries_and_statuses() -> None:
     assert {e.id: e.status for e in lower.ENTRIES} == {
-        "002 Theorem 4": Status.REFUTED,
+        "002 Theorem 4": Status.CHECKED,
         "002 Theorem 4 / (h, S) and (h ⊕ e_i, S^(i)) are identically distributed": Status.CHECKED,
         "002 Theorem 4 / A(S, x_i) and A(S^(i), x_i) differ by at most γ·N_i(S)": Status.CHECKED,
     }
@@ -49,8 +49,16 @@ def test_a_bound_without_the_half_is_caught() -> None:
         lambda inst, n, g: 2 * key_bound(inst, n, g)).verdict is Verdict.VIOLATED
 
 
-def test_a_smaller_chain_factor_is_caught() -> None:
-    assert lower.check_chain_of_replacements(F(9, 10)).verdict is Verdict.VIOLATED
+def test_a_smaller_chain_factor_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lower, "REPLACEMENT_SCALE", F(9, 10))
+    assert lower.check_chain_of_replacements().verdict is Verdict.VIOLATED
+
+
+def test_a_halved_sample_size_constant_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """n >= (d − 1)/(4αγ) fails: B1 at d = 2, α = 1/16, n = 3 has E L <= α with n < 4."""
+    monkeypatch.setattr(lower, "SAMPLE_SIZE_DENOMINATOR", 4)
+    result = lower.check_corrected_key_inequality()
+    assert result.verdict is Verdict.VIOLATED and "E L <= α" in result.evidence
 
 
 def test_a_wrong_flip_is_caught() -> None:
@@ -66,3 +74,4 @@ def test_the_d1_counterexample_needs_the_constant_class(monkeypatch: pytest.Monk
     """With all functions on 2 points (VC 2) instead, no counterexample is reported."""
     monkeypatch.setattr(lower, "constant_class", lambda: lower.all_functions(2))
     assert lower.check_d1_counterexample().verdict is Verdict.HOLDS
+    assert lower.check_d1_reading_fails().verdict is Verdict.VIOLATED  # the d = 1 reading check

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 from privref.proofs import Kind, Status, Verdict
 from privref.proofs.p002 import ENTRIES as P002_ENTRIES
 from privref.proofs.p002 import matching as mt
@@ -11,7 +13,6 @@ from privref.proofs.registry import entry_by_id
 from privref.reference.concepts import Concept, ConceptClass
 from privref.reference.data import Dataset
 from privref.reference.learners import relabel_analysis as ra
-from privref.reference.reals import rational
 
 F = Fraction
 
@@ -71,39 +72,69 @@ def test_mutation_matching_without_agreement() -> None:
     assert mt.check_matching_shape(everything).verdict is Verdict.VIOLATED
 
 
-def test_mutation_lemma10_without_four_and_radius() -> None:
+def test_mutation_lemma10_without_four_and_radius(monkeypatch: pytest.MonkeyPatch) -> None:
     """Dropping both the 4 and e^{k(I)(eps1+eps2)} (the bound becomes P(S,S_J)) fails; the
     real bound is loose on these instances (largest ratio/bound about 0.05), so dropping only
     one of them is not caught: recorded honestly."""
-    assert mt.check_lemma10_exact(F(1), use_radius=False).verdict is Verdict.VIOLATED
-    assert mt.check_lemma10_exact(F(4), use_radius=False).verdict is Verdict.HOLDS
+    monkeypatch.setattr(ra, "matched_radius", lambda C, data, index, changed: 0)
+    assert mt.check_lemma10_exact().verdict is Verdict.HOLDS
+    monkeypatch.setattr(mt, "MATCHING_FACTOR", F(1))
+    assert mt.check_lemma10_exact().verdict is Verdict.VIOLATED
 
 
-def test_mutation_lemma10_paper_constant_one() -> None:
-    assert mt.check_lemma10_paper_constant(constant=rational(1)).verdict is Verdict.VIOLATED
+def test_mutation_lemma10_paper_constant_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """4e² replaced by e²/8 (< 1) fails."""
+    monkeypatch.setattr(mt, "LEMMA10_PAPER_FACTOR", F(1, 8))
+    assert mt.check_lemma10_paper_constant().verdict is Verdict.VIOLATED
 
 
-def test_mutation_lemma11_without_the_factor() -> None:
-    assert mt.check_lemma11(F(1)).verdict is Verdict.VIOLATED
+def test_mutation_lemma11_without_the_factor(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(mt, "LEMMA11_SCALE", F(1, 6))
+    assert mt.check_lemma11().verdict is Verdict.VIOLATED
 
 
-def test_mutation_group_privacy_with_half_the_exponent() -> None:
-    assert mt.check_matched_consequences(group_factor=1).verdict is Verdict.VIOLATED
+def test_lemma11_halved_fails_on_the_near_tight_pair(monkeypatch: pytest.MonkeyPatch) -> None:
+    """e^{ε₁+ε₂}/2 holds on the tiny instances (ratio/bound ≈ 0.37) but fails on the
+    near-tight pair (≈ 0.75): a factor-2 error in Lemma 11 is caught."""
+    monkeypatch.setattr(mt, "LEMMA11_SCALE", F(1, 2))
+    assert mt.check_lemma11(extra=()).verdict is Verdict.HOLDS
+    result = mt.check_lemma11()
+    assert result.verdict is Verdict.VIOLATED and "near-tight" in (result.witness or "")
+    assert mt.check_lemma11(instances=()).verdict is Verdict.VIOLATED
 
 
-def test_mutation_refined_privacy_without_delta() -> None:
-    """Without |T1(k)|/|T| the refined bound fails on the trap pair (the core needs δ)."""
-    result = mt.check_refined_privacy(with_delta=False)
+def test_mutation_group_privacy_with_half_the_exponent(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(mt, "GROUP_PRIVACY_EXPONENT", 1)
+    assert mt.check_matched_consequences().verdict is Verdict.VIOLATED
+
+
+def test_mutation_refined_privacy_without_delta(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without |T1(k)|/|T| (or with half of it) the refined bound fails on the trap pair (the
+    core needs δ)."""
+    for scale in (F(0), F(1, 2)):
+        monkeypatch.setattr(mt, "T1_SCALE", scale)
+        result = mt.check_refined_privacy()
+        assert result.verdict is Verdict.VIOLATED and "trap" in (result.witness or "")
+
+
+def test_mutation_amplification_without_the_t1_or_t2_term(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the T2 term (the 4 set to 0) Eq. (4) fails; with half the |T1(k)| term it fails
+    on the trap pair."""
+    with monkeypatch.context() as mp:
+        mp.setattr(mt, "MATCHING_FACTOR", F(0))
+        assert mt.check_amplified_subsets().verdict is Verdict.VIOLATED
+    monkeypatch.setattr(mt, "T1_SCALE", F(1, 2))
+    assert mt.check_amplified_subsets(extra=()).verdict is Verdict.HOLDS
+    result = mt.check_amplified_subsets()
     assert result.verdict is Verdict.VIOLATED and "trap" in (result.witness or "")
 
 
-def test_mutation_amplification_without_the_t2_term() -> None:
-    assert mt.check_amplified_subsets(F(0)).verdict is Verdict.VIOLATED
+def test_mutation_off_by_one_without_slack(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(mt, "OFF_BY_ONE", 0)
+    assert mt.check_net_off_by_one().verdict is Verdict.VIOLATED
 
 
-def test_mutation_off_by_one_without_slack() -> None:
-    assert mt.check_net_off_by_one(0).verdict is Verdict.VIOLATED
-
-
-def test_mutation_bad_set_with_a_huge_constant() -> None:
-    assert mt.check_bad_set_needed(factor=F(10**6)).verdict is Verdict.VIOLATED
+def test_mutation_bad_set_with_a_huge_constant(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(mt, "MATCHING_FACTOR", F(10**6))
+    assert mt.check_bad_set_needed().verdict is Verdict.VIOLATED

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 from privref.proofs import Status, Verdict
 from privref.proofs.p002 import ENTRIES as P002_ENTRIES
 from privref.proofs.p002 import realizable as rz
@@ -33,13 +35,15 @@ def test_privacy_values_by_hand() -> None:
     assert "exact eps = log(3)" in evidence and "exact eps = log(5/2)" in evidence
 
 
-def test_mutation_privacy_claim_halved() -> None:
-    assert rz.check_b4_privacy(F(1, 2)).verdict is Verdict.VIOLATED
+def test_mutation_privacy_claim_halved(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rz, "B4_EPSILON_SCALE", F(1, 2))
+    assert rz.check_b4_privacy().verdict is Verdict.VIOLATED
 
 
-def test_mutation_accuracy_without_the_vote_term() -> None:
+def test_mutation_accuracy_without_the_vote_term(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without e^{-eps k/4}: all blocks right still leaves B4 wrong w.p. 1/(1 + r^k) > 0."""
-    assert rz.check_b4_accuracy(with_vote_term=False).verdict is Verdict.VIOLATED
+    monkeypatch.setattr(rz, "_vote_term", lambda k: F(0))
+    assert rz.check_b4_accuracy().verdict is Verdict.VIOLATED
 
 
 def test_mutation_simultaneous_with_a_non_consistent_learner() -> None:

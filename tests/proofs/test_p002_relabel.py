@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 from privref.audits.prediction import audit_prediction_pair
 from privref.proofs import Status, Verdict
 from privref.proofs.p002 import ENTRIES as P002_ENTRIES
@@ -78,37 +80,53 @@ def test_mutation_core_with_few_blocks_or_the_full_radius() -> None:
     assert rl.check_core_not_pure(k=17).verdict is Verdict.VIOLATED
 
 
-def test_mutation_flipped_claim_too_small() -> None:
-    assert rl.check_flipped_pure(claim_scale=F(1, 5)).verdict is Verdict.VIOLATED
+def test_mutation_flipped_claim_too_small(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rl, "FLIPPED_EPSILON_SCALE", F(1, 5))
+    assert rl.check_flipped_pure().verdict is Verdict.VIOLATED
 
 
-def test_mutation_c5_without_the_share() -> None:
-    assert rl.check_c5_share(share=F(1)).verdict is Verdict.VIOLATED
+def test_mutation_c5_without_the_net_radius(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A net radius of 0 everywhere empties the paper's T1 while ours is not empty."""
+    monkeypatch.setattr(ra, "net_radius", lambda C, data, rest, **kw: 0)
+    assert rl.check_c5_share().verdict is Verdict.VIOLATED
 
 
-def test_mutation_c6_without_the_t2_term() -> None:
-    assert rl.check_c6_double_count(F(0)).verdict is Verdict.VIOLATED
+def test_mutation_c6_without_the_t2_term(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rl, "C6_FACTOR", F(0))
+    assert rl.check_c6_double_count().verdict is Verdict.VIOLATED
 
 
-def test_mutation_stated_constant_too_small() -> None:
+def test_mutation_stated_constant_too_small(monkeypatch: pytest.MonkeyPatch) -> None:
     """8e² replaced by 2e²: ln(1 + 4e²m/(n-m)) > 2e²m/n when m/n is small."""
-    assert rl.check_stated_constants(F(2)).verdict is Verdict.VIOLATED
+    monkeypatch.setattr(rl, "LEMMA8_EPS_CONSTANT", F(2))
+    assert rl.check_stated_constants().verdict is Verdict.VIOLATED
 
 
-def test_mutation_parameterization_with_too_large_m() -> None:
+def test_mutation_parameterization_with_too_large_m(monkeypatch: pytest.MonkeyPatch) -> None:
     """m = floor(eps·n/(8e²)) makes 8e²m/n about eps: no n satisfies the conditions."""
-    assert rl.check_parameterization(m_divisor=8, cap=2**40).verdict is Verdict.VIOLATED
+    monkeypatch.setattr(rl, "M_DIVISOR", 8)
+    assert rl.check_parameterization(cap=2**40).verdict is Verdict.VIOLATED
 
 
-def test_mutation_lemma9_pieces() -> None:
-    assert rl.check_lemma9_net(slack=False).verdict is Verdict.VIOLATED
-    assert rl.check_lemma9_exponential(tail_factor=False).verdict is Verdict.VIOLATED
-    assert rl.check_lemma9_uniform(F(1, 2)).verdict is Verdict.VIOLATED
+def test_mutation_lemma9_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
+    with monkeypatch.context() as mp:
+        mp.setattr(ra, "net_radius", lambda C, data, rest, **kw: 0)
+        assert rl.check_lemma9_net().verdict is Verdict.VIOLATED
+    with monkeypatch.context() as mp:
+        mp.setattr(rl, "L9_TAIL_SCALE", F(1, 4))
+        assert rl.check_lemma9_exponential().verdict is Verdict.VIOLATED
+    with monkeypatch.context() as mp:
+        mp.setattr(rl, "DEVIATION_SCALE", F(1, 2))
+        assert rl.check_lemma9_uniform().verdict is Verdict.VIOLATED
 
 
-def test_mutation_lemma9_chain_without_learner_term_and_one_deviation() -> None:
+def test_mutation_lemma9_chain_without_learner_term_and_one_deviation(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Dropping λ and one a(S) fails; dropping only one of them is not caught here."""
-    assert rl.check_lemma9_chain(False, 1).verdict is Verdict.VIOLATED
+    monkeypatch.setattr(rl, "CHAIN_DEVIATION_FACTOR", 1)
+    assert rl.check_lemma9_chain().verdict is Verdict.HOLDS
+    monkeypatch.setattr(rl, "_learner_error", lambda b4, law, data, marginal: F(0))
+    assert rl.check_lemma9_chain().verdict is Verdict.VIOLATED
 
 
 def test_mutation_singleton_with_a_memorizing_learner() -> None:

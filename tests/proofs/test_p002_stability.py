@@ -9,8 +9,9 @@ import pytest
 from privref.proofs import Status, Verdict
 from privref.proofs.p002 import stability as st
 from privref.proofs.registry import entry_by_id
-from privref.reference.learners.stable_prediction import stable_gamma
-from privref.reference.reals import Order, Real, compare, exp, log, rational
+from privref.reference.decide import at_most, less_than
+from privref.reference.learners.stable_prediction import flip_predictor, stable_gamma
+from privref.reference.reals import Real, exp, log, rational
 from privref.reference.vc import sauer_shelah_bound
 from tests.proofs.checks import resolves
 
@@ -57,7 +58,7 @@ def test_our_sample_sizes_meet_their_definitions() -> None:
     m, n = st.theorem1_sizes(d, alpha, beta, gamma)
     assert st._net_ok(d, alpha, beta, m) and 2 * m <= gamma * n
     need = log(sauer_shelah_bound(m, d)) * 8 / (alpha * gamma)
-    assert compare(need, n)[0] in (Order.LESS, Order.EQUAL)
+    assert at_most(need, n) is Verdict.HOLDS
     assert st._uc_ok(d, alpha, beta, st.uniform_convergence_size(d, alpha, beta))
     assert st.corollary1_sizes(d, alpha, beta, F(1)) == st.theorem1_sizes(d, alpha / 2, beta,
                                                                           alpha / 2)
@@ -83,33 +84,63 @@ def test_a_too_small_privacy_to_stability_bound_is_caught() -> None:
         lambda t, d: (t - 1 + 2 * d) / (2 * (t + 1))).verdict is Verdict.VIOLATED
 
 
-def test_flip_mutations_are_caught() -> None:
-    assert st.check_flip_identities(F(1, 2)).verdict is Verdict.VIOLATED
-    assert st.check_flip_ratio_condition(F(1)).verdict is Verdict.VIOLATED
-    assert st.check_alg2_privacy(F(9, 10)).verdict is Verdict.VIOLATED
+def test_flip_mutations_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A flip at half the rate breaks the identities; 1 + γ/α and 9/10 of (1 − 2ρ)γ/ρ fail."""
+    with monkeypatch.context() as mp:
+        mp.setattr(st, "flip_predictor", lambda inner, rho: flip_predictor(inner, rho / 2))
+        assert st.check_flip_identities().verdict is Verdict.VIOLATED
+    with monkeypatch.context() as mp:
+        mp.setattr(st, "FLIP_RATIO_FACTOR", 1)
+        assert st.check_flip_ratio_condition().verdict is Verdict.VIOLATED
+    with monkeypatch.context() as mp:
+        mp.setattr(st, "FLIP_PRIVACY_SCALE", F(9, 10))
+        assert st.check_alg2_privacy().verdict is Verdict.VIOLATED
 
 
-def test_parameter_mutations_are_caught() -> None:
+def test_parameter_mutations_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """ε = γ (no /4) and γ = αε (no /2) both fail."""
-    assert st.check_theorem1_parameters(F(1)).verdict is Verdict.VIOLATED
-    assert st.check_corollary1_parameters(F(1)).verdict is Verdict.VIOLATED
+    monkeypatch.setattr(st, "THEOREM1_EPS_DIVISOR", 1)
+    monkeypatch.setattr(st, "COROLLARY1_GAMMA_DIVISOR", 1)
+    assert st.check_theorem1_parameters().verdict is Verdict.VIOLATED
+    assert st.check_corollary1_parameters().verdict is Verdict.VIOLATED
 
 
-def test_overview_mutations_are_caught() -> None:
+def test_overview_mutations_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """No net-radius slack; scores err_S instead of n·err_S; a bound below Sauer's sum."""
-    assert st.check_eq1_net_radius(F(0)).verdict is Verdict.VIOLATED
-    assert st.check_eq2_expectation(scale=0).verdict is Verdict.VIOLATED
+    with monkeypatch.context() as mp:
+        mp.setattr(st, "EQ1_RADIUS_SCALE", F(0))
+        assert st.check_eq1_net_radius().verdict is Verdict.VIOLATED
+    with monkeypatch.context() as mp:
+        mech = st._mech_law
+        mp.setattr(st, "_mech_law", lambda H, data, r, scale: mech(H, data, r, len(data)))
+        assert st.check_eq2_expectation().verdict is Verdict.VIOLATED
     assert st.check_pattern_count(lambda m, d: rational(m)).verdict is Verdict.VIOLATED
+    monkeypatch.setattr(st, "PATTERN_BOUND_SCALE", F(1, 2))
+    assert st.check_pattern_count().verdict is Verdict.VIOLATED
 
 
-def test_lemma7_mutations_are_caught() -> None:
-    assert st.check_lemma7_refined(F(0)).verdict is Verdict.VIOLATED
-    assert st.check_lemma7_stated(0).verdict is Verdict.VIOLATED
+def test_lemma7_mutations_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    with monkeypatch.context() as mp:
+        mp.setattr(st, "RADIUS_TERM_SCALE", F(0))
+        assert st.check_lemma7_refined().verdict is Verdict.VIOLATED
+    with monkeypatch.context() as mp:
+        mp.setattr(st, "LEMMA7_FACTOR", 0)
+        assert st.check_lemma7_stated().verdict is Verdict.VIOLATED
+
+
+def test_halved_stability_constants_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Half the tight conversion bound and half Algorithm 1's claimed γ are both refuted."""
+    with monkeypatch.context() as mp:
+        mp.setattr(st, "STABILITY_SCALE", F(1, 2))
+        assert st.check_privacy_to_stability().verdict is Verdict.VIOLATED
+    with monkeypatch.context() as mp:
+        mp.setattr(st, "GAMMA_CLAIM_SCALE", F(1, 2))
+        assert st.check_alg1_stability().verdict is Verdict.VIOLATED
 
 
 def test_exp_bound_in_the_parameter_step_is_an_interval_decision() -> None:
-    """e^{1/4} − 1 <= 1/2 is decided by compare, not floats."""
-    assert compare(exp(F(1, 4)) - 1, F(1, 2))[0] is Order.LESS
+    """e^{1/4} − 1 <= 1/2 is decided by interval arithmetic (decide.less_than), not floats."""
+    assert less_than(exp(F(1, 4)) - 1, F(1, 2)) is Verdict.HOLDS
 
 
 def test_other_mutations_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from privref.proofs import Status, Verdict
 from privref.proofs.p003 import cover_steps as cs
-from privref.proofs.p003.upper import _bad, _mass, inequality_1_rhs
+from privref.proofs.p003.upper import inequality_1_rhs, is_bad, mass
 from privref.proofs.registry import entry_by_id
 from privref.reference.concepts import Concept, ConceptClass, explicit, thresholds_on
 from privref.reference.errors import InvalidArgument
@@ -115,12 +115,12 @@ def _instances(draw: st.DrawFn) -> tuple[ConceptClass, tuple[Fraction, ...], Fra
 def test_no_bad_means_the_cover_is_an_alpha_cover(
         inst: tuple[ConceptClass, tuple[Fraction, ...], Fraction, int]) -> None:
     H, mu, alpha, a = inst
-    heavy = [g for g in xor_class(H).masks if _mass(mu, g) > alpha]
+    heavy = [g for g in xor_class(H).masks if mass(mu, g) > alpha]
     points = tuple(x for i, x in enumerate(H.domain.points) if a >> i & 1)
     cover: tuple[Concept, ...] = alpha_cover(H, points)
     assert len(cover) == projection_size(H, points)
-    if not _bad(heavy, a):
-        assert all(min(_mass(mu, h ^ c.mask) for c in cover) <= alpha for h in H.masks)
+    if not is_bad(heavy, a):
+        assert all(min(mass(mu, h ^ c.mask) for c in cover) <= alpha for h in H.masks)
 
 
 @settings(max_examples=80, deadline=None)

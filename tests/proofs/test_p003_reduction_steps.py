@@ -68,11 +68,15 @@ def test_exact_evidence_strings() -> None:
     assert "equality only at n_pub = 1" in steps.check_bernoulli_public().evidence
 
 
-def test_arithmetic_checks_are_not_constant() -> None:
+def test_arithmetic_checks_are_not_constant(monkeypatch: pytest.MonkeyPatch) -> None:
     """With the inventory's β_𝒜 = 1/24 both printed steps' arithmetic goes through."""
-    assert steps.check_eq4_arithmetic(F(1, 24)).verdict is Verdict.HOLDS
-    assert steps.check_after_eq3_arithmetic(F(31, 600)).verdict is Verdict.HOLDS
-    assert steps.check_after_eq3_arithmetic(F(1, 17), claimed=F(1, 14)).verdict is Verdict.HOLDS
+    monkeypatch.setattr(steps, "PAPER_BETA", F(1, 24))
+    assert steps.check_eq4_arithmetic().verdict is Verdict.HOLDS
+    monkeypatch.setattr(steps, "EQ4_BOUND", F(31, 600))
+    assert steps.check_after_eq3_arithmetic().verdict is Verdict.HOLDS
+    monkeypatch.setattr(steps, "EQ4_BOUND", F(1, 17))
+    monkeypatch.setattr(steps, "FINAL_BOUND", F(1, 14))
+    assert steps.check_after_eq3_arithmetic().verdict is Verdict.HOLDS
 
 
 # ------------------------------------------------------------------ mutations

@@ -18,15 +18,22 @@ from privref.reference.concepts import thresholds_on
 F = Fraction
 
 
-@pytest.mark.parametrize(("check", "args"), [
-    (sched4.check_never_fails, {"factor": 30000}),               # |D| = 30000n only
-    (sched4.check_c7_lower_bounds, {"floor_slack": 0}),          # the base case is lost to ⌊·⌋
-    (sched4.check_iterations_vs_log_star, {"extra": -1}),        # N(10^5) = 3 = log*(10^5)
-    (sched4.check_c7_chain, {"rhs_log_shift": F(500)}),          # smallest log-gap ≈ 453.9
-    (sched4.check_sauer_side, {"constants": sched4.SCALED_004}),  # keep·exponent_divisor != 2
+@pytest.mark.parametrize(("check", "constants"), [
+    (sched4.check_never_fails, {"UNLABELED_SCALE": F(1, 3)}),    # |D| = 30000n only
+    (sched4.check_c7_lower_bounds, {"FLOOR_SLACK": 0}),          # the base case is lost to ⌊·⌋
+    (sched4.check_iterations_vs_log_star, {"LOG_STAR_EXTRA": -1}),  # N(10^5) = 3 = log*(10^5)
+    (sched4.check_c7_chain, {"C7_RHS_LOG_SHIFT": F(500)}),       # smallest log-gap ≈ 453.9
 ])
-def test_mutated_constants_are_refuted(check: Any, args: dict[str, Any]) -> None:
-    result = check(**args)
+def test_mutated_constants_are_refuted(monkeypatch: pytest.MonkeyPatch, check: Any,
+                                       constants: dict[str, Any]) -> None:
+    for name, value in constants.items():
+        monkeypatch.setattr(sched4, name, value)
+    result = check()
+    assert result.verdict is Verdict.VIOLATED, result.evidence
+
+
+def test_sauer_side_fails_without_the_proof_structure() -> None:
+    result = sched4.check_sauer_side(sched4.SCALED_004)   # keep·exponent_divisor != 2
     assert result.verdict is Verdict.VIOLATED, result.evidence
 
 

@@ -239,7 +239,7 @@ def test_ex_post_grows_with_realized_queries_and_can_be_zero() -> None:
     (lambda: acc.analytic_gaussian_delta(1, F(1, 2), 1), "queries"),
     (lambda: acc.gaussian_zcdp(-2), "sigma"),
     (lambda: acc.zcdp_epsilon(0, F(1, 2)), "rho"),
-    (lambda: acc.algorithm1_sigma(F(3, 2), 1, F(1, 2)), "queries"),
+    (lambda: acc.algorithm1_sigma(F(3, 2), 1, F(1, 2)), "queries"),  # type: ignore[arg-type]
     (lambda: acc.algorithm2_lambda(0, 1, F(1, 2)), "cutoff"),
     (lambda: acc.normal_cdf(float("nan")), "x"),
     (lambda: acc.normal_cdf(1, prec=10**6), "prec"),

@@ -23,6 +23,7 @@ from privref.reference.decide import (
     less_than,
     proved_le,
     proved_lt,
+    within,
 )
 from privref.reference.errors import InvalidArgument, Undecided
 from privref.reference.reals import Interval, exp, log, rational, sqrt
@@ -45,6 +46,11 @@ TWO_BY_ROOTS = sqrt(2) * sqrt(2)  # exactly 2, not known to be rational: no encl
     (Interval(Fraction(1), Fraction(2)), LN2, V, V, H, H, V),
     (Interval(Fraction(1, 2), Fraction(7, 10)), LN2, U, U, U, U, U),
     (TWO_BY_ROOTS, 2, U, U, U, U, U),
+    # An enclosure that touches b at one end proves the non-strict relation only.
+    (Interval(Fraction(1), Fraction(2)), 2, H, U, U, V, U),
+    (Interval(Fraction(2), Fraction(3)), 2, U, V, H, U, U),
+    (Interval.point(Fraction(2)), 2, H, V, H, V, H),
+    (Interval(Fraction(1), Fraction(2)), Interval(Fraction(2), Fraction(3)), H, U, U, V, U),
 ])
 def test_relations_are_proved_or_undecided(a: object, b: object, le: Verdict, lt: Verdict,
                                            ge: Verdict, gt: Verdict, eq: Verdict) -> None:
@@ -90,3 +96,18 @@ def test_operands_must_be_exact(bad: object) -> None:
         at_most(bad, 1)  # type: ignore[arg-type]
     with pytest.raises(InvalidArgument, match="x="):
         floor(bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("x", "lo", "hi", "expected"), [
+    (Fraction(1, 2), 0, 1, H),
+    (0, 0, 1, H),
+    (2, 0, 1, V),
+    (LN2, Fraction(69, 100), Fraction(7, 10), H),
+    (LN2, Fraction(7, 10), 1, V),
+    (Interval(Fraction(1, 2), Fraction(3, 2)), 0, 1, U),
+    (TWO_BY_ROOTS, 1, 2, U),
+    (TWO_BY_ROOTS, 1, 3, H),
+])
+def test_within_is_the_conjunction_of_both_ends(x: object, lo: object, hi: object,
+                                                expected: Verdict) -> None:
+    assert within(x, lo, hi) is expected  # type: ignore[arg-type]

@@ -294,7 +294,7 @@ def test_dropping_the_half_breaks_privacy() -> None:
     ("2*ln(3/2)", 1, True), ("2*ln(2)", 1, True), ("4*ln(3/2)", 2, True),  # e^{ε/(2Δ)} rational
     (1, 1, False), ("ln(3/2)", 1, False), ("2*ln(3/2)", 2, False),         # odd multiples of ε/2Δ
 ])
-def test_exponential_takes_the_exact_path_exactly_at_two_ln_r(epsilon: object, sensitivity: int,
+def test_exponential_takes_the_exact_path_exactly_at_two_ln_r(epsilon: int | str, sensitivity: int,
                                                                exact: bool) -> None:
     """One function for every ε (004 Proposition A.1): the weights r^(q - q_max) are exact rationals
     exactly when ε/(2·sensitivity) is ln r with r rational; otherwise the law is enclosed."""

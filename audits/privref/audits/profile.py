@@ -17,6 +17,7 @@ from privref.reference.mechanism import Mechanism
 from privref.reference.neighbors import check_neighbors
 from privref.reference.privacy import parse_epsilon
 from privref.reference.reals import DEFAULT_PRECISION, Interval, Real, exp, log, prob_as_interval, rational
+from privref.reference.validate import ExactInput
 
 from . import _pair, _tails
 
@@ -41,7 +42,7 @@ class PrivacyProfile:
 
 
 def privacy_profile(mechanism: Mechanism[Any], a: Iterable[Hashable], b: Iterable[Hashable], *,
-                    epsilons: Sequence[object] = (), precision: int = DEFAULT_PRECISION
+                    epsilons: Sequence[Real | ExactInput] = (), precision: int = DEFAULT_PRECISION
                     ) -> PrivacyProfile:
     """The privacy profile of M on the neighbors (a, b); raises NotNeighboring otherwise."""
     da, db = as_dataset(a), as_dataset(b)

@@ -103,7 +103,7 @@ def check_counts(k: object, n: object) -> tuple[int, int]:
     return k, n
 
 
-def bonferroni(alpha: object, parts: int) -> Fraction:
+def bonferroni(alpha: int | Fraction | float, parts: int) -> Fraction:
     """alpha / parts, exactly: the share of each of ``parts`` statements under a union bound.
 
     If each of m statements fails with probability at most alpha/m, all hold
@@ -115,7 +115,7 @@ def bonferroni(alpha: object, parts: int) -> Fraction:
     return a / parts
 
 
-def cp_lower(k: int, n: int, alpha: object) -> Fraction:
+def cp_lower(k: int, n: int, alpha: int | Fraction | float) -> Fraction:
     """Conservative one-sided Clopper–Pearson lower bound: a dyadic L <= p_L(k), proved.
 
     Guarantee: P_p(cp_lower(X, n, alpha) > p) <= alpha for X ~ Bin(n, p), every p.
@@ -127,7 +127,7 @@ def cp_lower(k: int, n: int, alpha: object) -> Fraction:
     return _cp_lower(k, n, check_alpha(alpha))
 
 
-def cp_upper(k: int, n: int, alpha: object) -> Fraction:
+def cp_upper(k: int, n: int, alpha: int | Fraction | float) -> Fraction:
     """Conservative one-sided Clopper–Pearson upper bound: a dyadic U >= p_U(k), proved.
 
     Guarantee: P_p(cp_upper(X, n, alpha) < p) <= alpha for X ~ Bin(n, p), every p.

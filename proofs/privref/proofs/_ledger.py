@@ -76,6 +76,10 @@ class Check:
     name: str
     run: Callable[[], CheckResult]
     expect: Verdict = Verdict.HOLDS
+    constant: str | None = None
+    """The statement's main constant, by name: a public int or Fraction at the top of the module
+    that defines ``run``, read by ``run`` each time it runs, so that :mod:`privref.proofs.halving`
+    can run the check with the constant halved (a check that still passes then is reviewed)."""
 
 
 _PAPERS = ("000", "001", "002", "003", "004", "folklore")

@@ -243,17 +243,20 @@ ERRATA: Final[tuple[Erratum, ...]] = (
     # ---------------------------------------------------------------- 002
     # The text of 002 lost almost all of its mathematics; the statements are the inventory's
     # reconstruction, so a failure may be the reconstruction's, as each entry says.
-    Erratum("002-E1", Flaw.FALSE, "Theorem 4",
-            "The lower bound Ω(d/(αγ)) fails at d = 1: C = {all-0, all-1} has VC dimension 1 "
-            "and the 1/n-stable 'label of a random example' learner has zero error on every "
-            "realizable distribution. The construction needs d >= 2 (n >= (d−1)/(8αγ)); the "
-            "lost hypotheses may have excluded d = 1.",
+    Erratum("002-E1", Flaw.MINOR, "Theorem 4",
+            "The statement's hypotheses were lost from the text. Read for every d >= 1, the "
+            "lower bound Ω(d/(αγ)) fails at d = 1: C = {all-0, all-1} has VC dimension 1 and "
+            "the 1/n-stable 'label of a random example' learner has zero error on every "
+            "realizable distribution. Read with d >= 2 (the hypothesis §5's construction "
+            "needs) it holds, with our constants n >= (d−1)/(8αγ).",
             ("002 Theorem 4",)),
-    Erratum("002-E2", Flaw.GAP, "§4.2, Eq. (4) and its footnote",
-            "The amplification step is not Lemma 5 (the paper's footnote admits it): it needs "
-            "the net event for subsets holding the changed index, so the core of Algorithm 3 "
-            "is only (O(ε), δ)-private and the final flip is essential for pure privacy. An "
-            "exact audit at n = 19 refutes the pure claim without the flip.",
+    Erratum("002-E2", Flaw.HOLDS, "§4.2, Eq. (4) and its footnote",
+            "Not a proof gap: §4.2 builds the core of Algorithm 3 as an (ε, δ)-private "
+            "predictor itself and converts it to pure privacy by the final flip, as in "
+            "Corollary 1; the footnote says Lemma 5 does not apply as stated and that the "
+            "proof is analogous (it needs the net event for subsets holding the changed "
+            "index). privref confirms that design: an exact audit at n = 19 shows the core "
+            "is not pure without the flip, so both the δ and the flip are needed.",
             ("002 Lemma 8 / the core without the flip is not pure: delta is needed",
              "002 Lemma 8 / Eq. (4): amplification over the subset, scores on S",
              "002 Lemma 10 / Eq. (6): the core is O(1)-private in the subset, outside a bad "
@@ -294,10 +297,12 @@ ERRATA: Final[tuple[Erratum, ...]] = (
             "with our own constants.",
             ("002 Lemma 8", "002 Lemma 8 / Theorem 2's parameterization meets the conditions",
              "002 Theorem 4")),
-    Erratum("002-E11", Flaw.FALSE, "Lemma 2",
-            "The (em/d)^d form of Sauer–Shelah needs m >= d: at d = 2, m = 1 the growth "
-            "function is 2 > (e/2)^2.",
-            ("002 Lemma 2 / the (em/d)^d form without m >= d",)),
+    Erratum("002-E11", Flaw.PRACTICAL, "Lemma 2",
+            "Not a paper error: the text lost Lemma 2's hypothesis after 'and'; the cited "
+            "[SSBD14 Lemma 6.10] has m > d + 1, the inventory states m >= d, and the paper "
+            "uses the bound only where m >= d. Usage caveat: the (em/d)^d form must not be "
+            "read for m < d (d = 2, m = 1: the growth function is 2 > (e/2)^2); code guards it.",
+            ("002 Lemma 2",)),
     Erratum("002-E12", Flaw.HOLDS, "Lemma 1",
             "'Without replacement' must mean distinct indices when S repeats points; the "
             "monotonicity argument (a superset of a net is a net) is correct.",

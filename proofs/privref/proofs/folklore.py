@@ -43,7 +43,12 @@ from .folklore_zcdp import (
     check_tighter_than_lemma_51,
 )
 
-__all__ = ["ENTRIES"]
+__all__ = ["BLOCK_STABILITY_SCALE", "ENTRIES", "SUBSAMPLE_STABILITY_SCALE"]
+
+SUBSAMPLE_STABILITY_SCALE = Fraction(1)
+"""The implicit leading 1 of B1's uniform stability γ = m/n (folklore, 002's baseline B1)."""
+BLOCK_STABILITY_SCALE = Fraction(1)
+"""The implicit leading 1 of B2's uniform stability γ = 1/k (folklore, 002's baseline B2)."""
 
 _BITS = Universe((0, 1), (1, 2, 3))
 
@@ -169,11 +174,11 @@ def check_discrete_gaussian() -> CheckResult:
 
 
 def _stability_audits(cases: list[tuple[Predictor, Fraction, Universe]], *,
-                      scale: Fraction = Fraction(1)) -> CheckResult:
+                      scale: Fraction) -> CheckResult:
     """Exact prediction audits of γ-uniform stability at γ = scale·bound, and the exact γ*.
 
     HOLDS when every claim holds and the exact worst case γ* equals the bound (tight);
-    ``scale`` < 1 is the control that must fail.
+    ``scale`` < 1 (a mutated module constant) must fail.
     """
     seen: list[str] = []
     for predictor, bound, universe in cases:
@@ -195,22 +200,28 @@ def _labeled(C_points: tuple[Hashable, ...], n: int) -> Universe:
     return Universe(tuple((x, y) for x in C_points for y in (0, 1)), (n,))
 
 
-def check_subsample_stability(scale: Fraction = Fraction(1)) -> CheckResult:
-    """B1 (ERM on a uniform m-subset) is exactly (m/n)-stable: (n, m) = (2, 1), (3, 1), (3, 2)."""
+def check_subsample_stability() -> CheckResult:
+    """B1 (ERM on a uniform m-subset) is exactly (m/n)-stable: (n, m) = (2, 1), (3, 1), (3, 2).
+
+    The claimed γ is :data:`SUBSAMPLE_STABILITY_SCALE`·m/n, read at run time.
+    """
     C = thresholds_on(3)
     points = tuple(C.domain)
     cases = [(subsample_predictor(C, n, m), Fraction(m, n), _labeled(points, n))
              for n, m in ((2, 1), (3, 1), (3, 2))]
-    return _stability_audits(cases, scale=scale)
+    return _stability_audits(cases, scale=SUBSAMPLE_STABILITY_SCALE)
 
 
-def check_block_average_stability(scale: Fraction = Fraction(1)) -> CheckResult:
-    """B2 (average of k block ERMs) is exactly (1/k)-stable: (n, k) = (2, 2), (3, 3), (3, 1)."""
+def check_block_average_stability() -> CheckResult:
+    """B2 (average of k block ERMs) is exactly (1/k)-stable: (n, k) = (2, 2), (3, 3), (3, 1).
+
+    The claimed γ is :data:`BLOCK_STABILITY_SCALE`/k, read at run time.
+    """
     C = thresholds_on(3)
     points = tuple(C.domain)
     cases = [(block_average_predictor(C, n, k), Fraction(1, k), _labeled(points, n))
              for n, k in ((2, 2), (3, 3), (3, 1))]
-    return _stability_audits(cases, scale=scale)
+    return _stability_audits(cases, scale=BLOCK_STABILITY_SCALE)
 
 
 ENTRIES: tuple[Entry, ...] = (
@@ -280,7 +291,7 @@ ENTRIES: tuple[Entry, ...] = (
           checks=(Check("meets the hockey-stick integral by Riemann sums, 5 points",
                         check_hockey_stick_integral),
                   Check("below the zCDP bound of 001 Lemma 51, 9 points",
-                        check_against_lemma_51)),
+                        check_against_lemma_51, constant="LEMMA_51_FACTOR")),
           notes="The hockey-stick divergence of N(0, 1) from N(μ, 1) at e^ε is ∫ (φ(t) − "
                 "e^ε φ(t − μ))₊ dt, and the integrand is positive exactly for t < μ/2 − ε/μ; "
                 "the integral is enclosed by monotone Riemann sums with interval exponentials "
@@ -300,7 +311,7 @@ ENTRIES: tuple[Entry, ...] = (
                   Check("sound against the Gaussian mechanism's exact profile, 12 points",
                         check_against_gaussian),
                   Check("strictly below 001 Lemma 51, 20 points",
-                        check_tighter_than_lemma_51)),
+                        check_tighter_than_lemma_51, constant="LEMMA_51_FACTOR")),
           notes="The accountant evaluates ε_α exactly at a rational α proposed by a float "
                 "minimisation (d ε_α/dα = ρ − (ln(1/δ) − ln α)/(α − 1)²); every α > 1 is "
                 "valid, so the float never decides soundness.  The black-box auditor converts "
@@ -331,7 +342,7 @@ ENTRIES: tuple[Entry, ...] = (
                      "JMLR 2010; 002's baseline B1)."),
           kind=Kind.FOLKLORE, status=Status.CHECKED,
           checks=(Check("exact audits of B1 (ERM), thresholds on 3 points; γ* = m/n exactly",
-                        check_subsample_stability),),
+                        check_subsample_stability, constant="SUBSAMPLE_STABILITY_SCALE"),),
           notes=("Proof: for S, S'' differing at index i, the subsets without i (probability "
                  "1 − m/n) give the same law; the others move the label law by at most 1. "
                  "Tight for ERM: changing the one sampled example flips the ERM label."),
@@ -342,7 +353,7 @@ ENTRIES: tuple[Entry, ...] = (
                      "(002 §1, baseline B2)."),
           kind=Kind.FOLKLORE, status=Status.CHECKED,
           checks=(Check("exact audits of B2 (ERM blocks), thresholds on 3 points; γ* = 1/k",
-                        check_block_average_stability),),
+                        check_block_average_stability, constant="BLOCK_STABILITY_SCALE"),),
           notes=("Proof: one example lies in exactly one block, so at most one of the k "
                  "equally likely answers changes."),
           subjects=("reference.learners.prediction_baselines.block_average_predictor",)),

@@ -18,6 +18,7 @@ from math import comb
 from privref.audits.blackbox.pooled import pooled_ratio
 
 from ._ledger import CheckResult, Verdict
+from .numbers_text import decimal
 
 __all__ = ["check_conditional_law", "check_pooled_level"]
 
@@ -72,8 +73,8 @@ def check_pooled_level(dealt: int = 5) -> CheckResult:
                      if pooled_ratio(x, y, alpha) > p / q), Fraction(0))
         if wrong > alpha:
             return CheckResult(Verdict.VIOLATED, f"P = {p}, Q = {q}: the bound exceeds P/Q with "
-                               f"probability {float(wrong):.4g} > alpha = {alpha}",
+                               f"probability {decimal(wrong, 4)} > alpha = {alpha}",
                                witness=f"P={p} Q={q} alpha={alpha}")
         worst = max(worst, wrong / alpha)
     return CheckResult(Verdict.HOLDS, f"{len(_CASES)} cases, {2 * dealt} dealt draws: the failure "
-                       f"probability is at most {float(worst):.3g} of alpha")
+                       f"probability is at most {decimal(worst, 3)} of alpha")

@@ -20,16 +20,21 @@ from fractions import Fraction
 from privref.reference.accounting import (
     analytic_gaussian_delta,
     gaussian_zcdp,
-    zcdp_epsilon,
     zcdp_epsilon_at_order,
     zcdp_order,
     zcdp_to_dp_epsilon,
 )
-from privref.reference.reals import Order, Real, compare, exp, log, rational
+from privref.reference.decide import at_most, less_than, within
+from privref.reference.reals import Real, exp, log, rational, sqrt
 
 from ._ledger import CheckResult, Verdict
+from .numbers_text import decimal
 
-__all__ = ["check_against_gaussian", "check_delta_round_trip", "check_tighter_than_lemma_51"]
+__all__ = ["LEMMA_51_FACTOR", "check_against_gaussian", "check_delta_round_trip",
+           "check_tighter_than_lemma_51"]
+
+LEMMA_51_FACTOR = 2
+"""The 2 of 001 Lemma 51's ε = ρ + 2√(ρ ln(1/δ)), the bound Corollary 13 is compared with."""
 
 Conversion = Callable[[Fraction, Fraction], Real]
 """(ρ, δ) ↦ an ε with ρ-zCDP ⟹ (ε, δ)-DP (exact Real)."""
@@ -52,10 +57,13 @@ def check_delta_round_trip(at_order: Callable[[Fraction, Fraction, Fraction], Re
             paper: Real = (exp((alpha - 1) * (rho * alpha - eps) + alpha * log(1 - 1 / alpha))
                            / (alpha - 1))
             box = (paper - rational(delta)).enclose(_PREC)
-            if not box.lo <= 0 <= box.hi or box.width > delta / 10**9:
+            if within(0, box.lo, box.hi) is Verdict.VIOLATED:  # the difference is proved nonzero
                 return CheckResult(Verdict.VIOLATED,
                                    f"at ρ={rho}, δ={delta}, α={alpha}: the paper's δ at ε_α is "
-                                   f"{float(paper):.9g}, not δ", witness=f"rho={rho}, delta={delta}")
+                                   f"{decimal(paper, 9)}, not δ", witness=f"rho={rho}, delta={delta}")
+            if box.width > delta / 10**9:
+                return CheckResult(Verdict.UNDECIDED, f"at ρ={rho}, δ={delta}: the enclosure of "
+                                   f"the difference is wider than δ/10⁹")
             count += 1
     return CheckResult(Verdict.HOLDS, f"{count} (ρ, δ) points: ε_α solves Corollary 13's δ "
                                       "formula exactly (interval enclosure of the difference)")
@@ -69,29 +77,32 @@ def check_against_gaussian(conversion: Conversion = zcdp_to_dp_epsilon) -> Check
         for delta in _DELTAS:
             below = conversion(rho, delta).enclose(_PREC).lo
             exact = analytic_gaussian_delta(max(below, Fraction(0)), 1, sigma)
-            if exact.lo > delta:
-                return CheckResult(Verdict.VIOLATED,
-                                   f"σ={sigma} (ρ={rho}): at the converted ε <= {float(below):.6g} "
-                                   f"the Gaussian's exact δ >= {float(exact.lo):.6g} > {delta}",
+            fits = at_most(exact, delta)
+            if fits is Verdict.VIOLATED:
+                return CheckResult(fits,
+                                   f"σ={sigma} (ρ={rho}): at the converted ε <= {decimal(below)} "
+                                   f"the Gaussian's exact δ >= {decimal(exact.lo)} > {delta}",
                                    witness=f"sigma={sigma}, delta={delta}")
-            if exact.hi > delta:
-                return CheckResult(Verdict.UNDECIDED,
-                                   f"σ={sigma}, δ={delta}: the enclosures overlap")
+            if fits is Verdict.UNDECIDED:
+                return CheckResult(fits, f"σ={sigma}, δ={delta}: the enclosures overlap")
             count += 1
     return CheckResult(Verdict.HOLDS, f"{count} (σ, δ) points: the Gaussian mechanism's exact "
                                       "δ(ε) is at most δ at the converted ε (intervals)")
 
 
 def check_tighter_than_lemma_51(conversion: Conversion = zcdp_to_dp_epsilon) -> CheckResult:
-    """The converted ε is proved strictly below ρ + 2√(ρ ln(1/δ)) on a grid of (ρ, δ)."""
+    """The converted ε is proved strictly below ρ + 2√(ρ ln(1/δ)) on a grid of (ρ, δ).
+
+    The 2 is :data:`LEMMA_51_FACTOR`, read at run time.
+    """
     count = 0
     for rho in (Fraction(1, 1000), Fraction(1, 50), Fraction(1, 8), Fraction(1, 2), Fraction(4)):
         for delta in (Fraction(1, 10), Fraction(1, 10**3), Fraction(1, 10**6), Fraction(1, 10**12)):
-            order = compare(conversion(rho, delta), zcdp_epsilon(rho, delta))[0]
-            if order is not Order.LESS:
-                return CheckResult(Verdict.VIOLATED if order is Order.GREATER else
-                                   Verdict.UNDECIDED,
-                                   f"at ρ={rho}, δ={delta} the conversion is not below 001 Lemma "
-                                   f"51's ε ({order.value})", witness=f"rho={rho}, delta={delta}")
+            lemma_51 = rho + LEMMA_51_FACTOR * sqrt(rho * log(1 / delta))
+            below = less_than(conversion(rho, delta), lemma_51)
+            if below is not Verdict.HOLDS:
+                return CheckResult(below,
+                                   f"at ρ={rho}, δ={delta} the conversion is not proved below "
+                                   f"001 Lemma 51's ε", witness=f"rho={rho}, delta={delta}")
             count += 1
     return CheckResult(Verdict.HOLDS, f"{count} (ρ, δ) points: strictly below 001 Lemma 51")

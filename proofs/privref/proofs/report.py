@@ -16,9 +16,8 @@ from privref.reference.errors import InvalidArgument
 
 from ._ledger import Entry, Status
 from .errata import ERRATA
-from .manifest import MANIFEST, pending
 from .paper_map import IMPLEMENTATIONS, Implementation
-from .registry import all_entries, entry_by_id
+from .registry import MANIFEST, all_entries, entry_by_id, pending
 
 __all__ = ["errata_markdown", "ledger_markdown", "paper_map_markdown", "subject_fingerprint"]
 

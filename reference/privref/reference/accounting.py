@@ -181,7 +181,7 @@ def _precision(prec: object) -> int:
 # --------------------------------------------------------------------------- zCDP
 
 
-def zcdp_compose(*rhos: object) -> Fraction:
+def zcdp_compose(*rhos: ExactInput) -> Fraction:
     """The ρ of the adaptive composition of ρ_i-zCDP mechanisms: exactly Σ ρ_i.
 
     Source: Bun & Steinke 2016 Lemma 2.3, used in 001 Theorem 2's proof (ℓ Gaussian queries give
@@ -196,7 +196,7 @@ def zcdp_compose(*rhos: object) -> Fraction:
     return total
 
 
-def gaussian_zcdp(sigma: object, sensitivity: object = 1) -> Fraction:
+def gaussian_zcdp(sigma: ExactInput, sensitivity: ExactInput = 1) -> Fraction:
     """ρ = Δ²/(2σ²), exact: adding N(0, σ²) to a function of ℓ2-sensitivity Δ is ρ-zCDP.
 
     Source: Bun & Steinke 2016 Proposition 1.6, the fact behind 001 Theorem 2's proof for
@@ -207,13 +207,13 @@ def gaussian_zcdp(sigma: object, sensitivity: object = 1) -> Fraction:
     return d * d / (2 * s * s)
 
 
-def pure_to_zcdp(epsilon: object) -> Fraction:
+def pure_to_zcdp(epsilon: ExactInput) -> Fraction:
     """ε-DP implies (ε²/2)-zCDP: the exact ρ.  Source: 001 Lemma 52 (Bun & Steinke 2016 Prop 1.4)."""
     e = _positive(epsilon, "epsilon")
     return e * e / 2
 
 
-def zcdp_epsilon(rho: object, delta: object) -> Real:
+def zcdp_epsilon(rho: ExactInput, delta: Real | ExactInput) -> Real:
     """ρ-zCDP implies (ε, δ)-DP for ε = ρ + 2√(ρ ln(1/δ)): this ε as an exact Real.
 
     Source: 001 Lemma 51 (Bun & Steinke 2016 Proposition 1.3).  ρ > 0 and 0 < δ < 1; δ may be
@@ -228,7 +228,7 @@ def zcdp_epsilon(rho: object, delta: object) -> Real:
     return r + 2 * sqrt(r * log(1 / d))
 
 
-def zcdp_delta(rho: object, epsilon: object) -> Real:
+def zcdp_delta(rho: ExactInput, epsilon: ExactInput) -> Real:
     """The exact inverse of :func:`zcdp_epsilon`: the least δ with ρ + 2√(ρ ln(1/δ)) <= ε.
 
     It is exp(−(ε − ρ)²/(4ρ)) for ε > ρ, and 1 for ε <= ρ (001 Lemma 51 then gives nothing).
@@ -253,7 +253,7 @@ def _open_unit_real(delta: object) -> tuple[Real, float]:
     return rational(d), math.log(d.denominator) - math.log(d.numerator)
 
 
-def zcdp_epsilon_at_order(rho: object, delta: object, alpha: ExactInput) -> Real:
+def zcdp_epsilon_at_order(rho: ExactInput, delta: Real | ExactInput, alpha: ExactInput) -> Real:
     """ε_α = αρ + (ln(1/δ) + (α − 1)·ln(1 − 1/α) − ln α)/(α − 1), an exact Real, for a rational α > 1.
 
     Guarantee: a ρ-zCDP mechanism is (ε_α, δ)-DP for EVERY α > 1.  Source: Canonne, Kamath and
@@ -273,7 +273,7 @@ ORDER_BITS: Final = 12
 """Significant bits kept of the proposed α − 1 in :func:`zcdp_order` (a short rational)."""
 
 
-def zcdp_order(rho: object, delta: object) -> Fraction:
+def zcdp_order(rho: ExactInput, delta: Real | ExactInput) -> Fraction:
     """A rational α > 1 near the minimiser of :func:`zcdp_epsilon_at_order` (a float proposal).
 
     d ε_α/dα = ρ − (ln(1/δ) − ln α)/(α − 1)², so the minimiser is the root of
@@ -299,7 +299,7 @@ def zcdp_order(rho: object, delta: object) -> Fraction:
     return 1 + max(1, round(t / step)) * step
 
 
-def zcdp_to_dp_epsilon(rho: object, delta: object) -> Real:
+def zcdp_to_dp_epsilon(rho: ExactInput, delta: Real | ExactInput) -> Real:
     """The ε of (ε, δ)-DP implied by ρ-zCDP, as an exact Real: min(ε_α, 001 Lemma 51's ε).
 
     ε_α is :func:`zcdp_epsilon_at_order` at the α proposed by :func:`zcdp_order` (Canonne, Kamath
@@ -320,7 +320,7 @@ def zcdp_to_dp_epsilon(rho: object, delta: object) -> Real:
     return order if compare(order, lemma51)[0] is Order.LESS else lemma51
 
 
-def classical_gaussian_sigma(epsilon: object, delta: object, sensitivity: object = 1) -> Real:
+def classical_gaussian_sigma(epsilon: ExactInput, delta: ExactInput, sensitivity: ExactInput = 1) -> Real:
     """σ = c·Δ/ε with c = √(2 ln(1.25/δ)): the classical Gaussian mechanism's noise (the infimum).
 
     Source: 001 Lemma 44 (Dwork & Roth 2014 Theorem A.1), which asks for σ >= cΔ/ε with
@@ -338,7 +338,7 @@ def classical_gaussian_sigma(epsilon: object, delta: object, sensitivity: object
     return sqrt(2 * log(Fraction(5, 4) / d)) * s / e
 
 
-def algorithm1_sigma(queries: object, epsilon: object, delta: object) -> Real:
+def algorithm1_sigma(queries: int, epsilon: ExactInput, delta: ExactInput) -> Real:
     """σ solving √(2ℓ ln(1/δ)/σ²) + ℓ/(2σ²) = ε, in closed form (an exact Real).
 
     σ = (√(2ℓL) + √(2ℓL + 2εℓ))/(2ε) with L = ln(1/δ).  Source: 001 Algorithm 1, Step 1 (the
@@ -352,7 +352,7 @@ def algorithm1_sigma(queries: object, epsilon: object, delta: object) -> Real:
     return (sqrt(two_ell_l) + sqrt(two_ell_l + 2 * e * ell)) / (2 * e)
 
 
-def algorithm2_lambda(cutoff: object, epsilon: object, delta: object) -> Real:
+def algorithm2_lambda(cutoff: int, epsilon: ExactInput, delta: ExactInput) -> Real:
     """λ = (√(2T(ε + ln(2/δ))) + √(2T ln(2/δ)))/ε, exact.
 
     Source: 001 Algorithm 2, Step 2: the root of 2T/λ² + 2√(2T/λ²·ln(2/δ)) = ε, i.e. T cutoff-1
@@ -366,7 +366,7 @@ def algorithm2_lambda(cutoff: object, epsilon: object, delta: object) -> Real:
     return (sqrt(2 * t * (e + l2)) + sqrt(2 * t * l2)) / e
 
 
-def algorithm2_threshold(queries: object, cutoff: object, epsilon: object, delta: object) -> Real:
+def algorithm2_threshold(queries: int, cutoff: int, epsilon: ExactInput, delta: ExactInput) -> Real:
     """w = 3λ ln(2(ℓ + T)/δ) with λ of :func:`algorithm2_lambda`, exact.
 
     Source: 001 Algorithm 2, Step 3 (each unstable query then passes with probability at most
@@ -557,7 +557,7 @@ def normal_cdf_real(x: ExactInput) -> Real:
 # --------------------------------------------------------------------------- analytic Gaussian
 
 
-def gaussian_mu(queries: object, sigma: object, prec: int = WORK_PRECISION) -> Interval:
+def gaussian_mu(queries: ExactInput, sigma: ExactInput, prec: int = WORK_PRECISION) -> Interval:
     """μ = √q/σ enclosed, relative width at most 2^-prec: q sensitivity-1 Gaussian queries with
     noise σ form one Gaussian mechanism of sensitivity √q (Balle-Wang 2018 Theorem 8, Δ = √q; Dong,
     Roth & Su 2022 Corollary 3.3, adaptive composition).  q: any rational >= 1 (Table 4 averages)."""
@@ -584,7 +584,7 @@ def _delta_from_mu(epsilon: Fraction, mu: Interval, prec: int) -> Interval:
     return clipped.rounded(prec)
 
 
-def analytic_gaussian_delta(epsilon: ExactInput, queries: object, sigma: object,
+def analytic_gaussian_delta(epsilon: ExactInput, queries: ExactInput, sigma: ExactInput,
                             prec: int = WORK_PRECISION) -> Interval:
     """Enclosure of the least δ for which q sensitivity-1 Gaussian queries with noise σ are (ε, δ)-DP.
 
@@ -622,8 +622,8 @@ def _tolerance(value: object) -> Fraction:
     return t
 
 
-def calibrate_sigma(queries: object, epsilon: object, delta: object,
-                    tolerance: object = DEFAULT_TOLERANCE) -> Interval:
+def calibrate_sigma(queries: ExactInput, epsilon: ExactInput, delta: ExactInput,
+                    tolerance: ExactInput = DEFAULT_TOLERANCE) -> Interval:
     """[σ_lo, σ_hi] around the least σ for which q sensitivity-1 Gaussian queries are (ε, δ)-DP.
 
     Guarantee: δ(ε; σ_hi) <= δ is proved (σ_hi is safe) and δ(ε; σ_lo) > δ is proved (σ_lo is
@@ -724,8 +724,8 @@ def _guide(box: Interval, target: Fraction) -> float:
     return math.log(mid) - math.log(target)
 
 
-def epsilon_ex_post(sigma: object, realized: object, delta: object,
-                    tolerance: object = DEFAULT_TOLERANCE) -> Interval:
+def epsilon_ex_post(sigma: Interval | ExactInput, realized: ExactInput, delta: ExactInput,
+                    tolerance: ExactInput = DEFAULT_TOLERANCE) -> Interval:
     """Enclosure of the least ε with δ(ε; μ = √R/σ) <= δ after R realized queries.
 
     ``sigma`` is a rational σ or an Interval [σ_lo, σ_hi] holding the true σ (as returned by

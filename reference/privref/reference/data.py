@@ -55,7 +55,7 @@ def _check_label(y: object) -> Label:
     return y
 
 
-def labeled(x: Hashable, y: object) -> tuple[Hashable, Label]:
+def labeled(x: Hashable, y: Label) -> tuple[Hashable, Label]:
     """The example (x, y); y must be 0, 1 or ⊥ (raises UnknownLabel otherwise)."""
     return (x, _check_label(y))
 

@@ -10,23 +10,24 @@ never be read as yes or no:
   raise :class:`~privref.reference.errors.Undecided` otherwise (for code that must branch);
 * :func:`floor` and :func:`ceil` are the exact integer roundings of a real (``Undecided`` when
   the real is an integer that is not known to be rational);
-* :func:`all_hold` is the conjunction of verdicts (VIOLATED beats UNDECIDED beats HOLDS).
+* :func:`within` is ``lo <= x <= hi``; :func:`all_hold` is the conjunction of verdicts (VIOLATED
+  beats UNDECIDED beats HOLDS).
 
 Operands are exact: ``int``, ``Fraction``, :class:`~privref.reference.reals.Real`, or an
 :class:`~privref.reference.reals.Interval` enclosing an unknown value (its ends are exact).
-Comparisons of Reals refine to :data:`~privref.reference.reals.MAX_PRECISION` bits
-(:func:`~privref.reference.reals.compare`).
+Reals are enclosed at rising precision up to :data:`~privref.reference.reals.MAX_PRECISION`
+bits; an Interval is used as given (more precision cannot narrow it).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import TypeAlias
 
 from .errors import InvalidArgument, Undecided
-from .reals import DEFAULT_PRECISION, MAX_PRECISION, Interval, Order, Real, compare
+from .reals import DEFAULT_PRECISION, MAX_PRECISION, Interval, Real
 from .verdict import Verdict
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "less_than",
     "proved_le",
     "proved_lt",
+    "within",
 ]
 
 Exact: TypeAlias = Real | Fraction | int
@@ -49,24 +51,26 @@ Exact: TypeAlias = Real | Fraction | int
 _Operand: TypeAlias = Real | Fraction | int | Interval
 
 
-def _order(a: _Operand, b: _Operand) -> Order:
-    """The proved order of a and b (EQUAL only when both are the same exact value)."""
-    for x, name in ((a, "a"), (b, "b")):
-        if isinstance(x, bool) or not isinstance(x, Real | Fraction | int | Interval):
-            raise InvalidArgument(f"{name}={x!r} must be an int, Fraction, Real or Interval")
-    if not (isinstance(a, Interval) or isinstance(b, Interval)):
-        return compare(a, b)[0]
+_Relation: TypeAlias = Callable[[Interval, Interval], Verdict | None]
+"""Decides a relation from two enclosures: HOLDS/VIOLATED when they prove it, else None."""
+
+
+def _check(x: _Operand, name: str) -> None:
+    if isinstance(x, bool) or not isinstance(x, Real | Fraction | int | Interval):
+        raise InvalidArgument(f"{name}={x!r} must be an int, Fraction, Real or Interval")
+
+
+def _decide(a: _Operand, b: _Operand, relation: _Relation) -> Verdict:
+    """Refine enclosures of a and b until ``relation`` decides, up to MAX_PRECISION bits."""
+    _check(a, "a")
+    _check(b, "b")
     prec = DEFAULT_PRECISION
     while True:
-        box_a, box_b = _box(a, prec), _box(b, prec)
-        if box_a.hi < box_b.lo:
-            return Order.LESS
-        if box_a.lo > box_b.hi:
-            return Order.GREATER
-        if box_a.is_point and box_b.is_point:
-            return Order.EQUAL
+        found = relation(_box(a, prec), _box(b, prec))
+        if found is not None:
+            return found
         if prec >= MAX_PRECISION or (_fixed(a) and _fixed(b)):
-            return Order.UNDECIDED
+            return Verdict.UNDECIDED
         prec *= 2
 
 
@@ -80,46 +84,64 @@ def _box(x: _Operand, prec: int) -> Interval:
     if isinstance(x, Interval):
         return x
     if isinstance(x, Real):
-        return x.enclose(prec)
+        exact = x.exact
+        return Interval.point(exact) if exact is not None else x.enclose(prec)
     return Interval.point(Fraction(x))
 
 
-def _verdict(order: Order, holds: frozenset[Order]) -> Verdict:
-    if order is Order.UNDECIDED:
-        return Verdict.UNDECIDED
-    return Verdict.HOLDS if order in holds else Verdict.VIOLATED
+# Each relation reads only the ends of two enclosures A ∋ a and B ∋ b (exact rationals):
+# a <= b is proved when every point of A is <= every point of B, refuted when every point of A
+# is > every point of B; the others are alike.  Nothing else can be concluded from A and B.
+def _le(x: Interval, y: Interval) -> Verdict | None:
+    if x.hi <= y.lo:
+        return Verdict.HOLDS
+    return Verdict.VIOLATED if x.lo > y.hi else None
 
 
-_LE = frozenset({Order.LESS, Order.EQUAL})
-_LT = frozenset({Order.LESS})
-_GE = frozenset({Order.GREATER, Order.EQUAL})
-_GT = frozenset({Order.GREATER})
-_EQ = frozenset({Order.EQUAL})
+def _lt(x: Interval, y: Interval) -> Verdict | None:
+    if x.hi < y.lo:
+        return Verdict.HOLDS
+    return Verdict.VIOLATED if x.lo >= y.hi else None
+
+
+def _eq(x: Interval, y: Interval) -> Verdict | None:
+    if x.is_point and y.is_point:
+        return Verdict.HOLDS if x.lo == y.lo else Verdict.VIOLATED
+    return Verdict.VIOLATED if x.hi < y.lo or y.hi < x.lo else None
 
 
 def at_most(a: _Operand, b: _Operand) -> Verdict:
     """``a <= b``: HOLDS or VIOLATED only when proved, UNDECIDED otherwise."""
-    return _verdict(_order(a, b), _LE)
+    return _decide(a, b, _le)
 
 
 def less_than(a: _Operand, b: _Operand) -> Verdict:
     """``a < b``: HOLDS or VIOLATED only when proved, UNDECIDED otherwise."""
-    return _verdict(_order(a, b), _LT)
+    return _decide(a, b, _lt)
 
 
 def at_least(a: _Operand, b: _Operand) -> Verdict:
     """``a >= b``: HOLDS or VIOLATED only when proved, UNDECIDED otherwise."""
-    return _verdict(_order(a, b), _GE)
+    return _decide(b, a, _le)
 
 
 def greater_than(a: _Operand, b: _Operand) -> Verdict:
     """``a > b``: HOLDS or VIOLATED only when proved, UNDECIDED otherwise."""
-    return _verdict(_order(a, b), _GT)
+    return _decide(b, a, _lt)
 
 
 def equal(a: _Operand, b: _Operand) -> Verdict:
-    """``a == b``: HOLDS only for the same exact value, VIOLATED when proved different."""
-    return _verdict(_order(a, b), _EQ)
+    """``a == b``: HOLDS only for the same exact value, VIOLATED when proved different.
+
+    An Interval operand is an enclosure of an unknown value, so it can prove ``a == b`` only when
+    it is a single point.
+    """
+    return _decide(a, b, _eq)
+
+
+def within(x: _Operand, lo: _Operand, hi: _Operand) -> Verdict:
+    """``lo <= x <= hi``: the conjunction of ``at_least(x, lo)`` and ``at_most(x, hi)``."""
+    return all_hold((at_least(x, lo), at_most(x, hi)))
 
 
 def _proved(verdict: Verdict, a: _Operand, b: _Operand, relation: str) -> bool:

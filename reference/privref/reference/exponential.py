@@ -28,7 +28,7 @@ from .mechanism import Mechanism
 from .privacy import PrivacyClaim, parse_epsilon
 from .program import Categorical, Program, categorical_choice, choose, deterministic
 from .reals import Real, exp
-from .validate import check_int
+from .validate import ExactInput, check_int
 
 __all__ = [
     "LabelCounts",
@@ -206,7 +206,7 @@ def _select(outputs: tuple[OutT, ...], score: Callable[[Dataset, OutT], int], ep
 
 
 def exponential_mechanism(outputs: Sequence[OutT], score: Callable[[Dataset, OutT], int], *,
-                          epsilon: object, sensitivity: int = 1, name: str = "exponential",
+                          epsilon: Real | ExactInput, sensitivity: int = 1, name: str = "exponential",
                           source: Source = EXPONENTIAL_SOURCE) -> Mechanism[OutT]:
     """Select o with probability ∝ exp(epsilon·score(D, o)/(2·sensitivity)).
 
@@ -223,7 +223,7 @@ def exponential_mechanism(outputs: Sequence[OutT], score: Callable[[Dataset, Out
                      description=f"exponential mechanism over {len(outs)} outputs, eps={eps}")
 
 
-def exponential_learner(hypotheses: Sequence[OutT], *, epsilon: object,
+def exponential_learner(hypotheses: Sequence[OutT], *, epsilon: Real | ExactInput,
                         name: str = "exponential mechanism (learner)") -> Mechanism[OutT]:
     """004 Algorithm 3 / 000 Algorithm 5: choose h ∈ H with probability ∝ exp(epsilon·q(S,h)/2).
 

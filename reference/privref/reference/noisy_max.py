@@ -23,7 +23,7 @@ from .mechanism import Mechanism
 from .privacy import PrivacyClaim
 from .program import Program, bernoulli, uniform
 from .reals import log
-from .validate import check_int, to_fraction
+from .validate import ExactInput, check_int, to_fraction
 
 __all__ = ["report_noisy_max"]
 
@@ -31,7 +31,7 @@ OutT = TypeVar("OutT", bound=Hashable)
 
 
 def report_noisy_max(outputs: Sequence[OutT], score: Callable[[Dataset, OutT], int], *,
-                     decay: object, sensitivity: int = 1,
+                     decay: ExactInput, sensitivity: int = 1,
                      name: str = "report-noisy-max") -> Mechanism[OutT]:
     """Report-noisy-max (exponential noise) = permute-and-flip with acceptance decay^{q_max - q_r}.
 

@@ -157,7 +157,7 @@ def _threshold_bit(noise: DiscreteGaussian, vote: int, bar: int) -> Program[int]
     return 1 if passed else 0
 
 
-def gaussian_votes(votes: tuple[int, ...], k: int, sigma2: object) -> Program[tuple[int, ...]]:
+def gaussian_votes(votes: tuple[int, ...], k: int, sigma2: ExactInput) -> Program[tuple[int, ...]]:
     """The program of 001 Algorithm 1 on a vote vector: 1(votes_j + Z_j >= K/2), Z_j discrete Gaussian.
 
     One :func:`gaussian_label` per query, in order, each with fresh Z_j ~ N_Z(0, σ²) (CKS20
@@ -203,7 +203,7 @@ def _bit(p: Real) -> Program[int]:
     return 1 if one else 0
 
 
-def continuous_gaussian_votes(votes: tuple[int, ...], k: int, sigma: object
+def continuous_gaussian_votes(votes: tuple[int, ...], k: int, sigma: ExactInput
                               ) -> Program[tuple[int, ...]]:
     """001 Algorithm 1 with continuous N(0, σ²) noise on a vote vector: one
     :func:`continuous_gaussian_label` per query, in order, with independent noise.

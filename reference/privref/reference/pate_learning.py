@@ -56,7 +56,7 @@ from .privacy import PrivacyClaim
 from .program import Program
 from .reals import rational
 from .sparse_vector import rational_scale_at_least
-from .validate import check_delta, check_int, check_positive, to_fraction
+from .validate import ExactInput, check_delta, check_int, check_positive, to_fraction
 
 __all__ = [
     "Aggregator",
@@ -190,7 +190,7 @@ def _open_delta(delta: object) -> Fraction:
     return d
 
 
-def gaussian_aggregator(sigma2: object, delta: object) -> Aggregator:
+def gaussian_aggregator(sigma2: ExactInput, delta: ExactInput) -> Aggregator:
     """001 Algorithm 1 with discrete Gaussian noise N_Z(0, σ²), claiming
     :func:`~privref.reference.pate.gaussian_pate_epsilon` (ℓ, σ², δ) for ℓ labels (CKS20
     Theorem 4, zCDP composition, 001 Lemma 51).  InvalidArgument names sigma2 (<= 0) or delta
@@ -209,7 +209,7 @@ def gaussian_aggregator(sigma2: object, delta: object) -> Aggregator:
                       lambda ell: gaussian_pate_epsilon(ell, s2, d))
 
 
-def continuous_gaussian_aggregator(sigma: object, delta: object) -> Aggregator:
+def continuous_gaussian_aggregator(sigma: ExactInput, delta: ExactInput) -> Aggregator:
     """001 Algorithm 1 with the paper's N(0, σ²) noise, claiming (ρ + 2√(ρ ln(1/δ)), δ) with
     ρ = ℓ/(2σ²) for ℓ labels (Gaussian mechanism ρ = 1/(2σ²), zCDP composition, 001 Lemma 51).
     InvalidArgument names sigma (<= 0) or delta (outside (0, 1)).
@@ -230,7 +230,7 @@ def continuous_gaussian_aggregator(sigma: object, delta: object) -> Aggregator:
     return Aggregator(f"Gaussian (continuous, sigma={s})", votes, label, claim)
 
 
-def calibrated_gaussian_aggregator(queries: int, epsilon: object, delta: object,
+def calibrated_gaussian_aggregator(queries: int, epsilon: ExactInput, delta: ExactInput,
                                    denominator: int = 1) -> Aggregator:
     """001 Algorithm 1 calibrated by its Step 1 for ``queries`` labels, claiming (ε, δ).
 
@@ -257,7 +257,7 @@ def calibrated_gaussian_aggregator(queries: int, epsilon: object, delta: object,
                       base.votes, base.label, claim)
 
 
-def svt_aggregator(scale: object, threshold: int, cutoff: int) -> Aggregator:
+def svt_aggregator(scale: ExactInput, threshold: int, cutoff: int) -> Aggregator:
     """001 Algorithm 2 (discrete Laplace scales t and 2t, integer threshold w, cutoff T), claiming
     :func:`~privref.reference.pate.svt_pate_at`'s (2T/t, ℓ·P(ν − ρ > w)) for ℓ points.  It has
     no per-query form (its threshold noise is shared), so ``label`` is None.  InvalidArgument
@@ -348,7 +348,7 @@ def psq_mechanism(C: ConceptClass, public_points: Sequence[Hashable], K: int, se
 
 def asq_mechanism(C: ConceptClass, stream: Sequence[Hashable], K: int, seed: int, budget: int,
                   U: Callable[[int, Fraction], object], aggregator: Aggregator, *,
-                  gamma: object = Fraction(1, 10)) -> Mechanism[Concept]:
+                  gamma: ExactInput = Fraction(1, 10)) -> Mechanism[Concept]:
     """001 Algorithm 5 (PATE-ASQ) over labeled records with add/remove neighbors.
 
     Teachers: :func:`keyed_teachers` (K, seed); their votes on the stream; labeling service:

@@ -37,7 +37,7 @@ from .neighbors import SUBSTITUTION, NeighborRelation
 from .privacy import PrivacyClaim, parse_epsilon
 from .program import MAX_PATHS, Distribution, Program, distribution, sample
 from .reals import DEFAULT_PRECISION, Order, Prob, Real, compare, exp, rational
-from .validate import check_delta, check_int, to_fraction
+from .validate import ExactInput, check_delta, check_int, to_fraction
 
 __all__ = [
     "BATCH_LAW_MAX_PATHS",
@@ -76,7 +76,7 @@ class PrivatePrediction:
         check_delta(self.delta)
 
     @staticmethod
-    def of(epsilon: object, delta: object = 0) -> PrivatePrediction:
+    def of(epsilon: Real | ExactInput, delta: ExactInput = 0) -> PrivatePrediction:
         """Build from exact input: epsilon as in :func:`~privref.reference.privacy.parse_epsilon`
         (``'ln(3)'``, ``'1/2'``, a Real), delta an exact number in [0, 1)."""
         return PrivatePrediction(parse_epsilon(epsilon), check_delta(delta))
@@ -110,7 +110,7 @@ class UniformStability:
             raise InvalidArgument(f"gamma={self.gamma} must be >= 0")
 
     @staticmethod
-    def of(gamma: object) -> UniformStability:
+    def of(gamma: Real | ExactInput) -> UniformStability:
         """Build from a Real or an exact number (int, Fraction, decimal or fraction string)."""
         return UniformStability(gamma if isinstance(gamma, Real)
                                 else rational(to_fraction(gamma, "gamma")))

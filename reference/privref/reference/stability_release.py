@@ -28,7 +28,7 @@ from .mechanism import Mechanism
 from .privacy import PrivacyClaim
 from .program import Program
 from .reals import Order, Real, compare, log, rational
-from .validate import check_delta, check_int, check_positive, to_fraction
+from .validate import ExactInput, check_delta, check_int, check_positive, to_fraction
 
 __all__ = [
     "BOTTOM",
@@ -96,7 +96,7 @@ def threshold_floor(gamma: Real) -> int:
         guess -= 1
 
 
-def distance_to_instability(epsilon: object, delta: object) -> Mechanism[int | str]:
+def distance_to_instability(epsilon: ExactInput, delta: ExactInput) -> Mechanism[int | str]:
     """001 Algorithm 7 with f = majority of 0/1 votes (one per entry) over discrete Laplace noise.
 
     Output: the majority when dist + Z > ⌊ln(1/δ)/ε⌋, Z ~ DLap(1/ε), else ⊥.  Claim (ε, δ)

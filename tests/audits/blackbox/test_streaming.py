@@ -301,6 +301,7 @@ def test_workers_do_not_change_the_report() -> None:
     assert one.witness.estimate == two.witness.estimate
 
 
+@pytest.mark.deep  # starts a local Dask cluster (about 12 s): docs/test-tiers.md
 def test_dask_local_cluster_gives_the_same_report() -> None:
     pytest.importorskip("distributed")
     import cloudpickle  # type: ignore[import-untyped]

@@ -38,6 +38,7 @@ from privref.reference.neighbors import SUBSTITUTION, PublicPrivate, Universe
 from privref.reference.privacy import PrivacyClaim
 from privref.reference.program import Program, distribution, sample
 from privref.reference.reals import Prob, rational
+from privref.reference.validate import ExactInput
 from privref.reference.verdict import Verdict
 
 from ...stats import chi_square_pvalue, fits
@@ -57,7 +58,7 @@ def _exact(items: Iterable[tuple[K, Prob]]) -> dict[K, Fraction]:
     return out
 
 
-def _a(base: object = 2, public_weight: int = 1) -> SemiPrivateLearner[Concept]:
+def _a(base: ExactInput = 2, public_weight: int = 1) -> SemiPrivateLearner[Concept]:
     return exponential_semi_private_learner(H2, base=base, n_priv=3, n_pub=1,
                                             public_weight=public_weight)
 

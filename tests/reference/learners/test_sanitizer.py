@@ -21,7 +21,7 @@ from privref.reference.learners.sanitizer import (
 from privref.reference.mechanism import Mechanism
 from privref.reference.neighbors import Universe
 from privref.reference.privacy import PrivacyClaim
-from privref.reference.reals import Interval, log
+from privref.reference.reals import Interval, Real, log
 from privref.reference.vc import xor_class
 
 from ..contracts import MechanismContract
@@ -30,7 +30,7 @@ Q3 = xor_class(thresholds_on(3))          # the half-open intervals [a, b) on {0
 EPS = log(Fraction(9, 8)) * 4             # k = 2: e^{ε/(2k)} = 9/8, exact rationals
 
 
-def blr(k: int = 2, epsilon: object = EPS) -> Sanitizer:
+def blr(k: int = 2, epsilon: Real | int = EPS) -> Sanitizer:
     return blr_sanitizer(Q3, k=k, epsilon=epsilon)
 
 

@@ -25,6 +25,10 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--errata", metavar="PATH", help="also write the errata as Markdown")
     parser.add_argument("--paper-map", metavar="PATH",
                         help="also write the map algorithm → function → ledger → tests")
+    parser.add_argument("--halved", metavar="PATH",
+                        help="also run each check with its constant halved and write the "
+                             "report as Markdown (slow: runs the checks again); a check that "
+                             "still passes and is not reviewed makes the exit status 1")
     parser.add_argument("--id", metavar="TEXT", action="append",
                         help="only entries whose id contains TEXT (repeatable)")
     parser.add_argument("-v", "--verbose", action="store_true", help="print statements")
@@ -46,7 +50,8 @@ def run(args: argparse.Namespace) -> int:
             raise PrivrefError(f"--id {args.id}: no ledger entry matches "
                                "(see 'privref lemmas' for the ids)")
     for flag, path in (("--json", args.json), ("--markdown", args.markdown),
-                       ("--errata", args.errata), ("--paper-map", args.paper_map)):
+                       ("--errata", args.errata), ("--paper-map", args.paper_map),
+                       ("--halved", args.halved)):
         if path is not None:
             check_output_path(flag, path)
     records: list[dict[str, Any]] = []
@@ -111,4 +116,11 @@ def run(args: argparse.Namespace) -> int:
         tests = root / "tests" if root is not None else None  # the checkout's tests, if any
         write_text_atomic(args.paper_map, paper_map_markdown(tests), flag="--paper-map")
         print(f"wrote {args.paper_map}")
+    if args.halved:
+        from privref.proofs.halving import halving_markdown, halving_report
+        halving = halving_report(entries)
+        write_text_atomic(args.halved, halving_markdown(halving, len(entries)), flag="--halved")
+        print(f"wrote {args.halved}: {len(halving.outcomes)} checks run with a halved constant, "
+              f"{len(halving.still_pass)} still pass ({len(halving.unreviewed)} not reviewed)")
+        failures += len(halving.unreviewed)
     return EXIT_VIOLATION if failures else EXIT_OK

@@ -55,6 +55,7 @@ from numpy.typing import NDArray
 from privref import reference
 from privref.audits.blackbox.report import FLOAT_LEAK, BlackboxReport, PairResult, WitnessSamples
 from privref.reference.reals import Real
+from privref.reference.validate import ExactInput
 
 from .output import check_output_path, write_text_atomic
 
@@ -104,7 +105,8 @@ def prefix_sizes(n: int, steps: int = GROWTH_STEPS) -> tuple[int, ...]:
     return tuple(sorted({n >> k for k in range(steps) if n >> k >= 2}))
 
 
-def _growth(samples: WitnessSamples, *, epsilon: object, delta: object, alpha: object,
+def _growth(samples: WitnessSamples, *, epsilon: Real | ExactInput, delta: ExactInput,
+            alpha: int | Fraction | float,
             steps: int, float_events: bool = True,
             real_view: bool = False) -> tuple[tuple[GrowthPoint, ...], PairFinding]:
     from privref.audits.blackbox.estimate import estimate_pair_views
@@ -130,7 +132,8 @@ def _growth(samples: WitnessSamples, *, epsilon: object, delta: object, alpha: o
     return tuple(points), full
 
 
-def bound_growth(samples: WitnessSamples, *, epsilon: object, delta: object, alpha: object,
+def bound_growth(samples: WitnessSamples, *, epsilon: Real | ExactInput, delta: ExactInput,
+                 alpha: int | Fraction | float,
                  steps: int = GROWTH_STEPS, float_events: bool = True,
                  real_view: bool = False) -> tuple[GrowthPoint, ...]:
     """Re-run :func:`privref.audits.blackbox.estimate.estimate_pair_views` on prefixes of both sides.

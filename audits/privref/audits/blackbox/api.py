@@ -25,7 +25,8 @@ from fractions import Fraction
 from privref.reference.errors import InvalidArgument
 from privref.reference.neighbors import NeighborRelation, Substitution
 from privref.reference.privacy import PrivacyClaim, parse_epsilon
-from privref.reference.validate import check_delta, to_fraction
+from privref.reference.reals import Real
+from privref.reference.validate import ExactInput, check_delta, to_fraction
 
 from .declarations import audited_point, relation_in_force, search_space
 from .report import FLOAT_LEAK, BlackboxReport, BlackboxVerdict, with_declarations
@@ -90,9 +91,10 @@ def _relation(relation: object) -> NeighborRelation | None:
                           "or one of its names")
 
 
-def assert_private(mechanism: object, *, epsilon: object = None, delta: object = None,
+def assert_private(mechanism: object, *, epsilon: Real | ExactInput | None = None,
+                   delta: ExactInput | None = None,
                    pairs: Sequence[tuple[Sequence[Hashable], Sequence[Hashable]]] | None = None,
-                   samples: int = 20_000, confidence: object = Fraction(95, 100), seed: int = 0,
+                   samples: int = 20_000, confidence: ExactInput = Fraction(95, 100), seed: int = 0,
                    workers: int = 1, search: SearchSpace | None = None,
                    estimator: Estimator | None = None, float_events: bool = True,
                    relation: NeighborRelation | str | None = None, group: int = 1,

@@ -56,7 +56,7 @@ from privref.reference.privacy import (
     parse_epsilon,
 )
 from privref.reference.reals import Order, Real, compare
-from privref.reference.validate import check_delta, to_fraction
+from privref.reference.validate import ExactInput, check_delta, to_fraction
 
 from .errors import TargetLoadError
 from .search import MAX_SEARCH_SIZE, SearchSpace, relation_from_name, relation_name_safe
@@ -386,12 +386,13 @@ def read_declaration(fn: object, name: str) -> Declaration:
 F = TypeVar("F", bound=Callable[..., object])
 
 
-def declare(*, epsilon: object = None, delta: object = None, rho: object = None,
-            profile: Sequence[tuple[object, object]] | None = None,
+def declare(*, epsilon: Real | ExactInput | None = None, delta: ExactInput | None = None,
+            rho: ExactInput | None = None,
+            profile: Sequence[tuple[Real | ExactInput, ExactInput]] | None = None,
             relation: NeighborRelation | str | None = None,
             pairs: Sequence[Sequence[Sequence[Hashable]]] | None = None,
             elements: Sequence[Hashable] | None = None, sizes: Sequence[int] | None = None,
-            bounds: tuple[object, object] | None = None,
+            bounds: tuple[int | Fraction | float, int | Fraction | float] | None = None,
             library: str | None = None) -> Callable[[F], F]:
     """Decorator setting a target's ``privref_*`` attributes, validated at once.
 
@@ -529,7 +530,7 @@ def audited_point(claim: DeclaredClaim, delta: Fraction | None) -> AuditPoint:
                       f"({best.epsilon}, {delta}) since {delta} >= {best.delta}")
 
 
-def profile_points(claim: DeclaredClaim, deltas: Sequence[object] | None = None
+def profile_points(claim: DeclaredClaim, deltas: Sequence[ExactInput] | None = None
                    ) -> tuple[AuditPoint, ...]:
     """The (ε, δ) points audited for ``claim`` at each δ of ``deltas``, in increasing δ.
 

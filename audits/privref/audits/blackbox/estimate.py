@@ -46,7 +46,7 @@ from numpy.typing import NDArray
 from privref.reference.errors import InvalidArgument
 from privref.reference.privacy import parse_epsilon
 from privref.reference.reals import Interval, Order, Real, compare, exp, interval_log, rational
-from privref.reference.validate import check_delta, check_int, to_fraction
+from privref.reference.validate import ExactInput, check_delta, check_int, to_fraction
 
 from ..stats import check_alpha, cp_lower, cp_upper
 from .events import FloatPattern
@@ -217,8 +217,9 @@ def _delta_interval(c: Candidate, hits: dict[str, int], sizes: dict[str, int], e
             _round(min(max(upper, Fraction(0)), Fraction(1)), up=True))
 
 
-def estimate_pair(samples_a: Samples, samples_b: Samples, *, epsilon: object, delta: object,
-                  alpha: object, selection_fraction: object = Fraction(1, 2), max_events: int = 1,
+def estimate_pair(samples_a: Samples, samples_b: Samples, *, epsilon: Real | ExactInput,
+                  delta: ExactInput, alpha: int | Fraction | float,
+                  selection_fraction: ExactInput = Fraction(1, 2), max_events: int = 1,
                   max_cuts: int = 64, float_events: bool = True,
                   seed: int | np.random.SeedSequence | None = None) -> PairEstimate:
     """Lower-bound the pair's epsilon at ``delta`` from i.i.d. samples of M(a) and M(b).
@@ -240,7 +241,7 @@ def estimate_pair(samples_a: Samples, samples_b: Samples, *, epsilon: object, de
                                   max_cuts=max_cuts, float_events=float_events, seed=seed).estimate
 
 
-def selection_sizes(n_a: int, n_b: int, selection_fraction: object = Fraction(1, 2),
+def selection_sizes(n_a: int, n_b: int, selection_fraction: ExactInput = Fraction(1, 2),
                     selection_cap: int | None = None) -> tuple[int, int]:
     """The selection split's size per side: floor(n·fraction), at most ``selection_cap``.
 
@@ -263,8 +264,8 @@ def selection_sizes(n_a: int, n_b: int, selection_fraction: object = Fraction(1,
     return out[0], out[1]
 
 
-def plan_pair(sel_a: Samples, sel_b: Samples, *, held_a: int, held_b: int, delta: object,
-              alpha: object, max_events: int = 1, max_cuts: int = 64,
+def plan_pair(sel_a: Samples, sel_b: Samples, *, held_a: int, held_b: int, delta: ExactInput,
+              alpha: int | Fraction | float, max_events: int = 1, max_cuts: int = 64,
               float_events: bool = True, pooled: bool = False) -> tuple[Candidate, ...]:
     """The (event, direction) candidates to bound on the held-out split, from the selection split alone.
 
@@ -309,7 +310,7 @@ def _bounding_hits(chosen: Sequence[Candidate], rest_a: Samples, rest_b: Samples
 
 def conclude_pair(chosen: Sequence[Candidate], hits: Sequence[tuple[int, int]], *,
                   held_a: int, held_b: int, selection_a: int, selection_b: int,
-                  epsilon: object, delta: object, alpha: object,
+                  epsilon: Real | ExactInput, delta: ExactInput, alpha: int | Fraction | float,
                   validation: int = 0, dealt: bool = False) -> PairFinding:
     """The pair's finding from held-out counts: ``hits[k]`` = (hits under M(a), under M(b)) of ``chosen[k]``.
 
@@ -365,8 +366,9 @@ def conclude_pair(chosen: Sequence[Candidate], hits: Sequence[tuple[int, int]], 
                        cp_upper(h[q], held[q], alpha_side))
 
 
-def estimate_pair_detailed(samples_a: Samples, samples_b: Samples, *, epsilon: object,
-                           delta: object, alpha: object, selection_fraction: object = Fraction(1, 2),
+def estimate_pair_detailed(samples_a: Samples, samples_b: Samples, *, epsilon: Real | ExactInput,
+                           delta: ExactInput, alpha: int | Fraction | float,
+                           selection_fraction: ExactInput = Fraction(1, 2),
                            max_events: int = 1, max_cuts: int = 64,
                            float_events: bool = True,
                            seed: int | np.random.SeedSequence | None = None) -> PairFinding:
@@ -428,8 +430,8 @@ families (the three in :mod:`privref.audits.blackbox.selection`);
 :func:`refine_views` keeps one or two."""
 
 
-def plan_views(sel_a: Samples, sel_b: Samples, *, held_a: int, held_b: int, delta: object,
-               alpha: object, float_events: bool = True, shortlist: bool = False,
+def plan_views(sel_a: Samples, sel_b: Samples, *, held_a: int, held_b: int, delta: ExactInput,
+               alpha: int | Fraction | float, float_events: bool = True, shortlist: bool = False,
                pooled: bool = False) -> tuple[tuple[Candidate, ...], int | None]:
     """The candidates of the IEEE-754 view and, when they differ, of the real-arithmetic view.
 
@@ -459,7 +461,7 @@ def plan_views(sel_a: Samples, sel_b: Samples, *, held_a: int, held_b: int, delt
 
 def refine_views(chosen: Sequence[Candidate], split: int | None,
                  hits: Sequence[tuple[int, int]], *, validation_a: int, validation_b: int,
-                 held_a: int, held_b: int, delta: object, alpha: object,
+                 held_a: int, held_b: int, delta: ExactInput, alpha: int | Fraction | float,
                  pooled: bool = False) -> tuple[tuple[Candidate, ...], int | None]:
     """At most two candidates per view out of a :func:`plan_views` shortlist, by their counts on a
     validation split.
@@ -523,8 +525,8 @@ def refine_views(chosen: Sequence[Candidate], split: int | None,
 
 def conclude_views(chosen: Sequence[Candidate], hits: Sequence[tuple[int, int]],
                    split: int | None, *, held_a: int, held_b: int, selection_a: int,
-                   selection_b: int, epsilon: object, delta: object, alpha: object,
-                   validation: int = 0, dealt: bool = False
+                   selection_b: int, epsilon: Real | ExactInput, delta: ExactInput,
+                   alpha: int | Fraction | float, validation: int = 0, dealt: bool = False
                    ) -> tuple[PairFinding, PairFinding | None]:
     """(the IEEE-754 view's or only view's finding, the real-arithmetic view's or None).
 
@@ -544,8 +546,8 @@ def conclude_views(chosen: Sequence[Candidate], hits: Sequence[tuple[int, int]],
     return one(0, split, a / 2), one(split, len(chosen), a / 2)
 
 
-def estimate_pair_views(samples_a: Samples, samples_b: Samples, *, epsilon: object,
-                        delta: object, alpha: object, float_events: bool = True,
+def estimate_pair_views(samples_a: Samples, samples_b: Samples, *, epsilon: Real | ExactInput,
+                        delta: ExactInput, alpha: int | Fraction | float, float_events: bool = True,
                         seed: int | np.random.SeedSequence | None = None
                         ) -> tuple[PairFinding, PairFinding | None]:
     """Both views from one run on all the samples: what ``run_audit`` reports for a pair.

@@ -108,7 +108,7 @@ def allocate(bounding: int, seed: np.random.SeedSequence) -> tuple[int, int]:
     return (m, 2 * dealt - m)
 
 
-def pooled_ratio(hits_p: int, hits_q: int, alpha: object) -> Fraction:
+def pooled_ratio(hits_p: int, hits_q: int, alpha: int | Fraction | float) -> Fraction:
     """r_lo/(1 - r_lo), r_lo the one-sided Clopper–Pearson lower bound on P/(P + Q) from
     ``hits_p`` of S = ``hits_p`` + ``hits_q`` pooled hits at level ``alpha``; 0 when S = 0.
 

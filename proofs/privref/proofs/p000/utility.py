@@ -5,15 +5,16 @@ differ (α_i = α/(10·2^i), 10Σα_j, |S| >= (96000/α)VC log(2240/(αβ))), so
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 from fractions import Fraction
 from functools import partial
 from typing import Final
 
-from privref.reference.reals import Interval, interval_log
+from privref.reference.decide import at_least, ceil
+from privref.reference.reals import Interval, interval_log, log
 
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
+from ..numbers_text import fixed
 from ..p004 import subsampling as sub
 from ..p004 import utility as u
 
@@ -27,30 +28,40 @@ _LN2: Final = interval_log(Interval.point(2), PREC)
 _TENTH: Final = Fraction(1, 10)
 
 
-def check_e12_instance(alpha: Fraction = _TENTH, beta: Fraction = _TENTH, n: int = 1,
-                       printed: tuple[int, int] = (640, 4480)) -> CheckResult:
+LEMMA412_PRINTED_CONSTANT: int = 640
+"""The 640 of 000 Lemma 4.12's printed |S^3| >= (640/α)VC log(4480/(αβ))."""
+
+LEMMA412_PRINTED_LOG_CONSTANT: int = 4480
+"""The 4480 of 000 Lemma 4.12's printed |S^3| >= (640/α)VC log(4480/(αβ))."""
+
+
+def check_e12_instance(alpha: Fraction = _TENTH, beta: Fraction = _TENTH, n: int = 1) -> CheckResult:
     """000 Lemma 4.12's "|S^3| >= (1/300)|S| >= (640/α)VC log(4480/(αβ))" when the loop never runs.
 
     VC = 1, |S| = ⌈(96000/α)·log(2240/(αβ))⌉ (Claim 4.11's minimum) and base sample complexity n with
     300n <= |S|: the loop of Step 2 runs N = 0 times, Step 3 keeps at most |S|/300 + 1 entries (any
-    rounding), which is below printed[0]/α·log(printed[1]/(αβ)) in both log readings: VIOLATED.
+    rounding), which is below the printed (640/α)·log(4480/(αβ)) in both log readings: VIOLATED.
     (In general 320·log(2240/(αβ)) < 640·log(4480/(αβ)), so every N = 0 run at the minimum |S| fails.)
+    The printed constants are :data:`LEMMA412_PRINTED_CONSTANT` and
+    :data:`LEMMA412_PRINTED_LOG_CONSTANT`, read at run time.
     """
+    printed = (LEMMA412_PRINTED_CONSTANT, LEMMA412_PRINTED_LOG_CONSTANT)
     rows = []
     for reading in ("ln", "log2"):
         def lg(x: Fraction, reading: str = reading) -> Interval:
             v = interval_log(Interval.point(x), PREC)
             return v if reading == "ln" else (v / _LN2).rounded(PREC)
-        s_enc = lg(2240 / (alpha * beta)) * (96000 / alpha)
-        s = math.ceil(s_enc.hi)
+        exact = log(2240 / (alpha * beta)) * (96000 / alpha)
+        s = ceil(exact if reading == "ln" else exact / log(2))  # |S|, rounded up exactly
         if 300 * n > s:
             return CheckResult(Verdict.UNDECIDED, f"n={n}: the loop would run (300n > |S| = {s})")
         kept = Fraction(s, 300) + 1
         claimed = (lg(printed[1] / (alpha * beta)) * (printed[0] / alpha)).rounded(PREC)
-        rows.append(f"[{reading}] |S| = {s}, |S^3| <= {float(kept):.1f} vs printed bound ∈ {claimed}")
-        if not kept < claimed.lo:
-            return CheckResult(Verdict.HOLDS if kept >= claimed.hi else Verdict.UNDECIDED,
-                               "; ".join(rows) + ": the printed bound is met")
+        rows.append(f"[{reading}] |S| = {s}, |S^3| <= {fixed(kept, 1)} vs printed bound ∈ {claimed}")
+        met = at_least(kept, claimed)
+        if met is not Verdict.VIOLATED:
+            return CheckResult(met, "; ".join(rows) + (": the printed bound is met"
+                                                       if met is Verdict.HOLDS else ": undecided"))
     text = f"α = β = {alpha}, VC = 1, n = {n} (N = 0): " + "; ".join(rows)
     return CheckResult(Verdict.VIOLATED, text + ": |S^3| is below the printed bound", witness=text)
 

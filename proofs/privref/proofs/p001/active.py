@@ -36,6 +36,7 @@ from privref.reference.concepts import (
     intervals,
     thresholds_on,
 )
+from privref.reference.decide import at_most, equal, less_than
 from privref.reference.learners.disagreement import (
     dis,
     disagreement_coefficient,
@@ -48,7 +49,8 @@ from privref.reference.learners.pate_students import (
     gamma_j,
     is_power_of_two,
 )
-from privref.reference.reals import Order, Real, compare, log, rational, sqrt
+from privref.reference.reals import Real, log, rational, sqrt
+from privref.reference.validate import ExactInput
 
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
 
@@ -79,7 +81,7 @@ _F_1_2: Final = F(1, 2)
 _F_1_4: Final = F(1, 4)
 Region = Callable[[Sequence[Concept], Sequence[Hashable]], tuple[Hashable, ...]]
 Learner = Callable[..., ActiveRun]
-Theta = Callable[[ConceptClass, Concept, Sequence[object], object], Fraction]
+Theta = Callable[[ConceptClass, Concept, Sequence[ExactInput], ExactInput], Fraction]
 
 _SUBJECT_AL: Final = "reference.learners.pate_students.disagreement_active_learner"
 _SUBJECT_DIS: Final = "reference.learners.pate_students.disagreement_region"
@@ -204,12 +206,15 @@ def check_radius_needs_err_star(
                 return disagreement_coefficient(C, h_star, w, r0)
 
             values.append(radius(j, gamma_j(gamma, j), d=1, err_star=err_star, theta=theta))
-        order = compare(values[0], values[1])[0]
-        if order is Order.EQUAL:
+        same = equal(values[0], values[1])
+        if same is Verdict.HOLDS:
             return CheckResult(Verdict.VIOLATED, "U does not depend on Err(h*)", f"j={j}")
-        if order is Order.UNDECIDED:
+        if same is Verdict.UNDECIDED:
             return CheckResult(Verdict.UNDECIDED, "radii not separated", f"j={j}")
-        found.append(f"j={j}: {order.value}")
+        below = less_than(values[0], values[1])
+        if below is Verdict.UNDECIDED:  # pragma: no cover - proved different, so ordered
+            return CheckResult(Verdict.UNDECIDED, "radii not ordered", f"j={j}")
+        found.append(f"j={j}: {'<' if below is Verdict.HOLDS else '>'}")
     return CheckResult(Verdict.HOLDS, "same D_X and h*, noise 0 vs 1/10: U(noise 0) vs "
                        "U(noise 1/10) at " + ", ".join(found))
 
@@ -353,15 +358,19 @@ def _event(C: ConceptClass, h_star: Concept, excess: dict[Concept, Fraction],
     return True
 
 
-def check_survivors_within_2u(slack: Fraction = _F_1,
-                              learner: Learner = disagreement_active_learner) -> CheckResult:
+LEMMA33_SURVIVOR_FACTOR = 2
+"""001 Lemma 33 (Hanneke's Lemma 3.1): every survivor has excess risk <= 2U_J, the 2."""
+
+
+def check_survivors_within_2u(learner: Learner = disagreement_active_learner) -> CheckResult:
     """Hanneke's Lemma 3.1 (001 Lemma 33's proof) on exact instances: on the event that at every
     update j the empirical excess risks are U_j-accurate, h* survives and every survivor h has
     Err(h) − Err(h*) <= 2U_J (J the last update).
 
     Every labeled stream of length 4, plus 100 seeded streams of length 16 drawn from each of
     three label laws, radii U_j ∈ {1/8, 1/4, 1/2, 1} (constant) and "2 before the end, then
-    u".  ``slack`` multiplies the radius given to the learner (slack > 1 is a mutation).
+    u".  The bound's factor is :data:`LEMMA33_SURVIVOR_FACTOR`; a ``learner`` given a wider
+    radius than the event's is a mutation that must fail.
     """
     rng = random.Random(33)
     cases = useful = 0
@@ -383,10 +392,10 @@ def check_survivors_within_2u(slack: Fraction = _F_1,
                     if not all(_event(C, h_star, excess, s[:j], radius(j)) for j in updates):
                         continue
                     run = learner(LC, [(x, y) for x, y in s], _service, budget=m,
-                                  U=lambda j, g, _r=radius: slack * _r(j))
+                                  U=lambda j, g, _r=radius: _r(j))
                     survivors = [h for h in C if any(
                         all(g((x, 0)) == h(x) for x in C.domain) for g in run.version_space)]
-                    bound = 2 * radius(updates[-1])
+                    bound = LEMMA33_SURVIVOR_FACTOR * radius(updates[-1])
                     if h_star not in survivors:
                         return CheckResult(Verdict.VIOLATED, "h* eliminated on the event",
                                            f"stream {s}, U={u} {shape}")
@@ -427,13 +436,17 @@ def _multinomial_laws(probs: Sequence[Fraction], j: int
     return out
 
 
-def check_hoeffding_event(radius_scale: Fraction = _F_1, gamma: Fraction = _F_1_4
-                          ) -> CheckResult:
+HOEFFDING_RADIUS_SCALE = F(1)
+"""001 Lemma 33's U_j = √(2 ln(2(|H| − 1)L/γ)/j) (derived Hoeffding radius; leading 1)."""
+
+
+def check_hoeffding_event(gamma: Fraction = _F_1_4) -> CheckResult:
     """Σ_j P(the event fails at update j) <= γ for the derived radius, exactly (multinomial
     enumeration of the cell counts; comparisons by intervals), j ∈ {1, 2, 4, 8, 16}.
 
-    ``radius_scale`` multiplies the radius (a too-small radius must fail).
+    :data:`HOEFFDING_RADIUS_SCALE` multiplies the radius (a too-small radius must fail).
     """
+    radius_scale = HOEFFDING_RADIUS_SCALE
     updates = (1, 2, 4, 8, 16)
     lines = []
     for C, law in _law_cases():
@@ -448,11 +461,11 @@ def check_hoeffding_event(radius_scale: Fraction = _F_1, gamma: Fraction = _F_1_
                     emp = F(sum(n * ((h(x) != y) - (h_star(x) != y))
                                 for n, (x, y) in zip(counts, cells, strict=True)), j)
                     worst = max(worst, abs(emp - excess[h]))
-                order = compare(rational(worst), u)[0]
-                if order is Order.UNDECIDED:
+                within = at_most(rational(worst), u)
+                if within is Verdict.UNDECIDED:
                     return CheckResult(Verdict.UNDECIDED, "deviation vs radius undecided",
                                        f"j={j}, counts {counts}")
-                if order is Order.GREATER:
+                if within is Verdict.VIOLATED:
                     total += p
         if total > gamma:
             return CheckResult(Verdict.VIOLATED, "the event fails too often",
@@ -578,9 +591,9 @@ _INV_CHECK = Check("request rule, Q-minimizer and Q-vs-prefix comparisons on eve
 _ZERO_CHECK = Check("realizable thresholds, U = 0: zero error on the stream's support",
                     check_realizable_zero_error)
 _SURV_CHECK = Check("survivors within 2U on the accuracy event (exhaustive + seeded streams)",
-                    check_survivors_within_2u)
+                    check_survivors_within_2u, constant="LEMMA33_SURVIVOR_FACTOR")
 _HOEF_CHECK = Check("P(accuracy event fails) <= γ for the derived Hoeffding radius, exact",
-                    check_hoeffding_event)
+                    check_hoeffding_event, constant="HOEFFDING_RADIUS_SCALE")
 _MONO_CHECK = Check("θ non-increasing and >= 1, exact", check_theta_non_increasing)
 _THR_CHECK = Check("θ = 2 for thresholds under a uniform grid iff r0 <= min(t, N − t)/N",
                    check_theta_thresholds)

@@ -26,12 +26,14 @@ from typing import Final
 
 from privref.reference.accounting import algorithm1_sigma, normal_cdf
 from privref.reference.concepts import ConceptClass, intervals, thresholds_on
+from privref.reference.decide import at_most, ceil, equal, greater_than, less_than, proved_le
 from privref.reference.learners.disagreement import disagreement_coefficient
 from privref.reference.pate import gaussian_votes
 from privref.reference.program import Program, distribution
-from privref.reference.reals import Interval, Order, Real, compare, log, rational, sqrt
+from privref.reference.reals import Interval, Real, log, rational, sqrt
 
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
+from ..numbers_text import decimal
 
 __all__ = [
     "ENTRIES",
@@ -48,11 +50,22 @@ __all__ = [
 ]
 
 F = Fraction
-_F_1: Final = F(1)
-_F_3: Final = F(3)
-_F_5: Final = F(5)
-_F_6: Final = F(6)
 _PREC: Final = 256
+
+THEOREM22_K_CONSTANT = F(6)
+"""001 Theorems 22 and 28: the 6 of K = 6σ√(2 log 2n) (on the σ side of the identity)."""
+MARKOV_K_FACTOR = F(6)
+"""001 Theorem 22 step 2: K >= 6σ√(2 log 2n), the 6."""
+MARKOV_CONSTANT = F(3)
+"""001 Theorem 22 step 2: Φ((c − K/2)/σ) <= 3c/K + 1/n, the 3."""
+MARKOV_BETA = F(1)
+"""001 Theorem 22 step 2: the 1 of the 1/n term."""
+RISK_TRIANGLE_FACTOR = F(1)
+"""001 Eq. (8) / Theorem 22 step 4: excess risk <= Dis(h, h*) <= Dis(h, z) + Dis(z, h*) (leading 1)."""
+EQ8_B_COEFF = F(5)
+"""001 Eq. (8)'s last line: 2a + 2√(ab) + 4b <= 4a + 5b, the 5."""
+STEP3_ERR_RATIO = F(1)
+"""001 Theorem 22 step 3's hypothesis Err* <= α, as Err*/α (1)."""
 _SUBJECTS: Final = ("reference.accounting.algorithm1_sigma", "reference.accounting.normal_cdf")
 
 
@@ -64,12 +77,12 @@ def displayed_k(queries: int, epsilon: Fraction, delta: Fraction, n: int) -> Rea
     return sqrt(log(2 * n)) * root * rational(6 / epsilon)
 
 
-def check_k_identity(factor: Fraction = _F_1) -> CheckResult:
+def check_k_identity() -> CheckResult:
     """6σ√(2 log(2n)) with σ = algorithm1_sigma(ℓ, ε, δ) equals :func:`displayed_k` (001 Theorems
     22 and 28): the 256-bit enclosures of both sides overlap at every grid point (the equality is
     proved algebraically in the entry's notes); a separated pair is VIOLATED.
 
-    ``factor`` multiplies the σ side (a perturbed formula must separate).
+    The σ side uses :data:`THEOREM22_K_CONSTANT` (a perturbed formula must separate).
     """
     points = widest = 0
     worst = F(0)
@@ -79,9 +92,9 @@ def check_k_identity(factor: Fraction = _F_1) -> CheckResult:
                 for n in (10, 10 ** 6):
                     a = displayed_k(ell, eps, delta, n).enclose(_PREC)
                     b = (algorithm1_sigma(ell, eps, delta) * sqrt(log(2 * n) * 2)
-                         * rational(6 * factor)).enclose(_PREC)
+                         * rational(THEOREM22_K_CONSTANT)).enclose(_PREC)
                     diff = a - b
-                    if diff.lo > 0 or diff.hi < 0:
+                    if equal(diff, 0) is Verdict.VIOLATED:  # the difference is proved nonzero
                         return CheckResult(Verdict.VIOLATED, "the two K formulas differ",
                                            f"ℓ={ell}, ε={eps}, δ={delta}, n={n}: {a} vs {b}")
                     worst = max(worst, diff.width)
@@ -98,20 +111,21 @@ def error_probability(c: int, k: int, sigma: Fraction) -> Interval:
 
 
 def _least_k(k_factor: Fraction, sigma: Fraction, n: int) -> int:
-    box = (sqrt(log(2 * n) * 2) * rational(k_factor * sigma)).enclose(64)
-    return -(-box.hi.numerator // box.hi.denominator)
+    """The least integer K >= k_factor·σ·√(2 log(2n)) (exact ceiling)."""
+    return ceil(sqrt(log(2 * n) * 2) * rational(k_factor * sigma))
 
 
-def check_markov_step(k_factor: Fraction = _F_6, markov: Fraction = _F_3,
-                      beta: Fraction = _F_1) -> CheckResult:
+def check_markov_step() -> CheckResult:
     """Φ((c − K/2)/σ) <= (markov/K)·c + beta/n for every c ∈ [0, K], whenever K >= k_factor·σ·
-    √(2 log(2n)) (paper: 6, 3 and 1), K ∈ {K0, K0 + 1, 2K0} with K0 the least such integer.
+    √(2 log(2n)) (paper: 6, 3 and 1: :data:`MARKOV_K_FACTOR`, :data:`MARKOV_CONSTANT`,
+    :data:`MARKOV_BETA`), K ∈ {K0, K0 + 1, 2K0} with K0 the least such integer.
 
     Dis(h̃^priv, h*) = Σ_x w(x)Φ((c(x) − K/2)/σ) and the bound (3/K)Σ_x w(x)c(x) + 1/n are both
     affine in the weights w (Σ w = 1), so the per-count inequality is equivalent to the
     inequality for every finite marginal and every vote pattern, including adversarial counts
     just below K/2.  Mutations: a smaller k_factor, markov or beta must fail.
     """
+    k_factor, markov, beta = MARKOV_K_FACTOR, MARKOV_CONSTANT, MARKOV_BETA
     cases = 0
     for n in (2, 1000):
         for sigma in (F(1, 2), F(3)):
@@ -123,22 +137,25 @@ def check_markov_step(k_factor: Fraction = _F_6, markov: Fraction = _F_3,
                     if rhs >= 1:
                         continue
                     p = error_probability(c, k, sigma)
-                    if p.lo > rhs:
-                        return CheckResult(Verdict.VIOLATED, "error probability above the bound",
+                    below = at_most(p, rhs)
+                    if below is Verdict.VIOLATED:
+                        return CheckResult(below, "error probability above the bound",
                                            f"n={n}, σ={sigma}, K={k}, c={c}: P >= "
-                                           f"{float(p.lo):.4g} > {float(rhs):.4g}")
-                    if p.hi > rhs:
-                        return CheckResult(Verdict.UNDECIDED, "enclosure straddles the bound",
+                                           f"{decimal(p.lo, 4)} > {decimal(rhs, 4)}")
+                    if below is Verdict.UNDECIDED:
+                        return CheckResult(below, "enclosure straddles the bound",
                                            f"n={n}, σ={sigma}, K={k}, c={c}")
     return CheckResult(Verdict.HOLDS, f"{cases} (n, σ, K, c) cases with K >= {k_factor}σ√(2 log"
                        " 2n): Φ((c − K/2)/σ) <= 3c/K + 1/n, hence for every finite D_X")
 
 
-def check_risk_triangle(scale: Fraction = _F_1) -> CheckResult:
+def check_risk_triangle() -> CheckResult:
     """Err(h) − Err(h*) <= Dis(h, h*) <= Dis(h, z) + Dis(z, h*) for a randomized labeler z
     (the first steps of 001 Eq. (8) and Theorem 22 step 4), exactly on seeded random rational
-    laws over small classes.  ``scale`` multiplies the right-hand sides (scale < 1 must fail).
+    laws over small classes.  :data:`RISK_TRIANGLE_FACTOR` multiplies the right-hand sides
+    (< 1 must fail).
     """
+    scale = RISK_TRIANGLE_FACTOR
     rng = random.Random(22)
     cases = 0
     classes: tuple[ConceptClass, ...] = (thresholds_on(3), intervals(3))
@@ -172,11 +189,12 @@ def check_risk_triangle(scale: Fraction = _F_1) -> CheckResult:
                        "Dis(h, h*) <= Dis(h, z) + Dis(z, h*)")
 
 
-def check_eq8_algebra(b_coeff: Fraction = _F_5) -> CheckResult:
-    """001 Eq. (8)'s last line: 2a + 2√(ab) + 4b <= 4a + b_coeff·b, and the quoted
+def check_eq8_algebra() -> CheckResult:
+    """001 Eq. (8)'s last line: 2a + 2√(ab) + 4b <= 4a + c·b (c = :data:`EQ8_B_COEFF`), and the quoted
     a + 2√(ab) + b <= 2a + 2b, for a, b >= 0 on a rational grid (a = Dis(h̃^priv, h*),
     b = (d + log(4/γ))/m); decided by interval arithmetic, exact when √(ab) is rational.
     """
+    b_coeff = EQ8_B_COEFF
     grid = [F(0), F(1, 100), F(1, 9), F(1, 4), F(1, 2), F(1), F(7, 3)]
     cases = 0
     for a, b in itertools.product(grid, repeat=2):
@@ -185,48 +203,58 @@ def check_eq8_algebra(b_coeff: Fraction = _F_5) -> CheckResult:
                                 "2a + 2√ab + 4b <= 4a + 5b"),
                                (r * 2 + rational(a + b), rational(2 * a + 2 * b),
                                 "a + 2√ab + b <= 2a + 2b")):
-            order = compare(lhs, rhs)[0]
-            if order is Order.GREATER:
-                return CheckResult(Verdict.VIOLATED, f"{what} fails", f"a={a}, b={b}")
-            if order is Order.UNDECIDED:
-                return CheckResult(Verdict.UNDECIDED, f"{what} undecided", f"a={a}, b={b}")
+            verdict = at_most(lhs, rhs)
+            if verdict is not Verdict.HOLDS:
+                return CheckResult(verdict, f"{what} not proved", f"a={a}, b={b}")
             cases += 1
     return CheckResult(Verdict.HOLDS, f"{cases} (a, b, inequality) cases on a 7×7 grid")
 
 
-def check_eps_small(coeff: Real | None = None) -> CheckResult:
-    """K = Õ(√m/ε) hides the factor f = √L + √(L + ε), L = log(1/δ), exactly: K·ε/(6√(log 2n)√m)
-    = f, and f <= (1 + √2)√L iff ε <= L (decided by intervals on a grid with ε ≠ L).
+EPS_SMALL_CONSTANT = F(6)
+"""001 Theorem 22's Õ(√m/ε): the hidden factor is at most 6(1 + √2)√log(1/δ), the 6."""
+"""6(1 + √2): K·ε/(√m·√(log 2n)) <= 6(1 + √2)·√log(1/δ) exactly when ε <= log(1/δ)."""
+
+
+def check_eps_small() -> CheckResult:
+    """K = Õ(√m/ε) hides the factor K·ε/(√m·√(log 2n)) = 6(√L + √(L + ε)), L = log(1/δ), with
+    K = 6σ√(2 log 2n) and σ = algorithm1_sigma(m, ε, δ) (001 Theorems 22 and 28); it is at most
+    6(1 + √2)√L exactly when ε <= L (decided by intervals on a grid with ε ≠ L).
 
     So 001's "ε is assumed small" means ε <= log(1/δ), and the hidden factor is √(log(1/δ)),
-    not a log in m, n or 1/γ.  ``coeff`` replaces 1 + √2 (a smaller constant must fail).
+    not a log in m, n or 1/γ.  The constant 6(1 + √2) (6 = :data:`EPS_SMALL_CONSTANT`) and the
+    subject σ both matter: halving either breaks the equivalence on the grid.
     """
-    c = coeff if coeff is not None else sqrt(2) + 1
     cases = 0
     for delta in (F(1, 100), F(1, 10 ** 5)):
         L = log(1 / delta)
         for eps in (F(1, 10), F(1), F(4), F(10), F(40)):
-            f = sqrt(L) + sqrt(L + eps)
-            small = compare(eps, L)[0] is Order.LESS
-            order = compare(f, c * sqrt(L))[0]
-            if order is Order.UNDECIDED:
-                return CheckResult(Verdict.UNDECIDED, "undecided", f"δ={delta}, ε={eps}")
-            if (order is not Order.GREATER) != small:
-                return CheckResult(Verdict.VIOLATED, "f <= (1+√2)√L is not ε <= L",
-                                   f"δ={delta}, ε={eps}: f vs c√L is {order.value}")
-            cases += 1
-    return CheckResult(Verdict.HOLDS, f"{cases} (δ, ε) cases: the hidden factor is at most "
-                       "(1 + √2)√log(1/δ) exactly when ε <= log(1/δ)")
+            for m, n in ((1, 10), (100, 10 ** 6)):
+                k = algorithm1_sigma(m, eps, delta) * sqrt(log(2 * n) * 2) * 6
+                hidden = k * rational(eps) / (sqrt(m) * sqrt(log(2 * n)))
+                small = less_than(eps, L)
+                within = at_most(hidden, (sqrt(2) + 1) * rational(EPS_SMALL_CONSTANT) * sqrt(L))
+                if Verdict.UNDECIDED in (small, within):
+                    return CheckResult(Verdict.UNDECIDED, "undecided",
+                                       f"δ={delta}, ε={eps}, m={m}, n={n}")
+                if within is not small:
+                    return CheckResult(Verdict.VIOLATED, "hidden factor <= 6(1+√2)√L is not ε <= L",
+                                       f"δ={delta}, ε={eps}, m={m}, n={n}: factor <= c√L is "
+                                       f"{within.value}, ε <= L is {small.value}")
+                cases += 1
+    return CheckResult(Verdict.HOLDS, f"{cases} (δ, ε, m, n) cases: the hidden factor "
+                       "Kε/(√m√(log 2n)) is at most 6(1 + √2)√log(1/δ) exactly when "
+                       "ε <= log(1/δ)")
 
 
-def check_step3_label_bound(err_ratio: Fraction = _F_1) -> CheckResult:
+def check_step3_label_bound() -> CheckResult:
     """001 Theorem 22 step 3: θ(E + α)(E²/α² + log(1/α))(d log θ(E + α) + log(log(1/α)/γ)) <=
     θ(α)(1 + log(1/α))(d log θ(α) + log(log(1/α)/γ)) when E = Err* <= α.
 
     θ is the exact coefficient of thresholds on 8 points (uniform, every h*) and of intervals on
     4 points; α ∈ {1/8, 1/4} (so log(1/α) > 1), γ = 1/2, d = 1, E = e·α·err_ratio for
-    e ∈ {0, 1/2, 1}.  err_ratio > 1 (Err* above α) is the mutation.
+    e ∈ {0, 1/2, 1}, err_ratio = :data:`STEP3_ERR_RATIO`; > 1 (Err* above α) is the mutation.
     """
+    err_ratio = STEP3_ERR_RATIO
     cases = 0
     gamma = F(1, 2)
     classes: tuple[ConceptClass, ...] = (thresholds_on(8), intervals(4))
@@ -235,7 +263,7 @@ def check_step3_label_bound(err_ratio: Fraction = _F_1) -> CheckResult:
         for h_star in C:
             for alpha in (F(1, 8), F(1, 4)):
                 la = log(1 / alpha)
-                if compare(la, gamma)[0] is not Order.GREATER:
+                if greater_than(la, gamma) is not Verdict.HOLDS:
                     return CheckResult(Verdict.UNDECIDED, "log(log(1/α)/γ) not positive",
                                        f"α={alpha}")
                 th_a = disagreement_coefficient(C, h_star, w, alpha)
@@ -262,7 +290,7 @@ def _admissible_floor(alpha: Fraction, n: int, m: int) -> Real:
     K = sqrt(log(2 * n)) * (sqrt(L * ell) + sqrt(L * ell + ell * eps)) * rational(6 / eps)
     teacher = (K * log(n) + log(K * rational(2 / gamma))) * rational(F(1, n))
     student = (log(m + n) + log(2 / gamma)) * rational(F(1, m))
-    return teacher if compare(teacher, student)[0] is Order.GREATER else student
+    return student if proved_le(teacher, student) else teacher
 
 
 def check_circular_parameters(n_small: int = 10 ** 4, n_large: int = 10 ** 6) -> CheckResult:
@@ -275,10 +303,12 @@ def check_circular_parameters(n_small: int = 10 ** 4, n_large: int = 10 ** 6) ->
     for n in (n_small, n_large):
         values = [_admissible_floor(a, n, 10 ** 6) for a in grid]
         for (a, fa), (b, fb) in itertools.pairwise(zip(grid, values, strict=True)):
-            if compare(fa, fb)[0] is Order.GREATER:
-                return CheckResult(Verdict.VIOLATED, "F increases with α", f"n={n}, α={a}, {b}")
+            monotone = at_most(fa, fb)  # a > b on the grid
+            if monotone is not Verdict.HOLDS:
+                return CheckResult(monotone, "F not proved non-increasing in α",
+                                   f"n={n}, α={a}, {b}")
         found[n] = [a for a, fa in zip(grid, values, strict=True)
-                    if compare(rational(a), fa)[0] is Order.GREATER]
+                    if not proved_le(rational(a), fa)]
     if found[n_small] or not found[n_large] or len(found[n_large]) == len(grid):
         return CheckResult(Verdict.VIOLATED, "admissibility does not depend on n as claimed",
                            f"admissible α: {found}")
@@ -286,7 +316,7 @@ def check_circular_parameters(n_small: int = 10 ** 4, n_large: int = 10 ** 6) ->
                        f"{[str(a) for a in found[n_large]]} at n={n_large}")
 
 
-LabelProgram = Callable[[tuple[int, ...], int, object], Program[tuple[int, ...]]]
+LabelProgram = Callable[[tuple[int, ...], int, Fraction], Program[tuple[int, ...]]]
 
 
 def check_conditional_independence(program: LabelProgram = gaussian_votes) -> CheckResult:
@@ -307,7 +337,7 @@ def check_conditional_independence(program: LabelProgram = gaussian_votes) -> Ch
                     prod = prod * (p if isinstance(p, Interval) else Interval.point(p))
                 got = items.get(outcome, F(0))
                 box = got if isinstance(got, Interval) else Interval.point(got)
-                if box.hi < prod.lo or box.lo > prod.hi:
+                if equal(box, prod) is Verdict.VIOLATED:  # disjoint enclosures: proved unequal
                     return CheckResult(Verdict.VIOLATED, "labels are dependent",
                                        f"votes {votes}, σ²={s2}, outcome {outcome}: joint {box}"
                                        f" vs product {prod}")
@@ -319,17 +349,19 @@ def check_conditional_independence(program: LabelProgram = gaussian_votes) -> Ch
 # ------------------------------------------------------------------ entries
 
 _K_CHECK = Check("6σ√(2 log 2n) with Algorithm 1's σ vs the displayed K (256-bit enclosures)",
-                 check_k_identity)
+                 check_k_identity, constant="THEOREM22_K_CONSTANT")
 _MARKOV_CHECK = Check("Gaussian tail + Markov: Φ((c − K/2)/σ) <= 3c/K + 1/n, every c",
-                      check_markov_step)
+                      check_markov_step, constant="MARKOV_CONSTANT")
 _TRI_CHECK = Check("excess risk <= Dis(h, h*) <= Dis(h, z) + Dis(z, h*), exact",
-                   check_risk_triangle)
+                   check_risk_triangle, constant="RISK_TRIANGLE_FACTOR")
 _STEP3_CHECK = Check("θ(Err* + α)(…) <= θ(α)(1 + log(1/α))(…) for Err* <= α, exact θ",
                      check_step3_label_bound)
 _CIRC_CHECK = Check("circular α, ℓ, K: admissible α exist only for n large enough",
                     check_circular_parameters)
-_EQ8_CHECK = Check("Eq. (8) algebra on a rational grid", check_eq8_algebra)
-_EPS_CHECK = Check("hidden factor √L + √(L + ε) <= (1 + √2)√L iff ε <= L", check_eps_small)
+_EQ8_CHECK = Check("Eq. (8) algebra on a rational grid", check_eq8_algebra,
+                   constant="EQ8_B_COEFF")
+_EPS_CHECK = Check("hidden factor Kε/(√m√(log 2n)) <= 6(1 + √2)√L iff ε <= L",
+                   check_eps_small, constant="EPS_SMALL_CONSTANT")
 
 _T22_STATEMENT = (
     "001 Theorem 22 (L549–572; proof L982–1056): w.p. >= 1 − γ, for α >= C1·max{η^{2/(2−τ)}"

@@ -15,6 +15,7 @@ from functools import cache
 from typing import Final
 
 from privref.reference.concepts import thresholds_on
+from privref.reference.decide import proved_lt
 from privref.reference.learners.noise_conditions import (
     NoisyProblem,
     bayes_mask,
@@ -30,8 +31,10 @@ from privref.reference.learners.noise_conditions import (
     printed_tsybakov_constant_power,
     tsybakov_constant_power,
 )
+from privref.reference.reals import Real, log, rational
 
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
+from ..numbers_text import decimal
 
 __all__ = [
     "ENTRIES",
@@ -40,23 +43,31 @@ __all__ = [
     "check_eta_exponent_algebra",
     "check_lemma9_constants",
     "check_lemma9_equivalence",
+    "check_lemma13_any_constant",
     "check_log_term_corrected",
     "check_log_term_printed",
     "check_massart_convention",
     "check_massart_teacher_rate",
     "check_remark21_nu_bounds_agg",
+    "lemma13_printed_bound",
     "massart_thresholds",
 ]
 
 F = Fraction
-_D_1: Final = F(1)
-_D_1__2: Final = F(1, 2)
+MASSART_ETA_FACTOR = F(1, 2)
+"""001 Lemma 9 at τ = 1 (Massart): the least η is 1/(2·t0), the 1/2."""
+ETA_EXPONENT_ADD = F(1)
+"""001 Lemma 13: η·(η^{1/(2−τ)})^τ = η^{2/(2−τ)}, the exponent 1 of the leading η."""
 _D_1__6: Final = F(1, 6)
-_D_2: Final = F(2)
 _D_2__5: Final = F(2, 5)
 _D_8: Final = F(8)
 _TAUS: Final = (F(1, 4), F(1, 3), F(1, 2), F(2, 3), F(3, 4), F(4, 5))
 _R_VALUES: Final = tuple(F(k, 10) for k in (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10))
+
+LEMMA9_ETA_FACTOR = F(2)
+"""001 Lemma 9: η = (2C)^{1−τ}, the 2."""
+LEMMA9_C_FACTOR = F(2)
+"""001 Lemma 9: C = 2^{τ/(1−τ)}·η^{1/(1−τ)}, the 2."""
 
 
 @cache
@@ -99,12 +110,14 @@ def check_lemma9_equivalence() -> CheckResult:
                        f"infinite ({infinite} infinite: mass at r = 1/2); the least η is >= 1")
 
 
-def check_lemma9_constants(eta_factor: Fraction = _D_2, c_factor: Fraction = _D_2) -> CheckResult:
+def check_lemma9_constants() -> CheckResult:
     """Least η <= (eta_factor·C)^{1−τ} and least C <= c_factor^{τ/(1−τ)}·η^{1/(1−τ)}, exact powers.
 
     Raised to q (resp. q − p) for τ = p/q: η^q <= eta_factor^{q−p}·C^{q−p} and
-    C^{q−p} <= c_factor^p·η^q.  The paper's (derived) factors are 2 and 2.
+    C^{q−p} <= c_factor^p·η^q.  The paper's (derived) factors are 2 and 2
+    (:data:`LEMMA9_ETA_FACTOR`, :data:`LEMMA9_C_FACTOR`).
     """
+    eta_factor, c_factor = LEMMA9_ETA_FACTOR, LEMMA9_C_FACTOR
     cases = tight = 0
     for P in _random_problems():
         for tau in _TAUS:
@@ -152,11 +165,13 @@ def check_definition8_corrected() -> CheckResult:
                        "noiseless labels have least C = 2^{τ/(1−τ)}")
 
 
-def check_massart_convention(eta_of_margin: Fraction = _D_1__2) -> CheckResult:
-    """At τ = 1 (|r − 1/2| >= t0 a.s.) the least η of (2) is exactly eta_of_margin/t0 = 1/(2·t0).
+def check_massart_convention() -> CheckResult:
+    """At τ = 1 (|r − 1/2| >= t0 a.s.) the least η of (2) is exactly c/t0 = 1/(2·t0),
+    c = :data:`MASSART_ETA_FACTOR`.
 
     Includes the paper's example y = h*(x) w.p. 0.6: t0 = 1/10, η = 5.
     """
+    eta_of_margin = MASSART_ETA_FACTOR
     problems = [P for P in _random_problems() if lemma9_eta_power(P, F(1)) is not None]
     problems.append(massart_thresholds(4, F(2, 5)))
     for P in problems:
@@ -199,12 +214,14 @@ def check_massart_teacher_rate(quantity: str = "dis", n_max: int = 8,
                        + ", ".join(f"{float(v):.4f}" for v in values) + " (exact, decreasing)")
 
 
-def check_eta_exponent_algebra(add: Fraction = _D_1) -> CheckResult:
-    """η·(η^{1/(2−τ)})^τ = η^{2/(2−τ)}: add + τ/(2−τ) = 2/(2−τ) with add = 1, exact on a τ grid.
+def check_eta_exponent_algebra() -> CheckResult:
+    """η·(η^{1/(2−τ)})^τ = η^{2/(2−τ)}: add + τ/(2−τ) = 2/(2−τ) with add = 1
+    (:data:`ETA_EXPONENT_ADD`), exact on a τ grid.
 
     With excess <= (η·L/n)^{1/(2−τ)} (Lemma 38 with its η shown), (2) gives Dis <=
     η^{2/(2−τ)}·(L/n)^{τ/(2−τ)}: the η that Lemma 13's "universal constant" hides.
     """
+    add = ETA_EXPONENT_ADD
     for tau in (*_TAUS, F(1)):
         if add + tau / (2 - tau) != 2 / (2 - tau):
             return CheckResult(Verdict.VIOLATED, "exponent mismatch", f"τ={tau}")
@@ -257,6 +274,52 @@ def check_log_term_corrected() -> CheckResult:
                        "(dK log(n/(dK)) + K log(K/γ))/n exactly")
 
 
+_L13_CONSTANTS: Final = (F(1), F(10), F(1000), F(10 ** 6))
+"""The candidate 'universal' constants C of 001 Lemma 13 tried by :func:`check_lemma13_any_constant`."""
+_L13_TEACHERS_PER_C = 16
+"""K = 16·C teachers (C·ln(K/γ)/(n) then tends to ln 8/16 < 1/2 as n/K grows)."""
+
+
+def lemma13_printed_bound(c: Fraction, k: int, m: int) -> Real:
+    """C·(dK ln(n/d) + ln(K/γ))/n at d = 1, τ = 1, n = Km, γ = 8^{−m}/2 (001 Lemma 13 as printed)."""
+    ln_k_over_gamma = log(k) + log(8) * m + log(2)
+    return (log(k * m) * k + ln_k_over_gamma) * rational(c / (k * m))
+
+
+def check_lemma13_any_constant() -> CheckResult:
+    """VIOLATED: 001 Lemma 13 fails for every candidate constant C, not only in its proof.
+
+    Instance: X = {0, 1} uniform, H = {h*, h'} (h*(x) = x, h' ≡ 0; VC dimension 1), labels
+    y = h*(x) flipped w.p. ν = 1/4 (Massart: TNC with τ = 1, η = 2; h* is Bayes and in H).
+    A teacher with m samples that all equal (1, 0) (probability exactly (1/2·1/4)^m = 8^{−m})
+    has the unique ERM h', with Dis(h', h*) = 1/2.  With K teachers, n = Km and γ = 8^{−m}/2,
+    P(some teacher has Dis = 1/2) >= 8^{−m} > γ, so the lemma needs 1/2 <= its bound.  For each
+    C tried, K = 16C and the least m = 2^j with bound < 1/2 (proved by intervals) is exhibited.
+    """
+    found = []
+    for c in _L13_CONSTANTS:
+        k = int(c * _L13_TEACHERS_PER_C)
+        m = 1
+        while not proved_lt(lemma13_printed_bound(c, k, m), F(1, 2)):
+            m *= 2
+            if m > 2 ** 40:  # K = 16C makes the bound tend to ln 8/16 < 1/2
+                return CheckResult(Verdict.UNDECIDED, "no m <= 2^40 puts the bound below 1/2",
+                                   f"C={c}, K={k}")
+        found.append(f"C={c}: K={k}, m={m} (bound ≈ "
+                     f"{decimal(lemma13_printed_bound(c, k, m), 4)} < 1/2 = Dis)")
+    # the event on one teacher: all m samples equal (1, 0); exact probability of one sample
+    p_one = F(1, 2) * F(1, 4)
+    h_star, h_prime = {0: 0, 1: 1}, {0: 0, 1: 0}
+    mistakes_star = int(h_star[1] != 0)
+    mistakes_prime = int(h_prime[1] != 0)
+    if p_one != F(1, 8) or not mistakes_prime < mistakes_star:
+        return CheckResult(Verdict.HOLDS, "the failure event is not as claimed")
+    return CheckResult(Verdict.VIOLATED, "001 Lemma 13 fails for every C tried: " +
+                       "; ".join(found),
+                       "Massart ν = 1/4 on 2 uniform points, H = {x, 0}, K = 16C, n = Km, "
+                       "γ = 8^-m/2: " + found[0])
+
+
 # ------------------------------------------------------------------ Remark 21
 
 
@@ -280,7 +343,7 @@ def check_remark21_nu_bounds_agg(xi: Fraction = _D_1__6, n_max: int = 6) -> Chec
 _NC: Final = "reference.learners.noise_conditions"
 _EQUIV: Final = Check("120 seeded finite problems x 6 τ, exact", check_lemma9_equivalence)
 _CONST: Final = Check("η = (2C)^{1−τ}, C = 2^{τ/(1−τ)}η^{1/(1−τ)}, exact powers",
-                      check_lemma9_constants)
+                      check_lemma9_constants, constant="LEMMA9_C_FACTOR")
 _MASSART: Final = Check("Massart thresholds, ERM teacher, n = 0..8, exact",
                         check_massart_teacher_rate)
 
@@ -332,24 +395,41 @@ ENTRIES: Final[tuple[Entry, ...]] = (
                    "(the paper's example y = h*(x) w.p. 0.6 has t0 = 1/10), (2) holds with "
                    "least η = 1/(2 t0)."),
         kind=Kind.PROOF_STEP, status=Status.CHECKED,
-        checks=(Check("finite problems with t0 > 0, exact", check_massart_convention),),
+        checks=(Check("finite problems with t0 > 0, exact", check_massart_convention,
+                      constant="MASSART_ETA_FACTOR"),),
         subjects=(f"{_NC}.massart_margin", f"{_NC}.lemma9_eta_power")),
     Entry(
         paper="001", number="Lemma 13",
         statement=("L362–370: if h* = h_Bayes ∈ H and TNC(τ) holds, with probability 1 − γ "
                    "every ERM teacher (n/K samples) has Dis(ĥ_k, h*) <= C((dK log(n/d) + "
                    "log(K/γ))/n)^{τ/(2−τ)} for a 'universal' C."),
-        kind=Kind.LEMMA, status=Status.NOT_CHECKABLE,
-        reason=("The constant C (and Lemma 38's) is not given; the statement is an "
-                "order-of-growth bound."),
-        illustration=("On a Massart threshold problem (τ = 1, η = 5) the exact E[Dis(ĥ, h*)] "
-                      "of an ERM teacher decreases in n, and every outcome obeys the proof's "
-                      "first step Dis <= η·excess."),
-        checks=(_MASSART,),
-        notes=("The proof writes 'Err(ĥ_k, h*)' for Err(ĥ_k) − Err(h*). C hides η^{2/(2−τ)} "
-               "and the log term needs a factor K: see the steps."),
+        kind=Kind.LEMMA, status=Status.REFUTED,
+        counterexample=("False for every constant C, even one allowed to depend on η, τ and d: "
+                        "X = {0, 1} uniform, H = {h*(x) = x, h' ≡ 0} (d = 1), Massart noise "
+                        "ν = 1/4 (τ = 1, η = 2); K = 16C teachers of m samples each, n = Km, "
+                        "γ = 8^{−m}/2.  A teacher whose m samples are all (1, 0) (probability "
+                        "8^{−m} > γ) has the unique ERM h', Dis(h', h*) = 1/2, while the printed "
+                        "bound tends to ln 8/16 ≈ 0.13 as m grows (exhibited for C = 1, 10, "
+                        "1000, 10⁶)."),
+        corrected=("Dis(ĥ_k, h*) <= C η^{2/(2−τ)} ((dK log(n/(dK)) + K log(K/γ))/n)^{τ/(2−τ)} "
+                   "for all k with probability 1 − γ (Lemma 38 on n/K samples at confidence "
+                   "γ/K, union over the K teachers; C is Lemma 38's constant)."),
+        checks=(Check("every C tried fails at K = 16C, γ = 8^-m/2", check_lemma13_any_constant,
+                      expect=Verdict.VIOLATED),
+                Check("corrected: the per-teacher term, exact linear forms in logs",
+                      check_log_term_corrected),
+                _MASSART),
+        notes=("Why for every C: at K = 16C, n = Km, γ = 8^{−m}/2 the printed bound is "
+               "C ln(Km)/m + C ln(2K)/(Km) + C ln 8/K = C ln(Km)/m + ln(2K)/(16m) + ln 8/16, "
+               "which tends to ln 8/16 < 1/2 as m → ∞, while P(some teacher has "
+               "Dis = 1/2) >= 8^{−m} > γ.  So the log(K/γ) needs its factor K (see the step), "
+               "not only in the proof.  The proof writes 'Err(ĥ_k, h*)' for Err(ĥ_k) − "
+               "Err(h*); C also hides η^{2/(2−τ)} (step).  The Massart check illustrates the "
+               "rate: on a Massart threshold problem (τ = 1, η = 5) the exact E[Dis(ĥ, h*)] of "
+               "an ERM teacher decreases in n, and every outcome obeys Dis <= η·excess."),
         subjects=(f"{_NC}.expected_disagreement", f"{_NC}.erm_teacher_law",
-                  "reference.learners.pate_teachers.erm_teachers")),
+                  "reference.learners.pate_teachers.erm_teachers",
+                  "proofs.p001.noise.lemma13_printed_bound")),
     Entry(
         paper="001", number="Lemma 13", step="the universal constant hides η^{2/(2−τ)}",
         statement=("Lemma 38 with its constant shown, excess <= c(η L/n)^{1/(2−τ)}, and (2) "
@@ -358,7 +438,8 @@ ENTRIES: Final[tuple[Entry, ...]] = (
                    "so C is not universal."),
         kind=Kind.PROOF_STEP, status=Status.CHECKED,
         checks=(Check("exponent algebra on a τ grid", check_eta_exponent_algebra),
-                Check("η = 1/(2 t0) exactly on Massart problems", check_massart_convention)),
+                Check("η = 1/(2 t0) exactly on Massart problems", check_massart_convention,
+                      constant="MASSART_ETA_FACTOR")),
         notes="Theorems 28 and 34 display the same η^{2/(2−τ)}.",
         subjects=(f"{_NC}.lemma9_eta_power",)),
     Entry(

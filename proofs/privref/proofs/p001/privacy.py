@@ -3,7 +3,7 @@
 Everything is decided exactly: probabilities are Fractions or interval enclosures
 (:mod:`privref.reference.reals`), privacy is audited by the exact auditor
 (:func:`privref.audits.exact.audit`) on tiny universes of teacher label vectors, and
-transcendental comparisons go through :func:`~privref.reference.reals.compare`.
+transcendental comparisons go through :mod:`privref.reference.decide`.
 
 Scope of the Theorem 2 audits.  The paper's Algorithms 1 and 2 use continuous Gaussian and
 Laplace noise; :mod:`privref.reference.pate` implements them over the discrete Gaussian and
@@ -32,6 +32,7 @@ from privref.reference.accounting import (
     zcdp_epsilon,
 )
 from privref.reference.concepts import thresholds_on
+from privref.reference.decide import at_most, equal, greater_than, less_than
 from privref.reference.discrete_noise import (
     DiscreteGaussian,
     TwoSidedGeometric,
@@ -56,10 +57,8 @@ from privref.reference.pate import (
 from privref.reference.privacy import PrivacyClaim
 from privref.reference.reals import (
     Interval,
-    Order,
     Prob,
     Real,
-    compare,
     exp,
     log,
     prob_as_interval,
@@ -69,6 +68,7 @@ from privref.reference.reals import (
 
 from .._common import audit_result, combine
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
+from ..numbers_text import decimal, interval_text
 
 __all__ = [
     "ENTRIES",
@@ -81,6 +81,7 @@ __all__ = [
     "check_laplace_density_ratio",
     "check_lemma44_corrected",
     "check_lemma44_counterexample",
+    "check_lemma44_threshold",
     "check_not_gnmax",
     "check_per_record_split_moves_one_vote",
     "check_positional_split_moves_many_votes",
@@ -94,11 +95,30 @@ __all__ = [
 
 F = Fraction
 _DELTA: Final = F(1, 10)
-_ONE: Final = F(1)
-_HALF: Final = F(1, 2)
 _TEN: Final = F(10)
 _TINY: Final = F(1, 10**5)
+_L44_STILL_HOLDS = F(8)
+_L44_FIRST_FAILS = F(9)
 _PREC: Final = 200
+
+ALGORITHM1_CLAIM_SCALE = F(1)
+"""001 Theorem 2: Algorithm 1's claimed ε (leading 1, audited exactly)."""
+ALGORITHM2_CLAIM_SCALE = F(1)
+"""001 Theorem 2: Algorithm 2's claimed ε (leading 1, audited exactly)."""
+GNMAX_VARIANCE_FACTOR = F(1, 2)
+"""001 Theorem 2 (not GNMax): Var((Z1 − Z0)/2) = σ²/2, the 1/2."""
+LEMMA40_FACTOR = F(1)
+"""001 Lemma 40: HS_r(PF || QF) <= 1·HS_r(P || Q), the leading 1."""
+LEMMA42_SCALE = F(1)
+"""001 Lemma 42: the Laplace scale ϑ/ε (leading 1)."""
+LEMMA44_C2_SCALE = F(1)
+"""001 Lemma 44's c² = 2 ln(1.25/δ), as a multiple of it (1)."""
+DEFINITION50_RHO_SCALE = F(1)
+"""001 Definition 50 (ρ·φ reading): the Gaussian's ρ = Δ²/(2σ²) (leading 1)."""
+LEMMA51_EPS_SCALE = F(1)
+"""001 Lemma 51: ρ-zCDP gives (ρ + 2√(ρ ln(1/δ)), δ)-DP, the ε as a multiple of it (1)."""
+LEMMA52_FACTOR = F(1, 2)
+"""001 Lemma 52: D_φ(RR_ε) <= ε²φ/2, the 1/2."""
 
 
 def _vectors(ell: int) -> tuple[tuple[int, ...], ...]:
@@ -107,17 +127,6 @@ def _vectors(ell: int) -> tuple[tuple[int, ...], ...]:
 
 def _box(p: Prob | Real) -> Interval:
     return p.enclose(_PREC) if isinstance(p, Real) else prob_as_interval(p)
-
-
-def _le(a: Real | Fraction | int, b: Real | Fraction | int) -> Order:
-    """LESS or EQUAL when a <= b is proved, GREATER when a > b is proved, else UNDECIDED."""
-    order = compare(a, b)[0]
-    return Order.LESS if order is Order.EQUAL else order
-
-
-def _fail(order: Order, what: str, witness: str) -> CheckResult:
-    verdict = Verdict.VIOLATED if order is Order.GREATER else Verdict.UNDECIDED
-    return CheckResult(verdict, what, witness)
 
 
 # ================================================================== Theorem 2: audits
@@ -133,23 +142,27 @@ def _audits(mechs: Sequence[tuple[Mechanism[object], Universe]], factor: Fractio
                    for mech, universe in mechs)
 
 
-def check_algorithm1_audits(factor: Fraction = _ONE) -> CheckResult:
-    """Exact audits of 001 Algorithm 1 (discrete Gaussian) at its claim (ε scaled by ``factor``).
+def check_algorithm1_audits() -> CheckResult:
+    """Exact audits of 001 Algorithm 1 (discrete Gaussian) at its claim (ε scaled by
+    :data:`ALGORITHM1_CLAIM_SCALE`).
 
-    ℓ = 1, 2 with σ² = 1 (claim ρ + 2√(ρ ln(1/δ)), ρ = ℓ/(2σ²)), and the paper's Step 1
-    calibration at (ε, δ) = (1, 1/10), ℓ = 2; K = 2, 3 teachers.  ``factor`` < 1 shrinks the
+    ℓ = 1, 2 with σ² = 1 and ℓ = 1 with σ² = 1/4 (claim ρ + 2√(ρ ln(1/δ)), ρ = ℓ/(2σ²); at
+    σ² = 1/4 the exact ε 3.24 is above half the claim 6.29), and the paper's Step 1
+    calibration at (ε, δ) = (1, 1/10), ℓ = 2; K = 2, 3 teachers.  A scale < 1 shrinks the
     claimed ε (a mutation that must fail).
     """
     mechs: list[tuple[Mechanism[object], Universe]] = [
         (gaussian_pate_at(1, 1, _DELTA), Universe(_vectors(1), (2, 3))),  # type: ignore[list-item]
         (gaussian_pate_at(2, 1, _DELTA), Universe(_vectors(2), (2, 3))),  # type: ignore[list-item]
+        (gaussian_pate_at(1, F(1, 4), _DELTA), Universe(_vectors(1), (2, 3))),  # type: ignore[list-item]
         (gaussian_pate(2, 1, _DELTA), Universe(_vectors(2), (2, 3))),  # type: ignore[list-item]
     ]
-    return _audits(mechs, factor)
+    return _audits(mechs, ALGORITHM1_CLAIM_SCALE)
 
 
-def check_algorithm2_audits(factor: Fraction = _ONE) -> CheckResult:
-    """Exact audits of 001 Algorithm 2 (discrete Laplace) at its claims (ε scaled by ``factor``).
+def check_algorithm2_audits() -> CheckResult:
+    """Exact audits of 001 Algorithm 2 (discrete Laplace) at its claims (ε scaled by
+    :data:`ALGORITHM2_CLAIM_SCALE`).
 
     svt_pate_at (basic-composition claim (2T/t, ℓ·P(ν − ρ > w))) at (ℓ, t, w, T) = (1, 1/2, 2, 1)
     and (2, 1, 1, 2); svt_pate (the paper's calibration, (ε, δ) = (1, 1/10)) at ℓ = 1, 2, T = 1.
@@ -160,18 +173,13 @@ def check_algorithm2_audits(factor: Fraction = _ONE) -> CheckResult:
         (svt_pate(1, 1, 1, _DELTA), Universe(_vectors(1), (2, 3))),  # type: ignore[list-item]
         (svt_pate(2, 1, 1, _DELTA), Universe(_vectors(2), (2, 3))),  # type: ignore[list-item]
     ]
-    return _audits(mechs, factor)
+    return _audits(mechs, ALGORITHM2_CLAIM_SCALE)
 
 
 # ================================================================== Theorem 2: calibration
 
 _CAL_GRID: Final = tuple(itertools.product((1, 3, 40), (F(1, 100), F(1, 2), F(1), F(8)),
                                            (F(1, 10), F(1, 10**5), F(1, 10**12))))
-
-
-def _contains(value: Real, target: Fraction) -> bool:
-    box = value.enclose(_PREC)
-    return box.lo <= target <= box.hi and box.width < F(1, 2**150)
 
 
 def check_calibration_identities(
@@ -191,12 +199,13 @@ def check_calibration_identities(
         s2 = sigma * sigma
         lhs1 = sqrt(rational(2 * n) * log(1 / delta) / s2) + rational(n) / (s2 * 2)
         for name, lhs in (("Algorithm 2 λ", lhs2), ("Algorithm 1 σ", lhs1)):
-            if not _contains(lhs, eps):
-                box = lhs.enclose(_PREC)
-                verdict = (Verdict.VIOLATED if not box.lo <= eps <= box.hi
-                           else Verdict.UNDECIDED)
-                return CheckResult(verdict, f"{name} does not solve its equation",
-                                   f"n={n}, ε={eps}, δ={delta}: left side {float(box.lo):.12g}")
+            box = lhs.enclose(_PREC)
+            if equal(box, eps) is Verdict.VIOLATED:  # the left side is proved != ε
+                return CheckResult(Verdict.VIOLATED, f"{name} does not solve its equation",
+                                   f"n={n}, ε={eps}, δ={delta}: left side {decimal(box.lo, 12)}")
+            if box.width >= F(1, 2**150):
+                return CheckResult(Verdict.UNDECIDED, f"{name}: enclosure wider than 2^-150",
+                                   f"n={n}, ε={eps}, δ={delta}")
     return CheckResult(Verdict.HOLDS, f"{len(_CAL_GRID)} (T or ℓ, ε, δ) grid points: both "
                        "left sides enclose ε to width < 2^-150 (exact identities, see notes)")
 
@@ -204,18 +213,17 @@ def check_calibration_identities(
 # ================================================================== Theorem 2: not GNMax
 
 
-def check_not_gnmax(variance_factor: Fraction = _HALF, against_gnmax: bool = True
-                    ) -> CheckResult:
+def check_not_gnmax(against_gnmax: bool = True) -> CheckResult:
     """Algorithm 1 adds noise once; GNMax's two-count noise is vote-count noise of variance σ²/2.
 
     Continuous: n1 + Z1 >= n0 + Z0 iff n1 + (Z1 − Z0)/2 >= K/2, and Var((Z1 − Z0)/2) = 2σ²/4,
-    exactly ``variance_factor``·σ² (1/2; a wrong factor must fail).  Discrete: on K = 2, one vote
+    exactly :data:`GNMAX_VARIANCE_FACTOR`·σ² (1/2; a wrong factor must fail).  Discrete: on K = 2, one vote
     for 1 and σ² = 1, P(v + Z >= ⌈K/2⌉) (Algorithm 1) and P(v + Z1 >= (K − v) + Z0) (GNMax) have
     disjoint enclosures.  ``against_gnmax=False`` compares Algorithm 1 with itself (must fail).
     """
     for s2 in (F(1, 3), F(1), F(7, 2), F(100)):
         var = (s2 + s2) / 4  # Var(Z1) + Var(Z0) over 2²
-        if var != variance_factor * s2:
+        if var != GNMAX_VARIANCE_FACTOR * s2:
             return CheckResult(Verdict.VIOLATED, "GNMax variance identity fails",
                                f"σ²={s2}: Var((Z1 − Z0)/2) = {var}")
     noise = DiscreteGaussian(F(1))
@@ -223,7 +231,7 @@ def check_not_gnmax(variance_factor: Fraction = _HALF, against_gnmax: bool = Tru
     alg1 = _box(upper_tail(noise, (k + 1) // 2 - v))
     other = (_box(difference_tail(noise, noise, (k - v) - v)) if against_gnmax
              else _box(upper_tail(noise, (k + 1) // 2 - v)))
-    if alg1.hi < other.lo or other.hi < alg1.lo:
+    if equal(alg1, other) is Verdict.VIOLATED:  # disjoint enclosures: the laws differ
         return CheckResult(Verdict.HOLDS, "continuous: effective variance σ²/2 on 4 σ² values; "
                            f"discrete K=2, v=1, σ²=1: Algorithm 1 releases 1 w.p. "
                            f"{float(alg1.lo):.6f}, GNMax w.p. {float(other.lo):.6f}")
@@ -360,13 +368,16 @@ def check_ex_post_is_data_dependent(count: Callable[[tuple[object, ...]], int] =
                 box = prob_as_interval(p)
                 lo, hi = lo + box.lo, hi + box.hi
         boxes.append(Interval(lo, hi))
-    if not (boxes[0].hi < boxes[1].lo or boxes[1].hi < boxes[0].lo):
-        return CheckResult(Verdict.VIOLATED, "the realized count has the same law",
+    differ = equal(boxes[0], boxes[1])
+    if differ is not Verdict.VIOLATED:  # the laws of R are not proved different
+        return CheckResult(Verdict.VIOLATED if differ is Verdict.HOLDS else Verdict.UNDECIDED,
+                           "the realized count's law is not proved to differ",
                            f"P(R=1): {boxes[0]} vs {boxes[1]}")
     e1 = epsilon_ex_post(2, 1, _DELTA)
     e2 = epsilon_ex_post(2, 2, _DELTA)
-    if not e1.hi < e2.lo:
-        return CheckResult(Verdict.UNDECIDED, "ex-post ε not separated", f"{e1} vs {e2}")
+    ordered = less_than(e1, e2)
+    if ordered is not Verdict.HOLDS:
+        return CheckResult(ordered, "ex-post ε not proved to grow with R", f"{e1} vs {e2}")
     return CheckResult(Verdict.HOLDS, f"P(R=1) = {float(boxes[0].lo):.4f} on D, "
                        f"{float(boxes[1].lo):.4f} on D'; ε_ex_post(R=1) = {float(e1.hi):.4f} < "
                        f"ε_ex_post(R=2) = {float(e2.lo):.4f}")
@@ -391,12 +402,13 @@ def _random_law(rng: random.Random, k: int) -> tuple[Fraction, ...]:
     return tuple(F(x, sum(w)) for x in w)
 
 
-def check_hockey_stick_post_processing(slack: Fraction = _ONE) -> CheckResult:
-    """HS_r(PF || QF) <= slack·HS_r(P || Q) for stochastic matrices F (slack 1: 001 Lemma 40).
+def check_hockey_stick_post_processing() -> CheckResult:
+    """HS_r(PF || QF) <= c·HS_r(P || Q) for stochastic matrices F (c = :data:`LEMMA40_FACTOR`
+    = 1: 001 Lemma 40).
 
     A deterministic grid: seeded random rational laws P, Q on 2–4 points, r ∈ {1, 3/2, 3}, and
     F the identity, a deterministic map (merging two outputs), and seeded random rational
-    stochastic matrices into 1–4 outputs; all exact.  ``slack`` < 1 must fail (F = identity).
+    stochastic matrices into 1–4 outputs; all exact.  c < 1 must fail (F = identity).
     """
     rng = random.Random(40)
     cases = 0
@@ -413,7 +425,7 @@ def check_hockey_stick_post_processing(slack: Fraction = _ONE) -> CheckResult:
             before = hockey_stick(p, q, r)
             for m in kernels:
                 after = hockey_stick(_push(p, m), _push(q, m), r)
-                if after > slack * before:
+                if after > LEMMA40_FACTOR * before:
                     return CheckResult(Verdict.VIOLATED, "post-processing increased HS",
                                        f"P={p}, Q={q}, r={r}, F={m}: {after} > {before}")
                 cases += 1
@@ -424,17 +436,18 @@ def check_hockey_stick_post_processing(slack: Fraction = _ONE) -> CheckResult:
 # ================================================================== Lemma 42
 
 
-def check_laplace_density_ratio(scale_factor: Fraction = _ONE) -> CheckResult:
+def check_laplace_density_ratio() -> CheckResult:
     """The Laplace mechanism's density ratio is <= e^ε (001 Lemma 42), discrete and continuous.
 
     Continuous, p = 1, 2: for integer f(D), f(D') with ‖f(D) − f(D')‖₁ <= ϑ and rational y on a
-    grid, the log-ratio (‖y − f(D')‖₁ − ‖y − f(D)‖₁)/b with b = ``scale_factor``·ϑ/ε is
+    grid, the log-ratio (‖y − f(D')‖₁ − ‖y − f(D)‖₁)/b with b = s·ϑ/ε (s = :data:`LEMMA42_SCALE`) is
     compared with ε exactly (rationals; exp is increasing).  Discrete (ϑ = 1): exact audits of
-    the discrete Laplace mechanism of scale ``scale_factor``/ε at ε, and for the two-sided
-    geometric law with α = e^{−ε} rational (α^{1/scale_factor}) the exact pmf ratio
-    P(z) <= P(z')/α for |z − z'| <= 1 plus exact audits at ln(1/α).  ``scale_factor`` = 1/2
+    the discrete Laplace mechanism of scale s/ε at ε, and for the two-sided
+    geometric law with α = e^{−ε} rational (α^{1/s}) the exact pmf ratio
+    P(z) <= P(z')/α for |z − z'| <= 1 plus exact audits at ln(1/α).  s = 1/2
     (half the noise) must fail.
     """
+    scale_factor = LEMMA42_SCALE
     cases = 0
     for eps in (F(1, 2), F(1), F(3)):
         for theta in (1, 2):
@@ -493,45 +506,64 @@ def check_lemma44_counterexample(epsilon: Fraction = _TEN, delta: Fraction = _TI
     the counterexample.  At ε < 1 the same construction must give HOLDS.
     """
     sigma = (_c_value(delta) / epsilon).enclose(64).hi + F(1, 2**40)
-    if _le(_c_value(delta), sigma * epsilon) is not Order.LESS:
+    if less_than(_c_value(delta), sigma * epsilon) is not Verdict.HOLDS:
         return CheckResult(Verdict.UNDECIDED, "c not proved above c₀", f"σ={sigma}")
     true_delta = analytic_gaussian_delta(epsilon, 1, sigma)
     what = (f"ε={epsilon}, δ={delta}, σ={float(sigma):.8g} (c = σε > √(2 ln(1.25/δ))): "
             f"exact δ(ε) ∈ [{float(true_delta.lo):.6g}, {float(true_delta.hi):.6g}]")
-    if true_delta.lo > delta:
-        return CheckResult(Verdict.VIOLATED, what, f"δ(ε) >= {float(true_delta.lo):.6g} > δ")
-    if true_delta.hi <= delta:
-        return CheckResult(Verdict.HOLDS, what)
-    return CheckResult(Verdict.UNDECIDED, what)
+    fits = at_most(true_delta, delta)
+    if fits is Verdict.VIOLATED:
+        return CheckResult(fits, what, f"δ(ε) >= {decimal(true_delta.lo)} > δ")
+    return CheckResult(fits, what)
 
 
 _L44_EPS: Final = (F(1, 100), F(1, 10), F(1, 2), F(9, 10), F(99, 100))
 _L44_DELTA: Final = (F(1, 10), F(1, 10**3), F(1, 10**5), F(1, 10**10))
 
 
-def check_lemma44_corrected(c2_factor: Fraction = _ONE) -> CheckResult:
+def check_lemma44_corrected() -> CheckResult:
     """For ε ∈ (0, 1), σ = c/ε with c² = 2 ln(1.25/δ) (the infimum) gives δ(ε) <= δ (Δ = 1).
 
     Grid: ε ∈ {1/100, 1/10, 1/2, 9/10, 99/100} × δ ∈ {10⁻¹, 10⁻³, 10⁻⁵, 10⁻¹⁰}; σ is
-    classical_gaussian_sigma (times √c2_factor); the analytic δ is evaluated at a rational σ_lo
-    <= σ, which is sound because δ(ε) decreases in σ.  ``c2_factor`` = 1/4 must fail.
+    classical_gaussian_sigma (times √:data:`LEMMA44_C2_SCALE`); the analytic δ is evaluated at a
+    rational σ_lo <= σ, which is sound because δ(ε) decreases in σ.  A c² scale 1/4 must fail.
     """
     for eps in _L44_EPS:
         for delta in _L44_DELTA:
-            sigma = classical_gaussian_sigma(eps, delta) * sqrt(rational(c2_factor))
+            sigma = classical_gaussian_sigma(eps, delta) * sqrt(rational(LEMMA44_C2_SCALE))
             lo = sigma.enclose(64).lo
             true_delta = analytic_gaussian_delta(eps, 1, lo)
-            if true_delta.hi > delta:
-                verdict = Verdict.VIOLATED if true_delta.lo > delta else Verdict.UNDECIDED
-                if verdict is Verdict.UNDECIDED:
-                    exact_at = analytic_gaussian_delta(eps, 1, sigma.enclose(64).hi)
-                    if exact_at.lo > delta:
-                        verdict = Verdict.VIOLATED
+            if at_most(true_delta, delta) is not Verdict.HOLDS:
+                # δ(ε) decreases in σ: only δ at σ's upper end above δ proves the failure
+                exact_at = analytic_gaussian_delta(eps, 1, sigma.enclose(64).hi)
+                verdict = (Verdict.VIOLATED if greater_than(exact_at, delta) is Verdict.HOLDS
+                           else Verdict.UNDECIDED)
                 return CheckResult(verdict, "classical Gaussian δ exceeded",
-                                   f"ε={eps}, δ={delta}: δ(ε) ∈ [{float(true_delta.lo):.4g}, "
-                                   f"{float(true_delta.hi):.4g}]")
+                                   f"ε={eps}, δ={delta}: δ(ε) ∈ {interval_text(true_delta, 4)}")
     return CheckResult(Verdict.HOLDS, f"{len(_L44_EPS) * len(_L44_DELTA)} (ε, δ) grid points with "
                        "ε < 1: the exact δ(ε) at σ = √(2 ln(1.25/δ))/ε is <= δ")
+
+
+def check_lemma44_threshold() -> CheckResult:
+    """ε < 1 is sufficient for 001 Lemma 44, not necessary: at δ = 10⁻⁵ the construction of
+    :func:`check_lemma44_counterexample` keeps δ(ε) <= δ at ε = 8 and breaks it at ε = 9.
+
+    HOLDS when both are proved (so failures start in (8, 9), near ε ≈ 8.4 by a float scan).
+    At ε = 8 the analytic δ(ε) is evaluated at a rational σ_lo <= √(2 ln(1.25/δ))/ε, the
+    infimum of the admissible σ (sound: δ(ε) decreases in σ), so every admissible σ is covered.
+    """
+    eps = _L44_STILL_HOLDS
+    sigma_lo = (_c_value(_TINY) / eps).enclose(64).lo
+    holds = at_most(analytic_gaussian_delta(eps, 1, sigma_lo), _TINY)
+    at_9 = check_lemma44_counterexample(_L44_FIRST_FAILS, _TINY)
+    if holds is Verdict.HOLDS and at_9.verdict is Verdict.VIOLATED:
+        return CheckResult(Verdict.HOLDS, f"δ = 10⁻⁵: δ(ε) <= δ at ε = {eps} for every "
+                           f"σ >= √(2 ln(1.25/δ))/ε; fails at ε = {_L44_FIRST_FAILS} "
+                           f"({at_9.evidence})")
+    verdicts = (holds, at_9.verdict)
+    verdict = Verdict.UNDECIDED if Verdict.UNDECIDED in verdicts else Verdict.VIOLATED
+    return CheckResult(verdict, "the failure threshold is not proved in (8, 9)",
+                       f"ε = {eps}: {holds.value}, ε = {_L44_FIRST_FAILS}: {at_9.verdict.value}")
 
 
 # ================================================================== Lemma 51
@@ -547,32 +579,33 @@ def check_gaussian_conversion(conversion: Callable[[Fraction, Fraction], Real] =
 
     Grid σ ∈ {1/2, 1, 3, 10} × δ ∈ {10⁻¹, 10⁻³, 10⁻⁶, 10⁻¹²}: ε = ``conversion``(ρ, δ)
     (default :func:`~privref.reference.accounting.zcdp_epsilon`, ρ + 2√(ρ ln(1/δ))), its rational
-    lower end ε_lo is used (δ(ε) decreases in ε, so δ(ε_lo) <= δ proves δ(ε) <= δ).  Dropping
-    the 2 must fail.
+    lower end ε_lo is used (δ(ε) decreases in ε, so δ(ε_lo) <= δ proves δ(ε) <= δ), times
+    :data:`LEMMA51_EPS_SCALE`.  Dropping the 2 must fail.
     """
     for sigma in (F(1, 2), F(1), F(3), F(10)):
         rho = 1 / (2 * sigma * sigma)
         for delta in (F(1, 10), F(1, 10**3), F(1, 10**6), F(1, 10**12)):
-            eps = conversion(rho, delta).enclose(64)
+            eps = (conversion(rho, delta) * rational(LEMMA51_EPS_SCALE)).enclose(64)
             true_delta = analytic_gaussian_delta(max(eps.lo, F(0)), 1, sigma)
-            if true_delta.hi > delta:
+            if at_most(true_delta, delta) is not Verdict.HOLDS:
                 hi_delta = analytic_gaussian_delta(eps.hi, 1, sigma)
-                verdict = Verdict.VIOLATED if hi_delta.lo > delta else Verdict.UNDECIDED
+                verdict = (Verdict.VIOLATED if greater_than(hi_delta, delta) is Verdict.HOLDS
+                           else Verdict.UNDECIDED)
                 return CheckResult(verdict, "Lemma 51's ε is not enough for the Gaussian",
-                                   f"σ={sigma}, δ={delta}: δ(ε) >= {float(hi_delta.lo):.4g}")
+                                   f"σ={sigma}, δ={delta}: δ(ε) >= {decimal(hi_delta.lo, 4)}")
     return CheckResult(Verdict.HOLDS, "16 (σ, δ) grid points: analytic δ(ε_Lemma51) <= δ")
 
 
-def check_renyi_reading_phi(rho_factor: Fraction = _ONE) -> CheckResult:
+def check_renyi_reading_phi() -> CheckResult:
     """Definition 50 read with ρ·φ: the Gaussian's D_φ = φΔ²/(2σ²) is <= 0 + ρφ, ρ = Δ²/(2σ²).
 
     Exact rationals over σ² ∈ {1/4, 1, 9}, Δ ∈ {1, 2}, φ ∈ {1 + 1/100, 2, 10, 1000}
-    (D_φ(N(0, σ²) || N(Δ, σ²)) = φΔ²/(2σ²) is the standard closed form).  ``rho_factor``
-    scales ρ (1/2 must fail).
+    (D_φ(N(0, σ²) || N(Δ, σ²)) = φΔ²/(2σ²) is the standard closed form).
+    :data:`DEFINITION50_RHO_SCALE` scales ρ (1/2 must fail).
     """
     for s2 in (F(1, 4), F(1), F(9)):
         for delta_f in (1, 2):
-            rho = F(delta_f**2) / (2 * s2) * rho_factor
+            rho = F(delta_f**2) / (2 * s2) * DEFINITION50_RHO_SCALE
             for phi in (F(101, 100), F(2), F(10), F(1000)):
                 if phi * delta_f**2 / (2 * s2) > rho * phi:
                     return CheckResult(Verdict.VIOLATED, "ρφ reading fails", f"σ²={s2}, φ={phi}")
@@ -612,18 +645,20 @@ def randomized_response_renyi(eps: Fraction, phi: Fraction) -> Real:
     return log(num / (exp(eps) + 1)) / (phi - 1)
 
 
-def check_randomized_response_renyi(factor: Fraction = _HALF) -> CheckResult:
-    """D_φ(RR_ε(0) || RR_ε(1)) <= factor·ε²φ for every φ on a grid (factor 1/2: 001 Lemma 52).
+def check_randomized_response_renyi() -> CheckResult:
+    """D_φ(RR_ε(0) || RR_ε(1)) <= c·ε²φ for every φ on a grid (c = :data:`LEMMA52_FACTOR` = 1/2:
+    001 Lemma 52).
 
     Grid ε ∈ {1/10, 1/2, 1, 2, 5} × φ ∈ {1 + 1/1000, 3/2, 2, 5, 20, 100}, decided by interval
-    arithmetic.  ``factor`` = 1/4 must fail.
+    arithmetic.  c = 1/4 must fail.
     """
+    factor = LEMMA52_FACTOR
     for eps in (F(1, 10), F(1, 2), F(1), F(2), F(5)):
         for phi in (F(1001, 1000), F(3, 2), F(2), F(5), F(20), F(100)):
-            order = _le(randomized_response_renyi(eps, phi), factor * eps * eps * phi)
-            if order is not Order.LESS:
-                return _fail(order, "Rényi divergence above the zCDP bound",
-                             f"ε={eps}, φ={phi}, bound {factor}·ε²φ")
+            verdict = at_most(randomized_response_renyi(eps, phi), factor * eps * eps * phi)
+            if verdict is not Verdict.HOLDS:
+                return CheckResult(verdict, "Rényi divergence not proved within the zCDP bound",
+                                   f"ε={eps}, φ={phi}, bound {factor}·ε²φ")
     return CheckResult(Verdict.HOLDS, "30 (ε, φ) grid points: D_φ <= ε²φ/2 "
                        f"(pure_to_zcdp(1) = {pure_to_zcdp(1)})")
 
@@ -635,9 +670,9 @@ _ALG2: Final = ("reference.pate.svt_pate", "reference.pate.svt_pate_at")
 
 _THEOREM2_CHECKS: Final = (
     Check("exact audits of Algorithm 1 (discrete Gaussian) at its claims",
-          check_algorithm1_audits),
+          check_algorithm1_audits, constant="ALGORITHM1_CLAIM_SCALE"),
     Check("exact audits of Algorithm 2 (discrete Laplace) at its claims",
-          check_algorithm2_audits),
+          check_algorithm2_audits, constant="ALGORITHM2_CLAIM_SCALE"),
     Check("calibration identities of λ and σ, enclosed", check_calibration_identities),
 )
 
@@ -680,7 +715,8 @@ ENTRIES: tuple[Entry, ...] = (
                    "is vote-count noise of variance σ²/2, so the two are not the same mechanism "
                    "at the same σ."),
         kind=Kind.PROOF_STEP, status=Status.CHECKED,
-        checks=(Check("exact variance identity and disjoint discrete laws", check_not_gnmax),),
+        checks=(Check("exact variance identity and disjoint discrete laws", check_not_gnmax,
+                      constant="GNMAX_VARIANCE_FACTOR"),),
         subjects=("reference.pate.gaussian_votes",)),
     Entry(
         paper="001", number="Theorem 2", step="PSQ and ASQ need a per-record teacher split",
@@ -719,7 +755,7 @@ ENTRIES: tuple[Entry, ...] = (
         kind=Kind.LEMMA, status=Status.PROVED,
         parameter_range="finite output spaces, every ε >= 0, every stochastic matrix F",
         checks=(Check("exact hockey-stick divergences under stochastic matrices",
-                      check_hockey_stick_post_processing),),
+                      check_hockey_stick_post_processing, constant="LEMMA40_FACTOR"),),
         notes=("Proof: with r = e^ε, Σ_j max(0, Σ_i (P_i − rQ_i)F_ij) <= Σ_j Σ_i max(0, "
                "P_i − rQ_i)F_ij = Σ_i max(0, P_i − rQ_i), since F_ij >= 0 and rows sum to 1; "
                "(ε, δ)-DP is HS_r <= δ for every neighboring pair. Source: Dwork et al. 2006."),
@@ -733,7 +769,7 @@ ENTRIES: tuple[Entry, ...] = (
         kind=Kind.LEMMA, status=Status.PROVED,
         parameter_range="every ε > 0, ϑ > 0, p >= 1 (continuous); integer queries (discrete)",
         checks=(Check("density ratios <= e^ε, discrete and continuous",
-                      check_laplace_density_ratio),),
+                      check_laplace_density_ratio, constant="LEMMA42_SCALE"),),
         notes=("Proof: the density ratio is exp((ε/ϑ)(‖y − f(D')‖₁ − ‖y − f(D)‖₁)) <= "
                "exp((ε/ϑ)‖f(D) − f(D')‖₁) <= e^ε by the triangle inequality; the discrete "
                "Laplace pmf ∝ e^{−|z|/b} has the same ratio bound. Source: Dwork et al. 2006."),
@@ -746,12 +782,17 @@ ENTRIES: tuple[Entry, ...] = (
         kind=Kind.LEMMA, status=Status.REFUTED,
         counterexample=("ε = 10, δ = 10⁻⁵, ϑ₂ = 1, σ a rational just above √(2 ln(1.25·10⁵))/10 "
                         "≈ 0.48448: the exact analytic-Gaussian δ(10) ≈ 2.265·10⁻⁵ > 10⁻⁵."),
-        corrected=("For ε ∈ (0, 1) (Dwork–Roth Theorem A.1's hypothesis) the statement holds; "
-                   "checked on ε ∈ {1/100, 1/10, 1/2, 9/10, 99/100} × δ ∈ {10⁻¹, 10⁻³, 10⁻⁵, "
-                   "10⁻¹⁰} at the infimum σ = √(2 ln(1.25/δ))/ε."),
+        corrected=("For ε ∈ (0, 1) (Dwork–Roth Theorem A.1's hypothesis, a sufficient "
+                   "condition) the statement holds; checked on ε ∈ {1/100, 1/10, 1/2, 9/10, "
+                   "99/100} × δ ∈ {10⁻¹, 10⁻³, 10⁻⁵, 10⁻¹⁰} at the infimum σ = √(2 ln(1.25/δ))/ε. "
+                   "ε < 1 is not necessary: at δ = 10⁻⁵ the statement still holds at ε = 8 and "
+                   "first fails between ε = 8 and 9 (≈ 8.4 by a float scan)."),
         checks=(Check("ε = 10, δ = 1e-5: exact δ(ε) > δ", check_lemma44_counterexample,
                       Verdict.VIOLATED),
-                Check("ε < 1 grid: exact δ(ε) <= δ", check_lemma44_corrected)),
+                Check("ε < 1 grid: exact δ(ε) <= δ", check_lemma44_corrected,
+                      constant="LEMMA44_C2_SCALE"),
+                Check("ε < 1 is sufficient, not necessary: δ = 1e-5 holds at ε = 8, fails at 9",
+                      check_lemma44_threshold)),
         notes=("Decided by accounting.analytic_gaussian_delta (Balle–Wang 2018 Theorem 8, an "
                "exact characterization, enclosed). classical_gaussian_sigma already refuses "
                "ε >= 1. The paper uses the zCDP fact (ρ = 1/(2σ²)), not this lemma, in its "
@@ -764,7 +805,8 @@ ENTRIES: tuple[Entry, ...] = (
                    "(ρ + 2√(ρ ln(1/δ)), δ)-DP for every δ > 0; checked against the Gaussian "
                    "mechanism's exact privacy profile."),
         kind=Kind.LEMMA, status=Status.CHECKED,
-        checks=(Check("Gaussian: analytic δ at Lemma 51's ε is <= δ", check_gaussian_conversion),),
+        checks=(Check("Gaussian: analytic δ at Lemma 51's ε is <= δ", check_gaussian_conversion,
+                      constant="LEMMA51_EPS_SCALE"),),
         notes=("Only Gaussian mechanisms are checked (they are the extreme ρ-zCDP case for "
                "this conversion's use in 001); the general statement is Bun–Steinke's."),
         subjects=("reference.accounting.zcdp_epsilon", "reference.accounting.zcdp_delta")),
@@ -778,7 +820,8 @@ ENTRIES: tuple[Entry, ...] = (
                         "every constant α (shown for α = 1, 10, 1000)."),
         corrected="D_φ(M(D) || M(D')) <= ξ + ρφ for all φ > 1; the Gaussian meets it with equality.",
         checks=(Check("constant reading fails", check_renyi_reading_constant, Verdict.VIOLATED),
-                Check("ρ·φ reading holds for the Gaussian", check_renyi_reading_phi)),
+                Check("ρ·φ reading holds for the Gaussian", check_renyi_reading_phi,
+                      constant="DEFINITION50_RHO_SCALE")),
         subjects=("reference.accounting.gaussian_zcdp",)),
     Entry(
         paper="001", number="Lemma 52",
@@ -786,7 +829,7 @@ ENTRIES: tuple[Entry, ...] = (
                    "checked for randomized response with parameter ε: D_φ <= ε²φ/2 on a grid."),
         kind=Kind.LEMMA, status=Status.CHECKED,
         checks=(Check("randomized response Rényi divergences <= ε²φ/2",
-                      check_randomized_response_renyi),),
+                      check_randomized_response_renyi, constant="LEMMA52_FACTOR"),),
         notes=("Randomized response is the extreme pair of an ε-DP mechanism on two outputs; the "
                "general proof is Bun–Steinke's."),
         subjects=("reference.accounting.pure_to_zcdp", "proofs.p001.privacy.randomized_response_renyi")),

@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import Final
 
 from privref.reference.concepts import ConceptClass, explicit, intervals, thresholds_on
+from privref.reference.decide import equal, proved_le
 from privref.reference.learners.noise_conditions import (
     NoisyProblem,
     best_in_class,
@@ -33,7 +34,7 @@ from privref.reference.learners.noise_conditions import (
 from privref.reference.learners.pate_students import erm_student
 from privref.reference.pate import svt_votes
 from privref.reference.program import distribution
-from privref.reference.reals import Interval, Order, Real, compare, exp, log, rational
+from privref.reference.reals import Interval, Real, exp, log, rational
 from privref.reference.vc import vc_dimension
 
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
@@ -60,9 +61,18 @@ __all__ = [
 ]
 
 F = Fraction
-_D_1: Final = F(1)
-_D_2: Final = F(2)
-_D_m1__5: Final = F(-1, 5)
+TRIANGLE_FACTOR = F(1)
+"""001 Theorem 5: Dis^(a, c) <= Dis^(a, b) + Dis^(b, c) (leading 1)."""
+THEOREM5_CONSTANT = 13
+"""001 Theorem 5's 13 = 2·6 + 1 in 13·Err(h*)."""
+REMARK6_AGNOSTIC_D_EXP = F(-1, 5)
+"""001 Remark 6: the agnostic m* = d^{−1/5}(nε)^{4/5}, the exponent −1/5 of d."""
+THEOREM10_B_COEFF = 5
+"""001 Theorem 10: a + 2√(ab) + 4b <= 2a + 5b, the 5."""
+ERR_DIS_FACTOR = F(1)
+"""001 Eqs. (3), (9): Err(h) − Err(g) <= Dis(h, g) (leading 1)."""
+ERM_CHAIN_COEFFICIENT = 2
+"""001 Theorem 10: Dis^(ĥ^S, g) <= min_h Dis^(h, g) + 2·Dis^(z, g), the 2."""
 _D_m3__2: Final = F(-3, 2)
 Monomial = dict[str, Fraction]
 """A monomial Π v^e over variables (d, ne = nε, m, n, eps, alpha), coefficient 1."""
@@ -102,8 +112,10 @@ def _eval(m: Monomial, values: dict[str, Fraction]) -> Real:
 # ------------------------------------------------------------------ Theorem 5
 
 
-def check_triangle(max_len: int = 6, scale: Fraction = _D_1) -> CheckResult:
-    """Dis^(a, c) <= scale·(Dis^(a, b) + Dis^(b, c)) on every triple of 0/1 vectors of length <= max_len."""
+def check_triangle(max_len: int = 6) -> CheckResult:
+    """Dis^(a, c) <= scale·(Dis^(a, b) + Dis^(b, c)) on every triple of 0/1 vectors of length <= max_len
+    (scale = :data:`TRIANGLE_FACTOR`)."""
+    scale = TRIANGLE_FACTOR
     count = 0
     for m in range(1, max_len + 1):
         for a, b, c in itertools.product(range(1 << m), repeat=3):
@@ -113,13 +125,19 @@ def check_triangle(max_len: int = 6, scale: Fraction = _D_1) -> CheckResult:
     return CheckResult(Verdict.HOLDS, f"{count} triples of label vectors, exact")
 
 
-def check_eq7_case_split(factor: Fraction = _D_2) -> CheckResult:
-    """T <= A + c'T^{1/4} implies T <= factor·A or T^{3/4} <= factor·c', exact on a grid.
+EQ7_FACTOR = F(2)
+"""001 Eq. (7): T <= 2A or T^{3/4} <= 2c', the 2."""
+
+
+def check_eq7_case_split() -> CheckResult:
+    """T <= A + c'T^{1/4} implies T <= factor·A or T^{3/4} <= factor·c', exact on a grid
+    (factor = :data:`EQ7_FACTOR`).
 
     Eq. (6) has the form T <= A + c'·T^{1/4} (c' = Õ(m d^{1/2}/(nε)^{1/2})); fourth powers keep
     it rational: c'T^{1/4} >= T − A iff T <= A or c'^4·T >= (T − A)^4, and T^{3/4} <= 2c' iff
     T^3 <= (2c')^4, i.e. T <= (2c')^{4/3} as in Eq. (7).
     """
+    factor = EQ7_FACTOR
     grid = (F(1, 3), F(1), F(2), F(4), F(8), F(27, 2), F(100))
     cases = 0
     for A, c, T in itertools.product(grid, grid, (F(k ** 4) for k in range(1, 7))):
@@ -131,8 +149,10 @@ def check_eq7_case_split(factor: Fraction = _D_2) -> CheckResult:
     return CheckResult(Verdict.HOLDS, f"{cases} (A, c', T) satisfying Eq. (6)'s form, exact")
 
 
-def check_thirteen(constant: int = 13) -> CheckResult:
-    """Err <= 2T/m + Err(h*) with T <= 6m Err(h*) gives 2·6 + 1 = constant; vacuous iff Err(h*) > 1/26."""
+def check_thirteen() -> CheckResult:
+    """Err <= 2T/m + Err(h*) with T <= 6m Err(h*) gives 2·6 + 1 = constant
+    (:data:`THEOREM5_CONSTANT`); vacuous iff Err(h*) > 1/26."""
+    constant = THEOREM5_CONSTANT
     if constant != 2 * 6 + 1:
         return CheckResult(Verdict.VIOLATED, "constant mismatch", f"2·6 + 1 = 13 != {constant}")
     for k in range(1, 200):
@@ -155,7 +175,7 @@ def _balance(t1: Monomial, t2: Monomial, m_star: Monomial, value: Monomial) -> s
 
 def _factor_two(t1: Monomial, t2: Monomial, m_star: Monomial, values: dict[str, Fraction]
                 ) -> str | None:
-    """f(m*) <= 2 f(m) on m = m*·2^j, j = −3..3, decided with intervals."""
+    """f(m*) <= 2 f(m) on m = m*·2^j, j = −3..3, decided with intervals (Undecided if not)."""
     base = _eval(m_star, values)
 
     def f(mm: Real) -> Real:
@@ -164,7 +184,7 @@ def _factor_two(t1: Monomial, t2: Monomial, m_star: Monomial, values: dict[str, 
 
     for j in range(-3, 4):
         m_j = base * rational(F(2) ** j)
-        if compare(f(base), f(m_j) * 2)[0] is Order.GREATER:
+        if not proved_le(f(base), f(m_j) * 2):
             return f"j={j}"
     return None
 
@@ -173,9 +193,11 @@ def _mpow(x: Real, e: Fraction) -> Real:
     return exp(log(x) * e)
 
 
-def check_remark6(agnostic_exp: Fraction = _D_m1__5) -> CheckResult:
+def check_remark6() -> CheckResult:
     """Remark 6: realizable m* = (nε)^{4/3}/d gives d/(nε)^{2/3}; agnostic m* = d^{−1/5}(nε)^{4/5}
-    gives d^{3/5}/(nε)^{2/5}; both terms equal at m*, and f(m*) <= 2 f(m) on instances."""
+    gives d^{3/5}/(nε)^{2/5}; both terms equal at m*, and f(m*) <= 2 f(m) on instances
+    (d's exponent in m*: :data:`REMARK6_AGNOSTIC_D_EXP`)."""
+    agnostic_exp = REMARK6_AGNOSTIC_D_EXP
     real = (_v(d=2, ne=-2, m=1), _v(d=F(1, 2), m=F(-1, 2)), _v(ne=F(4, 3), d=-1),
             _v(d=1, ne=F(-2, 3)))
     agn = (_v(m=F(1, 3), d=F(2, 3), ne=F(-2, 3)), _v(d=F(1, 2), m=F(-1, 2)),
@@ -202,8 +224,10 @@ def check_theorem10_exponents(t_exp: Callable[[Fraction], Fraction] = lambda t: 
     return CheckResult(Verdict.HOLDS, f"exact exponents for τ in {', '.join(map(str, _TAUS))}")
 
 
-def check_scalar_inequality(b_coefficient: int = 5) -> CheckResult:
-    """a + 2√(ab) + 4b <= 2a + b_coefficient·b for a, b >= 0 (via 4ab <= (a + (b_coeff−4)b)²)."""
+def check_scalar_inequality() -> CheckResult:
+    """a + 2√(ab) + 4b <= 2a + c·b for a, b >= 0 (via 4ab <= (a + (c−4)b)²),
+    c = :data:`THEOREM10_B_COEFF`."""
+    b_coefficient = THEOREM10_B_COEFF
     grid = [F(0), F(1, 7), F(1, 2), F(1), F(3), F(10), F(1000)]
     for a, b in itertools.product(grid, repeat=2):
         rest = a + (b_coefficient - 4) * b
@@ -223,8 +247,10 @@ def _problems(seed: int = 1001, count: int = 40) -> list[NoisyProblem]:
     return out
 
 
-def check_err_minus_dis(scale: Fraction = _D_1) -> CheckResult:
-    """Err(h) − Err(g) <= scale·Dis(h, g) for every pair of labelings, exact (Eqs. (3), (9))."""
+def check_err_minus_dis() -> CheckResult:
+    """Err(h) − Err(g) <= scale·Dis(h, g) for every pair of labelings, exact (Eqs. (3), (9)),
+    scale = :data:`ERR_DIS_FACTOR`."""
+    scale = ERR_DIS_FACTOR
     count = 0
     for P in _problems():
         for h, g in itertools.product(range(1 << P.size), repeat=2):
@@ -234,13 +260,15 @@ def check_err_minus_dis(scale: Fraction = _D_1) -> CheckResult:
     return CheckResult(Verdict.HOLDS, f"{count} labeling pairs on 40 seeded problems")
 
 
-def check_erm_chain(cls: str = "thresholds", coefficient: int = 2) -> CheckResult:
+def check_erm_chain(cls: str = "thresholds") -> CheckResult:
     """ERM student ĥ^S on pseudo-labels z: Dis^(ĥ^S, g) <= min_{h∈H} Dis^(h, g) + coefficient·Dis^(z, g).
 
     Every pseudo-label vector z and every target vector g on 6 public points (two repeated);
     g ∈ H gives Theorem 10's Dis^(ĥ^S, h*) <= 2 Dis^(ĥ^priv, h*).  ``cls`` is "thresholds",
-    "intervals" or "vote3" (Vote_3 of thresholds on 4 points: Theorem 20's student).
+    "intervals" or "vote3" (Vote_3 of thresholds on 4 points: Theorem 20's student);
+    coefficient = :data:`ERM_CHAIN_COEFFICIENT`.
     """
+    coefficient = ERM_CHAIN_COEFFICIENT
     H: ConceptClass = {"thresholds": thresholds_on(4), "intervals": intervals(4),
                        "vote3": vote_class(explicit(range(4), [(1, 1, 0, 0), (1, 0, 1, 0),
                                                                (1, 0, 0, 1)]), 3)}[cls]
@@ -336,7 +364,7 @@ def check_svt_dependence(law: Callable[[], list[tuple[tuple[int | str, ...], Int
         second = sum((q for oo, q in items if len(oo) == 2 and oo[1] == o[1]),
                      Interval.point(F(0)))
         prod = first * second
-        if p.lo > prod.hi or p.hi < prod.lo:
+        if equal(p, prod) is Verdict.VIOLATED:  # disjoint enclosures: proved unequal
             return CheckResult(Verdict.HOLDS, f"P{o} ∈ {p} but the product of marginals is in "
                                f"{prod}: dependent entries")
     return CheckResult(Verdict.VIOLATED, "no dependence decided", str(items))
@@ -395,15 +423,21 @@ def check_vote_vc(per_vote: Callable[[int, int], int] = lambda K, d: K * d) -> C
 
 # ------------------------------------------------------------------ entries
 
-_TRI: Final = Check("all label-vector triples, length <= 6", check_triangle)
-_EQ7: Final = Check("Eq. (7) case split on a rational grid", check_eq7_case_split)
-_13: Final = Check("2·6 + 1 = 13 and the 1/26 threshold", check_thirteen)
+_TRI: Final = Check("all label-vector triples, length <= 6", check_triangle,
+                    constant="TRIANGLE_FACTOR")
+_EQ7: Final = Check("Eq. (7) case split on a rational grid", check_eq7_case_split,
+                    constant="EQ7_FACTOR")
+_13: Final = Check("2·6 + 1 = 13 and the 1/26 threshold", check_thirteen,
+                   constant="THEOREM5_CONSTANT")
 _T10: Final = Check("T and T/m exponents, τ grid", check_theorem10_exponents)
-_SCALAR: Final = Check("a + 2√(ab) + 4b <= 2a + 5b, exact grid", check_scalar_inequality)
-_ERRDIS: Final = Check("Err(h) − Err(g) <= Dis(h, g), all labelings", check_err_minus_dis)
-_CHAIN: Final = Check("ERM chain on thresholds, every (z, g)", check_erm_chain)
+_SCALAR: Final = Check("a + 2√(ab) + 4b <= 2a + 5b, exact grid", check_scalar_inequality,
+                       constant="THEOREM10_B_COEFF")
+_ERRDIS: Final = Check("Err(h) − Err(g) <= Dis(h, g), all labelings", check_err_minus_dis,
+                       constant="ERR_DIS_FACTOR")
+_CHAIN: Final = Check("ERM chain on thresholds, every (z, g)", check_erm_chain,
+                      constant="ERM_CHAIN_COEFFICIENT")
 _CHAIN_VOTE: Final = Check("ERM chain on Vote_3(H) of Example 1, every (z, g)",
-                           lambda: check_erm_chain("vote3"))
+                           lambda: check_erm_chain("vote3"), constant="ERM_CHAIN_COEFFICIENT")
 _AGG: Final = Check("Example 1, n = 1: exact law and h^agg_inf", check_agg_exact)
 _NC: Final = "reference.learners.noise_conditions"
 _THM5_STATEMENT: Final = (
@@ -468,7 +502,8 @@ ENTRIES: Final[tuple[Entry, ...]] = (
                      "(nε)^{4/3}/d) and O(Err(h*)) + Õ(d^{3/5}/(nε)^{2/5}) (agnostic, m* = "
                      "d^{−1/5}(nε)^{4/5}); m* is optimal within a factor 2."),
           kind=Kind.REMARK, status=Status.CHECKED,
-          checks=(Check("exact exponents and factor 2 on instances", check_remark6),),
+          checks=(Check("exact exponents and factor 2 on instances", check_remark6,
+                        constant="REMARK6_AGNOSTIC_D_EXP"),),
           notes=("Factor 2 in general: one term increases and the other decreases in m, so "
                  "f(m) >= max(t1, t2)(m) >= the common value at m*, and f(m*) = 2·that value."),
           subjects=("reference.learners.pate_students.erm_student",)),
@@ -534,7 +569,7 @@ ENTRIES: Final[tuple[Entry, ...]] = (
                      "min_h Dis^(h, g) + 2 Dis^(ĥ^priv, g) for the ERM student and any g."),
           kind=Kind.PROOF_STEP, status=Status.CHECKED,
           checks=(_ERRDIS, _CHAIN, Check("ERM chain on intervals", lambda: check_erm_chain(
-              "intervals"))),
+              "intervals"), constant="ERM_CHAIN_COEFFICIENT")),
           subjects=("reference.learners.pate_students.erm_student",)),
     Entry(paper="001", number="Theorem 19", step="h^agg_inf computed exactly",
           statement=("h^agg_inf(x) = 1(E[ĥ_1(x)] >= 1/2) over ERM teachers on n samples (L458), "

@@ -3,7 +3,7 @@
 Lemma 3 (Algorithm 2 answers every large-margin query), Lemma 4 (pigeonhole), Lemma 15 (the
 cut-off budget of Algorithm 3) and Proposition 18 / 30 (approximate high margin).  Verdicts are
 exact: comparisons of transcendental quantities go through interval arithmetic
-(:func:`privref.reference.reals.compare`), Laplace tails through
+(:mod:`privref.reference.decide`), Laplace tails through
 :func:`privref.reference.sparse_vector.laplace_difference_tail` at a rational endpoint of a
 proven enclosure (the tail is decreasing), and discrete runs of Algorithm 2 through the exact
 law of :func:`privref.reference.pate.svt_votes`.
@@ -28,25 +28,32 @@ from fractions import Fraction
 from typing import Final
 
 from privref.reference.accounting import algorithm2_lambda, algorithm2_threshold
+from privref.reference.decide import all_hold, at_least, ceil, proved_le
+from privref.reference.errors import Undecided
 from privref.reference.learners.pate_teachers import majority
 from privref.reference.pate import svt_votes
 from privref.reference.program import distribution
-from privref.reference.reals import Interval, Order, Real, compare, log, rational, sqrt
+from privref.reference.reals import Interval, Real, log, rational, sqrt
 from privref.reference.sparse_vector import laplace_difference_tail
 from privref.reference.stability_release import instability_distance, threshold_floor
 
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
+from ..numbers_text import decimal
 from .concentration import binomial_pmf, lower_tail_below
 
 __all__ = [
     "ENTRIES",
     "check_expected_margin",
     "check_high_margin_count",
+    "check_lemma3_all_parameters",
+    "check_lemma3_condition_not_necessary",
     "check_lemma3_corrected",
     "check_lemma3_large_epsilon",
     "check_lemma3_off_by_one",
     "check_lemma3_off_by_one_discrete",
     "check_margin_cut",
+    "check_margin_full_scale_misses",
+    "check_margin_half_scale",
     "check_pigeonhole",
     "check_pigeonhole_labels",
     "check_proposition18_condition",
@@ -54,6 +61,7 @@ __all__ = [
     "check_signed_hoeffding",
     "corrected_proposition18_k",
     "lemma3_k",
+    "lemma3_slack_constant",
     "lemma3_sufficient_gap",
     "proposition18_k",
 ]
@@ -62,36 +70,28 @@ F = Fraction
 _ONE: Final = F(1)
 _TENTH: Final = F(1, 10)
 _PERCENT: Final = F(1, 100)
-_PRINTED_CONSTANT: Final = F(136)
+LEMMA3_K_CONSTANT = F(136)
+"""001 Lemma 3's printed K = 136·ln(4ℓT/min(δ, β/2))·√(T ln(2/δ))/ε, the 136."""
+LEMMA4_FACTOR = 3
+"""001 Lemma 4: #{i : mistakes_i >= K/3} <= 3B, the 3."""
+PROPOSITION18_K_SCALE = F(1)
+"""001 Proposition 18's printed K (leading 1)."""
+PROPOSITION18_STEP1_SCALE = F(1)
+"""001 Proposition 18 step 1: the deviation √(2νm ln(3/γ)) + (2/3) ln(3/γ) (leading 1)."""
+SIGNED_HOEFFDING_SCALE = F(1)
+"""001 Proposition 18's Hoeffding step: the deviation √(2K ln(1/g)) (leading 1)."""
 _LARGE_EPS: Final = F(100)
+_BEYOND_EPS = F(20)
+"""An ε above ln(2/δ) at δ = 1/100 where corrected 001 Lemma 3's sufficient condition holds."""
 KRule = Callable[[Fraction, Fraction, int, int, Fraction, Fraction], Real]
 """(ε, δ, m, T, γ, ξ) -> a lower bound on the number of teachers K."""
-
-
-class _Undecided(Exception):
-    """An interval comparison did not separate."""
-
-
-def _gt(a: Real | Fraction | int, b: Real | Fraction | int) -> bool:
-    order, _ = compare(a, b)
-    if order is Order.UNDECIDED:
-        raise _Undecided(f"cannot decide {a} > {b}")
-    return order is Order.GREATER
-
-
-def _ceil(x: Real) -> int:
-    return -threshold_floor(-x)
-
-
-def _max(a: Real, b: Real) -> Real:
-    return a if _gt(a, b) else b
 
 
 def _tail_upper(u: Real) -> Fraction:
     """A rational upper bound on P(Lap(2) − Lap(1) > u) for a real u >= 0 (tail decreasing)."""
     lo = u.enclose(96).lo
     if lo < 0:
-        raise _Undecided(f"cannot certify {u} >= 0")
+        raise Undecided(f"cannot certify {u} >= 0")
     box = laplace_difference_tail(2, 1, lo).enclose(96)
     assert isinstance(box, Interval)
     return box.hi
@@ -99,7 +99,7 @@ def _tail_upper(u: Real) -> Fraction:
 
 def _stable_margin(k: int, at_least: Real) -> int:
     """The least achievable Δ^ = |2s − K| (parity of K) that is >= ``at_least``."""
-    d = max(_ceil(at_least), 0)
+    d = max(ceil(at_least), 0)
     if (d - k) % 2:
         d += 1
     return d
@@ -109,8 +109,11 @@ def _stable_margin(k: int, at_least: Real) -> int:
 
 
 def lemma3_k(epsilon: Fraction, delta: Fraction, beta: Fraction, ell: int, cutoff: int,
-             constant: Fraction = _PRINTED_CONSTANT) -> Real:
-    """001 Lemma 3's K = 136·ln(4ℓT/min(δ, β/2))·√(T ln(2/δ))/ε (``constant`` replaces 136)."""
+             constant: Fraction | None = None) -> Real:
+    """001 Lemma 3's K = 136·ln(4ℓT/min(δ, β/2))·√(T ln(2/δ))/ε (``constant`` replaces 136;
+    None: :data:`LEMMA3_K_CONSTANT`, read at call time)."""
+    if constant is None:
+        constant = LEMMA3_K_CONSTANT
     return (log(F(4 * ell * cutoff) / min(delta, beta / 2)) * constant
             * sqrt(log(2 / delta) * cutoff) / epsilon)
 
@@ -136,12 +139,12 @@ def check_lemma3_large_epsilon(epsilon: Fraction = _LARGE_EPS, delta: Fraction =
     >= 1 − P(Lap(2) − Lap(1) > (w − dist)/λ), decided by intervals: VIOLATED when > β.
     """
     try:
-        k = _ceil(lemma3_k(epsilon, delta, beta, ell, cutoff))
+        k = ceil(lemma3_k(epsilon, delta, beta, ell, cutoff))
         margin = _stable_margin(k, rational(F(k, 3)))
         dist = instability_distance((k + margin) // 2, k)
         lam = algorithm2_lambda(cutoff, epsilon, delta)
         w = algorithm2_threshold(ell, cutoff, epsilon, delta)
-        if not _gt(w, dist):
+        if proved_le(w, dist):
             return CheckResult(Verdict.HOLDS, f"ε={epsilon}: K={k}, dist={dist} >= w; no "
                                "refusal above 1/2 forced")
         refusal = 1 - _tail_upper((w - dist) / lam)
@@ -151,7 +154,7 @@ def check_lemma3_large_epsilon(epsilon: Fraction = _LARGE_EPS, delta: Fraction =
                 f"(λ ≈ {float(lam):.4f}): refusal probability >= {float(refusal):.4f} > β",
                 f"ε={epsilon}, δ={delta}, β={beta}, ℓ={ell}, T={cutoff}, one query with "
                 f"Δ^={margin}: P(⊥) >= {float(refusal):.4f} > β={beta}")
-    except _Undecided as exc:  # pragma: no cover
+    except Undecided as exc:  # pragma: no cover
         return CheckResult(Verdict.UNDECIDED, str(exc))
     return CheckResult(Verdict.HOLDS, f"refusal <= β at ε={epsilon}")
 
@@ -175,7 +178,7 @@ def check_lemma3_off_by_one(cutoff: int = 1, epsilon: Fraction = _ONE,
         w = algorithm2_threshold(ell, cutoff, epsilon, delta)
         p0 = _tail_upper(w / lam)
         stopped = 1 - cutoff * p0
-    except _Undecided as exc:  # pragma: no cover
+    except Undecided as exc:  # pragma: no cover
         return CheckResult(Verdict.UNDECIDED, str(exc))
     if stopped > beta:
         return CheckResult(Verdict.VIOLATED, f"T={cutoff}, ℓ={ell}: P(stop before the stable "
@@ -218,9 +221,10 @@ def _epsilons(delta: Fraction) -> tuple[Fraction, ...]:
     return tuple(e for e in (F(1, 10), F(1), top) if e <= top)
 
 
-def check_lemma3_corrected(constant: Fraction = _PRINTED_CONSTANT) -> CheckResult:
-    """The printed K (``constant`` = 136) meets the proved sufficient condition whenever
-    ε <= ln(2/δ), on a grid of ε, δ, β, ℓ, T (001 Lemma 3, corrected)."""
+def check_lemma3_corrected() -> CheckResult:
+    """The printed K (:data:`LEMMA3_K_CONSTANT` = 136) meets the proved sufficient condition
+    whenever ε <= ln(2/δ), on a grid of ε, δ, β, ℓ, T (001 Lemma 3, corrected)."""
+    constant = LEMMA3_K_CONSTANT
     cases = 0
     worst = 10.0
     try:
@@ -231,7 +235,7 @@ def check_lemma3_corrected(constant: Fraction = _PRINTED_CONSTANT) -> CheckResul
                         for t in _CUTOFFS:
                             k = lemma3_k(eps, delta, beta, ell, t, constant)
                             gap = lemma3_sufficient_gap(k, eps, delta, beta, ell, t)
-                            if _gt(0, gap):
+                            if not proved_le(0, gap):
                                 return CheckResult(
                                     Verdict.VIOLATED, "sufficient condition fails",
                                     f"ε={eps}, δ={delta}, β={beta}, ℓ={ell}, T={t}, "
@@ -239,10 +243,62 @@ def check_lemma3_corrected(constant: Fraction = _PRINTED_CONSTANT) -> CheckResul
                             # the K the condition needs is K − 6·gap
                             worst = min(worst, float(k) / float(k - gap * 6))
                             cases += 1
-    except _Undecided as exc:  # pragma: no cover
+    except Undecided as exc:  # pragma: no cover
         return CheckResult(Verdict.UNDECIDED, str(exc))
     return CheckResult(Verdict.HOLDS, f"{cases} grid points with ε <= ln(2/δ): K/6 − 1 >= "
                        f"w + λ ln(T/β) + 2λ ln(ℓ/β); smallest K/K_needed ≈ {worst:.3f}")
+
+
+def lemma3_slack_constant() -> Real:
+    """c·√(ln 2) − 1 with c = 136/6 − 6(2 + √2): the proved lower bound on
+    :func:`lemma3_sufficient_gap` at the printed K, for every ε <= ln(2/δ) (001 Lemma 3 entry)."""
+    c = rational(LEMMA3_K_CONSTANT / 6) - (sqrt(2) + 2) * 6
+    return c * sqrt(log(2)) - 1
+
+
+def check_lemma3_all_parameters() -> CheckResult:
+    """Corrected 001 Lemma 3 for EVERY ε <= ln(2/δ), δ, β ∈ (0, 1), ℓ, T >= 1: the proof in the
+    entry's notes gives gap >= c·AΛ − 1 >= c·√(ln 2) − 1 with A = √(T ln(2/δ))/ε,
+    Λ = ln(4ℓT/min(δ, β/2)), c = 136/6 − 6(2 + √2); the check decides (1) the constant
+    c√(ln 2) − 1 >= 0.816 > 0 by intervals, and (2) both steps of the chain, gap >= c·AΛ − 1
+    and AΛ >= √(ln 2), at every point of the Lemma 3 grid (the reference's λ, w and K).
+    """
+    slack = lemma3_slack_constant()
+    verdict = at_least(slack, F(816, 1000))
+    if verdict is not Verdict.HOLDS:
+        return CheckResult(verdict, "c·√(ln 2) − 1 >= 0.816 not proved",
+                           f"constant {LEMMA3_K_CONSTANT}, slack ≈ {decimal(slack, 4)}")
+    c = rational(LEMMA3_K_CONSTANT / 6) - (sqrt(2) + 2) * 6
+    cases = 0
+    for delta in _DELTAS:
+        for eps in _epsilons(delta):
+            for beta in _BETAS:
+                for ell in _ELLS:
+                    for t in _CUTOFFS:
+                        a = sqrt(log(2 / delta) * t) / eps
+                        big_l = log(F(4 * ell * t) / min(delta, beta / 2))
+                        gap = lemma3_sufficient_gap(lemma3_k(eps, delta, beta, ell, t),
+                                                    eps, delta, beta, ell, t)
+                        step = all_hold((at_least(gap, c * a * big_l - 1),
+                                         at_least(a * big_l, sqrt(log(2)))))
+                        if step is not Verdict.HOLDS:
+                            return CheckResult(step, "a step of the all-parameter proof fails",
+                                               f"ε={eps}, δ={delta}, β={beta}, ℓ={ell}, T={t}")
+                        cases += 1
+    return CheckResult(Verdict.HOLDS, f"slack c√(ln 2) − 1 ≈ {decimal(slack, 4)} >= 0.816 "
+                       f"(proved); both proof steps hold at {cases} grid points")
+
+
+def check_lemma3_condition_not_necessary() -> CheckResult:
+    """ε <= ln(2/δ) is sufficient, not necessary: at δ = 1/100 (ln(2/δ) ≈ 5.3), β = 1/10,
+    ℓ = T = 1 and ε = 20 the printed K (constant 136) still meets the proved sufficient
+    condition K/6 − 1 >= w + λ ln(T/β) + 2λ ln(ℓ/β) (decided by intervals)."""
+    epsilon, delta, beta = _BEYOND_EPS, _PERCENT, _TENTH
+    k = lemma3_k(epsilon, delta, beta, 1, 1)
+    verdict = at_least(lemma3_sufficient_gap(k, epsilon, delta, beta, 1, 1), 0)
+    return CheckResult(verdict, f"ε={epsilon} > ln(2/δ), δ={delta}, β={beta}, ℓ=T=1: the "
+                       "sufficient condition of corrected 001 Lemma 3 "
+                       f"{'holds' if verdict is Verdict.HOLDS else 'is not proved'}")
 
 
 # ------------------------------------------------------------------ Lemmas 4 and 15
@@ -256,11 +312,13 @@ def _bit(mat: int, k: int, ell: int, i: int, j: int) -> int:
     return mat >> (i * ell + j) & 1
 
 
-def check_pigeonhole(factor: int = 3) -> CheckResult:
+def check_pigeonhole() -> CheckResult:
     """#{i : Σ_k M_ki >= K/3} <= factor·B, B = max row sum, for every 0/1 mistake matrix M.
 
-    001 Lemma 4, exhaustively for K·ℓ <= 12 (K <= 6); ``factor`` 3 is the lemma, 2 must fail.
+    001 Lemma 4, exhaustively for K·ℓ <= 12 (K <= 6); the factor :data:`LEMMA4_FACTOR` = 3 is the
+    lemma, 2 must fail.
     """
+    factor = LEMMA4_FACTOR
     cases = 0
     for k in range(1, 7):
         for ell in range(1, 13 // k + 1):
@@ -283,11 +341,13 @@ def _vote_cases(max_cells: int) -> list[tuple[int, int]]:
     return [(k, ell) for k in range(1, 7) for ell in range(1, 4) if k * ell <= max_cells]
 
 
-def check_pigeonhole_labels(factor: int = 3) -> CheckResult:
+def check_pigeonhole_labels() -> CheckResult:
     """Lemma 4 with labels z: votes V ∈ {0,1}^{K×ℓ}, any z ∈ {0,1}^ℓ, mistakes 1(V_ki ≠ z_i).
 
-    001 Lemma 4 as used in Lemma 15 (z = h*), exhaustively for K·ℓ <= 9.
+    001 Lemma 4 as used in Lemma 15 (z = h*), exhaustively for K·ℓ <= 9; factor
+    :data:`LEMMA4_FACTOR`.
     """
+    factor = LEMMA4_FACTOR
     cases = 0
     for k, ell in _vote_cases(9):
         for mat in _matrices(k, ell):
@@ -304,13 +364,36 @@ def check_pigeonhole_labels(factor: int = 3) -> CheckResult:
                        f"#{{i : Σ_k 1(V_ki ≠ z_i) >= K/3}} <= {factor}B")
 
 
-def check_margin_cut(level: int = 3, slack: int = 1) -> CheckResult:
-    """Queries Algorithm 2 may refuse (Δ^ < K/3) are all among {Δ^ < K/level}, and those plus
-    the queries whose majority differs from z number at most max(0, 3B − ``slack``).
+_LEMMA15_SLACK = 1
+LEMMA15_FACTOR = 3
+"""001 Lemma 15: #({Δ^ < K/3} ∪ {maj ≠ z}) <= max(0, 3B − 1), the 3."""
+"""The refusable and wrong queries number at most max(0, 3B − 1) (001 Lemma 15, corrected)."""
 
-    001 Lemma 15's pigeonhole with z = h*; level 3 is the corrected reading, the printed K/6
-    (level 6) misses refusable queries (K = 5, 2 votes: Δ^ = 1).  Exhaustive for K·ℓ <= 12,
-    every z, plus single queries with K <= 12.
+MarginRule = Callable[[int, int], bool]
+"""(votes s for label 1, K) -> whether a query is counted by Lemma 15's "margin smaller than"."""
+
+
+def _dhat_below_k3(s: int, k: int) -> bool:
+    """Δ^ < K/3 with Δ^ = |2s − K| (Eq. (1)): Lemma 3's refusable queries."""
+    return 3 * abs(2 * s - k) < k
+
+
+def _half_scale_below_k6(s: int, k: int) -> bool:
+    """|s − K/2| < K/6, exactly (the scale of the expected margin Δ(x) = |E ĥ(x) − 1/2|)."""
+    return abs(F(s) - F(k, 2)) < F(k, 6)
+
+
+def _dhat_below_k6(s: int, k: int) -> bool:
+    """Δ^ < K/6 with Δ^ = |2s − K| (Eq. (1)): the printed cut read on the realized margin."""
+    return 6 * abs(2 * s - k) < k
+
+
+def _margin_cut(counted_rule: MarginRule) -> CheckResult:
+    """Every refusable query (Δ^ < K/3) is counted by ``counted_rule``, the counted set equals
+    the refusable one, and with the queries whose majority differs from z they number at most
+    max(0, 3B − 1).  Exhaustive for K·ℓ <= 12, every z, plus single queries with K <= 12.
+
+    VIOLATED names the first vote vector where a refusable query is missed, or the count fails.
     """
     cases = 0
     grid = _vote_cases(12) + [(k, 1) for k in range(7, 13)]
@@ -321,22 +404,47 @@ def check_margin_cut(level: int = 3, slack: int = 1) -> CheckResult:
                 labels = [z >> j & 1 for j in range(ell)]
                 b = max(sum(int(_bit(mat, k, ell, i, j) != labels[j]) for j in range(ell))
                         for i in range(k))
-                margins = [abs(2 * s - k) for s in votes]
-                refusable = {j for j in range(ell) if 3 * margins[j] < k}
-                counted = {j for j in range(ell) if level * margins[j] < k}
+                refusable = {j for j in range(ell) if _dhat_below_k3(votes[j], k)}
+                counted = {j for j in range(ell) if counted_rule(votes[j], k)}
                 off = {j for j in range(ell) if majority(votes[j], k) != labels[j]}
-                if not refusable <= counted:
-                    return CheckResult(Verdict.VIOLATED, "a refusable query is not counted",
+                if refusable != counted:
+                    missed = sorted(refusable ^ counted)
+                    return CheckResult(Verdict.VIOLATED, "the counted set is not the refusable set",
                                        f"K={k}, votes {votes}: Δ^ = "
-                                       f"{[margins[j] for j in sorted(refusable - counted)]} "
-                                       f"is < K/3 but not < K/{level}")
-                if len(counted | off) > max(0, 3 * b - slack):
-                    return CheckResult(Verdict.VIOLATED, "count above 3B − slack",
+                                       f"{[abs(2 * votes[j] - k) for j in missed]} is < K/3 "
+                                       "but not counted (or the reverse)")
+                if len(counted | off) > max(0, LEMMA15_FACTOR * b - _LEMMA15_SLACK):
+                    return CheckResult(Verdict.VIOLATED, f"count above 3B − {_LEMMA15_SLACK}",
                                        f"K={k}, votes {votes}, z {labels}, B={b}")
                 cases += 1
-    return CheckResult(Verdict.HOLDS, f"{cases} (K, ℓ, votes, z) cases: {{Δ^ < K/3}} ⊆ "
-                       f"{{Δ^ < K/{level}}} and #({{Δ^ < K/3}} ∪ {{maj ≠ z}}) <= "
-                       f"max(0, 3B − {slack})")
+    return CheckResult(Verdict.HOLDS, f"{cases} (K, ℓ, votes, z) cases: the counted set is "
+                       "{Δ^ < K/3} and #({Δ^ < K/3} ∪ {maj ≠ z}) <= "
+                       f"max(0, 3B − {_LEMMA15_SLACK})")
+
+
+def check_margin_cut() -> CheckResult:
+    """001 Lemma 15's pigeonhole with z = h* on Lemma 3's refusable set {Δ^ < K/3}: with the
+    queries whose majority differs from z they number at most max(0, 3B − 1)."""
+    return _margin_cut(_dhat_below_k3)
+
+
+def check_margin_half_scale() -> CheckResult:
+    """001 Lemma 15's "margin smaller than K/6" read on the |s − K/2| scale (the scale of the
+    paper's expected margin, ξ = 1/6 in Remark 21): the set {|s − K/2| < K/6}
+    is exactly {Δ^ < K/3}, and the count is at most max(0, 3B − 1)."""
+    return _margin_cut(_half_scale_below_k6)
+
+
+def check_margin_full_scale_misses() -> CheckResult:
+    """001 Lemma 15's "margin smaller than K/6" read on the |2s − K| = Δ^ scale of Eq. (1)
+    misses refusable queries: HOLDS when a refusable query with Δ^ >= K/6 is found (this
+    reading fails; smallest witness K = 5, 2 votes: Δ^ = 1), VIOLATED if the reading holds."""
+    result = _margin_cut(_dhat_below_k6)
+    if result.verdict is Verdict.VIOLATED and result.evidence.startswith("the counted set"):
+        return CheckResult(Verdict.HOLDS, "the Δ^ < K/6 reading misses a refusable query",
+                           result.witness)
+    return CheckResult(Verdict.VIOLATED if result.verdict is Verdict.HOLDS else result.verdict,
+                       "the Δ^ < K/6 reading did not miss a refusable query", result.evidence)
 
 
 # ------------------------------------------------------------------ Proposition 18
@@ -347,7 +455,12 @@ def proposition18_k(epsilon: Fraction, delta: Fraction, m: int, cutoff: int, gam
     """001 Proposition 18's K = max{2 ln(3m/γ)/ξ², 3λ(ln(4m/δ) + ln(3m/γ))/ξ}."""
     lam = algorithm2_lambda(cutoff, epsilon, delta)
     l3 = log(F(3 * m) / gamma)
-    return _max(l3 * 2 / (xi * xi), lam * 3 * (log(F(4 * m) / delta) + l3) / xi)
+    first, second = l3 * 2 / (xi * xi), lam * 3 * (log(F(4 * m) / delta) + l3) / xi
+    return second if proved_le(first, second) else first
+
+
+CORRECTED_P18_LAMBDA_FACTOR = 6
+"""Corrected 001 Proposition 18: K >= (6λ(ln(4m/δ) + ln(3m/γ)) + 2)/ξ, the 6 (printed: 3)."""
 
 
 def corrected_proposition18_k(epsilon: Fraction, delta: Fraction, m: int, cutoff: int,
@@ -358,7 +471,9 @@ def corrected_proposition18_k(epsilon: Fraction, delta: Fraction, m: int, cutoff
     """
     lam = algorithm2_lambda(cutoff, epsilon, delta)
     l3 = log(F(3 * m) / gamma)
-    return _max(l3 * 2 / (xi * xi), (lam * 6 * (log(F(4 * m) / delta) + l3) + 2) / xi)
+    first, second = l3 * 2 / (xi * xi), (lam * rational(F(CORRECTED_P18_LAMBDA_FACTOR))
+                                       * (log(F(4 * m) / delta) + l3) + 2) / xi
+    return second if proved_le(first, second) else first
 
 
 def _condition(k: int, epsilon: Fraction, delta: Fraction, m: int, cutoff: int,
@@ -391,15 +506,15 @@ def check_proposition18_condition(rule: KRule = corrected_proposition18_k,
         cases = [_P18_INSTANCE]
     try:
         for eps, delta, m, t, gamma, xi in cases:
-            k = _ceil(rule(eps, delta, m, t, gamma, xi))
+            k = ceil(rule(eps, delta, m, t, gamma, xi))
             margin, dist, need = _condition(k, eps, delta, m, t, gamma, xi)
-            if _gt(need, dist):
+            if not proved_le(need, dist):
                 return CheckResult(
                     Verdict.VIOLATED, f"K={k}: Δ^ >= {margin} only gives dist = {dist} < "
                     f"{float(need):.1f} (the proof needs Δ^ itself above it)",
                     f"ε={eps}, δ={delta}, m={m}, T={t}, γ={gamma}, ξ={xi}, K={k}: "
                     f"Δ^={margin}, dist={dist} < {float(need):.1f}")
-    except _Undecided as exc:  # pragma: no cover
+    except Undecided as exc:  # pragma: no cover
         return CheckResult(Verdict.UNDECIDED, str(exc))
     return CheckResult(Verdict.HOLDS, f"{len(cases)} (ε, δ, m, T, γ, ξ) cases with T <= m: "
                        "dist at the Hoeffding bound meets the noise requirement")
@@ -409,7 +524,7 @@ _P18_SMALL: Final = (F(1), F(1, 100), 10, 2, F(1, 2), F(2, 5))
 _P18_VOTE_P: Final = F(91, 100)
 
 
-def check_proposition18_instance(k_factor: Fraction = _ONE) -> CheckResult:
+def check_proposition18_instance() -> CheckResult:
     """001 Proposition 18's conclusion at the printed K on ε = 1, δ = 1/100, m = 10, T = 2,
     γ = 1/2, ξ = 2/5, where the proof's final inequality fails (dist 315 < 328 at the bound).
 
@@ -418,11 +533,13 @@ def check_proposition18_instance(k_factor: Fraction = _ONE) -> CheckResult:
     P(fail) <= m·(P(S < s0) + P(Lap(2λ) − Lap(λ) > (dist(s0) − w)/λ)) for any s0 with
     dist(s0) > w (each query's screening has this law marginally); the best of a few s0 is
     compared with γ exactly.  HOLDS when the bound is <= γ; a bound above γ proves nothing
-    (UNDECIDED).  ``k_factor`` scales the printed K (a much smaller K must not HOLD).
+    (UNDECIDED).  :data:`PROPOSITION18_K_SCALE` scales the printed K (a much smaller K must
+    not HOLD).
     """
+    k_factor = PROPOSITION18_K_SCALE
     eps, delta, m, t, gamma, xi = _P18_SMALL
     try:
-        k = _ceil(proposition18_k(eps, delta, m, t, gamma, xi) * k_factor)
+        k = ceil(proposition18_k(eps, delta, m, t, gamma, xi) * k_factor)
         lam = algorithm2_lambda(t, eps, delta)
         w = algorithm2_threshold(m, t, eps, delta)
         pmf = binomial_pmf(k, _P18_VOTE_P)
@@ -430,11 +547,11 @@ def check_proposition18_instance(k_factor: Fraction = _ONE) -> CheckResult:
         for j in range(1, 9):
             s0 = math.ceil(k * (_P18_VOTE_P - F(j, 100)))
             dist = instability_distance(s0, k)
-            if 2 * s0 < k or not _gt(dist, w):
+            if 2 * s0 < k or proved_le(dist, w):
                 continue
             bound = m * (sum(pmf[:s0], F(0)) + _tail_upper((dist - w) / lam))
             best = bound if best is None else min(best, bound)
-    except _Undecided as exc:  # pragma: no cover
+    except Undecided as exc:  # pragma: no cover
         return CheckResult(Verdict.UNDECIDED, str(exc))
     if best is not None and best <= gamma:
         return CheckResult(Verdict.HOLDS, f"K={k}: P(conclusion fails) <= {float(best):.4f} "
@@ -443,15 +560,18 @@ def check_proposition18_instance(k_factor: Fraction = _ONE) -> CheckResult:
                        f"({'none' if best is None else f'{float(best):.4f}'})")
 
 
-def check_high_margin_count(printed: bool = False, scale: Fraction = _ONE) -> CheckResult:
+def check_high_margin_count(printed: bool = False) -> CheckResult:
     """Step 1 of 001 Proposition 18's proof: #{j : Δ(x_j) <= ξ} >= νm + √(2νm ln(3/γ)) +
     (2/3) ln(3/γ) has probability <= γ/3.
 
     Corrected Definition 17 (P[Δ <= ξ] <= ν): the count is Bin(m, p) with p <= ν; checked
     exactly on a grid.  ``printed``: a two-point problem (mass 9/10 with Δ = 0, mass 1/10 with
     Δ = 1/2) meets the printed P[Δ > ξ] <= ν for ν = 1/10, ξ = 1/10, yet the event has
-    probability near 1 (m = 100, γ = 1/10).  ``scale`` < 1 shrinks the deviation (must fail).
+    probability near 1 (m = 100, γ = 1/10).  :data:`PROPOSITION18_STEP1_SCALE` < 1 shrinks the
+    deviation (must fail).
     """
+    scale = PROPOSITION18_STEP1_SCALE
+
     def failure(p: Fraction, nu: Fraction, m: int, gamma: Fraction) -> Fraction:
         l3 = log(3 / gamma)
         bound = rational(nu * m) + (sqrt(l3 * (2 * nu * m)) + l3 * F(2, 3)) * scale
@@ -500,12 +620,13 @@ def check_expected_margin(equality: bool = False) -> CheckResult:
                        "(K = 1, q = 1/2: 1 > 0)")
 
 
-def check_signed_hoeffding(scale: Fraction = _ONE) -> CheckResult:
+def check_signed_hoeffding() -> CheckResult:
     """P(2S − K < 2K(q − 1/2) − s·√(2K ln(1/g))) <= g for S ~ Bin(K, q), exactly.
 
     The Hoeffding step of 001 Proposition 18's proof, applied to the signed margin (which also
-    fixes the majority's side); ``scale`` s < 1 must fail.
+    fixes the majority's side); s = :data:`SIGNED_HOEFFDING_SCALE` < 1 must fail.
     """
+    scale = SIGNED_HOEFFDING_SCALE
     cases = 0
     for k in (1, 3, 10, 31, 100):
         for q in (F(1, 2), F(3, 5), F(9, 10)):
@@ -560,10 +681,11 @@ _P18_NOTES = (
 
 _P18_CHECKS = (
     Check("corrected K: dist at the Hoeffding bound meets the requirement (grid)",
-          check_proposition18_condition),
-    Check("signed Hoeffding step, exact", check_signed_hoeffding),
+          check_proposition18_condition, constant="CORRECTED_P18_LAMBDA_FACTOR"),
+    Check("signed Hoeffding step, exact", check_signed_hoeffding,
+          constant="SIGNED_HOEFFDING_SCALE"),
     Check("printed K: the conclusion holds on the instance where the proof's step fails",
-          check_proposition18_instance),
+          check_proposition18_instance, constant="PROPOSITION18_K_SCALE"),
 )
 
 ENTRIES: tuple[Entry, ...] = (
@@ -582,10 +704,14 @@ ENTRIES: tuple[Entry, ...] = (
             "discrete-Laplace law of svt_votes gives the same (P >= 0.95 for T = 1)."),
         corrected=(
             "Assume at most T − 1 queries with Δ^ < K/3 (or that the T-th one is the last "
-            "query) and ε <= ln(2/δ).  Then w.p. >= 1 − β Algorithm 2 finishes all ℓ queries "
-            "and answers every query with Δ^ >= K/3 by ĥ^agg whenever K/6 − 1 >= "
-            "3λ ln(2(ℓ+T)/δ) + λ ln(T/β) + 2λ ln(ℓ/β) (proved); the printed K meets this on "
-            "the whole checked grid with ε <= ln(2/δ) (not proved for all parameters)."),
+            "query).  Then w.p. >= 1 − β Algorithm 2 finishes all ℓ queries and answers every "
+            "query with Δ^ >= K/3 by ĥ^agg whenever K/6 − 1 >= 3λ ln(2(ℓ+T)/δ) + λ ln(T/β) + "
+            "2λ ln(ℓ/β) (proved); the printed K meets this for EVERY ε <= ln(2/δ), δ, β ∈ "
+            "(0, 1), ℓ, T >= 1, with slack >= 136/6·√(ln 2) − 6(2 + √2)√(ln 2) − 1 ≈ 0.816 "
+            "(proved, notes).  ε <= ln(2/δ) is a sufficient "
+            "condition, not a necessary one: at δ = 1/100, β = 1/10, ℓ = T = 1 the condition "
+            "still holds at ε = 20 (checked), and a float scan puts the first refusal "
+            "probability > β near ε ≈ 39, far above ln(2/δ) ≈ 5.3."),
         checks=(Check("large ε: a stable query is refused w.p. > β",
                       check_lemma3_large_epsilon, expect=Verdict.VIOLATED),
                 Check("T unstable queries stop the run early (Laplace tails)",
@@ -595,7 +721,12 @@ ENTRIES: tuple[Entry, ...] = (
                 Check("exact svt_votes law: T unstable queries stop the run early",
                       check_lemma3_off_by_one_discrete, expect=Verdict.VIOLATED),
                 Check("corrected: the printed K meets the sufficient condition when "
-                      "ε <= ln(2/δ)", check_lemma3_corrected)),
+                      "ε <= ln(2/δ)", check_lemma3_corrected, constant="LEMMA3_K_CONSTANT"),
+                Check("corrected: the printed K meets it for all parameters (proved constant, "
+                      "both proof steps on the grid)", check_lemma3_all_parameters,
+                      constant="LEMMA3_K_CONSTANT"),
+                Check("ε <= ln(2/δ) is sufficient, not necessary: the condition holds at ε = 20",
+                      check_lemma3_condition_not_necessary, constant="LEMMA3_K_CONSTANT")),
         notes=(
             "Sufficient condition (proof).  Algorithm 2 uses at most T threshold draws "
             "w + ν_t, ν_t ~ Lap(λ) (one initially, one after each ⊥ but the last), and one query "
@@ -604,7 +735,14 @@ ENTRIES: tuple[Entry, ...] = (
             "query with Δ^ >= K/3 has dist = ⌈Δ^/2⌉ − 1 >= K/6 − 1, so dist + η_j > w + ν_t "
             "whenever K/6 − 1 >= w + λ ln(T/β) + 2λ ln(ℓ/β); it is answered by ĥ^agg.  Only "
             "queries with Δ^ < K/3 can then get ⊥; with at most T − 1 of them the break "
-            "(c >= T) never fires, so all ℓ queries are answered.  The grid "
+            "(c >= T) never fires, so all ℓ queries are answered.  All parameters (proof): "
+            "let L = ln(2/δ), A = √(TL)/ε, Λ = ln(4ℓT/m), m = min(δ, β/2).  ε <= L gives "
+            "λ <= (√(4TL) + √(2TL))/ε = (2 + √2)A.  Since ℓ + T <= 2ℓT, 1/δ <= 1/m and "
+            "1/β <= 1/(2m): 3 ln(2(ℓ+T)/δ) <= 3Λ, ln(T/β) <= Λ, 2 ln(ℓ/β) <= 2Λ, all three "
+            "positive, so w + λ ln(T/β) + 2λ ln(ℓ/β) <= 6(2 + √2)AΛ, and the gap is >= "
+            "(136/6 − 12 − 6√2)AΛ − 1.  Λ >= ln(4/δ) > L and ε <= L give AΛ > √(TL) >= "
+            "√(ln 2), so the gap is >= 2.181·0.8326 − 1 ≈ 0.816 > 0 (the constant is decided "
+            "by intervals; both steps are re-checked at the grid points).  The grid "
             "(ε ∈ {1/10, 1, ⌊100 ln(2/δ)⌋/100}, δ from 1/2 to 10^-10, β, ℓ up to 10^6, T up "
             "to 500, ε <= ln(2/δ)) has smallest ratio ≈ 1.36 between the printed K and the "
             "needed one (ε just below ln(2/δ), δ = 10^-6, β = 10^-4, T = 1); a float scan of "
@@ -621,8 +759,10 @@ ENTRIES: tuple[Entry, ...] = (
                    "the same with any label vector z in place of y."),
         kind=Kind.LEMMA, status=Status.PROVED,
         parameter_range="all K >= 1, ℓ >= 1, B >= 0 (checked exhaustively for K·ℓ <= 12)",
-        checks=(Check("exhaustive mistake matrices, K·ℓ <= 12", check_pigeonhole),
-                Check("exhaustive votes and labels z, K·ℓ <= 9", check_pigeonhole_labels)),
+        checks=(Check("exhaustive mistake matrices, K·ℓ <= 12", check_pigeonhole,
+                      constant="LEMMA4_FACTOR"),
+                Check("exhaustive votes and labels z, K·ℓ <= 9", check_pigeonhole_labels,
+                      constant="LEMMA4_FACTOR")),
         notes=("Proof: the total number of wrong votes is at most KB, and each counted point "
                "carries at least K/3 of them, so (count)·K/3 <= KB.  Labels only enter through "
                "the mistake matrix, so z works as y.  Mutation: factor 2 fails (K = 3, "
@@ -643,7 +783,7 @@ ENTRIES: tuple[Entry, ...] = (
                       "with those whose majority differs from z number at most "
                       "max(0, 3B − 1) < T — so the off-by-one of Lemma 3 does not bite here."),
         checks=(Check("{Δ^ < K/3} ∪ {maj ≠ z} has at most max(0, 3B − 1) points",
-                      check_margin_cut),),
+                      check_margin_cut, constant="LEMMA15_FACTOR"),),
         notes=("Every point with Δ^ < K/3 has more than K/3 votes on each side, and every point "
                "whose majority differs from z has >= K/2 > K/3 wrong votes, so each carries "
                "strictly more than K/3 of the <= KB wrong votes: the count is < 3B.  Given "
@@ -655,18 +795,24 @@ ENTRIES: tuple[Entry, ...] = (
                   "reference.stability_release.instability_distance")),
     Entry(
         paper="001", number="Lemma 15", step="margin smaller than K/6",
-        statement=("001 Lemma 15's proof (L400): 'the number of queries that have margin smaller "
-                   "than K/6 is at most 3B' — read with Δ^ of Eq. (1) as the margin, the set "
-                   "{Δ^ < K/6} is meant to contain every query Lemma 3 may refuse."),
-        kind=Kind.PROOF_STEP, status=Status.REFUTED,
-        counterexample=("K = 5, one query with 2 votes: Δ^ = 1 < K/3 (refusable) but not "
-                        "< K/6, so the K/6 count misses it (likewise K = 12 with 5 votes)."),
-        corrected=("The queries with Δ^ < K/3 (the threshold of Lemma 3; K/6 is right only for "
-                   "|s − K/2|, half of Δ^), and they number at most max(0, 3B − 1)."),
-        checks=(Check("K/6 cut misses refusable queries",
-                      lambda: check_margin_cut(6), expect=Verdict.VIOLATED),
-                Check("K/3 cut: all counted, at most 3B − 1", check_margin_cut)),
-        subjects=("reference.stability_release.instability_distance",)),
+        statement=("001 Lemma 15's proof (L397): 'the number of queries that have margin smaller "
+                   "than K/6 is at most 3B' — the set is meant to contain every query Lemma 3 "
+                   "may refuse (Δ^ < K/3).  The text does not say which margin scale is meant."),
+        kind=Kind.PROOF_STEP, status=Status.CHECKED,
+        checks=(Check("holds on the |s − K/2| scale: {|s − K/2| < K/6} = {Δ^ < K/3}, at most "
+                      "3B − 1", check_margin_half_scale, constant="LEMMA15_FACTOR"),
+                Check("fails on the |2s − K| = Δ^ scale: the K/6 cut misses refusable queries",
+                      check_margin_full_scale_misses)),
+        notes=("Two readings.  (a) Margin = |s − K/2| (s votes for 1), the scale of the paper's "
+               "expected margin Δ(x) = |E[ĥ(x) | x] − 1/2| and of Remark 21 "
+               "(ξ = 1/6): |s − K/2| < K/6 ⟺ |2s − K| < K/3, so the set is exactly Lemma 3's "
+               "refusable set and the step HOLDS (with 3B − 1, checked exhaustively).  (b) Margin "
+               "= Δ^ = |2s − K| of Eq. (1): the set {Δ^ < K/6} misses refusable queries — K = 5, "
+               "one query with 2 votes: Δ^ = 1 < K/3 but not < K/6 (likewise K = 12 with 5 "
+               "votes) — so under this reading the step FAILS.  Not REFUTED: reading (a) is the "
+               "paper's own margin scale there, and under it the sets coincide exactly."),
+        subjects=("reference.stability_release.instability_distance",
+                  "reference.learners.pate_teachers.majority")),
     Entry(
         paper="001", number="Proposition 18",
         statement=_P18_STATEMENT, kind=Kind.PROPOSITION, status=Status.NOT_CHECKABLE,
@@ -696,7 +842,8 @@ ENTRIES: tuple[Entry, ...] = (
         checks=(Check("printed K fails the inequality with dist",
                       lambda: check_proposition18_condition(proposition18_k, grid=False),
                       expect=Verdict.VIOLATED),
-                Check("corrected K meets it on the grid", check_proposition18_condition)),
+                Check("corrected K meets it on the grid", check_proposition18_condition,
+                      constant="CORRECTED_P18_LAMBDA_FACTOR")),
         notes=("Algorithm 2 step 6 thresholds dist = ⌈Δ^/2⌉ − 1, half of Δ^, so the printed "
                "second term must roughly double.  Mutation: the corrected rule on the same "
                "instance HOLDS, the printed rule on the grid fails."),
@@ -715,7 +862,8 @@ ENTRIES: tuple[Entry, ...] = (
         checks=(Check("printed reading: step 1 fails",
                       lambda: check_high_margin_count(printed=True),
                       expect=Verdict.VIOLATED),
-                Check("corrected reading: step 1 holds exactly", check_high_margin_count)),
+                Check("corrected reading: step 1 holds exactly", check_high_margin_count,
+                      constant="PROPOSITION18_STEP1_SCALE")),
         subjects=("proofs.p001.concentration.lower_tail_below",)),
     Entry(
         paper="001", number="Proposition 18", step="E[Δ^|x] = 2KΔ",
@@ -728,6 +876,7 @@ ENTRIES: tuple[Entry, ...] = (
         checks=(Check("equality fails", lambda: check_expected_margin(equality=True),
                       expect=Verdict.VIOLATED),
                 Check("E[Δ^] >= 2KΔ exactly", check_expected_margin),
-                Check("signed Hoeffding step, exact", check_signed_hoeffding)),
+                Check("signed Hoeffding step, exact", check_signed_hoeffding,
+                      constant="SIGNED_HOEFFDING_SCALE")),
         subjects=("proofs.p001.concentration.binomial_pmf",)),
 )

@@ -36,7 +36,6 @@ from privref.reference.learners.stability_lower_bound import (
     flip_point,
     hard_instance,
     key_bound,
-    minimal_sample_size,
     occurrences,
     sample_law,
     tail_bound,
@@ -57,17 +56,24 @@ __all__ = [
     "check_chain_of_replacements",
     "check_corrected_key_inequality",
     "check_d1_counterexample",
+    "check_d1_reading_fails",
     "check_flip_symmetry",
     "constant_class",
     "random_label_predictor",
 ]
 
 F = Fraction
-_ONE: Final = F(1)
 _EPS: Final = log(F(3, 2)) * 2
 """ε = 2·ln(3/2): e^{ε/2} = 3/2, so Algorithm 1's laws and its γ are rational."""
 
 Bound = Callable[[HardInstance, int, Fraction], Fraction]
+
+SAMPLE_SIZE_DENOMINATOR = 8
+"""The 8 of n >= (d − 1)/(8αγ), 002 Theorem 4 read for d >= 2 (our constants)."""
+
+REPLACEMENT_SCALE = F(1)
+"""The implicit leading 1 of γ·N_i(S) in 002 Theorem 4's step |A(S, x_i) − A(S^(i), x_i)| <=
+γ·N_i(S)."""
 
 
 @cache
@@ -133,6 +139,19 @@ def check_d1_counterexample() -> CheckResult:
                        "C = {all-0, all-1}, A = label of a uniform training example, n = 2")
 
 
+def check_d1_reading_fails() -> CheckResult:
+    """The reading of 002 Theorem 4 for every d >= 1 fails at d = 1: HOLDS when
+    :func:`check_d1_counterexample` exhibits its counterexample (a (1/n)-stable learner with
+    zero error), VIOLATED when it does not (then the d >= 2 hypothesis would not be needed)."""
+    result = check_d1_counterexample()
+    if result.verdict is Verdict.VIOLATED:
+        return CheckResult(Verdict.HOLDS, "the d >= 1 reading fails: " + result.evidence,
+                           result.witness)
+    if result.verdict is Verdict.HOLDS:
+        return CheckResult(Verdict.VIOLATED, "no d = 1 counterexample: " + result.evidence)
+    return result
+
+
 # ------------------------------------------------------------------ d >= 2
 
 
@@ -160,7 +179,9 @@ def _learner(kind: str, d: int, n: int, m: int) -> tuple[Predictor, Fraction]:
 def check_corrected_key_inequality(bound: Bound = key_bound) -> CheckResult:
     """Corrected Theorem 4 at explicit sizes: E_h E_S L >= bound >= tail; E L <= α ⇒ n >= (d−1)/(8αγ).
 
-    ``bound`` is the key bound under test (a mutated bound must make the check fail).
+    ``bound`` is the key bound under test (a mutated bound must make the check fail); the 8 is
+    :data:`SAMPLE_SIZE_DENOMINATOR`, read at run time (halved, B1 at d = 2, α = 1/16, n = 3
+    with E L <= α is below (d − 1)/(4αγ) = 4).
     """
     tight = reached = 0
     cases = _cases()
@@ -180,8 +201,9 @@ def check_corrected_key_inequality(bound: Bound = key_bound) -> CheckResult:
         tight += loss == b
         if loss <= alpha:
             reached += 1
-            if n < minimal_sample_size(d, alpha, gamma):
-                return CheckResult(Verdict.VIOLATED, "E L <= α below (d−1)/(8αγ)",
+            if n < F(d - 1) / (SAMPLE_SIZE_DENOMINATOR * alpha * gamma):
+                return CheckResult(Verdict.VIOLATED,
+                                   f"E L <= α below (d−1)/({SAMPLE_SIZE_DENOMINATOR}αγ)",
                                    f"{where}: E L = {loss}")
     return CheckResult(Verdict.HOLDS, f"{len(cases)} (d, α, learner, n, m) cases, exact "
                        f"E_h E_S L >= Σ D(x)max(0, 1 − γnD(x))/2 >= 2α(1 − 4αγn/(d−1)); "
@@ -228,10 +250,11 @@ def check_flip_symmetry(flip: Callable[[Dataset, Hashable], Dataset] = flip_poin
     return CheckResult(Verdict.HOLDS, f"equal exact laws in {cases} (d, n, i) cases")
 
 
-def check_chain_of_replacements(slack: Fraction = _ONE) -> CheckResult:
-    """|P[A(S,x_i)=1] − P[A(S^{(i)},x_i)=1]| <= slack·γ·N_i(S) for B1 (γ = m/n), every S.
+def check_chain_of_replacements() -> CheckResult:
+    """|P[A(S,x_i)=1] − P[A(S^{(i)},x_i)=1]| <= γ·N_i(S) for B1 (γ = m/n), every S.
 
-    ``slack`` = 1 is the proof's step; a smaller slack must fail (the step is tight).
+    γ·N_i(S) is scaled by :data:`REPLACEMENT_SCALE`, read at run time; the step is tight, so
+    a smaller scale must fail.
     """
     cases = tight = 0
     for d in (2, 3):
@@ -244,7 +267,7 @@ def check_chain_of_replacements(slack: Fraction = _ONE) -> CheckResult:
                         for x in inst.points:
                             gap = abs(_frac(A.probability_one(data, x))
                                       - _frac(A.probability_one(flip_point(data, x), x)))
-                            limit = slack * gamma * occurrences(data, x)
+                            limit = REPLACEMENT_SCALE * gamma * occurrences(data, x)
                             if gap > limit:
                                 return CheckResult(Verdict.VIOLATED, "gap above γ·N_i(S)",
                                                    f"d={d}, n={n}, m={m}, S={data}, x={x}: "
@@ -266,32 +289,33 @@ ENTRIES: tuple[Entry, ...] = (
                    "hypotheses and the proof were lost): let C have VC dimension d, α <= 1/4 "
                    "and γ ∈ (0, 1); if A is γ-uniformly stable and E_{S~P^n}[L_P(A, S)] <= α "
                    "for every distribution P realizable by C, then n = Ω(d/(αγ))."),
-        kind=Kind.THEOREM, status=Status.REFUTED,
-        counterexample=("d = 1: C = {all-0, all-1} over {0, 1} has VC dimension 1. The learner "
-                        "'output the label of a uniformly random training example' is exactly "
-                        "(1/n)-stable (exact audit, n = 1, 2, 3) and has zero error on every "
-                        "realizable distribution (all labels equal the target constant). So "
-                        "n = 2 with γ = 1/2 works for every α, while n >= c/(αγ) = 2c/α fails "
-                        "for any fixed c > 0 once α < c."),
-        corrected=("For d >= 2 (our constants): if A is γ-uniformly stable and E_S L_P(A, S) "
-                   "<= α for every realizable P, with α <= 1/4, then n >= (d − 1)/(8αγ) "
-                   ">= d/(16αγ). Mechanism, checked exactly: on X' shattered, D(x_0) = 1 − 4α, "
-                   "D(x_i) = 4α/(d−1), h uniform, E_h E_{S~P_h^n} L_{P_h}(A, S) >= Σ_{x∈X'} "
-                   "D(x)·max(0, 1 − γnD(x))/2 >= 2α(1 − 4αγn/(d−1))."),
-        checks=(Check("d = 1: a (1/n)-stable learner with zero error for every α",
-                      check_d1_counterexample, Verdict.VIOLATED),
-                Check("corrected, d ∈ {2, 3}: the key inequality and n >= (d−1)/(8αγ) for B1 "
-                      "and Algorithm 1, exact", check_corrected_key_inequality)),
-        notes=("The failure may be the reconstruction's fault: the lost hypotheses may have "
-               "excluded d = 1 (or asked for a class with two points x_0, x_1 whose labels "
-               "vary independently). The construction needs a heavy point x_0 next to at least "
-               "one light point, so d >= 2. At d = 1 our corrected constant (d−1)/(8αγ) is 0, "
-               "so it is not contradicted. The key bound is tight: B1 with m = 1 on all "
-               "functions has E L = Σ D(x)(1 − D(x))/2 exactly (it predicts correctly at the "
-               "sampled point and 0 elsewhere), which the check finds equal to the bound. "
-               "By the tanh(ε/2) conversion ('002 Corollary 1 / ε-private ⇒ stable "
-               "(printed e^ε − 1, tight tanh(ε/2))') the same bound gives the private-"
-               "prediction lower bound n >= (d−1)/(8α·tanh(ε/2)) for d >= 2."),
+        kind=Kind.THEOREM, status=Status.CHECKED,
+        checks=(Check("reading d >= 2 (lost hypothesis): the key inequality and n >= "
+                      "(d−1)/(8αγ) for B1 and Algorithm 1, d ∈ {2, 3}, exact",
+                      check_corrected_key_inequality, constant="SAMPLE_SIZE_DENOMINATOR"),
+                Check("reading d >= 1 fails at d = 1: a (1/n)-stable learner with zero error "
+                      "for every α", check_d1_reading_fails)),
+        notes=("Two readings; the statement's hypotheses were lost from the text ('Let be a "
+               "class of functions of VC dimension . Fix .').  (a) d >= 2 (the inventory's "
+               "reading; §5's construction needs a heavy point x_0 next to at least one light "
+               "point of a shattered set, so d >= 2): with our constants, if A is γ-uniformly "
+               "stable and E_S L_P(A, S) <= α for every realizable P, α <= 1/4, then n >= "
+               "(d − 1)/(8αγ) >= d/(16αγ) — HOLDS.  Mechanism, checked exactly: on X' "
+               "shattered, D(x_0) = 1 − 4α, D(x_i) = 4α/(d−1), h uniform, E_h E_{S~P_h^n} "
+               "L_{P_h}(A, S) >= Σ_{x∈X'} D(x)·max(0, 1 − γnD(x))/2 >= 2α(1 − 4αγn/(d−1)), and "
+               "E L <= α then forces n >= (d−1)/(8αγ).  (b) Every d >= 1: FAILS at d = 1 — C = "
+               "{all-0, all-1} over {0, 1} has VC dimension 1; 'output the label of a uniformly "
+               "random training example' is exactly (1/n)-stable (exact audit, n = 1, 2, 3) "
+               "with zero error on every realizable distribution, so n = 2 with γ = 1/2 works "
+               "for every α while n >= c/(αγ) = 2c/α fails for any fixed c > 0 once α < c.  "
+               "Not REFUTED: reading (a) is a reasonable reading of the lost hypotheses, and "
+               "under it the bound holds.  At d = 1 our constant (d−1)/(8αγ) is 0, so (b) does "
+               "not contradict it.  The key bound is tight: B1 with m = 1 on all functions has "
+               "E L = Σ D(x)(1 − D(x))/2 exactly (it predicts correctly at the sampled point "
+               "and 0 elsewhere), which the check finds equal to the bound.  By the tanh(ε/2) "
+               "conversion ('002 Corollary 1 / ε-private ⇒ stable (printed e^ε − 1, tight "
+               "tanh(ε/2))') the same bound gives the private-prediction lower bound n >= "
+               "(d−1)/(8α·tanh(ε/2)) for d >= 2."),
         subjects=(*_SUBJECTS, "reference.learners.prediction_baselines.subsample_predictor",
                   "reference.learners.stable_prediction.stable_predictor")),
     Entry(
@@ -309,7 +333,8 @@ ENTRIES: tuple[Entry, ...] = (
                    "single replacements apart, so a γ-stable A has |P[A(S,x_i)=1] − "
                    "P[A(S^{(i)},x_i)=1]| <= γ·N_i(S)."),
         kind=Kind.PROOF_STEP, status=Status.CHECKED,
-        checks=(Check("B1, d ∈ {2, 3}, n <= 3, every S and x_i, exact", check_chain_of_replacements),),
+        checks=(Check("B1, d ∈ {2, 3}, n <= 3, every S and x_i, exact", check_chain_of_replacements,
+                      constant="REPLACEMENT_SCALE"),),
         notes="Attained (with a positive gap) by B1, so the factor γ·N_i(S) cannot be lowered.",
         subjects=("reference.learners.stability_lower_bound.occurrences",
                   "reference.learners.prediction_baselines.subsample_predictor")),

@@ -23,15 +23,20 @@ from typing import NamedTuple
 from privref.audits.prediction import audit_prediction_pair
 from privref.reference.concepts import Concept, ConceptClass, thresholds_on
 from privref.reference.data import Dataset, label_of, point_of
+from privref.reference.decide import at_most
 from privref.reference.learners import relabel_analysis as ra
-from privref.reference.learners.prediction_baselines import subsample_predictor
+from privref.reference.learners.prediction_baselines import (
+    private_majority_predictor,
+    subsample_predictor,
+)
 from privref.reference.learners.relabel_prediction import relabel_core_predictor, relabel_predictor
 from privref.reference.learners.stable_prediction import pattern_exponential_mechanism
 from privref.reference.prediction import Predictor, PrivatePrediction
 from privref.reference.program import distribution
-from privref.reference.reals import Order, Real, compare, exp, log, rational
+from privref.reference.reals import Real, exp, log, rational
 
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
+from ..numbers_text import exact_and_decimal
 from .matching import (
     INSTANCES,
     TRAP,
@@ -62,22 +67,30 @@ __all__ = [
 
 F = Fraction
 TENTH = F(1, 10)
-ONE = F(1)
-FOUR = F(4)
-EIGHT = F(8)
 E = exp(rational(1))
 
+FLIPPED_EPSILON_SCALE = F(1)
+"""The implicit leading 1 of the pure ε claimed by flipped Algorithm 3 (002 Theorem 2)."""
 
-def _fmt(q: Fraction) -> str:
-    return f"{q} ≈ {float(q):.4g}"
+C6_FACTOR = F(4)
+"""The 4 of 002 C6's Σ_{T₂} P(S,S_I) <= 4e^{k(ε₁+ε₂)}·m/(n−m)·Σ_{T₀} P(S,S_J) (4e² in the
+regime kε <= 1) and of Eq. (13)."""
 
+LEMMA8_EPS_CONSTANT = F(8)
+"""The 8 of 002 Lemma 8's (ε₁ + ε₂ + 8e²·m/n, δ·m/n) (our constants)."""
 
-def _at_most(a: Real, b: Real) -> Verdict:
-    """a <= b proved (HOLDS), a > b proved (VIOLATED), or UNDECIDED: never a float decision."""
-    order = compare(a, b)[0]
-    if order in (Order.LESS, Order.EQUAL):
-        return Verdict.HOLDS
-    return Verdict.VIOLATED if order is Order.GREATER else Verdict.UNDECIDED
+M_DIVISOR = 32
+"""The 32 of m = ⌊εn/(32e²)⌋ in our parameterization of 002 Theorem 2 (Lemma 8's conditions)."""
+
+L9_TAIL_SCALE = F(1)
+"""The implicit leading 1 of |H|·r^{−t} in 002 Lemma 9 (ii)'s tail Pr[excess >= t] <= |H|·r^{−t}."""
+
+DEVIATION_SCALE = F(1)
+"""The implicit leading 1 of a(S) = max_h |err_S(h) − L_P(h)| in 002 Lemma 9 (iv):
+E_h L_P <= E_h err_S + a(S) and min_C err_S <= min_C L_P + a(S)."""
+
+CHAIN_DEVIATION_FACTOR = 2
+"""The 2 of 2a(S) in 002 Lemma 9's chain L_P(F_S) <= min_C L_P + ρ̄ + e + λ + 2a(S)."""
 
 
 # ------------------------------------------------------------------ the core is not pure
@@ -93,8 +106,8 @@ def check_core_not_pure(k: int = 1, blocks: int = TRAP.blocks) -> CheckResult:
     claim = ra.refined_core_claim(inst.C, inst.data, inst.m, inst.epsilon1, inst.epsilon2, k)
     part = ra.subset_partition(inst.C, inst.data, inst.m, k)
     top = max(r for _, r in part.radii)
-    regime = (_at_most(inst.epsilon1 * k, rational(1)) is Verdict.HOLDS
-              and _at_most(inst.epsilon2 * k, rational(1)) is Verdict.HOLDS)
+    regime = (at_most(inst.epsilon1 * k, rational(1)) is Verdict.HOLDS
+              and at_most(inst.epsilon2 * k, rational(1)) is Verdict.HOLDS)
     pure = audit_prediction_pair(core, inst.data, TRAP_NEIGHBOUR, [TRAP_QUERY],
                                  claim=PrivatePrediction(claim.epsilon))
     approx = audit_prediction_pair(core, inst.data, TRAP_NEIGHBOUR, [TRAP_QUERY], claim=claim)
@@ -108,19 +121,19 @@ def check_core_not_pure(k: int = 1, blocks: int = TRAP.blocks) -> CheckResult:
             f"{blocks} B4 blocks: pure claim eps(k) = {claim.epsilon} -> {pure.verdict.value} "
             f"(exact worst eps {pure.epsilon_exact}); (eps(k), |T1(k)|/|T| = {claim.delta}) "
             f"-> {approx.verdict.value}; smallest delta needed at eps(k): "
-            f"{_fmt(needed) if needed is not None else '?'}")
+            f"{exact_and_decimal(needed) if needed is not None else '?'}")
     if pure.verdict is Verdict.VIOLATED and approx.verdict is Verdict.HOLDS and k < top \
             and regime:
         return CheckResult(Verdict.HOLDS, "the core is not pure at eps(k): " + text)
     return CheckResult(Verdict.VIOLATED, "the trap did not show that delta is needed", text)
 
 
-def check_flipped_pure(flip: Fraction = TENTH, k: int = 1,
-                       claim_scale: Fraction = ONE) -> CheckResult:
+def check_flipped_pure(flip: Fraction = TENTH, k: int = 1) -> CheckResult:
     """Algorithm 3 WITH the flip (relabel_predictor) against its pure claim, exact: on the
     trap pair in both orders and on every neighbour pair of the tiny instances; plus the
     paper's route (Lemma 8's (ε(k), δ) then the flip: ln(e^{ε(k)} + (1 − 2q)δ/q)) on the trap.
-    ``claim_scale`` multiplies the audited ε (a value < 1 must be caught)."""
+    Both claimed ε are scaled by :data:`FLIPPED_EPSILON_SCALE`, read at run time."""
+    claim_scale = FLIPPED_EPSILON_SCALE
     notes = []
     inst = TRAP
     full = relabel_predictor(inst.C, inst.n, inst.m, inst.epsilon1, inst.blocks, inst.epsilon2,
@@ -161,11 +174,11 @@ def check_flipped_pure(flip: Fraction = TENTH, k: int = 1,
                     p1, q1 = law(tiny.data, x), law(other, x)
                     for p, q in ((p1, q1), (1 - p1, 1 - q1), (q1, p1), (1 - q1, 1 - p1)):
                         cases += 1
-                        verdict = _at_most(rational(p), t * q)
+                        verdict = at_most(rational(p), t * q)
                         if verdict is not Verdict.HOLDS:
                             return CheckResult(verdict, "flipped Algorithm 3 breaks its claim",
                                                f"{tiny.name}, S''={other}, x={x}: "
-                                               f"{_fmt(p)} vs e^eps·{_fmt(q)}")
+                                               f"{exact_and_decimal(p)} vs e^eps·{exact_and_decimal(q)}")
     return CheckResult(Verdict.HOLDS, f"flip q={flip}: trap pair audited exactly (claim vs "
                        f"exact eps: {'; '.join(notes)}); {cases} ordered (pair, x, y) cases of "
                        "the tiny instances within the pure claim")
@@ -174,15 +187,14 @@ def check_flipped_pure(flip: Fraction = TENTH, k: int = 1,
 # ------------------------------------------------------------------ C5
 
 
-def check_c5_share(share: Fraction | None = None,
-                   instances: tuple[Instance, ...] = INSTANCES) -> CheckResult:
+def check_c5_share(instances: tuple[Instance, ...] = INSTANCES) -> CheckResult:
     """002 C5 (a step of Lemma 8), exact: |T₁(k)|/|T| = (m/n)·Pr_{I'}[k(I' ∪ {c}) > k] with I'
     a uniform (m−1)-subset of [n] ∖ {c}; the same identity for the paper's net-based T₁
-    (radius of S_{I'} w.r.t. U(S) > k), and ours ⊆ the paper's.  ``share`` overrides m/n."""
+    (radius of S_{I'} w.r.t. U(S) > k), and ours ⊆ the paper's."""
     cases = 0
     for inst in (*instances, TRAP):
         n, m = inst.n, inst.m
-        factor = F(m, n) if share is None else share
+        factor = F(m, n)
         for changed in range(n) if inst is not TRAP else (0,):
             part = ra.subset_partition(inst.C, inst.data, m, 0, changed)
             radii = dict(part.radii)
@@ -209,12 +221,13 @@ def check_c5_share(share: Fraction | None = None,
 # ------------------------------------------------------------------ C6 and Eq. (13)
 
 
-def check_c6_double_count(factor: Fraction = FOUR,
-                          instances: tuple[Instance, ...] = INSTANCES) -> CheckResult:
+def check_c6_double_count(instances: tuple[Instance, ...] = INSTANCES) -> CheckResult:
     """002 C6 (a step of Lemma 8), exact: each J ∈ T₀ arises from exactly m pairs (I ∋ c, j ∉ I);
     Σ_{I∈T₂(k)} P(S,S_I)(y) <= 4e^{k(ε₁+ε₂)}·m/(n−m)·Σ_{J∈T₀} P(S,S_J)(y); Eq. (13):
     F_S(x)(y) <= (1 + 4e^{k(ε₁+ε₂)}m/(n−m))·|T|^{-1}Σ_{T₀}P(S,S_J)(y) + |T₁(k)|/|T|; and
-    m/(n−m) <= 2m/n for m <= n/2.  Every changed index, k, x, y."""
+    m/(n−m) <= 2m/n for m <= n/2.  Every changed index, k, x, y; the 4 is :data:`C6_FACTOR`,
+    read at run time."""
+    factor = C6_FACTOR
     cases = 0
     for inst in instances:
         laws = Laws(inst)
@@ -246,7 +259,8 @@ def check_c6_double_count(factor: Fraction = FOUR,
                         if t2 > amp * t0 or core > (1 + amp) * t0 / part.total + t1:
                             return CheckResult(Verdict.VIOLATED, "C6 or Eq. (13) fails",
                                                f"{inst.name}, changed={changed}, x={x}, y={y}, "
-                                               f"k={k}: T2 sum {_fmt(t2)} vs {_fmt(amp * t0)}")
+                                               f"k={k}: T2 sum {exact_and_decimal(t2)} vs "
+                                               f"{exact_and_decimal(amp * t0)}")
     return CheckResult(Verdict.HOLDS, f"{cases} (changed, x, y, k) cases: each J ∈ T0 arises "
                        "from exactly m pairs; Σ_T2 <= 4e^(k·eps)·m/(n-m)·Σ_T0; Eq. (13) holds")
 
@@ -254,13 +268,14 @@ def check_c6_double_count(factor: Fraction = FOUR,
 # ------------------------------------------------------------------ Lemma 8, our constants
 
 
-def check_stated_constants(constant: Fraction = EIGHT,
-                           instances: tuple[Instance, ...] = INSTANCES) -> CheckResult:
+def check_stated_constants(instances: tuple[Instance, ...] = INSTANCES) -> CheckResult:
     """002 Lemma 8's privacy with our constants, (ε₁ + ε₂ + 8e²·m/n, δ·m/n):
     (a) ε(k) <= ε₁ + ε₂ + 8e²·m/n whenever k·ε₁, k·ε₂ <= 1 and m <= n/2, on a grid, interval
     arithmetic; (b) on the tiny instances with m <= n/2 and k = 1 (k·ε <= 1), with δ the exact
     probability that S_{I'} (I' a uniform (m−1)-subset avoiding the changed index) is not a
-    (k/n)-net w.r.t. U(S), the claim holds for every neighbour, x, y.  ``constant`` replaces 8."""
+    (k/n)-net w.r.t. U(S), the claim holds for every neighbour, x, y.  The 8 is
+    :data:`LEMMA8_EPS_CONSTANT`, read at run time."""
+    constant = LEMMA8_EPS_CONSTANT
     grid = 0
     for n in (4, 10, 37, 1000, 10**6):
         for m in sorted({1, 2, n // 7 or 1, n // 2}):
@@ -269,7 +284,7 @@ def check_stated_constants(constant: Fraction = EIGHT,
                     grid += 1
                     lhs = ra.refined_epsilon(n, m, e1, e2, k)
                     rhs = rational(e1 + e2) + exp(rational(2)) * F(constant * m, n)
-                    verdict = _at_most(lhs, rhs)
+                    verdict = at_most(lhs, rhs)
                     if verdict is not Verdict.HOLDS:
                         return CheckResult(verdict, "eps(k) exceeds the stated form",
                                            f"n={n}, m={m}, k={k}, eps=({e1}, {e2}): "
@@ -284,13 +299,13 @@ def check_stated_constants(constant: Fraction = EIGHT,
             rests = list(itertools.combinations([i for i in range(n) if i != changed], m - 1))
             fail = F(sum(ra.net_radius(inst.C, inst.data, r) > 1 for r in rests), len(rests))
             claim = ra.stated_core_claim(n, m, inst.epsilon1, inst.epsilon2, fail)
-            t = exp(claim.epsilon * F(constant, 8))
+            t = exp(inst.epsilon1 + inst.epsilon2 + exp(rational(2)) * F(constant * m, n))
             for other in neighbours(inst, changed):
                 for x in inst.C.domain:
                     for y in (0, 1):
                         cases += 1
                         p, q = laws.core(inst.data, x, y), laws.core(other, x, y)
-                        verdict = _at_most(rational(p), t * q + claim.delta)
+                        verdict = at_most(rational(p), t * q + claim.delta)
                         if verdict is not Verdict.HOLDS:
                             return CheckResult(verdict, "the stated claim fails",
                                                f"{inst.name}, changed={changed}, S''={other}, "
@@ -376,11 +391,13 @@ _SETTINGS: tuple[tuple[int, Fraction, Fraction], ...] = (
 _BETA = F(1, 10)
 
 
-def check_parameterization(m_divisor: int = 32, cap: int = 2**50) -> CheckResult:
+def check_parameterization(cap: int = 2**50) -> CheckResult:
     """002 Theorem 2's explicit parameterization (ours) satisfies the reconstructed conditions
     of Lemma 8 and gives total privacy <= ε after the flip, decided exactly (interval
-    arithmetic) at explicit sizes; the first n on the grid ⌈2^{i/4}⌉ where all hold is
-    reported for a few (d, α, ε) with β = 1/10."""
+    arithmetic) at explicit sizes; the first n <= ``cap`` on the grid ⌈2^{i/4}⌉ where all hold
+    is reported for a few (d, α, ε) with β = 1/10.  m = ⌊εn/(32e²)⌋ with the 32 of
+    :data:`M_DIVISOR`, read at run time."""
+    m_divisor = M_DIVISOR
     found = []
     for d, alpha, eps in _SETTINGS:
         result = None
@@ -393,7 +410,7 @@ def check_parameterization(m_divisor: int = 32, cap: int = 2**50) -> CheckResult
                                    f"({m_divisor}e²))")
             choice = parameter_choice(n, d, alpha, eps, m_divisor)
             _, m, k = choice
-            if m >= 2 and all(_at_most(lhs, rhs) is Verdict.HOLDS
+            if m >= 2 and all(at_most(lhs, rhs) is Verdict.HOLDS
                               for _, lhs, rhs in _conditions(n, m, k, d, alpha, eps=eps,
                                                              beta=_BETA)):
                 result = choice
@@ -446,10 +463,9 @@ def _mech_law(C: ConceptClass, points: tuple[Hashable, ...], data: Dataset,
     return out
 
 
-def check_lemma9_net(slack: bool = True) -> CheckResult:
+def check_lemma9_net() -> CheckResult:
     """002 Lemma 9 (i), exact: for every S in the support of P^n and every α = t/n,
-    E_I[min_{H_{S_I}} err_S] <= min_C err_S + α + Pr_I[S_I is not an α-net w.r.t. U(S)]
-    (``slack`` False drops the failure probability)."""
+    E_I[min_{H_{S_I}} err_S] <= min_C err_S + α + Pr_I[S_I is not an α-net w.r.t. U(S)]."""
     C, cases = _L9_CLASS, 0
     for data, _ in _samples():
         n = len(data)
@@ -461,7 +477,7 @@ def check_lemma9_net(slack: bool = True) -> CheckResult:
         mean = sum(mins, F(0)) / len(subsets)
         for t in range(n + 1):
             cases += 1
-            fail = F(sum(r > t for r in radii), len(subsets)) if slack else F(0)
+            fail = F(sum(r > t for r in radii), len(subsets))
             if mean > best + F(t, n) + fail:
                 return CheckResult(Verdict.VIOLATED, "Lemma 9 (i) fails",
                                    f"S={data}, alpha={t}/{n}: {mean} > {best} + {F(t, n)} + {fail}")
@@ -469,11 +485,12 @@ def check_lemma9_net(slack: bool = True) -> CheckResult:
                        "+ alpha + P[not an alpha-net]")
 
 
-def check_lemma9_exponential(tail_factor: bool = True) -> CheckResult:
+def check_lemma9_exponential() -> CheckResult:
     """002 Lemma 9 (ii), exact: for every S, I and α = t/n, with h from the exponential
     mechanism (ε₁ = 2 ln(3/2)) over H_{S_I} scored on S:
     E_h err_S(h) <= min_H err_S + α + |H|·r^{−t} (the tail bound Pr[excess >= t] <= |H|r^{−t},
-    r = e^{ε₁/2}), and E_h[mistakes] <= min + ln|H|/ln r.  ``tail_factor`` False drops |H|."""
+    r = e^{ε₁/2}), and E_h[mistakes] <= min + ln|H|/ln r.  |H|·r^{−t} is scaled by
+    :data:`L9_TAIL_SCALE`, read at run time."""
     C, cases = _L9_CLASS, 0
     r = _L9_R
     for data, _ in _samples():
@@ -481,7 +498,7 @@ def check_lemma9_exponential(tail_factor: bool = True) -> CheckResult:
         for s in itertools.combinations(range(n), _L9_M):
             points = tuple(point_of(data[i]) for i in s)
             law = _mech_law(C, points, data, r)
-            size = len(law) if tail_factor else 1
+            size = L9_TAIL_SCALE * len(law)
             best = min(_err(h, data) for h in ra.candidates(C, points))
             mean = sum((p * _err(h, data) for h, p in law.items()), F(0))
             for t in range(n + 1):
@@ -491,18 +508,20 @@ def check_lemma9_exponential(tail_factor: bool = True) -> CheckResult:
                     return CheckResult(Verdict.VIOLATED, "Lemma 9 (ii) fails",
                                        f"S={data}, I={s}, t={t}: tail {tail}, mean {mean}")
             gap = rational((mean - best) * n)
-            verdict = _at_most(gap, _ln(len(law)) / _ln(r))
+            verdict = at_most(gap, _ln(len(law)) / _ln(r))
             if verdict is not Verdict.HOLDS:
                 return CheckResult(verdict, "expectation bound fails", f"S={data}, I={s}")
     return CheckResult(Verdict.HOLDS, f"{cases} (S, I, t) cases: tail <= |H| r^-t, "
                        "E err <= min_H + alpha + |H| r^-(alpha n), E mistakes <= min + ln|H|/ln r")
 
 
-def check_lemma9_uniform(scale: Fraction = ONE) -> CheckResult:
+def check_lemma9_uniform() -> CheckResult:
     """002 Lemma 9 (iv), exact: with a(S) = max_{h∈C} |err_S(h) − L_P(h)|, for every S:
     E_h L_P(h) <= E_h err_S(h) + a(S) (h from steps 1–3 of Algorithm 3) and
     min_C err_S <= min_C L_P + a(S); and Pr_S[a(S) > α] <= 2|C|e^{−2α²n} (Hoeffding and a
-    union bound) for α = 1/4, 1/2, 3/4.  ``scale`` multiplies a(S) (a value < 1 must fail)."""
+    union bound) for α = 1/4, 1/2, 3/4.  a(S) is scaled by :data:`DEVIATION_SCALE`, read at
+    run time (below 1 it must fail)."""
+    scale = DEVIATION_SCALE
     C = _L9_CLASS
     r = _L9_R
     opt = min(_pop(h) for h in C)
@@ -524,24 +543,36 @@ def check_lemma9_uniform(scale: Fraction = ONE) -> CheckResult:
                                f"S={data}: E L_P = {pop}, E err_S = {emp}, a(S) = {a}")
     for alpha, tail in tails.items():
         bound = exp(rational(-2 * alpha * alpha * _L9_N)) * (2 * len(C))
-        verdict = _at_most(rational(tail), bound)
+        verdict = at_most(rational(tail), bound)
         if verdict is not Verdict.HOLDS:
             return CheckResult(verdict, "the Hoeffding tail fails",
                                f"alpha={alpha}: {tail}")
     return CheckResult(Verdict.HOLDS, "every S of P^4: E_h L_P <= E_h err_S + a(S), min_C err_S "
                        "<= min_C L_P + a(S); P[a(S) > alpha] = "
-                       + ", ".join(f"{_fmt(t)} (alpha={a})" for a, t in tails.items())
+                       + ", ".join(f"{exact_and_decimal(t)} (alpha={a})" for a, t in tails.items())
                        + " within 2|C|e^(-2 alpha² n)")
 
 
-def check_lemma9_chain(with_learner_term: bool = True,
-                       deviation_factor: int = 2) -> CheckResult:
+def _learner_error(b4: Predictor, law: dict[Concept, Fraction], data: Dataset,
+                   marginal: dict[int, Fraction]) -> Fraction:
+    """λ = E_h Pr_{x~D}[A_R(S_h, x) != h(x)], h ~ ``law`` (Lemma 9's piece (iii), exact)."""
+    lam = F(0)
+    for h, p in law.items():
+        relabeled = tuple((point_of(e), h(point_of(e))) for e in data)
+        for x, w in marginal.items():
+            wrong = b4.law(relabeled, x).prob(1 - h(x))
+            assert isinstance(wrong, Fraction)
+            lam += p * w * wrong
+    return lam
+
+
+def check_lemma9_chain() -> CheckResult:
     """002 Lemma 9 as an always-true exact chain (an illustration, not the lemma): for every S
     of P^4 and Algorithm 3's core (m = 2, ε₁ = ε₂ = 2 ln(3/2), B4 with 2 blocks),
     L_P(F_S) <= min_C L_P + ρ̄ + e + λ + 2a(S), where ρ̄ = E_I min_{H_{S_I}} err_S − min_C err_S
     (piece (i)), e = E_h err_S(h) − E_I min_H err_S (piece (ii)), λ = E_h Pr_{x~D}[A_R(S_h, x)
     != h(x)] (Eq. (10)–(11), piece (iii)) and a(S) the uniform deviation (piece (iv)).
-    ``with_learner_term`` False drops λ; ``deviation_factor`` replaces the 2 of 2a(S)."""
+    The 2 of 2a(S) is :data:`CHAIN_DEVIATION_FACTOR`, read at run time."""
     C = _L9_CLASS
     r = _L9_R
     eps = log(rational(r)) * 2
@@ -550,7 +581,6 @@ def check_lemma9_chain(with_learner_term: bool = True,
     for (x, _), q in _L9_LAW.items():
         marginal[x] = marginal.get(x, F(0)) + q
     core = relabel_core_predictor(C, _L9_N, _L9_M, eps, 2, eps)
-    from privref.reference.learners.prediction_baselines import private_majority_predictor
     b4 = private_majority_predictor(C, _L9_N, 2, eps)
     worst = F(0)
     for data, _ in _samples():
@@ -566,26 +596,19 @@ def check_lemma9_chain(with_learner_term: bool = True,
         best = min(_err(h, data) for h in C)
         a = max(abs(_err(h, data) - _pop(h)) for h in C)
         emp = sum((p * _err(h, data) for h, p in law.items()), F(0))
-        lam = F(0)
-        for h, p in law.items():
-            relabeled = tuple((point_of(e), h(point_of(e))) for e in data)
-            for x, w in marginal.items():
-                wrong = b4.law(relabeled, x).prob(1 - h(x))
-                assert isinstance(wrong, Fraction)
-                lam += p * w * wrong
+        lam = _learner_error(b4, law, data, marginal)
         loss = F(0)
         for (x, y), q in _L9_LAW.items():
             wrong = core.law(data, x).prob(1 - y)
             assert isinstance(wrong, Fraction)
             loss += q * wrong
-        bound = (opt + (mins - best) + (emp - mins) + (lam if with_learner_term else 0)
-                 + deviation_factor * a)
+        bound = opt + (mins - best) + (emp - mins) + lam + CHAIN_DEVIATION_FACTOR * a
         if loss > bound:
             return CheckResult(Verdict.VIOLATED, "the Lemma 9 chain fails",
                                f"S={data}: L_P(F_S) = {loss} > {bound}")
         worst = max(worst, loss - opt)
     return CheckResult(Verdict.HOLDS, "every S of P^4: L_P(F_S) <= min_C L_P + rho + e + lambda "
-                       f"+ 2a(S); largest excess L_P(F_S) - min_C L_P = {_fmt(worst)}")
+                       f"+ 2a(S); largest excess L_P(F_S) - min_C L_P = {exact_and_decimal(worst)}")
 
 
 # ------------------------------------------------------------------ C8
@@ -622,13 +645,13 @@ def check_singleton_limit(predictor: Predictor | None = None,
             cases += 1
             acc = (p + q) / 2
             worst = max(worst, acc)
-            verdict = _at_most(rational(acc), cap)
+            verdict = at_most(rational(acc), cap)
             if verdict is not Verdict.HOLDS:
                 return CheckResult(verdict, "a singleton was memorized",
-                                   f"{pred.name}, S={data}, i={i}: accuracy {_fmt(acc)} > "
+                                   f"{pred.name}, S={data}, i={i}: accuracy {exact_and_decimal(acc)} > "
                                    f"e^eps/(1+e^eps) ≈ {float(cap):.4g}")
     return CheckResult(Verdict.HOLDS, f"{cases} singleton cases: the mean accuracy on a point "
-                       f"seen once is at most {_fmt(worst)} <= e^eps/(1+e^eps) ≈ "
+                       f"seen once is at most {exact_and_decimal(worst)} <= e^eps/(1+e^eps) ≈ "
                        f"{float(cap):.4g} (eps = {float(eps):.4g}); ERM would reach 1")
 
 
@@ -650,11 +673,12 @@ _RECON = "Reconstructed [R-med] from the surviving prose of 002 §4.2 (the formu
 _CORE_NOT_PURE = Check("exact audit, trap pair: pure eps(1) VIOLATED, (eps(1), |T1(1)|/|T|) "
                        "HOLDS", check_core_not_pure)
 _FLIPPED = Check("exact audit: flipped Algorithm 3 within its pure claim (trap pair, tiny "
-                 "instances) and the paper's route ln(e^eps + (1-2q)delta/q)", check_flipped_pure)
+                 "instances) and the paper's route ln(e^eps + (1-2q)delta/q)", check_flipped_pure,
+                 constant="FLIPPED_EPSILON_SCALE")
 _PARAMS = Check("exact: our parameterization meets the conditions; explicit n for 3 settings",
-                check_parameterization)
+                check_parameterization, constant="M_DIVISOR")
 _REFINED = Check("exact: F_S <= e^(eps(k))·F_S'' + |T1(k)|/|T|, every k and neighbour",
-                 check_refined_privacy)
+                 check_refined_privacy, constant="T1_SCALE")
 
 _THEOREM2_REASON = ("An existence statement with an asymptotic sample size Õ(d²/(αε) + d/α²) "
                     "over all classes of VC dimension d and all distributions; its constants "
@@ -721,7 +745,7 @@ ENTRIES: tuple[Entry, ...] = (
         kind=Kind.LEMMA, status=Status.CHECKED,
         checks=(_REFINED,
                 Check("exact/interval: (eps1 + eps2 + 8e²m/n, delta·m/n) from the refined form",
-                      check_stated_constants),
+                      check_stated_constants, constant="LEMMA8_EPS_CONSTANT"),
                 _PARAMS),
         notes=("The privacy half is checked through our exact refinement (the PROVED step "
                "'refined privacy for every k'), which with k·ε₁, k·ε₂ <= 1, m <= n/2 and C5 gives "
@@ -737,7 +761,7 @@ ENTRIES: tuple[Entry, ...] = (
                    "|T₁(k)|/|T|, T₁(k) = {I ∋ 1 : k(I) > k}, A the core of Algorithm 3."),
         kind=Kind.PROOF_STEP, status=Status.PROVED,
         checks=(_REFINED,
-                Check("C6 and Eq. (13), exact", check_c6_double_count)),
+                Check("C6 and Eq. (13), exact", check_c6_double_count, constant="C6_FACTOR")),
         parameter_range=("every finite C, n >= 2, 1 <= m < n, k >= 0, ε₁, ε₂ >= 0, any "
                          "ε₂-private realizable learner; exact checks: 3 tiny instances, every "
                          "neighbour and k <= max k(I), plus the trap pair"),
@@ -793,7 +817,7 @@ ENTRIES: tuple[Entry, ...] = (
                    "with m/(n−m) <= 2m/n."),
         kind=Kind.PROOF_STEP, status=Status.CHECKED,
         checks=(Check("exact: the count m, the T2 sum and Eq. (13) with 4e^(k·eps)",
-                      check_c6_double_count),),
+                      check_c6_double_count, constant="C6_FACTOR"),),
         notes="Checked with 4e^{k(ε₁+ε₂)} for every k (<= 4e² in the regime kε <= 1).",
         subjects=_SUBJECTS),
     Entry(
@@ -817,7 +841,7 @@ ENTRIES: tuple[Entry, ...] = (
                    "[ours: 5α + 2β] with probability at least 1 − O(β) [ours: 1 − 2β]."),
         kind=Kind.LEMMA, status=Status.NOT_CHECKABLE,
         checks=(Check("exact: L_P(F_S) <= min L_P + rho + e + lambda + 2a(S) for every S of P^4",
-                      check_lemma9_chain),),
+                      check_lemma9_chain, constant="CHAIN_DEVIATION_FACTOR"),),
         reason=("A high-probability statement under Lemma 8's conditions, which hold only at "
                 "n above 10¹⁰ (see the parameterization step); nothing at that size can be "
                 "enumerated exactly, and a statistical run would test the constants, not the "
@@ -842,7 +866,8 @@ ENTRIES: tuple[Entry, ...] = (
                    "form: E_h err_S <= min_H err_S + α + |H|e^{−ε₁αn/2}, and "
                    "E_h[n·err_S] <= min + 2 ln|H|/ε₁ (both senses of 'approximate')."),
         kind=Kind.PROOF_STEP, status=Status.CHECKED,
-        checks=(Check("exact, every S, I and t", check_lemma9_exponential),),
+        checks=(Check("exact, every S, I and t", check_lemma9_exponential,
+                      constant="L9_TAIL_SCALE"),),
         notes=("'(α, β)-approximate' is used both with a failure probability and in expectation "
                "in the paper; both forms are checked."),
         subjects=("reference.learners.stable_prediction.pattern_exponential_mechanism",)),
@@ -853,6 +878,6 @@ ENTRIES: tuple[Entry, ...] = (
                    "min_C err_S <= min_C L_P + α."),
         kind=Kind.PROOF_STEP, status=Status.CHECKED,
         checks=(Check("exact on P^4: both implications with a(S), and the Hoeffding tail",
-                      check_lemma9_uniform),),
+                      check_lemma9_uniform, constant="DEVIATION_SCALE"),),
         subjects=("reference.learners.relabel_prediction.relabel_hypothesis",)),
 )

@@ -35,6 +35,7 @@ from privref.reference.concepts import (
     thresholds_on,
 )
 from privref.reference.data import Dataset, label_of, point_of
+from privref.reference.decide import all_hold, at_most, less_than, proved_le
 from privref.reference.learners.stable_prediction import (
     flip_predictor,
     flip_privacy,
@@ -53,7 +54,7 @@ from privref.reference.prediction import (
     stability_from_privacy,
 )
 from privref.reference.program import Program, bernoulli
-from privref.reference.reals import Order, Real, compare, exp, log, rational
+from privref.reference.reals import Real, exp, log, rational
 from privref.reference.vc import canonical_representatives, growth_function, sauer_shelah_bound
 
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
@@ -84,10 +85,47 @@ __all__ = [
 ]
 
 F = Fraction
-_HALF: Final = F(1, 2)
-_ONE: Final = F(1)
-_QUARTER: Final = F(1, 4)
-_TWO: Final = F(2)
+
+STABILITY_SCALE = F(1)
+"""The implicit leading 1 of (e^ε − 1 + 2δ)/(e^ε + 1), our tight form of 002's ε-private ⇒
+stable conversion (Corollary 1 step)."""
+
+GAMMA_CLAIM_SCALE = F(1)
+"""The implicit leading 1 of Algorithm 1's claimed γ = m/n + (1 − m/n)·tanh(ε/2) (002 Lemma 7's
+stability composition, exact form)."""
+
+LEMMA7_EPS_FACTOR = 2
+"""The 2 of 002 Lemma 7's stability m/n + 2ε (ε <= 1)."""
+
+FLIP_RATIO_FACTOR = 2
+"""The 2 of 002 Corollary 1's flip step p/q <= 1 + 2γ/α (p, q >= α/2, |p − q| <= γ)."""
+
+FLIP_PRIVACY_SCALE = F(1)
+"""The implicit leading 1 of (1 − 2ρ)γ/ρ in Algorithm 2's e^{ε'} <= 1 + (1 − 2ρ)γ/ρ (002
+Corollary 1)."""
+
+THEOREM1_EPS_DIVISOR = 4
+"""The 4 of ε = γ/4 in the proof of 002 Theorem 1 (with m <= γn/2)."""
+
+COROLLARY1_GAMMA_DIVISOR = 2
+"""The 2 of γ = αε/2 in the proof of 002 Corollary 1 (with ρ = α/2)."""
+
+EQ1_RADIUS_SCALE = F(1)
+"""The implicit leading 1 of the net radius in 002 Theorem 1's overview Eq. (1):
+min_{H_{S'}} err_S <= min_C err_S + ρ(S')."""
+
+PATTERN_BOUND_SCALE = F(1)
+"""The implicit leading 1 of (em/d)^d in 002 Theorem 1's overview property 2: |H_{S'}| <= (em/d)^d."""
+
+EQ2_SAMPLE_FACTOR = 2
+"""The 2 of n >= 2d ln(em/d)/(αε) in 002 Theorem 1's overview Eq. (2) (our constants)."""
+
+RADIUS_TERM_SCALE = F(1)
+"""The implicit leading 1 of E ρ(S') in our refinement of 002 Lemma 7:
+err_S(h_S) <= min_C err_S + E ρ(S') + 2 ln τ_C(m)/(εn)."""
+
+LEMMA7_FACTOR = 2
+"""The 2 of 002 Lemma 7's err_S(h_S) <= min_C err_S + 2α + 2β."""
 GammaRule = Callable[[int, int, Real], Real]
 
 
@@ -125,14 +163,15 @@ def check_privacy_to_stability(bound: Tight = _tight) -> CheckResult:
     """(ε, δ)-private ⇒ |p − q| <= (e^ε − 1 + 2δ)/(e^ε + 1), attained; printed e^ε − 1 (+δ) is valid.
 
     Exhaustive over p, q with denominator 60, e^ε ∈ {1, 11/10, 3/2, 9/4, 3, 16},
-    δ ∈ {0, 1/20, 1/4}.  ``bound`` is the tight bound under test (a smaller one must fail).
+    δ ∈ {0, 1/20, 1/4}.  ``bound`` is the tight bound under test, scaled by
+    :data:`STABILITY_SCALE` (read at run time; a smaller one must fail).
     """
     grid = [F(i, 60) for i in range(61)]
     cases = 0
     worst = F(0)
     for t in (F(1), F(11, 10), F(3, 2), F(9, 4), F(3), F(16)):
         for delta in (F(0), F(1, 20), F(1, 4)):
-            g = bound(t, delta)
+            g = STABILITY_SCALE * bound(t, delta)
             for p in grid:
                 for q in grid:
                     if _feasible(p, q, t, delta) and abs(p - q) > g:
@@ -203,14 +242,16 @@ def check_alg1_stability(claimed: GammaRule = stable_gamma) -> CheckResult:
     """Exact audit of Algorithm 1 on thresholds: audited γ <= claimed(m, n, ε) < m/n + e^ε − 1.
 
     Also finds a near-tight case (audited >= 49/50 of the exact bound, e^{ε/2} = 100).
-    ``claimed`` is the stability rule under test (a smaller rule must fail).
+    ``claimed`` is the stability rule under test (a smaller rule must fail), scaled by
+    :data:`GAMMA_CLAIM_SCALE` (read at run time).
     """
     rows = []
     best = F(0)
     for points, n, m, r in _ALG1:
         A = stable_predictor(thresholds_on(points), n, m, _eps(r))
         report = audit_prediction(A, Universe(_labels(points), (n,)), tuple(range(points)),
-                                  claim=UniformStability(claimed(m, n, _eps(r))))
+                                  claim=UniformStability(claimed(m, n, _eps(r))
+                                                         * GAMMA_CLAIM_SCALE))
         exact = stable_gamma(m, n, _eps(r)).exact
         paper = paper_stable_gamma(m, n, _eps(r))
         where = f"THRESH[{points}], n={n}, m={m}, e^(ε/2)={r}"
@@ -218,8 +259,9 @@ def check_alg1_stability(claimed: GammaRule = stable_gamma) -> CheckResult:
             return CheckResult(Verdict.VIOLATED, "audited γ above the claimed rule",
                                f"{where}: audited {report.gamma_exact}")
         assert exact is not None and report.gamma_exact is not None
-        if compare(exact, paper)[0] is not Order.LESS:
-            return CheckResult(Verdict.VIOLATED, "the exact bound is not below the paper's", where)
+        below = less_than(exact, paper)
+        if below is not Verdict.HOLDS:
+            return CheckResult(below, "the exact bound is not proved below the paper's", where)
         best = max(best, report.gamma_exact / exact)
         rows.append(f"{where}: audited {report.gamma_exact}, exact bound {exact}")
     if best < F(49, 50):
@@ -229,11 +271,14 @@ def check_alg1_stability(claimed: GammaRule = stable_gamma) -> CheckResult:
 
 
 def _lemma7_rule(m: int, n: int, eps: Real) -> Real:
-    return eps * 2 + F(m, n)
+    return eps * LEMMA7_EPS_FACTOR + F(m, n)
 
 
 def check_lemma7_stability(rule: GammaRule = _lemma7_rule) -> CheckResult:
-    """Lemma 7's stability: m/n + 2ε (ε <= 1) bounds Algorithm 1's audited γ, e^{ε/2} ∈ {21/20, 11/10}."""
+    """Lemma 7's stability: m/n + 2ε (ε <= 1) bounds Algorithm 1's audited γ, e^{ε/2} ∈ {21/20, 11/10}.
+
+    ``rule`` is the rule under test; the default reads :data:`LEMMA7_EPS_FACTOR` at run time.
+    """
     rows = []
     for r in (F(21, 20), F(11, 10)):
         for points, n, m in ((2, 2, 1), (2, 3, 1), (2, 3, 2)):
@@ -250,11 +295,8 @@ def check_lemma7_stability(rule: GammaRule = _lemma7_rule) -> CheckResult:
 # ------------------------------------------------------------------ C4: the flip
 
 
-def check_flip_identities(flip_rate: Fraction = _ONE) -> CheckResult:
-    """p' = ρ + (1 − 2ρ)p (exact laws of the flipped Algorithm 1); L(flip∘A) = ρ + (1 − 2ρ)L(A).
-
-    ``flip_rate`` scales the ρ used in the identity (≠ 1 is a mutation that must fail).
-    """
+def check_flip_identities() -> CheckResult:
+    """p' = ρ + (1 − 2ρ)p (exact laws of the flipped Algorithm 1); L(flip∘A) = ρ + (1 − 2ρ)L(A)."""
     cases = 0
     C = thresholds_on(2)
     inner = stable_predictor(C, 2, 1, _eps(F(3, 2)))
@@ -263,7 +305,7 @@ def check_flip_identities(flip_rate: Fraction = _ONE) -> CheckResult:
         for data in itertools.product(_labels(2), repeat=2):
             p = {x: _frac(inner.probability_one(data, x)) for x in (0, 1)}
             q = {x: _frac(outer.probability_one(data, x)) for x in (0, 1)}
-            r = rho * flip_rate
+            r = rho
             if any(q[x] != r + (1 - 2 * r) * p[x] for x in (0, 1)):
                 return CheckResult(Verdict.VIOLATED, "p' ≠ ρ + (1 − 2ρ)p", f"ρ={rho}, S={data}")
             for joint in ((F(1, 2), F(0), F(1, 4), F(1, 4)), (F(1, 8), F(3, 8), F(3, 8), F(1, 8))):
@@ -279,12 +321,14 @@ def check_flip_identities(flip_rate: Fraction = _ONE) -> CheckResult:
                        "L(flip∘A) = ρ + (1 − 2ρ)L(A) <= L(A) + ρ exactly")
 
 
-def check_flip_ratio_condition(factor: Fraction = _TWO) -> CheckResult:
-    """p, q >= α/2 and |p − q| <= γ ⇒ p/q <= 1 + factor·γ/α (factor 2); needs q >= α/2, not only p.
+def check_flip_ratio_condition() -> CheckResult:
+    """p, q >= α/2 and |p − q| <= γ ⇒ p/q <= 1 + 2γ/α; needs q >= α/2, not only p.
 
     Exhaustive on a grid (denominator 40).  HOLDS when the bound holds everywhere and the
-    literal reading (only p >= α/2) has a counterexample.
+    literal reading (only p >= α/2) has a counterexample.  The 2 is :data:`FLIP_RATIO_FACTOR`,
+    read at run time.
     """
+    factor = FLIP_RATIO_FACTOR
     grid = [F(i, 40) for i in range(41)]
     literal = None
     cases = 0
@@ -295,11 +339,11 @@ def check_flip_ratio_condition(factor: Fraction = _TWO) -> CheckResult:
                     if abs(p - q) > gamma or p < alpha / 2:
                         continue
                     if q < alpha / 2:
-                        if literal is None and (q == 0 or p / q > 1 + 2 * gamma / alpha):
+                        if literal is None and (q == 0 or p / q > 1 + factor * gamma / alpha):
                             literal = f"α={alpha}, γ={gamma}, p={p}, q={q}"
                         continue
                     if p / q > 1 + factor * gamma / alpha:
-                        return CheckResult(Verdict.VIOLATED, "p/q above 1 + 2γ/α",
+                        return CheckResult(Verdict.VIOLATED, f"p/q above 1 + {factor}γ/α",
                                            f"α={alpha}, γ={gamma}, p={p}, q={q}")
                     cases += 1
     if literal is None:
@@ -311,11 +355,13 @@ def check_flip_ratio_condition(factor: Fraction = _TWO) -> CheckResult:
 _ALG2: Final = ((2, 2, 1, F(1, 4)), (2, 3, 1, F(1, 4)), (2, 3, 2, F(1, 10)))
 
 
-def check_alg2_privacy(claim_factor: Fraction = _ONE) -> CheckResult:
+def check_alg2_privacy() -> CheckResult:
     """Exact audit of Algorithm 2 (flip w.p. ρ): e^{ε'} <= 1 + (1−2ρ)γ/ρ <= 1 + 2γ/α (ρ = α/2).
 
-    ``claim_factor`` scales (1 − 2ρ)γ/ρ (a factor below 1 must fail in the near-tight case).
+    (1 − 2ρ)γ/ρ is scaled by :data:`FLIP_PRIVACY_SCALE`, read at run time (below 1 it must fail
+    in the near-tight case).
     """
+    claim_factor = FLIP_PRIVACY_SCALE
     rows = []
     for points, n, m, rho in _ALG2:
         for r in (F(3, 2), _R_NEAR):
@@ -339,44 +385,45 @@ def check_alg2_privacy(claim_factor: Fraction = _ONE) -> CheckResult:
 # ------------------------------------------------------------------ parameterizations
 
 
-def check_theorem1_parameters(eps_factor: Fraction = _QUARTER) -> CheckResult:
+def check_theorem1_parameters() -> CheckResult:
     """ε = γ/4, m <= γn/2 ⇒ e^ε − 1 <= γ/2 and m/n + e^ε − 1 <= γ, on a γ grid (intervals).
 
-    ``eps_factor`` is the ε/γ ratio under test (1 instead of 1/4 must fail).
+    The 4 is :data:`THEOREM1_EPS_DIVISOR`, read at run time (1 or 2 instead must fail).
     """
     cases = 0
     for j in range(1, 101):
         gamma = F(j, 100)
-        eps = gamma * eps_factor
-        if compare(exp(eps) - 1, gamma / 2)[0] is Order.GREATER:
-            return CheckResult(Verdict.VIOLATED, "e^ε − 1 > γ/2", f"γ={gamma}, ε={eps}")
+        eps = gamma / THEOREM1_EPS_DIVISOR
+        within = at_most(exp(eps) - 1, gamma / 2)
+        if within is not Verdict.HOLDS:
+            return CheckResult(within, "e^ε − 1 <= γ/2 not proved", f"γ={gamma}, ε={eps}")
         for n in (10, 100, 1000):
             m = math.floor(gamma * n / 2)
             if m < 1:
                 continue
-            if compare(paper_stable_gamma(m, n, rational(eps)), gamma)[0] is Order.GREATER:
-                return CheckResult(Verdict.VIOLATED, "m/n + e^ε − 1 > γ",
+            within = at_most(paper_stable_gamma(m, n, rational(eps)), gamma)
+            if within is not Verdict.HOLDS:
+                return CheckResult(within, "m/n + e^ε − 1 <= γ not proved",
                                    f"γ={gamma}, n={n}, m={m}")
             cases += 1
     return CheckResult(Verdict.HOLDS, f"γ = j/100, j = 1..100: e^(γ/4) − 1 <= γ/2; "
                        f"m/n + e^ε − 1 <= γ on {cases} (γ, n) cases with m = ⌊γn/2⌋")
 
 
-def check_corollary1_parameters(gamma_factor: Fraction = _HALF) -> CheckResult:
+def check_corollary1_parameters() -> CheckResult:
     """γ = αε/2, ρ = α/2 ⇒ flip privacy ln(1 + (1 − α)ε) <= ε, and the paper's 1 + 2γ/α = 1 + ε <= e^ε.
 
-    ``gamma_factor`` is γ/(αε) (1 instead of 1/2 must fail).
+    The 2 of γ = αε/2 is :data:`COROLLARY1_GAMMA_DIVISOR`, read at run time (1 must fail).
     """
     cases = 0
     for alpha in (F(1, 100), F(1, 10), F(1, 4), F(1, 2), F(9, 10)):
         for eps in (F(1, 1000), F(1, 10), F(1, 2), F(1), F(3)):
-            gamma = gamma_factor * alpha * eps
+            gamma = alpha * eps / COROLLARY1_GAMMA_DIVISOR
             eps_out = flip_privacy(UniformStability.of(gamma), alpha / 2).epsilon
-            if compare(eps_out, eps)[0] is Order.GREATER:
-                return CheckResult(Verdict.VIOLATED, "flip privacy above ε",
+            within = all_hold((at_most(eps_out, eps), at_most(1 + 2 * gamma / alpha, exp(eps))))
+            if within is not Verdict.HOLDS:
+                return CheckResult(within, "flip privacy <= ε and 1 + 2γ/α <= e^ε not proved",
                                    f"α={alpha}, ε={eps}, γ={gamma}")
-            if compare(1 + 2 * gamma / alpha, exp(eps))[0] is Order.GREATER:
-                return CheckResult(Verdict.VIOLATED, "1 + 2γ/α > e^ε", f"α={alpha}, ε={eps}")
             cases += 1
     return CheckResult(Verdict.HOLDS, f"{cases} (α, ε) cases: ln(1 + (1 − α)ε) <= ε and "
                        "1 + 2γ/α <= e^ε")
@@ -398,16 +445,12 @@ def _first(ok: Callable[[int], bool], start: int) -> int:
     return hi
 
 
-def _le(a: Real | Fraction | int, b: Real | Fraction | int) -> bool:
-    return compare(a, b)[0] in (Order.LESS, Order.EQUAL)
-
-
 def _net_ok(d: int, alpha: Fraction, beta: Fraction, m: int) -> bool:
-    return _le(exp(-alpha * m / 4) * rational(2 * sauer_shelah_bound(2 * m, d) ** 2), beta)
+    return proved_le(exp(-alpha * m / 4) * rational(2 * sauer_shelah_bound(2 * m, d) ** 2), beta)
 
 
 def _uc_ok(d: int, alpha: Fraction, beta: Fraction, n: int) -> bool:
-    return _le(exp(-alpha * alpha * n / 8) * rational(4 * sauer_shelah_bound(2 * n, d)), beta)
+    return proved_le(exp(-alpha * alpha * n / 8) * rational(4 * sauer_shelah_bound(2 * n, d)), beta)
 
 
 def net_size(d: int, alpha: Fraction, beta: Fraction) -> int:
@@ -458,7 +501,7 @@ def check_sample_sizes() -> CheckResult:
         m, n = theorem1_sizes(d, alpha, beta, gamma)
         ok = (_net_ok(d, alpha, beta, m) and 2 * m <= gamma * n
               and n >= _expmech_n(d, alpha, gamma, m) and _uc_ok(d, alpha, beta, n)
-              and _le(paper_stable_gamma(m, n, rational(gamma / 4)), gamma))
+              and proved_le(paper_stable_gamma(m, n, rational(gamma / 4)), gamma))
         if not ok:
             return CheckResult(Verdict.VIOLATED, "a premise fails at our sizes",
                                f"d={d}, α={alpha}, β={beta}, γ={gamma}: m={m}, n={n}")
@@ -468,7 +511,7 @@ def check_sample_sizes() -> CheckResult:
         gamma = alpha * eps / 2
         priv = flip_privacy(UniformStability(paper_stable_gamma(m, n, rational(gamma / 4))),
                             alpha / 2).epsilon
-        if not _le(priv, eps):
+        if not proved_le(priv, eps):
             return CheckResult(Verdict.VIOLATED, "Corollary 1 sizes not ε-private",
                                f"d={d}, α={alpha}, ε={eps}")
         rows.append(f"Cor 1 (d={d}, α={alpha}, β={beta}, ε={eps}): m={m}, n={n}")
@@ -497,8 +540,10 @@ def _radius(C: ConceptClass, data: Dataset, index: tuple[int, ...]) -> int:
 _OVERVIEW: Final = ((thresholds_on(3), 4), (intervals(3), 4), (_all_functions(3), 3))
 
 
-def check_eq1_net_radius(factor: Fraction = _ONE) -> CheckResult:
-    """min_{H_{S'}} mistakes <= min_C mistakes + factor·n·ρ(S') for every subsample (exact)."""
+def check_eq1_net_radius() -> CheckResult:
+    """min_{H_{S'}} mistakes <= min_C mistakes + n·ρ(S') for every subsample (exact); n·ρ(S') is
+    scaled by :data:`EQ1_RADIUS_SCALE`, read at run time."""
+    factor = EQ1_RADIUS_SCALE
     rng = random.Random(7)
     cases = positive = 0
     for C, n in _OVERVIEW:
@@ -520,15 +565,20 @@ def check_eq1_net_radius(factor: Fraction = _ONE) -> CheckResult:
 
 
 def check_pattern_count(bound: Callable[[int, int], Real] | None = None) -> CheckResult:
-    """|H_{S'}| <= Σ_{i<=d} C(m, i) <= (em/d)^d for every S' of m >= d points (with repetition)."""
+    """|H_{S'}| <= Σ_{i<=d} C(m, i) <= (em/d)^d for every S' of m >= d points (with repetition).
+
+    ``bound`` replaces (em/d)^d, which is scaled by :data:`PATTERN_BOUND_SCALE` (read at run time).
+    """
     cases = 0
     for C, d in ((thresholds_on(4), 1), (intervals(4), 2), (_all_functions(3), 3)):
         for m in range(d, 6):
-            rhs = bound(m, d) if bound else exp(d) * rational(F(m, d) ** d)
+            rhs = bound(m, d) if bound else exp(d) * rational(PATTERN_BOUND_SCALE * F(m, d) ** d)
             for pts in itertools.product(C.domain.points, repeat=m):
                 size = len(canonical_representatives(C, list(pts)))
-                if size > sauer_shelah_bound(m, d) or compare(size, rhs)[0] is Order.GREATER:
-                    return CheckResult(Verdict.VIOLATED, "|H_S'| above the bound",
+                within = at_most(size, rhs)
+                if size > sauer_shelah_bound(m, d) or within is not Verdict.HOLDS:
+                    return CheckResult(within if within is Verdict.UNDECIDED
+                                       else Verdict.VIOLATED, "|H_S'| not proved within the bound",
                                        f"{C.name}, S'={pts}: {size}")
                 cases += 1
     return CheckResult(Verdict.HOLDS, f"{cases} point lists S' (m = d..5) on 3 classes")
@@ -544,11 +594,11 @@ def _mech_law(H: tuple[Concept, ...], data: Dataset, r: Fraction, scale: int
     return [(c, w / total) for c, w in zip(costs, weights, strict=True)]
 
 
-def check_eq2_expectation(scale: int = 1) -> CheckResult:
+def check_eq2_expectation() -> CheckResult:
     """n >= 2d ln(em/d)/(αε) ⇒ E_h[err_S(h)] <= min_{H_{S'}} err_S + α (exact, by intervals).
 
-    With ε = γ/4 this is the overview's n = O(d log(m/d)/(αγ)).  ``scale`` divides the scores
-    (scale = n scores err_S instead of mistakes, a normalization error that must fail).
+    With ε = γ/4 this is the overview's n = O(d log(m/d)/(αγ)).  The 2 is
+    :data:`EQ2_SAMPLE_FACTOR`, read at run time.
     """
     rng = random.Random(11)
     cases = 0
@@ -556,13 +606,13 @@ def check_eq2_expectation(scale: int = 1) -> CheckResult:
     for C, d in ((thresholds_on(4), 1), (intervals(4), 2)):
         for alpha in (F(1, 2), F(1, 4)):
             for m in range(d, 5):
-                need = (log(rational(F(m, d))) + 1) * (2 * d) / (_eps(r) * alpha)
+                need = (log(rational(F(m, d))) + 1) * (EQ2_SAMPLE_FACTOR * d) / (_eps(r) * alpha)
                 n = math.ceil(need.enclose(64).hi)
                 for _ in range(4):
                     data = _data(rng, C, n)
                     index = tuple(sorted(rng.sample(range(n), m)))
                     H = canonical_representatives(C, [point_of(data[i]) for i in index])
-                    law = _mech_law(H, data, r, n if scale != 1 else 1)
+                    law = _mech_law(H, data, r, 1)
                     excess = F(sum((c * p for c, p in law), F(0)) - min(c for c, _ in law), n)
                     if excess > alpha:
                         return CheckResult(Verdict.VIOLATED, "expected excess above α",
@@ -621,10 +671,10 @@ def _pieces(C: ConceptClass, data: Dataset, m: int, r: Fraction
     return err, best, radii, excess
 
 
-def check_lemma7_refined(radius_factor: Fraction = _ONE) -> CheckResult:
+def check_lemma7_refined() -> CheckResult:
     """err_S(h_S) <= min_C err_S + E_{S'}[ρ(S')] + 2 ln τ_C(m)/(εn) (ours; exact + intervals).
 
-    ``radius_factor`` scales the net-radius term (0 must fail).
+    E ρ(S') is scaled by :data:`RADIUS_TERM_SCALE`, read at run time (half must fail).
     """
     cases = positive = 0
     for C, data, m, r in _instances():
@@ -632,9 +682,11 @@ def check_lemma7_refined(radius_factor: Fraction = _ONE) -> CheckResult:
         n = len(data)
         mean = sum(radii, F(0)) / len(radii)
         tau = growth_function(C, m)
-        rhs = best + radius_factor * mean + (log(tau) / (log(r) * n) if tau > 1 else rational(0))
-        if compare(err, rhs)[0] is Order.GREATER:
-            return CheckResult(Verdict.VIOLATED, "refined Lemma 7 fails",
+        rhs = best + RADIUS_TERM_SCALE * mean + (log(tau) / (log(r) * n) if tau > 1
+                                                 else rational(0))
+        within = at_most(err, rhs)
+        if within is not Verdict.HOLDS:
+            return CheckResult(within, "refined Lemma 7 not proved",
                                f"{C.name}, S={data}, m={m}, r={r}: {err}")
         positive += mean > 0
         cases += 1
@@ -642,13 +694,15 @@ def check_lemma7_refined(radius_factor: Fraction = _ONE) -> CheckResult:
                        f"{positive}")
 
 
-def check_lemma7_stated(factor: int = 2) -> CheckResult:
+def check_lemma7_stated() -> CheckResult:
     """err_S(h_S) <= min_C err_S + 2α + 2β with instance-specific (α, β) meeting the premises.
 
     For each α among the radii: β = P_I[ρ(S_I) > α] (so S' is an α-net for U(S) w.p. 1 − β)
     and α is raised to at least the exponential mechanism's worst expected excess (so it is
-    (α, 0)-approximate in expectation on every S').  ``factor`` replaces the 2 (1 must fail).
+    (α, 0)-approximate in expectation on every S').  The 2 is :data:`LEMMA7_FACTOR`, read at
+    run time (1 must fail).
     """
+    factor = LEMMA7_FACTOR
     cases = 0
     for C, data, m, r in _instances():
         err, best, radii, excess = _pieces(C, data, m, r)
@@ -683,8 +737,10 @@ def check_min_cover_sizes() -> CheckResult:
         for alpha in (F(1, 4), F(1, 2)):
             size = _min_cover(C, math.floor(alpha * k))
             haussler = exp(1) * (d + 1) * rational((2 / alpha) ** d) * exp(d)
-            if size > patterns or compare(size, haussler)[0] is Order.GREATER:
-                return CheckResult(Verdict.VIOLATED, "cover larger than the bounds",
+            within = at_most(size, haussler)
+            if size > patterns or within is not Verdict.HOLDS:
+                return CheckResult(within if within is Verdict.UNDECIDED else Verdict.VIOLATED,
+                                   "cover not proved within the bounds",
                                    f"{C.name}, α={alpha}: {size}")
             rows.append(f"{C.name} α={alpha}: min cover {size} vs {patterns} patterns")
     return CheckResult(Verdict.HOLDS, "; ".join(rows))
@@ -695,9 +751,10 @@ def check_min_cover_sizes() -> CheckResult:
 _ALG1_SUBJ: Final = "reference.learners.stable_prediction.stable_predictor"
 _ALG2_SUBJ: Final = "reference.learners.stable_prediction.private_predictor"
 _STAB_AUDIT: Final = Check("exact audit of Algorithm 1 vs m/n + (1 − m/n)tanh(ε/2)",
-                           check_alg1_stability)
+                           check_alg1_stability, constant="GAMMA_CLAIM_SCALE")
 _SIZES: Final = Check("our explicit sample sizes satisfy every premise exactly", check_sample_sizes)
-_ALG2_AUDIT: Final = Check("exact audit of Algorithm 2 (the flip conversion)", check_alg2_privacy)
+_ALG2_AUDIT: Final = Check("exact audit of Algorithm 2 (the flip conversion)", check_alg2_privacy,
+                           constant="FLIP_PRIVACY_SCALE")
 
 ENTRIES: tuple[Entry, ...] = (
     Entry(
@@ -719,14 +776,16 @@ ENTRIES: tuple[Entry, ...] = (
                    "U(S) then min_{h∈H_{S'}} err_S(h) <= min_{h∈C} err_S(h) + α; always-true "
                    "form [ours]: <= min_C err_S + ρ(S'), ρ(S') the net radius of S' w.r.t. U(S)."),
         kind=Kind.PROOF_STEP, status=Status.CHECKED,
-        checks=(Check("every subsample of 75 random datasets, exact", check_eq1_net_radius),),
+        checks=(Check("every subsample of 75 random datasets, exact", check_eq1_net_radius,
+                      constant="EQ1_RADIUS_SCALE"),),
         subjects=("reference.vc.canonical_representatives",)),
     Entry(
         paper="002", number="Theorem 1", step="overview property 2: |H_{S'}| <= (em/d)^d",
         statement=("Reconstructed [R-high] from the overview of §3 (via Lemma 2): |H_{S'}| <= "
                    "(em/d)^d for a subsample S' of m >= d points (m = Θ̃(d/α) in the paper)."),
         kind=Kind.PROOF_STEP, status=Status.CHECKED,
-        checks=(Check("every point list S' with d <= m <= 5 on 3 classes", check_pattern_count),),
+        checks=(Check("every point list S' with d <= m <= 5 on 3 classes", check_pattern_count,
+                      constant="PATTERN_BOUND_SCALE"),),
         notes=("For m < d the exponential form fails (see '002 Lemma 2 / the (em/d)^d form "
                "without m >= d'); the Sauer–Shelah sum bound holds for every m."),
         subjects=("reference.vc.canonical_representatives",)),
@@ -736,7 +795,8 @@ ENTRIES: tuple[Entry, ...] = (
                    "n >= 2d ln(em/d)/(αε) = 8d ln(em/d)/(αγ) [ours], the exponential mechanism "
                    "over H_{S'} has E_h[err_S(h)] <= min_{H_{S'}} err_S + α."),
         kind=Kind.PROOF_STEP, status=Status.CHECKED,
-        checks=(Check("exact expected excess at n = ⌈2d(ln(m/d) + 1)/(αε)⌉", check_eq2_expectation),),
+        checks=(Check("exact expected excess at n = ⌈2d(ln(m/d) + 1)/(αε)⌉", check_eq2_expectation,
+                      constant="EQ2_SAMPLE_FACTOR"),),
         notes=("Follows from the expectation form of Lemma 4 (2 ln|H|/(εn)) and property 2. "
                "Scoring with err_S instead of n·err_S (a factor-n normalization error) breaks it."),
         subjects=("reference.learners.stable_prediction.pattern_exponential_mechanism",)),
@@ -746,7 +806,8 @@ ENTRIES: tuple[Entry, ...] = (
                    "γn/2, m/n + e^ε − 1 <= γ, since e^{γ/4} − 1 <= γ/2 for γ ∈ (0, 1]."),
         kind=Kind.PROOF_STEP, status=Status.PROVED,
         parameter_range="γ ∈ (0, 1], m <= γn/2",
-        checks=(Check("γ grid, exact intervals", check_theorem1_parameters),),
+        checks=(Check("γ grid, exact intervals", check_theorem1_parameters,
+                      constant="THEOREM1_EPS_DIVISOR"),),
         notes=("Proof: e^x − 1 is convex, so on [0, 1/4] it is below the chord "
                "4(e^{1/4} − 1)x <= 1.14x <= 2x; with x = γ/4 this is γ/2."),
         subjects=("reference.learners.stable_prediction.paper_stable_gamma",)),
@@ -778,8 +839,9 @@ ENTRIES: tuple[Entry, ...] = (
                    "h_S is γ-stable."),
         kind=Kind.LEMMA, status=Status.CHECKED,
         checks=(Check("accuracy with instance-specific (α, β) meeting the premises",
-                      check_lemma7_stated),
-                Check("stability m/n + 2ε by exact audit", check_lemma7_stability)),
+                      check_lemma7_stated, constant="LEMMA7_FACTOR"),
+                Check("stability m/n + 2ε by exact audit", check_lemma7_stability,
+                      constant="LEMMA7_EPS_FACTOR")),
         notes=("m₀ and n₀ are defined as 'the smallest sizes that suffice' for every D, so the "
                "check instantiates the premises per dataset: β = P_I[ρ(S_I) > α] and α at "
                "least the exponential mechanism's largest expected excess; the refined step "
@@ -790,7 +852,8 @@ ENTRIES: tuple[Entry, ...] = (
         statement=("Our always-true refinement [ours]: err_S(h_S) <= min_C err_S + "
                    "E_{S'}[ρ(S')] + 2 ln τ_C(m)/(εn), ρ the net radius w.r.t. U(S)."),
         kind=Kind.PROOF_STEP, status=Status.CHECKED,
-        checks=(Check("80 instances on thresholds and intervals, exact", check_lemma7_refined),),
+        checks=(Check("80 instances on thresholds and intervals, exact", check_lemma7_refined,
+                      constant="RADIUS_TERM_SCALE"),),
         subjects=(_ALG1_SUBJ,)),
     Entry(
         paper="002", number="Lemma 7", step="stability composition m/n + e^ε − 1",
@@ -816,7 +879,8 @@ ENTRIES: tuple[Entry, ...] = (
         illustration=("Algorithm 2 audited exactly; the parameterization γ = αε/2, ρ = α/2 "
                       "checked exactly; our explicit sizes verified."),
         checks=(_ALG2_AUDIT, Check("γ = αε/2 and ρ = α/2 give ε-privacy",
-                                   check_corollary1_parameters), _SIZES),
+                                   check_corollary1_parameters,
+                                   constant="COROLLARY1_GAMMA_DIVISOR"), _SIZES),
         subjects=(_ALG2_SUBJ, "proofs.p002.stability.corollary1_sizes")),
     Entry(
         paper="002", number="Corollary 1", step="the flip: p' = ρ + (1 − 2ρ)p and p/q <= 1 + 2γ/α",
@@ -826,7 +890,7 @@ ENTRIES: tuple[Entry, ...] = (
         kind=Kind.PROOF_STEP, status=Status.CHECKED,
         checks=(Check("exact flip identities on Algorithm 1's laws", check_flip_identities),
                 Check("the ratio bound on a grid; the condition is on both p and q",
-                      check_flip_ratio_condition),
+                      check_flip_ratio_condition, constant="FLIP_RATIO_FACTOR"),
                 _ALG2_AUDIT),
         notes=("The surviving text reads 'for any p >= α/2 and |p − q| <= γ'; the ratio bound "
                "needs the denominator q >= α/2 (true after the flip, where both labels have "
@@ -842,7 +906,7 @@ ENTRIES: tuple[Entry, ...] = (
                    "q = 1/(e^ε + 1)."),
         kind=Kind.PROOF_STEP, status=Status.CHECKED,
         checks=(Check("exhaustive rational grid, tightness, reference conversions",
-                      check_privacy_to_stability),
+                      check_privacy_to_stability, constant="STABILITY_SCALE"),
                 Check("randomized response attains tanh(ε/2) (exact audit)",
                       check_rr_stability_audit)),
         notes=("The printed e^ε − 1 is true but loose by the factor e^ε + 1 (about 2× for small "
@@ -860,7 +924,8 @@ ENTRIES: tuple[Entry, ...] = (
                    "1 + (1 − α)ε <= e^ε, and the loss grows by at most α/2."),
         kind=Kind.PROOF_STEP, status=Status.PROVED,
         parameter_range="α ∈ (0, 1), ε > 0",
-        checks=(Check("(α, ε) grid, exact intervals", check_corollary1_parameters),),
+        checks=(Check("(α, ε) grid, exact intervals", check_corollary1_parameters,
+                      constant="COROLLARY1_GAMMA_DIVISOR"),),
         notes="Proof: 1 + x <= e^x for every x >= 0, and (1 − α)ε <= ε.",
         subjects=("reference.learners.stable_prediction.flip_privacy",)),
     Entry(

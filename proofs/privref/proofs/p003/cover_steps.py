@@ -12,7 +12,7 @@ itself (P3) is the entry '003 Lemma 3.3 / inequality (1)' in
 Every check is exact: supports of T_pub are enumerated with their exact
 probabilities (inclusion–exclusion), growth functions by enumeration
 (:func:`privref.reference.vc.growth_function`), and every transcendental comparison
-is decided by interval arithmetic (:func:`privref.reference.reals.compare`).
+is decided by interval arithmetic (:mod:`privref.reference.decide`).
 """
 
 from __future__ import annotations
@@ -25,9 +25,10 @@ from functools import cache
 from typing import Final
 
 from privref.reference.concepts import ConceptClass, explicit, intervals, point_functions, thresholds_on
+from privref.reference.decide import all_hold, at_most, floor, greater_than, less_than, proved_le
 from privref.reference.errors import InvalidArgument
 from privref.reference.learners.semiprivate import alpha_cover
-from privref.reference.reals import Order, Real, compare, exp, log, rational
+from privref.reference.reals import Real, exp, log, rational
 from privref.reference.vc import (
     growth_function,
     projection_size,
@@ -38,11 +39,15 @@ from privref.reference.vc import (
 )
 
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
+from ..numbers_text import decimal
 from ..p000.labelboost import check_sauer_form
-from .upper import STEP_INEQ_1, _all_functions, _bad, _mass, bad_probability, inequality_1_rhs
+from .upper import STEP_INEQ_1, all_functions, bad_probability, inequality_1_rhs, is_bad, mass
 
 __all__ = [
+    "DOUBLE_SAMPLE_FACTOR",
     "ENTRIES",
+    "LARGE_ALPHA_CONSTANT",
+    "SMALL_ALPHA_CONSTANT",
     "check_bad_via_xor_class",
     "check_cover_needs_subset",
     "check_double_sample",
@@ -60,6 +65,13 @@ __all__ = [
 
 F = Fraction
 
+DOUBLE_SAMPLE_FACTOR = 2
+"""The leading 2 of 003 Lemma 3.3's double-sample bound 2·G_{H_Δ}(2n)·e^{−αn/4}."""
+SMALL_ALPHA_CONSTANT = 30
+"""The constant C = 30 of corrected 003 Lemma 3.3 P4 (a): n_pub >= C·(d ln(1/α) + ln(1/β))/α."""
+LARGE_ALPHA_CONSTANT = 50
+"""The constant C = 50 of corrected 003 Lemma 3.3 P4 (b): n_pub >= C·(d ln(e/α) + ln(1/β))/α."""
+
 
 # ------------------------------------------------------------------ test families
 
@@ -74,7 +86,7 @@ def _classes() -> tuple[ConceptClass, ...]:
         randoms.append(explicit(range(5), [tuple((m >> i) & 1 for i in range(5)) for m in masks],
                                 name=f"random[5 points, seed 3003, #{j}]"))
     return (thresholds_on(6), intervals(5), point_functions(range(5), include_zero=True),
-            _all_functions(4), *randoms)
+            all_functions(4), *randoms)
 
 
 def _marginals(k: int) -> tuple[tuple[Fraction, ...], ...]:
@@ -123,7 +135,7 @@ def check_representatives() -> CheckResult:
 
 def _cover_fails(H: ConceptClass, cover: list[int], mu: tuple[Fraction, ...],
                  alpha: Fraction) -> bool:
-    return any(min(_mass(mu, h ^ c) for c in cover) > alpha for h in H.masks)
+    return any(min(mass(mu, h ^ c) for c in cover) > alpha for h in H.masks)
 
 
 def check_not_cover_implies_bad() -> CheckResult:
@@ -133,13 +145,13 @@ def check_not_cover_implies_bad() -> CheckResult:
         k = len(H.domain)
         for mu in _marginals(k):
             for alpha in _ALPHAS:
-                heavy = [g for g in xor_class(H).masks if _mass(mu, g) > alpha]
+                heavy = [g for g in xor_class(H).masks if mass(mu, g) > alpha]
                 for a in _subsets(k):
                     cover = [c.mask for c in alpha_cover(H, _points(H, a))]
                     cases += 1
                     if _cover_fails(H, cover, mu, alpha):
                         failures += 1
-                        if not _bad(heavy, a):
+                        if not is_bad(heavy, a):
                             return CheckResult(Verdict.VIOLATED, "not a cover, yet no Bad",
                                                f"{H.name}, μ = {_show(mu)}, α = {alpha}, A = {a:b}")
     return CheckResult(Verdict.HOLDS, f"{cases} (class, μ, α, A) cases; H̃ failed to be an "
@@ -155,10 +167,10 @@ def check_cover_needs_subset() -> CheckResult:
     H = thresholds_on(6)
     mu = _marginals(6)[0]
     alpha = F(1, 4)
-    heavy = [g for g in xor_class(H).masks if _mass(mu, g) > alpha]
+    heavy = [g for g in xor_class(H).masks if mass(mu, g) > alpha]
     full = (1 << 6) - 1
     for a in _subsets(6):
-        if _bad(heavy, a):
+        if is_bad(heavy, a):
             continue
         off = [(c.mask & a) | (~c.mask & full & ~a) for c in alpha_cover(H, _points(H, a))]
         if _cover_fails(H, off, mu, alpha):
@@ -192,18 +204,18 @@ def check_xor_growth() -> CheckResult:
 
 def check_sauer_unrestricted() -> CheckResult:
     """P6 as printed (no m >= d): ALL[8 points] (d = 8) at m = 1 and H_Δ at m = 2."""
-    H = _all_functions(8)
+    H = all_functions(8)
     d = vc_dimension(H)
     g1, g2 = growth_function(H, 1), growth_function(xor_class(H), 2)
     r1 = sauer_bound_exponential(1, d, require_hypothesis=False)
     r2 = sauer_bound_exponential(2, d, require_hypothesis=False) * \
         sauer_bound_exponential(2, d, require_hypothesis=False)
-    o1, o2 = compare(g1, r1)[0], compare(g2, r2)[0]
-    text = (f"d = {d}: G_H(1) = {g1} vs (e/8)^8 ≈ {float(r1.enclose(64).hi):.3g}; "
-            f"G_(H_Δ)(2) = {g2} vs (2e/8)^16 ≈ {float(r2.enclose(64).hi):.3g}")
-    if o1 is Order.GREATER and o2 is Order.GREATER:
-        return CheckResult(Verdict.VIOLATED, "Sauer's (em/d)^d fails for m < d: " + text, text)
-    return CheckResult(Verdict.HOLDS, text)
+    verdict = all_hold((at_most(g1, r1), at_most(g2, r2)))
+    text = (f"d = {d}: G_H(1) = {g1} vs (e/8)^8 ≈ {decimal(r1, 3)}; "
+            f"G_(H_Δ)(2) = {g2} vs (2e/8)^16 ≈ {decimal(r2, 3)}")
+    if verdict is Verdict.VIOLATED:
+        return CheckResult(verdict, "Sauer's (em/d)^d fails for m < d: " + text, text)
+    return CheckResult(verdict, text if verdict is Verdict.HOLDS else f"undecided: {text}")
 
 
 def check_sauer_corrected() -> CheckResult:
@@ -227,14 +239,14 @@ def check_sauer_corrected() -> CheckResult:
 
 def _bad_by_pairs(H: ConceptClass, mu: tuple[Fraction, ...], alpha: Fraction, a: int) -> bool:
     """Bad(A) read literally: ∃ h_1, h_2 ∈ H, dis(h_1, h_2; μ) > α, equal on A."""
-    return any(_mass(mu, h1 ^ h2) > alpha and (h1 ^ h2) & a == 0
+    return any(mass(mu, h1 ^ h2) > alpha and (h1 ^ h2) & a == 0
                for h1, h2 in itertools.combinations(H.masks, 2))
 
 
 def _bad_against(x: ConceptClass, mu: tuple[Fraction, ...], alpha: Fraction, a: int,
                  h0: int) -> bool:
     """∃ h ∈ H_Δ: dis(h, h_0; μ) > α and h = h_0 on A."""
-    return any(_mass(mu, h ^ h0) > alpha and (h ^ h0) & a == 0 for h in x.masks)
+    return any(mass(mu, h ^ h0) > alpha and (h ^ h0) & a == 0 for h in x.masks)
 
 
 def check_bad_via_xor_class() -> CheckResult:
@@ -288,15 +300,17 @@ def check_double_sample() -> CheckResult:
             for alpha in _ALPHAS:
                 for n in _DS_SIZES:
                     p_bad = bad_probability(H, mu, alpha, n)
-                    rhs = exp(-alpha * n / 4) * rational(2 * growth_function(x, 2 * n))
-                    order = compare(p_bad, rhs)[0]
-                    if order not in (Order.LESS, Order.EQUAL):
-                        verdict = Verdict.VIOLATED if order is Order.GREATER else Verdict.UNDECIDED
-                        return CheckResult(verdict, "double-sample bound fails",
+                    rhs = exp(-alpha * n / 4) * rational(
+                        DOUBLE_SAMPLE_FACTOR * growth_function(x, 2 * n))
+                    verdict = at_most(p_bad, rhs)
+                    if verdict is not Verdict.HOLDS:
+                        return CheckResult(verdict, "double-sample bound fails"
+                                           if verdict is Verdict.VIOLATED else
+                                           "double-sample bound undecided",
                                            f"{H.name}, μ = {_show(mu)}, α = {alpha}, n = {n}")
                     cases += 1
                     small += n * alpha < 8
-                    useful += compare(rhs, 1)[0] is Order.LESS
+                    useful += less_than(rhs, 1) is Verdict.HOLDS  # a count shown, not a verdict
     return CheckResult(Verdict.HOLDS, f"{cases} (class, μ, α, n) cases, {small} with n < 8/α; "
                        f"the bound is below 1 in {useful} of them")
 
@@ -304,13 +318,9 @@ def check_double_sample() -> CheckResult:
 # ------------------------------------------------------------------ P4
 
 
-def _admissible(n: int, d: int, alpha: Fraction, beta: Fraction) -> Order:
-    """Order of (1) at n against β (LESS/EQUAL: n is admissible)."""
-    return compare(inequality_1_rhs(n, d, alpha), beta)[0]
-
-
-def _le(order: Order) -> bool:
-    return order in (Order.LESS, Order.EQUAL)
+def _admissible(n: int, d: int, alpha: Fraction, beta: Fraction) -> Verdict:
+    """(1) at n <= β (HOLDS: n is admissible), three-valued."""
+    return at_most(inequality_1_rhs(n, d, alpha), beta)
 
 
 def smallest_public_size(d: int, alpha: Fraction, beta: Fraction) -> int:
@@ -319,23 +329,25 @@ def smallest_public_size(d: int, alpha: Fraction, beta: Fraction) -> int:
     As a function of n the logarithm of (1) is concave with its maximum at
     n = 8d/α and exceeds log β at n = d/2 (it is 2d + log 2 − αd/8 − log β > 0
     there), so the admissible n form the ray beyond a single crossing, found
-    by bisection with every comparison decided by interval arithmetic.
+    by bisection with every comparison decided by interval arithmetic
+    (:class:`~privref.reference.errors.Undecided` when one cannot be decided).
     """
     if not (0 < alpha < 1 and 0 < beta < 1) or d < 1:
         raise InvalidArgument(f"need d >= 1 and alpha, beta in (0, 1); got d={d}, "
                               f"alpha={alpha}, beta={beta}")
-    lo = max(math.ceil(d / 2), math.floor(8 * d / alpha))  # (1) > β at lo: before the crossing
-    if _le(_admissible(lo, d, alpha, beta)):
+    lo = max(-(-d // 2), math.floor(8 * d / alpha))  # (1) > β at lo: before the crossing
+
+    def admissible(n: int) -> bool:  # raises Undecided when interval arithmetic cannot tell
+        return proved_le(inequality_1_rhs(n, d, alpha), beta)
+
+    if admissible(lo):
         raise ArithmeticError(f"(1) <= β at the peak n = {lo}: d={d}, α={alpha}, β={beta}")
     hi = 2 * lo
-    while not _le(_admissible(hi, d, alpha, beta)):
+    while not admissible(hi):
         lo, hi = hi, 2 * hi
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        order = _admissible(mid, d, alpha, beta)
-        if order is Order.UNDECIDED:
-            raise ArithmeticError(f"(1) at n = {mid} is undecided against β = {beta}")
-        lo, hi = (lo, mid) if _le(order) else (mid, hi)
+        lo, hi = (lo, mid) if admissible(mid) else (mid, hi)
     return hi
 
 
@@ -356,14 +368,17 @@ def check_no_uniform_constant() -> CheckResult:
     works for any α, β < 1, while (ln(1/α) + ln(1/β))/α → 0 as α, β → 1.
     """
     for n in range(1, 48):
-        if compare(inequality_1_rhs(n, 1, F(1)), 1)[0] is not Order.GREATER:
+        above = greater_than(inequality_1_rhs(n, 1, F(1)), 1)
+        if above is Verdict.UNDECIDED:
+            return CheckResult(Verdict.UNDECIDED, f"(1) vs 1 undecided at n = {n}")
+        if above is Verdict.VIOLATED:
             return CheckResult(Verdict.HOLDS, f"(1) <= 1 already at n = {n}: no obstruction")
     needed: list[str] = []
     for k in (1, 3, 6):
         a = 1 - F(1, 10**k)
         size = _log_size(1, a, a, 0)
         c = F(48) / size.enclose(64).hi          # any valid constant must be at least this
-        needed.append(f"α = β = 1 − 10^-{k}: C >= {float(c):.3g}")
+        needed.append(f"α = β = 1 − 10^-{k}: C >= {decimal(c, 3)}")
     text = ("d = 1: (1) > 1 for every n <= 47 (any α, β < 1), so n_pub >= 48, while "
             "C·(ln(1/α) + ln(1/β))/α < 48 unless " + "; ".join(needed))
     return CheckResult(Verdict.VIOLATED, "no constant C works for all α, β ∈ (0,1): " + text,
@@ -376,14 +391,15 @@ def _grid_check(alphas: tuple[Fraction, ...], constant: int, offset: int) -> Che
     for d in (1, 2, 3, 5, 10, 30, 100, 1000):
         for alpha in alphas:
             for beta in betas:
-                n = math.floor((_log_size(d, alpha, beta, offset) * constant).enclose(64).lo)
+                n = floor(_log_size(d, alpha, beta, offset) * constant)
                 if n < 8 * d / alpha:
                     return CheckResult(Verdict.UNDECIDED, "size before the peak of (1)",
                                        f"d={d}, α={alpha}, β={beta}")
-                order = _admissible(n, d, alpha, beta)
-                if not _le(order):
-                    verdict = Verdict.VIOLATED if order is Order.GREATER else Verdict.UNDECIDED
-                    return CheckResult(verdict, "(1) > β at the prescribed size",
+                verdict = _admissible(n, d, alpha, beta)
+                if verdict is not Verdict.HOLDS:
+                    return CheckResult(verdict, "(1) > β at the prescribed size"
+                                       if verdict is Verdict.VIOLATED else
+                                       "(1) vs β undecided at the prescribed size",
                                        f"d={d}, α={alpha}, β={beta}, n={n}")
                 cases += 1
     return CheckResult(Verdict.HOLDS, f"{cases} grid points (d <= 1000; β from 10^-9 to "
@@ -397,20 +413,21 @@ _SMALL_ALPHAS: Final = (F(1, 10), F(1, 11), F(1, 20), F(1, 50), F(1, 100), F(1, 
 def check_sample_size_small_alpha() -> CheckResult:
     """Corrected P4 (a): for α <= 1/10, n >= 30·(d ln(1/α) + ln(1/β))/α makes (1) <= β."""
     table = [f"({d}, {a}, {b}) → {smallest_public_size(d, a, b)}" for d, a, b in _INVENTORY_TABLE]
-    grid = _grid_check(_SMALL_ALPHAS, 30, 0)
+    grid = _grid_check(_SMALL_ALPHAS, SMALL_ALPHA_CONSTANT, 0)
     if grid.verdict is not Verdict.HOLDS:
         return grid
-    return CheckResult(Verdict.HOLDS, f"C = 30, α <= 1/10: {grid.evidence}. Smallest n_pub for "
-                       "(d, α, β): " + ", ".join(table))
+    return CheckResult(Verdict.HOLDS, f"C = {SMALL_ALPHA_CONSTANT}, α <= 1/10: {grid.evidence}. "
+                       "Smallest n_pub for (d, α, β): " + ", ".join(table))
 
 
 def check_sample_size_large_alpha() -> CheckResult:
     """Corrected P4 (b): for all α, β ∈ (0,1), n >= 50·(d ln(e/α) + ln(1/β))/α makes (1) <= β."""
     alphas = (1 - F(1, 10**6), F(99, 100), F(9, 10), F(1, 2), F(1, 4), *_SMALL_ALPHAS)
-    grid = _grid_check(alphas, 50, 1)
+    grid = _grid_check(alphas, LARGE_ALPHA_CONSTANT, 1)
     if grid.verdict is not Verdict.HOLDS:
         return grid
-    return CheckResult(Verdict.HOLDS, f"C = 50 with ln(e/α), α up to 1 − 10^-6: {grid.evidence}")
+    return CheckResult(Verdict.HOLDS, f"C = {LARGE_ALPHA_CONSTANT} with ln(e/α), α up to "
+                       f"1 − 10^-6: {grid.evidence}")
 
 
 # ------------------------------------------------------------------ entries
@@ -460,8 +477,9 @@ ENTRIES: tuple[Entry, ...] = (
         checks=(Check("uniform reading: n_pub >= 48 at d = 1 while the O(·) term → 0",
                       check_no_uniform_constant, Verdict.VIOLATED),
                 Check("corrected (a): C = 30 for α <= 1/10, and the smallest n_pub table",
-                      check_sample_size_small_alpha),
-                Check("corrected (b): C = 50 with ln(e/α) for all α", check_sample_size_large_alpha)),
+                      check_sample_size_small_alpha, constant="SMALL_ALPHA_CONSTANT"),
+                Check("corrected (b): C = 50 with ln(e/α) for all α", check_sample_size_large_alpha,
+                      constant="LARGE_ALPHA_CONSTANT")),
         notes=("The asymptotic statement (α, β → 0) is fine; only the reading over the whole "
                "range fails, because log(1/α) and log(1/β) vanish near 1 while (1) needs n_pub "
                "of order d/α regardless. Smallest n_pub (exact, interval-decided) agree with "
@@ -510,7 +528,8 @@ ENTRIES: tuple[Entry, ...] = (
         statement=("By the double-sample argument, P[∃ h ∈ H_Δ: dis(h, 0; D_X) > α, h = 0 on "
                    "T_pub] <= 2·G_{H_Δ}(2n_pub)·e^{−α n_pub/4}."),
         kind=Kind.PROOF_STEP, status=Status.CHECKED,
-        checks=(Check("exact P[Bad] against the bound, n from 1 to 160", check_double_sample),),
+        checks=(Check("exact P[Bad] against the bound, n from 1 to 160", check_double_sample,
+                      constant="DOUBLE_SAMPLE_FACTOR"),),
         notes=("The textbook statement is 2·G(2m)·2^{−αm/2} for m >= 8/α; e^{−αm/4} is looser. "
                "The hypothesis m >= 8/α is not stated; the exact cases include n < 8/α and no "
                "violation occurs there (when |X| <= 2n the union bound |H_Δ|·(1−α)^n already "

@@ -12,8 +12,9 @@ as stated; each carries illustration checks that can fail:
 
 The constant-carrying steps of the proofs of Theorems 4.1 and 4.2 get their
 own proof-step entries, checked in exact rationals (and, for the logarithm,
-by :func:`privref.reference.reals.compare`).  The ``check_*`` functions take their
-constants as arguments so tests can feed a broken constant and watch VIOLATED.
+by :mod:`privref.reference.decide`).  The ``check_*`` functions read their
+constants from public module globals at run time, so tests can patch a broken
+constant and watch VIOLATED.
 """
 
 from __future__ import annotations
@@ -24,17 +25,24 @@ from fractions import Fraction
 from functools import cache
 
 from privref.reference.concepts import ConceptClass, point_functions, thresholds, thresholds_on
-from privref.reference.reals import Order, compare, log, rational
+from privref.reference.decide import less_than
+from privref.reference.reals import log, rational
 from privref.reference.vc import littlestone_dimension, vc_dimension
 
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
+from ..numbers_text import fixed
 from ..p004.vc import exhaustive_classes
 
 __all__ = [
     "CORRECTED_BETA",
+    "CORRECTED_PRIVATE_RATIO",
     "ENTRIES",
+    "LEMMA_26_ACCURACY",
     "LOWER_CONSTANT",
     "PAPER_BETA",
+    "REDUCTION_SLACK",
+    "TARGET_BETA",
+    "THEOREM_42_ACCURACY",
     "budget",
     "check_accuracy_monotone",
     "check_budget",
@@ -61,6 +69,15 @@ CORRECTED_BETA = Fraction(1, 24)
 
 TARGET_BETA = Fraction(1, 16)
 """Confidence of the private learner produced by Lemma 4.4 and excluded by Theorem 4.3."""
+
+CORRECTED_PRIVATE_RATIO = 10
+"""The 10 of the corrected hypothesis n_priv > 10·n_pub (003 Theorem 4.1's δ(n_priv) <= δ(ñ) step)."""
+
+THEOREM_42_ACCURACY = Fraction(1, 16)
+"""The α = β = 1/16 of the (1/16, 1/16, 0.1)-pure learner in the proof of 003 Theorem 4.2."""
+
+LEMMA_26_ACCURACY = Fraction(1, 10)
+"""The α = β = 0.1 of 003 Lemma 2.6's (0.1, 0.1, 0.1)-pure private learner."""
 
 REDUCTION_SLACK = Fraction(1, 100) + Fraction(1, 100)
 """Lemma 4.4's extra failure terms: exhaustion (eq. 2) and public-sample TV (eq. 3)."""
@@ -156,18 +173,16 @@ def check_realizable_excess(classes: Iterable[ConceptClass]) -> CheckResult:
                                       "realizable error guarantee")
 
 
-def check_accuracy_monotone(strong: tuple[Fraction, Fraction] = (Fraction(1, 16),
-                                                                  Fraction(1, 16)),
-                            weak: tuple[Fraction, Fraction] = (Fraction(1, 10),
-                                                               Fraction(1, 10)),
-                            grid: int = 32) -> CheckResult:
+def check_accuracy_monotone(grid: int = 32) -> CheckResult:
     """An (α, β)-accurate learner is (α′, β′)-accurate when α <= α′ and β <= β′.
 
-    Exact: α <= α′, β <= β′, and for every output-error law on the grid
+    Here α = β = :data:`THEOREM_42_ACCURACY` and α′ = β′ = :data:`LEMMA_26_ACCURACY` (read at
+    run time).  Exact: α <= α′, β <= β′, and for every output-error law on the grid
     {i/grid} with two atoms (rational weights j/grid), P[err > α′] <= P[err > α],
     so P[err > α] <= β implies P[err > α′] <= β′.
     """
-    (a, b), (a2, b2) = strong, weak
+    a = b = THEOREM_42_ACCURACY
+    a2 = b2 = LEMMA_26_ACCURACY
     if not (a <= a2 and b <= b2):
         return CheckResult(Verdict.VIOLATED, f"({a}, {b}) is not componentwise <= ({a2}, {b2})",
                            witness=f"strong = ({a}, {b}), weak = ({a2}, {b2})")
@@ -190,10 +205,13 @@ def check_accuracy_monotone(strong: tuple[Fraction, Fraction] = (Fraction(1, 16)
 # ------------------------------------------------------ Theorem 4.1 / 4.2 steps
 
 
-def check_npub_threshold(constant: Fraction = LOWER_CONSTANT,
-                         alphas: Iterable[Fraction] | None = None,
+def check_npub_threshold(alphas: Iterable[Fraction] | None = None,
                          max_npub: int = 4000) -> CheckResult:
-    """100·n·α > 1/16  ⇔  n > constant/α, for n = 1..max_npub and α on a rational grid (exact)."""
+    """100·n·α > 1/16  ⇔  n > LOWER_CONSTANT/α, for n = 1..max_npub and α on a rational grid (exact).
+
+    Reads :data:`LOWER_CONSTANT` at run time.
+    """
+    constant = LOWER_CONSTANT
     grid = list(alphas) if alphas is not None else [
         *(Fraction(1, k) for k in (100, 160, 999, 1000, 1599, 1600, 1601, 3200, 10_000)),
         Fraction(3, 1000), Fraction(7, 16_000), Fraction(1, 6400), Fraction(2, 3201)]
@@ -231,27 +249,27 @@ def check_delta_defined(n_priv: int, n_pub: int) -> CheckResult:
         return CheckResult(Verdict.VIOLATED, f"ñ = {nt} > n_priv = {n_priv}",
                            witness=f"(n_priv, n_pub) = ({n_priv}, {n_pub})")
     if nt < n_priv:
-        order, _ = compare(rational(nt * nt) * log(nt), rational(n_priv * n_priv) * log(n_priv))
-        if order is not Order.LESS:
-            return CheckResult(Verdict.UNDECIDED if order is Order.UNDECIDED else
-                               Verdict.VIOLATED,
-                               f"ñ² ln ñ vs n_priv² ln n_priv: {order.value}",
+        below = less_than(rational(nt * nt) * log(nt), rational(n_priv * n_priv) * log(n_priv))
+        if below is not Verdict.HOLDS:
+            return CheckResult(below, f"ñ² ln ñ < n_priv² ln n_priv: {below.value}",
                                witness=f"(n_priv, n_pub) = ({n_priv}, {n_pub}), ñ = {nt}")
     return CheckResult(Verdict.HOLDS, f"ñ = {nt} in [2, {n_priv}]: δ(n_priv) <= δ(ñ)")
 
 
 def check_delta_monotone(max_npub: int = 10, max_npriv: int = 300) -> CheckResult:
-    """Corrected step: for every n_pub <= max_npub and 10·n_pub < n_priv <= max_npriv,
+    """Corrected step: for every n_pub <= max_npub and 10·n_pub < n_priv <= max_npriv (the 10 is
+    :data:`CORRECTED_PRIVATE_RATIO`, read at run time),
     ñ >= 2 and 1/(100·n_priv²·ln n_priv) <= 1/(100·ñ²·ln ñ) (decided exactly)."""
     pairs = 0
     for n_pub in range(1, max_npub + 1):
-        for n_priv in range(10 * n_pub + 1, max_npriv + 1):
+        for n_priv in range(CORRECTED_PRIVATE_RATIO * n_pub + 1, max_npriv + 1):
             pairs += 1
             r = check_delta_defined(n_priv, n_pub)
             if r.verdict is not Verdict.HOLDS:
                 return r
-    return CheckResult(Verdict.HOLDS, f"{pairs} pairs with n_priv > 10·n_pub: ñ >= 2 and "
-                                      "n_priv²·ln n_priv >= ñ²·ln ñ (strict when ñ < n_priv)")
+    return CheckResult(Verdict.HOLDS, f"{pairs} pairs with n_priv > "
+                       f"{CORRECTED_PRIVATE_RATIO}·n_pub: ñ >= 2 and "
+                       "n_priv²·ln n_priv >= ñ²·ln ñ (strict when ñ < n_priv)")
 
 
 def budget(beta_a: Fraction) -> Fraction:
@@ -260,14 +278,14 @@ def budget(beta_a: Fraction) -> Fraction:
 
 
 def check_budget(beta_a: Fraction) -> CheckResult:
-    """HOLDS iff budget(β_A) <= 1/16 (exact rationals)."""
+    """HOLDS iff budget(β_A) <= TARGET_BETA = 1/16 (exact rationals; read at run time)."""
     total = budget(beta_a)
     if total > TARGET_BETA:
         return CheckResult(Verdict.VIOLATED, f"{beta_a} + 1/100 + 1/100 = {total} "
-                           f"≈ {float(total):.4f} > 1/16 = 0.0625",
+                           f"≈ {fixed(total, 4)} > {TARGET_BETA} ≈ {fixed(TARGET_BETA, 4)}",
                            witness=f"β_A = {beta_a}")
     return CheckResult(Verdict.HOLDS, f"{beta_a} + 1/100 + 1/100 = {total} "
-                                      f"≈ {float(total):.4f} <= 1/16 = 0.0625")
+                                      f"≈ {fixed(total, 4)} <= {TARGET_BETA} ≈ {fixed(TARGET_BETA, 4)}")
 
 
 def npub_bound_table(alphas: Iterable[Fraction]) -> tuple[tuple[Fraction, int], ...]:
@@ -311,15 +329,15 @@ LDIM_POWERS = Check("exact: Ldim(THRESH_k) = k on 2^k points, k = 1..9 (unbounde
 LDIM_POINTS = Check("exact: point functions on 2..16 points have Ldim = VC = 1",
                     check_point_functions_ldim)
 NPUB_EQUIV = Check("exact: 100·n_pub·α > 1/16 ⇔ n_pub > 1/(1600α) on a rational grid",
-                   check_npub_threshold)
+                   check_npub_threshold, constant="LOWER_CONSTANT")
 NPUB_TABLE = Check("exact: instantiations of n_pub > 1/(1600α) (vacuous for α > 1/1600)",
-                   check_npub_table)
+                   check_npub_table, constant="LOWER_CONSTANT")
 MONOTONE = Check("exact: (1/16, 1/16)-accuracy implies (0.1, 0.1)-accuracy",
-                 check_accuracy_monotone)
+                 check_accuracy_monotone, constant="LEMMA_26_ACCURACY")
 BUDGET_PAPER = Check("exact: 1/18 + 0.01 + 0.01 <= 1/16 (paper's β_A)",
                      lambda: check_budget(PAPER_BETA), expect=Verdict.VIOLATED)
 BUDGET_FIXED = Check("exact: 1/24 + 0.01 + 0.01 <= 1/16 (corrected β_A)",
-                     lambda: check_budget(CORRECTED_BETA))
+                     lambda: check_budget(CORRECTED_BETA), constant="TARGET_BETA")
 
 # ------------------------------------------------------------------ entries
 
@@ -409,7 +427,7 @@ _T41_DELTA = Entry(
             Check("exact: (n_priv, n_pub) = (50, 5) gives ñ = 1 and δ(1) undefined",
                   lambda: check_delta_defined(50, 5), expect=Verdict.VIOLATED),
             Check("exact: corrected, n_priv > 10·n_pub (n_pub <= 10, n_priv <= 300)",
-                  check_delta_monotone)),
+                  check_delta_monotone, constant="CORRECTED_PRIVATE_RATIO")),
     counterexample=("(n_priv, n_pub) = (10, 1): ñ = ⌈10/10⌉ = 1 and 100·1²·log 1 = 0, so "
                     "Theorem 4.3's δ at sample size ñ is undefined (003-E3); the same "
                     "happens whenever n_priv <= 10·n_pub."),
@@ -417,7 +435,7 @@ _T41_DELTA = Entry(
                "on n >= 2, 1/(100·n_priv²·log n_priv) <= 1/(100·ñ²·log ñ) (any log base > 1)."),
     notes=("Harmless for the Ω(1/α) conclusion: Def 2.3 learners work for every n_priv, so one "
            "may take n_priv large.  The corrected check decides n² ln n monotonicity with "
-           "reference.reals.compare (never floats)."),
+           "reference.decide (never floats)."),
     subjects=("proofs.p003.lower.check_delta_defined",),
 )
 

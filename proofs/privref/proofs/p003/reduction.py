@@ -36,12 +36,15 @@ from privref.reference.learners.reduction import (
 from privref.reference.mechanism import Mechanism
 from privref.reference.neighbors import Universe
 from privref.reference.program import Program, call, distribution
+from privref.reference.validate import ExactInput
 
 from .._common import audit_result, combine
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
+from ..numbers_text import fixed
 
 __all__ = [
     "ENTRIES",
+    "EXHAUSTION_BOUND",
     "check_accuracy_transfer",
     "check_exhaustion_counterexample",
     "check_exhaustion_formula",
@@ -55,13 +58,15 @@ __all__ = [
 ]
 
 F = Fraction
+EXHAUSTION_BOUND = F(1, 100)
+"""003 Claim 4.6 eq. (2)'s bound 0.01 on P[PrivSamp runs out of S̃]."""
 POINTS = (0, 1)
 ELEMENTS: tuple[Hashable, ...] = tuple((x, y) for x in POINTS for y in (0, 1))
 D0 = DummyDistribution.uniform_on(POINTS)
 H2 = thresholds_on(2)
 
 
-def _a(base: object = 2, *, n_priv: int = 3, n_pub: int = 1,
+def _a(base: ExactInput = 2, *, n_priv: int = 3, n_pub: int = 1,
        public_weight: int = 1) -> SemiPrivateLearner[Concept]:
     return exponential_semi_private_learner(H2, base=base, n_priv=n_priv, n_pub=n_pub,
                                             public_weight=public_weight)
@@ -255,8 +260,8 @@ def check_exhaustion_counterexample() -> CheckResult:
     assert isinstance(exhausted, Fraction)
     formula = exhaustion_probability(n_priv, n_tilde, p)
     text = (f"n_pub={n_pub}, n_priv={n_priv}, ñ={n_tilde}, p={p}: P[PrivSamp runs out] = "
-            f"{float(exhausted):.4f} (program) = 1 - (99/100)^9 (formula: {exhausted == formula})")
-    if exhausted > F(1, 100) and exhausted == formula == 1 - (1 - p) ** 9:
+            f"{fixed(exhausted, 4)} (program) = 1 - (99/100)^9 (formula: {exhausted == formula})")
+    if exhausted > EXHAUSTION_BOUND and exhausted == formula == 1 - (1 - p) ** 9:
         return CheckResult(Verdict.VIOLATED, "eq. (2) fails: " + text, text)
     return CheckResult(Verdict.HOLDS, "no counterexample: " + text)
 
@@ -280,12 +285,12 @@ def check_exhaustion_formula() -> CheckResult:
             cases += 1
             value = exhaustion_probability(n_priv, reduction_input_size(n_priv, n_pub), p)
             worst = max(worst, value)
-            if value >= F(1, 100):
-                return CheckResult(Verdict.VIOLATED, "exhaustion >= 0.01 with ñ >= 3",
-                                   f"n_pub={n_pub}, n_priv={n_priv}: {float(value):.5f}")
+            if value >= EXHAUSTION_BOUND:
+                return CheckResult(Verdict.VIOLATED, f"exhaustion >= {EXHAUSTION_BOUND} with ñ >= 3",
+                                   f"n_pub={n_pub}, n_priv={n_priv}: {fixed(value, 5)}")
     return CheckResult(Verdict.HOLDS, "formula matched the PrivSamp program on 5 instances; "
-                       f"P[exh] < 0.01 on {cases} cases with n_priv > 20 n_pub "
-                       f"(n_pub <= 5, n_priv <= 20 n_pub + 200); max {float(worst):.5f}")
+                       f"P[exh] < {EXHAUSTION_BOUND} on {cases} cases with n_priv > 20 n_pub "
+                       f"(n_pub <= 5, n_priv <= 20 n_pub + 200); max {fixed(worst, 5)}")
 
 
 # ------------------------------------------------------------------ entries
@@ -355,7 +360,8 @@ ENTRIES: tuple[Entry, ...] = (
         kind=Kind.PROOF_STEP, status=Status.REFUTED,
         checks=(Check("counterexample n_pub = 1, n_priv = 10", check_exhaustion_counterexample,
                       expect=Verdict.VIOLATED),
-                Check("corrected: exact formula, < 0.01 once ñ >= 3", check_exhaustion_formula)),
+                Check("corrected: exact formula, < 0.01 once ñ >= 3", check_exhaustion_formula,
+                      constant="EXHAUSTION_BOUND")),
         counterexample=("n_pub = 1, n_priv = 10: ñ = 1, p = 1/100, and PrivSamp runs out with "
                         "probability 1 - (99/100)^9 ≈ 0.0865 > 0.01 (exact enumeration)."),
         corrected=("P[PrivSamp runs out] = P[Bin(n_priv - 1, p) >= ñ] exactly; it is < 0.01 "

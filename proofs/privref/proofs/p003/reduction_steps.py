@@ -46,6 +46,7 @@ from privref.reference.learners.reduction import (
 from privref.reference.program import distribution
 
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
+from ..numbers_text import exact_and_decimal, fixed
 from .reduction import check_mixture_identity, check_public_coupling
 
 __all__ = [
@@ -146,10 +147,6 @@ def _privsamp_law(d: Law, p: Fraction, n_priv: int,
     return law, exhausted
 
 
-def _fmt(q: Fraction) -> str:
-    return f"{q} ≈ {float(q):.4f}"
-
-
 def _law_text(law: Mapping[Hashable, Fraction]) -> str:
     return "{" + ", ".join(f"{z}: {q}" for z, q in law.items()) + "}"
 
@@ -169,12 +166,13 @@ def check_bernoulli_public(n_max: int = 100) -> CheckResult:
         p = reduction_mixing_rate(n)
         value = (1 - p) ** n
         linear = 1 - n * p
-        if not (value >= linear and linear == F(99, 100)):
+        if not (value >= linear == 1 - STEP_SLACK):
             return CheckResult(Verdict.VIOLATED, "P[Ŝ_pub = S_pub] >= 0.99 fails",
-                               f"n_pub={n}, p={p}: (1-p)^n = {_fmt(value)}, 1 - n·p = {linear}")
+                               f"n_pub={n}, p={p}: (1-p)^n = {exact_and_decimal(value)}, 1 - n·p = {linear}")
         if (value == linear) != (n == 1) or value <= previous:
             return CheckResult(Verdict.VIOLATED, "equality/monotonicity pattern broken",
-                               f"n_pub={n}: (1-p)^n = {_fmt(value)}, previous {_fmt(previous)}")
+                               f"n_pub={n}: (1-p)^n = {exact_and_decimal(value)}, "
+                               f"previous {exact_and_decimal(previous)}")
         previous = value
     for k in range(11):
         x = F(k, 10)
@@ -184,7 +182,7 @@ def check_bernoulli_public(n_max: int = 100) -> CheckResult:
                                    f"x={x}, n={n}")
     return CheckResult(Verdict.HOLDS, f"(1 - 1/(100n))^n >= 99/100 for n_pub = 1..{n_max}, "
                        f"equality only at n_pub = 1, increasing (value at n_pub = {n_max}: "
-                       f"{float(previous):.6f}); (1-x)^n >= 1-nx on x = k/10, n <= 8")
+                       f"{fixed(previous, 6)}); (1-x)^n >= 1-nx on x = k/10, n <= 8")
 
 
 # ------------------------------------------------------------------ P11, eq. (3)
@@ -199,7 +197,7 @@ def _eq3(cases: tuple[tuple[int, int, Fraction | None], ...], *, paper: bool) ->
         bound = 1 - (1 - rate) ** n_pub
         if paper and bound > STEP_SLACK:
             return CheckResult(Verdict.VIOLATED, "the paper's p gives a public-sample bound "
-                               "above 0.01", f"n_pub={n_pub}, p={rate}: 1-(1-p)^n = {bound}")
+                               f"above {STEP_SLACK}", f"n_pub={n_pub}, p={rate}: 1-(1-p)^n = {bound}")
         pub = product_law(D0.law(), n_pub)
         worst = F(0)
         tvs: list[str] = []
@@ -215,7 +213,7 @@ def _eq3(cases: tuple[tuple[int, int, Fraction | None], ...], *, paper: bool) ->
             if sum(out_pub.values()) != 1 or sum(out_hat.values()) != 1:
                 return CheckResult(Verdict.VIOLATED, "output law does not sum to 1",
                                    f"{name}, n_pub={n_pub}, p={rate}")
-            tvs.append(_fmt(total_variation(pub, hat)))
+            tvs.append(exact_and_decimal(total_variation(pub, hat)))
             excess = _excesses(H2, mix)
             for alpha in _alphas(excess):
                 gap = abs(_tail(out_pub, excess, alpha) - _tail(out_hat, excess, alpha))
@@ -225,8 +223,8 @@ def _eq3(cases: tuple[tuple[int, int, Fraction | None], ...], *, paper: bool) ->
                         Verdict.VIOLATED, "eq. (3) fails",
                         f"{name}, n_priv={n_priv}, n_pub={n_pub}, p={rate}, α={alpha}: "
                         f"|Δ| = {gap} > 1-(1-p)^n_pub = {bound}")
-        notes.append(f"(n_priv={n_priv}, n_pub={n_pub}, p={rate}): max |Δ| = {_fmt(worst)} <= "
-                     f"{_fmt(bound)}, TV(D_0^n, D_(p)^n) = {' / '.join(tvs)}")
+        notes.append(f"(n_priv={n_priv}, n_pub={n_pub}, p={rate}): max |Δ| = {exact_and_decimal(worst)} <= "
+                     f"{exact_and_decimal(bound)}, TV(D_0^n, D_(p)^n) = {' / '.join(tvs)}")
     return CheckResult(Verdict.HOLDS, "|P_{S_pub}[excess > α] - P_{Ŝ_pub}[excess > α]| <= "
                        "1-(1-p)^n_pub for every attainable α, realizable and noisy D: "
                        + "; ".join(notes))
@@ -245,11 +243,14 @@ def check_eq3_general_p() -> CheckResult:
 # ------------------------------------------------------------------ P12, eq. (4)
 
 
-def check_eq4_arithmetic(beta: Fraction = PAPER_BETA, slack: Fraction = STEP_SLACK,
-                         claimed: Fraction = EQ4_BOUND) -> CheckResult:
-    """003 Claim 4.6, eq. (4): does β_𝒜 + P[exhaustion] bound (1/18 + 0.01) fit under 1/17?"""
+def check_eq4_arithmetic() -> CheckResult:
+    """003 Claim 4.6, eq. (4): does β_𝒜 + P[exhaustion] bound (1/18 + 0.01) fit under 1/17?
+
+    Reads :data:`PAPER_BETA`, :data:`STEP_SLACK` and :data:`EQ4_BOUND` at run time.
+    """
+    beta, slack, claimed = PAPER_BETA, STEP_SLACK, EQ4_BOUND
     total = beta + slack
-    text = f"{beta} + {slack} = {_fmt(total)} vs claimed {_fmt(claimed)}"
+    text = f"{beta} + {slack} = {exact_and_decimal(total)} vs claimed {exact_and_decimal(claimed)}"
     if total > claimed:
         return CheckResult(Verdict.VIOLATED, "eq. (4) does not follow: " + text,
                            f"β_𝒜 = {beta}, P[exh] < {slack}: {total} > {claimed}")
@@ -297,8 +298,8 @@ def check_corrected_eq4() -> CheckResult:
                 gap = beta + exhausted - lhs
                 margin = gap if margin is None else min(margin, gap)
             assert margin is not None
-            notes.append(f"{name}, p={rate}, ñ={n_tilde}: P[exh]={_fmt(exhausted)}, "
-                         f"min slack {float(margin):.5f}")
+            notes.append(f"{name}, p={rate}, ñ={n_tilde}: P[exh]={exact_and_decimal(exhausted)}, "
+                         f"min slack {fixed(margin, 5)}")
     paper = PAPER_BETA + STEP_SLACK
     return CheckResult(Verdict.HOLDS, "P[excess > α] <= β_𝒜 + P[exh] for every attainable α "
                        "with PrivSamp's S_priv: " + "; ".join(notes)
@@ -308,11 +309,14 @@ def check_corrected_eq4() -> CheckResult:
 # ------------------------------------------------------------------ P13
 
 
-def check_after_eq3_arithmetic(eq4: Fraction = EQ4_BOUND, slack: Fraction = STEP_SLACK,
-                               claimed: Fraction = FINAL_BOUND) -> CheckResult:
-    """003 Claim 4.6, step after eq. (3): does 1/17 + 0.01 fit under 1/16?"""
+def check_after_eq3_arithmetic() -> CheckResult:
+    """003 Claim 4.6, step after eq. (3): does 1/17 + 0.01 fit under 1/16?
+
+    Reads :data:`EQ4_BOUND`, :data:`STEP_SLACK` and :data:`FINAL_BOUND` at run time.
+    """
+    eq4, slack, claimed = EQ4_BOUND, STEP_SLACK, FINAL_BOUND
     total = eq4 + slack
-    text = f"{eq4} + {slack} = {_fmt(total)} vs claimed {_fmt(claimed)}"
+    text = f"{eq4} + {slack} = {exact_and_decimal(total)} vs claimed {exact_and_decimal(claimed)}"
     if total > claimed:
         return CheckResult(Verdict.VIOLATED, "the step after eq. (3) does not follow: " + text,
                            f"eq. (4) bound {eq4}, TV {slack}: {total} > {claimed}")
@@ -357,15 +361,15 @@ def check_corrected_end_to_end() -> CheckResult:
                     return CheckResult(Verdict.VIOLATED, "corrected end-to-end bound fails",
                                        f"{name}, p={rate}, ñ={n_tilde}, α={alpha}: "
                                        f"{lhs} > {beta} + {slack}")
-        notes.append(f"p={rate}, ñ={n_tilde}: P[exh] + TV_pub = {_fmt(slack)}")
+        notes.append(f"p={rate}, ñ={n_tilde}: P[exh] + TV_pub = {exact_and_decimal(slack)}")
     step4, step5 = FIXED_BETA + STEP_SLACK, FIXED_BETA + 2 * STEP_SLACK
     if not (step4 <= EQ4_BOUND and step5 < FINAL_BOUND):
         return CheckResult(Verdict.VIOLATED, "the repair arithmetic fails",
                            f"β_𝒜 = {FIXED_BETA}: {step4}, {step5}")
     return CheckResult(Verdict.HOLDS, "P[excess of 𝓑 on D_(p) > α] <= β_𝒜 + P[exh] + "
                        "1-(1-p)^n_pub for every attainable α: " + "; ".join(notes)
-                       + f"; repair: 1/24 + 1/100 = {_fmt(step4)} <= 1/17, "
-                       f"1/24 + 1/100 + 1/100 = {_fmt(step5)} < 1/16")
+                       + f"; repair: 1/24 + 1/100 = {exact_and_decimal(step4)} <= 1/17, "
+                       f"1/24 + 1/100 + 1/100 = {exact_and_decimal(step5)} < 1/16")
 
 
 # ------------------------------------------------------------------ P14
@@ -508,7 +512,8 @@ ENTRIES: tuple[Entry, ...] = (
                    "all n_pub coins are 0, so P[Ŝ_pub = S_pub] >= (1 − 1/(100 n_pub))^n_pub "
                    ">= 0.99; hence TV(D_0^n_pub, D_(p)^n_pub) <= 0.01."),
         kind=Kind.PROOF_STEP, status=Status.PROVED,
-        checks=(Check("exact: (1 - 1/(100n))^n >= 99/100, n_pub = 1..100", check_bernoulli_public),
+        checks=(Check("exact: (1 - 1/(100n))^n >= 99/100, n_pub = 1..100", check_bernoulli_public,
+                      constant="STEP_SLACK"),
                 _COUPLING),
         parameter_range="every n_pub >= 1 (analytic, Bernoulli); exact rational check "
                         "n_pub = 1..100",
@@ -522,7 +527,8 @@ ENTRIES: tuple[Entry, ...] = (
                    "− P_{S_priv,Ŝ_pub,𝒜}[same event]| <= 0.01, for S_pub ~ D_0^n_pub and "
                    "Ŝ_pub ~ D_(p)^n_pub (in general <= 1 − (1 − p)^n_pub)."),
         kind=Kind.PROOF_STEP, status=Status.CHECKED,
-        checks=(Check("exact, paper p = 1/(100 n_pub), every attainable α", check_eq3_paper_p),
+        checks=(Check("exact, paper p = 1/(100 n_pub), every attainable α", check_eq3_paper_p,
+                      constant="STEP_SLACK"),
                 Check("exact, overridden p (bound 1 - (1-p)^n_pub)", check_eq3_general_p)),
         notes=("Follows from P10: the event's probability moves by at most TV(S_pub, Ŝ_pub) "
                "<= P[Ŝ_pub != S_pub]. Checked with 𝒜 the exponential semi-private learner, "

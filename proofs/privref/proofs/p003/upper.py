@@ -29,17 +29,21 @@ from typing import Final
 
 from privref.reference.concepts import Concept, ConceptClass, explicit, intervals, thresholds_on
 from privref.reference.data import labeled
+from privref.reference.decide import all_hold, at_most
 from privref.reference.learners.semiprivate import alpha_cover, sspp_learner
 from privref.reference.neighbors import Universe
 from privref.reference.privacy import PrivacyClaim
-from privref.reference.reals import Order, Real, compare, exp, log, rational
+from privref.reference.reals import Real, exp, log, rational
 from privref.reference.vc import vc_dimension, xor_class
 
 from .._common import audit_result, combine
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
+from ..numbers_text import decimal
 
 __all__ = [
     "ENTRIES",
+    "INEQUALITY_1_FACTOR",
+    "all_functions",
     "bad_probability",
     "check_chain_tiny",
     "check_cover_bound",
@@ -48,9 +52,15 @@ __all__ = [
     "check_privacy",
     "check_privacy_negative_control",
     "inequality_1_rhs",
+    "is_bad",
+    "mass",
     "not_cover_probability",
     "support_probabilities",
+    "uniform",
 ]
+
+INEQUALITY_1_FACTOR = 2
+"""The leading 2 of 003 Lemma 3.3's inequality (1), 2·(2e·n_pub/d)^{2d}·e^{−α n_pub/4}."""
 
 _BASE: Final = Fraction(2)
 """e^{ε/2} = 2, so ε = 2 ln 2 and e^ε = 4 (the inventory's sanity experiment)."""
@@ -68,7 +78,8 @@ def _masks_of(points: list[int]) -> int:
     return s
 
 
-def _mass(mu: tuple[Fraction, ...], mask: int) -> Fraction:
+def mass(mu: tuple[Fraction, ...], mask: int) -> Fraction:
+    """The D_X-mass of the points in ``mask`` under the marginal ``mu`` (003 Lemma 3.3)."""
     return sum((w for i, w in enumerate(mu) if mask >> i & 1), Fraction(0))
 
 
@@ -80,7 +91,7 @@ def support_probabilities(mu: tuple[Fraction, ...], n: int) -> dict[int, Fractio
     if sum(mu) != 1 or any(w < 0 for w in mu):
         raise ValueError(f"mu={mu!r} must be a probability vector")
     full = _masks_of([i for i, w in enumerate(mu) if w > 0])
-    power = {b: _mass(mu, b) ** n for b in _submasks(full)}
+    power = {b: mass(mu, b) ** n for b in _submasks(full)}
     out: dict[int, Fraction] = {}
     for a in _submasks(full):
         size = a.bit_count()
@@ -99,7 +110,7 @@ def _submasks(a: int) -> list[int]:
     return subs
 
 
-def _bad(heavy: list[int], a: int) -> bool:
+def is_bad(heavy: list[int], a: int) -> bool:
     """Bad(A): some h1 Δ h2 with D_X-mass > α is 0 on every point of A (003 Lemma 3.3, P2)."""
     return any(g & a == 0 for g in heavy)
 
@@ -107,8 +118,8 @@ def _bad(heavy: list[int], a: int) -> bool:
 def bad_probability(H: ConceptClass, mu: tuple[Fraction, ...], alpha: Fraction, n: int
                     ) -> Fraction:
     """Exact P_{T ~ μ^n}[Bad] (Bad depends on supp(T) only)."""
-    heavy = [g for g in xor_class(H).masks if _mass(mu, g) > alpha]
-    return sum((p for a, p in support_probabilities(mu, n).items() if _bad(heavy, a)),
+    heavy = [g for g in xor_class(H).masks if mass(mu, g) > alpha]
+    return sum((p for a, p in support_probabilities(mu, n).items() if is_bad(heavy, a)),
                Fraction(0))
 
 
@@ -120,26 +131,28 @@ def not_cover_probability(H: ConceptClass, mu: tuple[Fraction, ...], alpha: Frac
     for a, p in support_probabilities(mu, n).items():
         cover = [c.mask for c in alpha_cover(H, tuple(points[i] for i in range(len(points))
                                                       if a >> i & 1))]
-        if any(min(_mass(mu, h ^ c) for c in cover) > alpha for h in H.masks):
+        if any(min(mass(mu, h ^ c) for c in cover) > alpha for h in H.masks):
             total += p
     return total
 
 
 def inequality_1_rhs(n: int, d: int, alpha: Fraction) -> Real:
-    """2·(2e·n/d)^{2d}·e^{−αn/4} = 2·e^{2d − αn/4}·(2n/d)^{2d}, exactly (003 Lemma 3.3, (1))."""
-    return exp(Fraction(2 * d) - alpha * n / 4) * rational(2 * Fraction(2 * n, d) ** (2 * d))
+    """2·(2e·n/d)^{2d}·e^{−αn/4} = 2·e^{2d − αn/4}·(2n/d)^{2d}, exactly (003 Lemma 3.3, (1)).
+
+    The leading 2 is :data:`INEQUALITY_1_FACTOR`, read at run time.
+    """
+    return exp(Fraction(2 * d) - alpha * n / 4) * rational(
+        INEQUALITY_1_FACTOR * Fraction(2 * n, d) ** (2 * d))
 
 
-def _le(a: Fraction, b: Real) -> bool:
-    return compare(a, b)[0] in (Order.LESS, Order.EQUAL)
-
-
-def _uniform(k: int) -> tuple[Fraction, ...]:
+def uniform(k: int) -> tuple[Fraction, ...]:
+    """The uniform marginal on k points."""
     return tuple(Fraction(1, k) for _ in range(k))
 
 
 @cache
-def _all_functions(k: int) -> ConceptClass:
+def all_functions(k: int) -> ConceptClass:
+    """All 2^k functions on k points (VC dimension k): 003 Lemma 3.3's (1) at 2n < d."""
     return explicit(range(k), itertools.product((0, 1), repeat=k), name=f"ALL[{k} points]")
 
 
@@ -191,9 +204,9 @@ def _cover_cases() -> list[tuple[ConceptClass, tuple[Fraction, ...], Fraction, i
     skew = (Fraction(1, 2), Fraction(1, 4), Fraction(1, 8), Fraction(1, 16), Fraction(1, 16))
     cases = []
     for n in (1, 2, 5, 20, 300):
-        cases.append((thresholds_on(6), _uniform(6), Fraction(1, 4), n))
+        cases.append((thresholds_on(6), uniform(6), Fraction(1, 4), n))
         cases.append((thresholds_on(5), skew, Fraction(1, 10), n))
-        cases.append((intervals(4), _uniform(4), Fraction(1, 4), n))
+        cases.append((intervals(4), uniform(4), Fraction(1, 4), n))
     return cases
 
 
@@ -205,10 +218,12 @@ def check_cover_bound() -> CheckResult:
         p_bad = bad_probability(H, mu, alpha, n)
         p_cov = not_cover_probability(H, mu, alpha, n)
         rhs = inequality_1_rhs(n, d, alpha)
-        line = (f"{H.name}, n={n}, α={alpha}: P[not cover]={float(p_cov):.3g} <= "
-                f"P[Bad]={float(p_bad):.3g} <= (1)={float(rhs):.3g}")
-        if not (p_cov <= p_bad and _le(p_bad, rhs)):
-            return CheckResult(Verdict.VIOLATED, "cover bound fails", line)
+        line = (f"{H.name}, n={n}, α={alpha}: P[not cover]={decimal(p_cov, 3)} <= "
+                f"P[Bad]={decimal(p_bad, 3)} <= (1)={decimal(rhs, 3)}")
+        verdict = all_hold((at_most(p_cov, p_bad), at_most(p_bad, rhs)))
+        if verdict is not Verdict.HOLDS:
+            return CheckResult(verdict, "cover bound fails" if verdict is Verdict.VIOLATED
+                               else "cover bound undecided", line)
         lines.append(line)
     return CheckResult(Verdict.HOLDS, f"{len(lines)} cases; non-vacuous: " +
                        "; ".join(x for x in lines if "n=300" in x))
@@ -216,26 +231,29 @@ def check_cover_bound() -> CheckResult:
 
 def check_inequality_1_small_n() -> CheckResult:
     """(1) as printed at 2n < d: all functions on 8 points (d = 8), uniform, α = 1/10, n = 1."""
-    H = _all_functions(8)
+    H = all_functions(8)
     d = vc_dimension(H)
     alpha = Fraction(1, 10)
-    p_bad = bad_probability(H, _uniform(8), alpha, 1)
+    p_bad = bad_probability(H, uniform(8), alpha, 1)
     rhs = inequality_1_rhs(1, d, alpha)
-    text = f"d={d}, n=1, α=1/10: P[Bad]={p_bad} vs (1)={float(rhs):.3g}"
-    if _le(p_bad, rhs):
-        return CheckResult(Verdict.HOLDS, text)
-    return CheckResult(Verdict.VIOLATED, f"P[Bad] > (1): {text}", text)
+    text = f"d={d}, n=1, α=1/10: P[Bad]={p_bad} vs (1)={decimal(rhs, 3)}"
+    verdict = at_most(p_bad, rhs)
+    if verdict is Verdict.VIOLATED:
+        return CheckResult(verdict, f"P[Bad] > (1): {text}", text)
+    return CheckResult(verdict, text if verdict is Verdict.HOLDS else f"undecided: {text}")
 
 
 def check_inequality_1_corrected() -> CheckResult:
     """(1) with 2n >= d: the same class at n = 4..6, and the thresholds/intervals cases."""
-    H = _all_functions(8)
+    H = all_functions(8)
     d = vc_dimension(H)
     alpha = Fraction(1, 10)
     for n in range(math.ceil(d / 2), 7):
-        p_bad = bad_probability(H, _uniform(8), alpha, n)
-        if not _le(p_bad, inequality_1_rhs(n, d, alpha)):
-            return CheckResult(Verdict.VIOLATED, f"(1) fails at d={d}, n={n}", f"n={n}")
+        p_bad = bad_probability(H, uniform(8), alpha, n)
+        verdict = at_most(p_bad, inequality_1_rhs(n, d, alpha))
+        if verdict is not Verdict.HOLDS:
+            return CheckResult(verdict, f"(1) {'fails' if verdict is Verdict.VIOLATED else 'undecided'}"
+                               f" at d={d}, n={n}", f"n={n}")
     rest = check_cover_bound()
     if rest.verdict is not Verdict.HOLDS:
         return rest
@@ -320,8 +338,8 @@ def check_chain_tiny() -> CheckResult:
                     em_fail_a += ps * q
         em_worst = max(em_worst, em_fail_a)
     bound = p_cover + p_uc + em_worst
-    text = (f"P[excess > {_T31_ALPHA}] = {float(p_fail):.4g} <= P[cover] {float(p_cover):.4g} + P[UC] "
-            f"{float(p_uc):.4g} + P[EM] {float(em_worst):.4g} = {float(bound):.4g}")
+    text = (f"P[excess > {_T31_ALPHA}] = {decimal(p_fail, 4)} <= P[cover] {decimal(p_cover, 4)} + "
+            f"P[UC] {decimal(p_uc, 4)} + P[EM] {decimal(em_worst, 4)} = {decimal(bound, 4)}")
     return CheckResult(Verdict.HOLDS if p_fail <= bound else Verdict.VIOLATED, text,
                        None if p_fail <= bound else text)
 
@@ -351,7 +369,7 @@ _L33 = ("If T_pub ~ D_X^{n_pub} with n_pub = O((d log(1/α) + log(1/β))/α), th
 LEMMA_3_3 = Entry(
     paper="003", number="Lemma 3.3", statement=_L33, kind=Kind.LEMMA, status=Status.CHECKED,
     checks=(Check("exact P[not cover] <= P[Bad] <= (1) on thresholds/intervals, n up to 300",
-                  check_cover_bound),),
+                  check_cover_bound, constant="INEQUALITY_1_FACTOR"),),
     subjects=("reference.learners.semiprivate",),
     notes="Checked through its explicit form (1) (with the hypothesis 2n_pub >= d, see the "
           "proof-step entry): exact P[Bad] and P[H̃ not an α-cover] by support inclusion–exclusion "
@@ -372,7 +390,8 @@ STEP_INEQ_1 = Entry(
                    "m >= d; 003-E5).",
     corrected="Inequality (1) holds when 2n_pub >= d (the lemma's O(·) forces this anyway).",
     checks=(Check("(1) at d = 8, n = 1 (2n < d)", check_inequality_1_small_n, Verdict.VIOLATED),
-            Check("(1) with 2n >= d on every exact case", check_inequality_1_corrected)),
+            Check("(1) with 2n >= d on every exact case", check_inequality_1_corrected,
+                  constant="INEQUALITY_1_FACTOR")),
     subjects=("reference.learners.semiprivate",))
 
 _T31 = ("For every H with VC(H) = d, α, β ∈ (0,1), ε > 0, A_SSPP is an (α, β, ε)-SS-SP agnostic "

@@ -11,7 +11,7 @@ NOT_CHECKABLE).  Inventory §3 gives an explicit-constant instantiation [ours]:
 
 so that, with probability >= 1 − β, err(h_priv; D) <= min_H err(·; D) + α.
 :func:`explicit_sample_sizes` returns the smallest such (n_pub, n_priv), decided with exact
-and interval arithmetic (:mod:`privref.reference.reals`).
+and interval arithmetic (:mod:`privref.reference.decide`).
 
 The Monte Carlo check runs A_SSPP (:mod:`privref.reference.learners.semiprivate`) at those sizes on
 THRESH[1000] (d = 1) with α = 1/4, β = 1/10, ε = 2 ln(5/3) (rational base 5/3), on an
@@ -39,14 +39,16 @@ import numpy as np
 from privref.audits.stats import bonferroni, cp_lower, cp_upper
 from privref.reference.concepts import ConceptClass, thresholds_on
 from privref.reference.data import Dataset, labeled, unlabeled
+from privref.reference.decide import all_hold, at_most, proved_le, proved_lt
 from privref.reference.errors import InvalidArgument
 from privref.reference.learners.semiprivate import sspp_learner
 from privref.reference.privacy import parse_epsilon
-from privref.reference.reals import Order, Real, compare, log
+from privref.reference.reals import Interval, Real, log
 from privref.reference.validate import check_int, to_fraction
 from privref.reference.vc import sauer_shelah_bound
 
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
+from ..numbers_text import decimal, fixed, interval_text
 from .upper import inequality_1_rhs
 
 __all__ = [
@@ -78,27 +80,19 @@ __all__ = [
 # ------------------------------------------------------------------ explicit sizes
 
 
-def _le(a: Real | Fraction | int, b: Real | Fraction | int) -> bool:
-    """a <= b, proved (ArithmeticError if interval arithmetic cannot decide)."""
-    order, width = compare(a, b)
-    if order is Order.UNDECIDED:
-        raise ArithmeticError(f"cannot decide {a} <= {b} (enclosure width {width})")
-    return order is not Order.GREATER
-
-
 def cover_condition(n_pub: int, d: int, alpha: Fraction, beta: Fraction) -> bool:
     """(i): 2n_pub >= d and 2(2e·n_pub/d)^{2d}·e^{−(α/4)·n_pub/4} <= β/3 (exact, interval-decided)."""
-    return 2 * n_pub >= d and _le(inequality_1_rhs(n_pub, d, alpha / 4), beta / 3)
+    return 2 * n_pub >= d and proved_le(inequality_1_rhs(n_pub, d, alpha / 4), beta / 3)
 
 
 def uc_condition(n_priv: int, N: int, alpha: Fraction, beta: Fraction) -> bool:
     """(ii): n_priv >= 8·ln(6N/β)/α², i.e. ln(6N/β) <= n_priv·α²/8."""
-    return _le(log(6 * N / beta), n_priv * alpha**2 / 8)
+    return proved_le(log(6 * N / beta), n_priv * alpha**2 / 8)
 
 
 def em_condition(n_priv: int, N: int, alpha: Fraction, beta: Fraction, epsilon: Real) -> bool:
     """(iii): n_priv >= 8·ln(3N/β)/(ε·α), i.e. ln(3N/β) <= ε·n_priv·α/8."""
-    return _le(log(3 * N / beta), epsilon * (n_priv * alpha / 8))
+    return proved_le(log(3 * N / beta), epsilon * (n_priv * alpha / 8))
 
 
 def _smallest(ok: Callable[[int], bool], start: int) -> int:
@@ -132,8 +126,9 @@ def explicit_sample_sizes(d: int, alpha: object, beta: object, epsilon: object) 
     n with (ii) n >= 8 ln(6N/β)/α² (uniform convergence over the fixed H̃, Hoeffding + union
     bound, β/3) and (iii) n >= 8 ln(3N/β)/(εα) (exponential mechanism, β/3).
 
-    Every comparison is exact or decided by interval arithmetic (:mod:`privref.reference.reals`);
-    ``epsilon`` is any exact ε > 0 (a Fraction, or a Real such as 2·ln(5/3)).
+    Every comparison is exact or decided by interval arithmetic (:mod:`privref.reference.decide`;
+    :class:`~privref.reference.errors.Undecided` when one cannot be decided); ``epsilon`` is any
+    exact ε > 0 (a Fraction, or a Real such as 2·ln(5/3)).
     """
     d = check_int(d, "d", minimum=1)
     a, b = to_fraction(alpha, "alpha"), to_fraction(beta, "beta")
@@ -141,7 +136,7 @@ def explicit_sample_sizes(d: int, alpha: object, beta: object, epsilon: object) 
         if not 0 < v < 1:
             raise InvalidArgument(f"{name}={v} must lie in (0, 1)")
     eps = parse_epsilon(epsilon)
-    if compare(eps, 0)[0] is not Order.GREATER:
+    if not proved_lt(0, eps):
         raise InvalidArgument(f"epsilon={eps} must be > 0")
     n_pub = _smallest(lambda n: cover_condition(n, d, a, b), -(-d // 2))
     N = sauer_shelah_bound(n_pub, d)
@@ -309,12 +304,7 @@ def run_case(case: McCase, n_pub: int, n_priv: int, runs: int = MC_RUNS, seed: i
                     Fraction(total, den * runs), witness)
 
 
-def _f(x: Fraction) -> str:
-    return f"{float(x):.4g}"
-
-
 def check_theorem_3_1_mc(runs: int = MC_RUNS, seed: int = MC_SEED, level: Fraction = MC_LEVEL,
-                         n_pub: int | None = None, n_priv: int | None = None,
                          k: int = MC_POINTS) -> CheckResult:
     """Monte Carlo of 003 Theorem 3.1 at the explicit sizes of :func:`explicit_sample_sizes`.
 
@@ -322,40 +312,32 @@ def check_theorem_3_1_mc(runs: int = MC_RUNS, seed: int = MC_SEED, level: Fracti
     :func:`realizable_case`; ``runs`` runs each.  Per case, with failures f = #{excess > α}
     and exact one-sided Clopper–Pearson bounds at level/2: VIOLATED if cp_lower(f) > β
     (the data contradict the theorem's instance), HOLDS if every case has cp_upper(f) <= β,
-    UNDECIDED otherwise.  ``n_pub``/``n_priv`` override the sizes (mutation
-    tests); the seed is part of the evidence.
+    UNDECIDED otherwise.  The sizes come from :func:`explicit_sample_sizes`, looked up at run
+    time; the seed is part of the evidence.
     """
     eps = parse_epsilon(log(MC_BASE) * 2)
     sizes = explicit_sample_sizes(_MC_D, MC_ALPHA, MC_BETA, eps)
-    np_, nq = (n_pub if n_pub is not None else sizes[0]), (n_priv if n_priv is not None else sizes[1])
+    np_, nq = sizes
     per = bonferroni(level, 2)
     parts, verdicts, witness = [], [], None
     for case in (agnostic_case(k), realizable_case(k)):
         r = run_case(case, np_, nq, runs, seed)
-        lo, hi = cp_lower(r.failures, runs, per), cp_upper(r.failures, runs, per)
-        if lo > MC_BETA:
-            verdicts.append(Verdict.VIOLATED)
+        cp = Interval(cp_lower(r.failures, runs, per), cp_upper(r.failures, runs, per))
+        found = at_most(cp, MC_BETA)  # the CP interval decides P[excess > α] <= β, or not
+        verdicts.append(found)
+        if found is Verdict.VIOLATED:
             witness = witness or (f"{case.name}: {r.failures}/{runs} failures, CP lower "
-                                  f"{_f(lo)} > β = {MC_BETA}; first: {r.witness}")
-        elif hi <= MC_BETA:
-            verdicts.append(Verdict.HOLDS)
-        else:
-            verdicts.append(Verdict.UNDECIDED)
+                                  f"{decimal(cp.lo, 4)} > β = {MC_BETA}; first: {r.witness}")
         parts.append(f"{case.name}: {r.failures}/{runs} runs with excess > {MC_ALPHA}, CP "
-                     f"[{_f(lo)}, {_f(hi)}] vs β = {MC_BETA}, max excess {_f(r.max_excess)}, mean "
-                     f"{_f(r.mean_excess)}")
+                     f"{interval_text(cp, 4)} vs β = {MC_BETA}, max excess "
+                     f"{decimal(r.max_excess, 4)}, mean "
+                     f"{decimal(r.mean_excess, 4)}")
     n_cov = sauer_shelah_bound(np_, _MC_D)
     text = (f"A_SSPP on THRESH[{k}] (d = 1), α = {MC_ALPHA}, β = {MC_BETA}, ε = 2 ln(5/3) ≈ "
-            f"{float(eps):.4f}; explicit sizes n_pub = {sizes[0]}, n_priv = {sizes[1]}"
-            + ("" if (np_, nq) == sizes else f" (OVERRIDDEN: n_pub = {np_}, n_priv = {nq})")
-            + f", N = {n_cov}; seed {seed}, {runs} runs per case, one-sided CP at level {per} per "
+            f"{fixed(eps, 4)}; explicit sizes n_pub = {np_}, n_priv = {nq}"
+            f", N = {n_cov}; seed {seed}, {runs} runs per case, one-sided CP at level {per} per "
             f"case (confidence {1 - level}): " + "; ".join(parts))
-    if Verdict.VIOLATED in verdicts:
-        verdict = Verdict.VIOLATED
-    elif all(v is Verdict.HOLDS for v in verdicts):
-        verdict = Verdict.HOLDS
-    else:
-        verdict = Verdict.UNDECIDED
+    verdict = all_hold(verdicts)
     return CheckResult(verdict, text, witness if verdict is Verdict.VIOLATED else None,
                        confidence=1 - level)
 

@@ -26,7 +26,7 @@ from privref.reference.citations import cite
 from privref.reference.composition import leak
 from privref.reference.concepts import Concept, thresholds_on
 from privref.reference.data import BOTTOM, Dataset, label_of, labeled, point_of, unlabeled
-from privref.reference.decide import all_hold, at_least, at_most, proved_lt
+from privref.reference.decide import all_hold, at_least, at_most, ceil, less_than, proved_lt, within
 from privref.reference.exponential import exponential_learner
 from privref.reference.learners.active import (
     LabelOracle,
@@ -46,9 +46,16 @@ from privref.reference.reals import Interval, Real, exp, interval_exp, log
 from .._common import combine
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
 from ..bnb import BnbResult, mean_value_form, prove_nonnegative, prove_positive
+from ..numbers_text import decimal
 
 __all__ = [
+    "CLAIM56_DELTA_CONSTANT",
+    "CLAIM56_T_CONSTANT",
     "ENTRIES",
+    "LARGE_EPS_W_EXPONENT",
+    "RATIO_EXP_SCALE",
+    "REPAIRED_CASE_SPLIT",
+    "TPAL_FIRST_QUERY",
     "check_delta_coefficient",
     "check_repaired_large_eps",
     "check_repaired_small_eps",
@@ -57,6 +64,7 @@ __all__ = [
     "check_theorem55",
     "check_theorem57_all_pairs",
     "noisy_label_learner",
+    "proof_step",
     "ratio_identity",
 ]
 
@@ -68,9 +76,23 @@ _E2B: Final = ((0, 1), (1, 0))
 _E4: Final = ((0, 0), (0, 1), (1, 0), (1, 1))
 _ONE: Final = Fraction(1)
 
+TPAL_FIRST_QUERY: int = 0
+"""004 Theorem 5.5: the TPAL queries the labels of entries 1..m (0-based: the first query is 0)."""
 
-def _d(x: Fraction | Real | int) -> str:
-    return f"{float(x):.6g}"
+CLAIM56_T_CONSTANT: int = 3
+"""004 Claim 5.6's 3 in t = (n/ε)(3 + e^{2ε*}) (so q = ε/(3 + e^{2ε*}))."""
+
+CLAIM56_DELTA_CONSTANT: int = 7
+"""004 Claim 5.6's 7 in δ′ = (7 + e^ε*)/(3 + e^{2ε*})·εδ."""
+
+RATIO_EXP_SCALE: Fraction = Fraction(1)
+"""004 Claim 5.6 proof's ratio bound A/B <= e^ε: the implicit coefficient 1 of ε in the exponent."""
+
+REPAIRED_CASE_SPLIT: Fraction = Fraction(3)
+"""The repaired Claim 5.6 proof's case split at ε = 3 (u·f >= 0 for ε <= 3, f(ε, e^{2ε}) > 0 above)."""
+
+LARGE_EPS_W_EXPONENT: int = 2
+"""The repaired Claim 5.6 proof's w = e^{2ε*} >= e^{2ε} in the case 3 <= ε < ε* (the 2 of e^{2ε*})."""
 
 
 def _from_bnb(res: BnbResult, what: str) -> CheckResult:
@@ -153,17 +175,20 @@ def check_index_queries() -> CheckResult:
 # ------------------------------------------------------------------ Theorem 5.5
 
 
-@cache
-def check_theorem55(n: int = 3, ms: tuple[int, ...] = (0, 2, 3), *,
-                    transcript_shift: int = 0) -> CheckResult:
+def check_theorem55(n: int = 3, ms: tuple[int, ...] = (0, 2, 3)) -> CheckResult:
     """PSSL as active learner: TPAL law = PSSL law × constant transcript; audits equal.
 
     For every fully labeled sample S of the universe (3 examples, size n) and
     every m: the TPAL's exact law is {(h, (0..m−1)): Pr[PSSL(D(S)) = h]}; the
     TPAL audit at the base claim HOLDS and its exact worst-case e^ε equals the
     PAL's and the maximum pair loss of the PSSL over the induced pairs
-    (D(S), D(S′)).  ``transcript_shift`` mutates the expected transcript (tests).
+    (D(S), D(S′)).  The expected transcript starts at :data:`TPAL_FIRST_QUERY`.
     """
+    return _theorem55(n, ms, TPAL_FIRST_QUERY)
+
+
+@cache
+def _theorem55(n: int, ms: tuple[int, ...], transcript_shift: int) -> CheckResult:
     results: list[CheckResult] = []
     universe = Universe(_E3, (n,))
     for base in (_em("3/2"), _leaky(_em("3/2"), "1/10")):
@@ -239,26 +264,25 @@ def _claim_for(form: str, inner: PrivacyClaim, n: int, t: int) -> PrivacyClaim:
 
 
 @cache
-def check_subsampling_audits(form: str = "printed", in_range: bool = True, *,
-                             t_factor: int = 1) -> CheckResult:
+def check_subsampling_audits(form: str = "printed", in_range: bool = True) -> CheckResult:
     """Exact audits of SubSampling's PAL over every neighboring pair of tiny universes.
 
     ``form`` is "printed" (004 Claim 5.6's (ε, (7+e^ε*)/(3+e^2ε*)·εδ)) or
     "repaired" ((ε, (1+e^ε*)/(3+e^2ε*)·εδ)); ``in_range`` selects instances
-    with ε <= ln 3 (the printed proof's range) or ε > ln 3.  ``t_factor``
-    computes the claim for t·t_factor while running with t (a broken variant).
+    with ε <= ln 3 (the printed proof's range) or ε > ln 3.  Cached: a test that patches the
+    claim must clear the cache.
     """
     results = []
     for name, n, m, t, elements in (_IN_RANGE if in_range else _OUT_OF_RANGE):
         base = _base(name)
-        claim = _claim_for(form, base.claim, n, t * t_factor)
+        claim = _claim_for(form, base.claim, n, t)
         learner = subsampling_learner(base, n, m, t, claim=claim)
         report = audit(learner.pal(), Universe(elements, (t,)), claim=_sound(claim, stronger=True))
         w = report.verdict_witness
         witness = (f"{name}, t={t}: pair {w.a!r} -> {w.b!r}"
                    if w is not None and report.verdict is Verdict.VIOLATED else None)
         results.append(CheckResult(
-            report.verdict, f"{name}, n={n}, m={m}, t={t}: eps={_d(claim.epsilon)}, "
+            report.verdict, f"{name}, n={n}, m={m}, t={t}: eps={decimal(claim.epsilon)}, "
             f"delta'={claim.delta}: {report.verdict.value} over {report.pairs} pairs "
             f"(worst eps at delta' {epsilon_text(report)})", witness))
     return combine(results)
@@ -280,7 +304,7 @@ def check_gap_region_pairs() -> CheckResult:
         b: Dataset = ((0, 1),) + ((0, 0),) * (t - 1)
         for x, y in ((a, b), (b, a)):
             rep = audit_pair(pal, x, y, claim=_sound(claim, stronger=True))
-            results.append(CheckResult(rep.verdict, f"t={t} (eps={_d(claim.epsilon)} ∈ (ln 3, "
+            results.append(CheckResult(rep.verdict, f"t={t} (eps={decimal(claim.epsilon)} ∈ (ln 3, "
                                        f"ln 4)): {rep.verdict.value}"))
     return combine(results)
 
@@ -328,16 +352,17 @@ def _p(*terms: tuple[int | Fraction, int, int]) -> dict[tuple[int, int], Fractio
     return _poly_add(*({(i, j): Fraction(c)} for c, i, j in terms))
 
 
-def ratio_identity(constant: int = 3, eps_max: Fraction = Fraction(3)) -> CheckResult:
+def ratio_identity(eps_max: Fraction = Fraction(3)) -> CheckResult:
     """Exact: (1+ε)·B′ − A′ = ε·u·(c + u − ε(1−u)) and B′ − (1 + c·u²) = u(1−u)(c − ε).
 
     With u = e^{−2ε*} ∈ (0, 1], q = ε/(c + e^{2ε*}) = εu/(cu+1), A = 1 + q(e^{2ε*}−1),
     B = 1 − q(1 − e^{−2ε*}) and A′ = (cu+1)A = cu + 1 + ε(1−u), B′ = (cu+1)B =
     cu + 1 − εu(1−u).  The factor c + u − ε(1−u) is bilinear, so its minimum on
     [0, eps_max] × [0, 1] is at a corner; >= 0 there (and B′ >= 0) gives
-    e^ε·B′ >= (1+ε)·B′ >= A′, the ratio condition, for ε <= c.  Coefficients compared exactly.
+    e^ε·B′ >= (1+ε)·B′ >= A′, the ratio condition, for ε <= c.  Coefficients compared exactly;
+    c = :data:`CLAIM56_T_CONSTANT`.
     """
-    c = constant
+    c = CLAIM56_T_CONSTANT
     a_scaled = _p((c, 0, 1), (1, 0, 0), (1, 1, 0), (-1, 1, 1))
     b_scaled = _p((c, 0, 1), (1, 0, 0), (-1, 1, 1), (1, 1, 2))
     lhs = _poly_add(_poly_mul(_p((1, 0, 0), (1, 1, 0)), b_scaled),
@@ -377,20 +402,24 @@ def _ratio_gap(scale: Fraction) -> tuple[Callable[[tuple[Interval, ...]], Interv
     return g, grad
 
 
-@cache
-def check_ratio_bnb(scale: Fraction = _ONE) -> CheckResult:
+def check_ratio_bnb() -> CheckResult:
     """b&b: e^{scale·ε}·B′ − A′ > 0 on ε ∈ [1/64, 4] × u ∈ [0, 1] and ε ∈ [4, 10] × u ∈ [0, 1/7].
 
-    (q = ε/(3 + e^{2ε*}) <= 1 holds on both boxes.)  ``scale`` < 1 is a broken variant.
+    (q = ε/(3 + e^{2ε*}) <= 1 holds on both boxes.)  scale = :data:`RATIO_EXP_SCALE`.
     """
+    return _ratio_bnb(RATIO_EXP_SCALE)
+
+
+@cache
+def _ratio_bnb(scale: Fraction) -> CheckResult:
     g, grad = _ratio_gap(scale)
     boxes = (((Fraction(1, 64), Fraction(4)), (Fraction(0), _ONE)),
              ((Fraction(4), Fraction(10)), (Fraction(0), Fraction(1, 7))))
     results = []
     for box in boxes:
         res = prove_positive(mean_value_form(g, grad), box, max_boxes=4096, prec=PREC)
-        results.append(_from_bnb(res, f"ε ∈ [{_d(box[0][0])}, {_d(box[0][1])}], u ∈ [0, "
-                                      f"{_d(box[1][1])}]"))
+        results.append(_from_bnb(res, f"ε ∈ [{decimal(box[0][0])}, {decimal(box[0][1])}], u ∈ [0, "
+                                      f"{decimal(box[1][1])}]"))
     return combine(results)
 
 
@@ -399,7 +428,8 @@ def check_delta_coefficient(estar: Fraction, eps: Fraction, *, route: str) -> Ch
 
     Eliminating P0 from P(D) <= A·P0 + q(1+e^ε*)δ and P(D′) >= B·P0 − 2qδ gives
     q(1 + e^ε* + 2R)δ with R = A/B (``route`` "exact") or R = e^ε ("exp", the
-    bound used for the ratio).  HOLDS when 1 + e^ε* + 2R <= 7 + e^ε*, i.e. R <= 3.
+    bound used for the ratio).  HOLDS when 1 + e^ε* + 2R <= 7 + e^ε*, i.e. R <= 3
+    (7 = :data:`CLAIM56_DELTA_CONSTANT`).
     """
     w = interval_exp(Interval.point(2 * estar), PREC)
     q = Interval.point(eps) / (3 + w)
@@ -407,20 +437,23 @@ def check_delta_coefficient(estar: Fraction, eps: Fraction, *, route: str) -> Ch
              else interval_exp(Interval.point(eps), PREC))
     e_star = interval_exp(Interval.point(estar), PREC)
     derived = (1 + e_star + 2 * ratio) * q
-    claimed = (7 + e_star) * q
+    claimed = (CLAIM56_DELTA_CONSTANT + e_star) * q
     text = (f"ε*={estar}, ε={eps}, R = {'A/B' if route == 'exact' else 'e^ε'} ≈ "
-            f"{_d(ratio.lo)}: derived {_d(derived.lo)} vs claimed {_d(claimed.lo)}")
-    if derived.hi <= claimed.lo:
+            f"{decimal(ratio.lo)}: derived {decimal(derived.lo)} vs claimed {decimal(claimed.lo)}")
+    verdict = at_most(derived, claimed)
+    if verdict is Verdict.HOLDS:
         return CheckResult(Verdict.HOLDS, text + ": derived <= claimed")
-    if derived.lo > claimed.hi:
+    if verdict is Verdict.VIOLATED:
         return CheckResult(Verdict.VIOLATED, text + ": derived > claimed", witness=text)
     return CheckResult(Verdict.UNDECIDED, text)
 
 
 def check_delta_below_ln3() -> CheckResult:
-    """b&b: with s = e^ε ∈ [1, 3]: (7 + e^ε*) − (1 + e^ε* + 2s) = 6 − 2s >= 0 (any ε*)."""
-    res = prove_nonnegative(lambda xs: 6 - 2 * xs[0], ((_ONE, Fraction(3)),), prec=PREC)
-    return _from_bnb(res, "6 − 2e^ε on e^ε ∈ [1, 3]")
+    """b&b: with s = e^ε ∈ [1, 3]: (7 + e^ε*) − (1 + e^ε* + 2s) = 6 − 2s >= 0 (any ε*)
+    (7 = :data:`CLAIM56_DELTA_CONSTANT`)."""
+    gap = CLAIM56_DELTA_CONSTANT - 1
+    res = prove_nonnegative(lambda xs: gap - 2 * xs[0], ((_ONE, Fraction(3)),), prec=PREC)
+    return _from_bnb(res, f"{decimal(Fraction(gap))} − 2e^ε on e^ε ∈ [1, 3]")
 
 
 def _f_over_w(xs: tuple[Interval, ...]) -> Interval:
@@ -436,29 +469,38 @@ def _f_over_w_grad(xs: tuple[Interval, ...]) -> tuple[Interval, ...]:
     return (e - 1) + u * (e * (3 - eps) - (e - 1)), (e - 1) * (3 - eps)
 
 
+def check_repaired_small_eps() -> CheckResult:
+    """b&b: u·f(ε, w) >= 0 on ε ∈ [1/64, 3] × u ∈ [0, 1] (every ε*); ε → 0 is analytic
+    (3 = :data:`REPAIRED_CASE_SPLIT`)."""
+    return _repaired_small_eps(REPAIRED_CASE_SPLIT)
+
+
 @cache
-def check_repaired_small_eps(eps_hi: Fraction = Fraction(3)) -> CheckResult:
-    """b&b: u·f(ε, w) >= 0 on ε ∈ [1/64, eps_hi] × u ∈ [0, 1] (every ε*); ε → 0 is analytic."""
+def _repaired_small_eps(eps_hi: Fraction) -> CheckResult:
     res = prove_nonnegative(mean_value_form(_f_over_w, _f_over_w_grad),
                             ((Fraction(1, 64), eps_hi), (Fraction(0), _ONE)),
                             max_boxes=4096, prec=PREC)
-    return _from_bnb(res, f"u·f on ε ∈ [1/64, {_d(eps_hi)}], u ∈ [0, 1] (mean-value form)")
+    return _from_bnb(res, f"u·f on ε ∈ [1/64, {decimal(eps_hi)}], u ∈ [0, 1] (mean-value form)")
+
+
+def check_repaired_large_eps(eps_hi: Fraction = Fraction(20)) -> CheckResult:
+    """b&b: f(ε, e^{kε}) = e^{kε}(e^ε−1−ε) + (e^ε−1)(3−ε) > 0 on ε ∈ [3, eps_hi].
+
+    k = :data:`LARGE_EPS_W_EXPONENT` = 2 is the case ε < ε* (w = e^{2ε*} > e^{2ε}, f increasing
+    in w); k = 0 (w = 1, i.e. no case split) fails for ε >= 4.  3 = :data:`REPAIRED_CASE_SPLIT`.
+    """
+    return _repaired_large_eps(LARGE_EPS_W_EXPONENT, REPAIRED_CASE_SPLIT, eps_hi)
 
 
 @cache
-def check_repaired_large_eps(k: int = 2, eps_hi: Fraction = Fraction(20)) -> CheckResult:
-    """b&b: f(ε, e^{kε}) = e^{kε}(e^ε−1−ε) + (e^ε−1)(3−ε) > 0 on ε ∈ [3, eps_hi].
-
-    k = 2 is the case ε < ε* (w = e^{2ε*} > e^{2ε}, f increasing in w); k = 0
-    (w = 1, i.e. no case split) is a broken variant that fails for ε >= 4.
-    """
+def _repaired_large_eps(k: int, eps_lo: Fraction, eps_hi: Fraction) -> CheckResult:
     def h(xs: tuple[Interval, ...]) -> Interval:
         eps = xs[0]
         e = interval_exp(eps, PREC)
         return interval_exp(eps * k, PREC) * (e - 1 - eps) + (e - 1) * (3 - eps)
 
-    res = prove_positive(h, ((Fraction(3), eps_hi),), max_boxes=2048, prec=PREC)
-    return _from_bnb(res, f"f(ε, e^({k}ε)) on ε ∈ [3, {_d(eps_hi)}]")
+    res = prove_positive(h, ((eps_lo, eps_hi),), max_boxes=2048, prec=PREC)
+    return _from_bnb(res, f"f(ε, e^({k}ε)) on ε ∈ [{decimal(eps_lo)}, {decimal(eps_hi)}]")
 
 
 # ------------------------------------------------------------------ Theorem 5.7
@@ -474,10 +516,10 @@ def check_c11_coefficient(extra: int = 7, lo: Fraction = Fraction(3835, 100),
                           hi: Fraction = Fraction(3836, 100)) -> CheckResult:
     """41(7 + e)/(3 + e²) ∈ [38.35, 38.36] (004-E13); 41(1 + e)/(3 + e²) ≈ 14.67."""
     c = _c11_coefficient(extra)
-    text = f"41({extra}+e)/(3+e²) ∈ {c}, against [{_d(lo)}, {_d(hi)}]"
+    text = f"41({extra}+e)/(3+e²) ∈ {c}, against [{decimal(lo)}, {decimal(hi)}]"
     verdict = all_hold([at_least(c, lo), at_most(c, hi)])
     if verdict is Verdict.VIOLATED:
-        side = f"< {_d(lo)}" if proved_lt(c, lo) else f"> {_d(hi)}"
+        side = f"< {decimal(lo)}" if proved_lt(c, lo) else f"> {decimal(hi)}"
         return CheckResult(verdict, f"{text}: proved outside", witness=f"41({extra}+e)/(3+e²) {side}")
     return CheckResult(verdict, f"{text}: {'proved inside' if verdict is Verdict.HOLDS else 'undecided'}")
 
@@ -508,17 +550,14 @@ def check_theorem57_delta(form: str) -> CheckResult:
     b: Dataset = ((1, 1),) + ((0, 0),) * 10
     stronger = form != "stated"
     rep = audit_pair(pal, b, a, claim=_sound(claim, stronger=stronger))
-    return CheckResult(rep.verdict, f"claim (eps={_d(eps)}, delta'={_d(claim.delta)}): pair "
+    return CheckResult(rep.verdict, f"claim (eps={decimal(eps)}, delta'={decimal(claim.delta)}): pair "
                        f"{rep.verdict.value}, hockey-stick at e^eps ∈ {rep.delta_at_claim}",
                        witness=f"{b!r} -> {a!r}" if rep.verdict is Verdict.VIOLATED else None)
 
 
 def _rescaled_t(extra: int, epsilon: Fraction = _ONE) -> int:
     """t = ⌈c·(3 + e²)·n/ε′⌉ with ε′ = ε/c, c = 41(extra + e)/(3 + e²), n = 1: ⌈41(extra + e)/ε⌉."""
-    box = (41 * (exp(1) + extra) / epsilon).enclose(PREC)
-    if int(box.lo) != int(box.hi):
-        raise ValueError("41(extra + e)/ε too close to an integer")
-    return int(box.hi) + 1
+    return ceil(41 * (exp(1) + extra) / epsilon)
 
 
 @cache
@@ -565,14 +604,14 @@ def check_theorem57_all_pairs(t: int, delta: Fraction = Fraction(1, 1000)) -> Ch
                         for o, p in mine.items()), Fraction(0))
             if low > delta:
                 return CheckResult(Verdict.VIOLATED, f"t={t}, ε_t = (3+e²)/{t}: pair {z}→{z2}, "
-                                   f"others {w}: δ(ε_t) >= {_d(low)} > {delta}",
+                                   f"others {w}: δ(ε_t) >= {decimal(low)} > {delta}",
                                    witness=f"({z}, {w}×{t - 1}) -> ({z2}, {w}×{t - 1})")
             if high > delta:
                 return CheckResult(Verdict.UNDECIDED, f"t={t}: pair {z}→{z2}, others {w}: "
-                                   f"δ(ε_t) ∈ [{_d(low)}, {_d(high)}]")
+                                   f"δ(ε_t) ∈ [{decimal(low)}, {decimal(high)}]")
             worst = max(worst, high)
-    return CheckResult(Verdict.HOLDS, f"t={t}, ε_t = (3+e²)/{t} ≈ {_d(eps)}, m = {learner.m}: "
-                       f"all 48 reduced pairs have δ(ε_t) <= {_d(worst)} <= {delta} (exact "
+    return CheckResult(Verdict.HOLDS, f"t={t}, ε_t = (3+e²)/{t} ≈ {decimal(eps)}, m = {learner.m}: "
+                       f"all 48 reduced pairs have δ(ε_t) <= {decimal(worst)} <= {delta} (exact "
                        "hockey-stick, e^ε_t enclosed)")
 
 
@@ -591,12 +630,13 @@ def check_source_routes() -> CheckResult:
     c1 = (4 * 41 / (3 + e)).rounded(PREC)  # Claim C.1 at eps = 1 on the (1, 41δ) learner
     via_42 = (c1 * (7 + e) / (3 + e * e)).rounded(PREC)
     via_c11 = _c11_coefficient(7)
-    ok = (Fraction(2867, 100) <= c1.lo and c1.hi <= Fraction(2869, 100)
-          and Fraction(2682, 100) <= via_42.lo and via_42.hi <= Fraction(2683, 100)
-          and via_42.hi < via_c11.lo)
-    return CheckResult(Verdict.HOLDS if ok else Verdict.VIOLATED,
-                       f"Thm 4.2 at ε=1 is (1, 4·41/(3+e)·δ) with 4·41/(3+e) ∈ {c1}; then Claim 5.6 "
-                       f"gives {via_42}·εδ; via C.11 directly {via_c11}·εδ")
+    verdict = all_hold((within(c1, Fraction(2867, 100), Fraction(2869, 100)),
+                        within(via_42, Fraction(2682, 100), Fraction(2683, 100)),
+                        less_than(via_42, via_c11)))
+    text = (f"Thm 4.2 at ε=1 is (1, 4·41/(3+e)·δ) with 4·41/(3+e) ∈ {c1}; then Claim 5.6 "
+            f"gives {via_42}·εδ; via C.11 directly {via_c11}·εδ")
+    return CheckResult(verdict, text if verdict is Verdict.HOLDS else f"{text}: {verdict.value}",
+                       witness=text if verdict is Verdict.VIOLATED else None)
 
 
 # ------------------------------------------------------------------ entries
@@ -622,12 +662,15 @@ AUDIT_CHECKS: Final = (
     Check("PAL holds, output+transcript violated (no TPAL claim)", check_tpal_not_claimed),
 )
 RATIO_CHECKS: Final = (
-    Check("exact identity: (1+ε)B′ − A′ = εu(3 + u − ε(1−u)) >= 0 on ε <= 3", ratio_identity),
-    Check("b&b e^ε·B′ > A′ on ε ∈ [1/64, 10] (q <= 1)", check_ratio_bnb),
+    Check("exact identity: (1+ε)B′ − A′ = εu(3 + u − ε(1−u)) >= 0 on ε <= 3", ratio_identity,
+          constant="CLAIM56_T_CONSTANT"),
+    Check("b&b e^ε·B′ > A′ on ε ∈ [1/64, 10] (q <= 1)", check_ratio_bnb,
+          constant="RATIO_EXP_SCALE"),
 )
 REPAIRED_CHECKS: Final = (
     Check("b&b u·f >= 0 for ε <= 3, every ε*", check_repaired_small_eps),
-    Check("b&b f(ε, e^2ε) > 0 for ε ∈ [3, 20]", check_repaired_large_eps),
+    Check("b&b f(ε, e^2ε) > 0 for ε ∈ [3, 20]", check_repaired_large_eps,
+          constant="LARGE_EPS_W_EXPONENT"),
     Check("exact audits of the repaired claim, ε <= ln 3",
           partial(check_subsampling_audits, "repaired", True)),
     Check("exact audits of the repaired claim, ε > ln 3",
@@ -640,9 +683,11 @@ DELTA_CHECKS: Final = (
     Check("even A/B route at ε*=5, ε=5/2: A/B > 3",
           partial(check_delta_coefficient, Fraction(5), Fraction(5, 2), route="exact"),
           Verdict.VIOLATED),
-    Check("corrected: e^ε <= 3 gives <= claimed", check_delta_below_ln3),
+    Check("corrected: e^ε <= 3 gives <= claimed", check_delta_below_ln3,
+          constant="CLAIM56_DELTA_CONSTANT"),
     Check("corrected: A/B route at ε*=0, ε=3/2",
-          partial(check_delta_coefficient, Fraction(0), Fraction(3, 2), route="exact")),
+          partial(check_delta_coefficient, Fraction(0), Fraction(3, 2), route="exact"),
+          constant="CLAIM56_DELTA_CONSTANT"),
     *REPAIRED_CHECKS[:2],
 )
 T57_ILLUSTRATION: Final = (
@@ -670,10 +715,12 @@ T57_DELTA_CHECKS: Final = (
 SOURCE_CHECKS: Final = (Check("constants of the two ε-free routes", check_source_routes),)
 
 
-def _step(number: str, step: str, *, statement: str, status: Status, checks: tuple[Check, ...],
-          also: tuple[str, ...], parameter_range: str | None = None,
-          counterexample: str | None = None, corrected: str | None = None,
-          notes: str = "") -> Entry:
+def proof_step(number: str, step: str, *, statement: str, status: Status,
+               checks: tuple[Check, ...], also: tuple[str, ...], parameter_range: str | None = None,
+               counterexample: str | None = None, corrected: str | None = None,
+               notes: str = "") -> Entry:
+    """A 004 proof-step entry of Section 5 / Appendix C (Claim 5.6, Theorems 5.7 and C.12), with
+    the subjects of the active-learner constructions."""
     return Entry(paper="004", number=number, statement=statement, kind=Kind.PROOF_STEP,
                  status=status, checks=checks, step=step, also=also,
                  subjects=("reference.learners.active", "reference.learners.lower_bound"),
@@ -720,7 +767,7 @@ CLAIM56: Final = Entry(
           "output+transcript violated').")
 
 CLAIM56_STEPS: Final = (
-    _step("Claim 5.6", "ratio condition", status=Status.PROVED, also=_ALSO56,
+    proof_step("Claim 5.6", "ratio condition", status=Status.PROVED, also=_ALSO56,
           statement="For t >= (n/ε)(3 + e^2ε*), i.e. q = n/t <= ε/(3+e^2ε*): "
                     "q·e^2ε* + 1 − q <= e^ε·(q·e^−2ε* + 1 − q).",
           parameter_range="ε ∈ [0, 3] and every ε* >= 0 (exact identity + e^ε >= 1+ε); b&b on "
@@ -729,7 +776,7 @@ CLAIM56_STEPS: Final = (
                 "u = e^−2ε*: (3u+1)(e^εB − A) >= (1+ε)B′ − A′ = εu(3 + u − ε(1−u)) >= 0 for "
                 "ε <= 3 (inventory: 0 violations on ε, ε* <= 10).",
           checks=RATIO_CHECKS),
-    _step("Claim 5.6", "δ-coefficient", status=Status.REFUTED, also=_ALSO56,
+    proof_step("Claim 5.6", "δ-coefficient", status=Status.REFUTED, also=_ALSO56,
           statement="Eliminating Pr[𝒜(D′_J)∈F | i∉J] from the two displayed bounds gives "
                     "Pr[SS(D)∈F] <= e^ε·Pr[SS(D′)∈F] + (7+e^ε*)/(3+e^2ε*)·εδ, for every ε.",
           counterexample="The elimination gives q(1 + e^ε* + 2R)δ with R the ratio bound. With "
@@ -740,7 +787,7 @@ CLAIM56_STEPS: Final = (
                     "<= the claimed coefficient iff e^ε <= 3 (ε <= ln 3). For every ε the claim "
                     "is recovered with δ′ = (1+e^ε*)/(3+e^2ε*)·εδ (entry '/ repaired δ-term').",
           checks=DELTA_CHECKS),
-    _step("Claim 5.6", "repaired δ-term", status=Status.PROVED, also=_ALSO56,
+    proof_step("Claim 5.6", "repaired δ-term", status=Status.PROVED, also=_ALSO56,
           statement="With q = n/t <= 1 and ε = q(3+e^2ε*), SubSampling is "
                     "(ε, (1+e^ε*)/(3+e^2ε*)·εδ)-DP for fully labeled neighbors: if ε >= ε*, "
                     "coupling J gives (ε, qδ); if ε < ε*, f(ε, w) = w(e^ε−1−ε) + (e^ε−1)(3−ε) "
@@ -773,7 +820,7 @@ THEOREM57: Final = Entry(
                   partial(check_theorem57_all_pairs, 399))))
 
 THEOREM57_STEPS: Final = (
-    _step("Theorem 5.7", "δ′ = δ", status=Status.REFUTED, also=("000 Theorem 5.8",),
+    proof_step("Theorem 5.7", "δ′ = δ", status=Status.REFUTED, also=("000 Theorem 5.8",),
           statement="Applying Claim 5.6 (ε* = 1) at the target ε, i.e. t = (n/ε)(3 + e²), to "
                     "the (1, 41δ)-DP learner yields an (…, ε, δ, …)-PAL.",
           counterexample="Claim 5.6 gives δ′ = 41(7+e)/(3+e²)·εδ ∈ [38.35, 38.36]·εδ ("
@@ -794,7 +841,7 @@ THEOREM57_STEPS: Final = (
                 "text offered 'running the base at δ/(38.35ε), which changes n'; the rate "
                 "repair needs no change of the base.",
           checks=T57_DELTA_CHECKS),
-    _step("Theorem 5.7", "source learner", status=Status.CHECKED, also=("000 Theorem 5.8",),
+    proof_step("Theorem 5.7", "source learner", status=Status.CHECKED, also=("000 Theorem 5.8",),
           statement="'Applying Claim 5.6 to the learner from Theorem 4.2' gives labeled complexity "
                     "m = O(VC(C)/α·log(1/(αβ))), free of ε.",
           notes="004-E14: Theorem 4.2's learner at the target ε has m = O(VC/(αε)·log), "

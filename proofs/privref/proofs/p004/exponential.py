@@ -5,11 +5,13 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from privref.reference.concepts import ConceptClass, thresholds_on
+from privref.reference.concepts import ConceptClass, point_functions, thresholds_on
 from privref.reference.data import Dataset
+from privref.reference.decide import at_most
+from privref.reference.errors import Undecided
 from privref.reference.exponential import agreements, exponential_learner
 from privref.reference.neighbors import Substitution, Universe
-from privref.reference.reals import Order, compare, exp, log, rational
+from privref.reference.reals import exp, log, rational
 
 from .._common import audit_result, combine, property_result
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
@@ -17,7 +19,10 @@ from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
 if TYPE_CHECKING:
     from hypothesis import strategies as st
 
-__all__ = ["ENTRIES", "utility_tail_violation"]
+__all__ = ["ENTRIES", "UTILITY_TAIL_SCALE", "utility_tail_violation"]
+
+UTILITY_TAIL_SCALE: Fraction = Fraction(1)
+"""004 Proposition A.1 (ii)'s implicit leading 1 of |H|·exp(−ε·gap·m/2)."""
 
 
 def _labeled_universe(C: ConceptClass, size: int) -> Universe:
@@ -89,9 +94,13 @@ def _utility_cases() -> st.SearchStrategy[tuple[ConceptClass, Dataset, Fraction,
     return cases()
 
 
-def utility_tail_violation(case: tuple[ConceptClass, Dataset, Fraction, Fraction],
-                           *, factor: Fraction = Fraction(1)) -> str | None:
-    """None when Pr[error_S(h) > ê + gap] <= factor·|H|·exp(-eps·gap·m/2) exactly (004 Prop A.1 (ii))."""
+def utility_tail_violation(case: tuple[ConceptClass, Dataset, Fraction, Fraction]) -> str | None:
+    """None when Pr[error_S(h) > ê + gap] <= c·|H|·exp(-eps·gap·m/2) exactly (004 Prop A.1 (ii)),
+    c = :data:`UTILITY_TAIL_SCALE`.
+
+    Returns the violation's text when the tail is proved larger; raises
+    :class:`~privref.reference.errors.Undecided` when the comparison is not decided.
+    """
     C, data, base, gap = case
     hs = tuple(C)
     mech = exponential_learner(hs, epsilon=f"2*ln({base})")
@@ -105,19 +114,45 @@ def utility_tail_violation(case: tuple[ConceptClass, Dataset, Fraction, Fraction
         if errors[h] > best + gap:
             tail += p
     # eps = 2 ln(base): |H| exp(-eps gap m / 2) = |H| base^(-gap m)
-    bound = exp(log(rational(base)) * (-gap * m)) * (factor * len(hs))
-    order, _ = compare(tail, bound)
-    if order is Order.GREATER:
+    bound = exp(log(rational(base)) * (-gap * m)) * (UTILITY_TAIL_SCALE * len(hs))
+    verdict = at_most(tail, bound)
+    if verdict is Verdict.VIOLATED:
         return f"class {C!r}, S={data!r}, base {base}, gap {gap}: tail {tail} > {bound}"
-    if order is Order.UNDECIDED:
-        return f"undecided comparison tail {tail} vs {bound}"
+    if verdict is Verdict.UNDECIDED:
+        raise Undecided(f"class {C!r}, S={data!r}, base {base}, gap {gap}: tail {tail} vs {bound}")
     return None
 
 
 def check_utility_generated() -> CheckResult:
-    """Exact tail probability vs |H| exp(-eps·Δ·m/2) on generated cases."""
-    return property_result(_utility_cases(), utility_tail_violation, examples=80,
-                           what="exponential mechanism utility tail")
+    """Exact tail probability vs |H| exp(-eps·Δ·m/2) on a near-tight case and generated cases.
+
+    The near-tight case: point functions on 4 points, S = five copies of (0, 1), base 4, gap
+    19/20: the three wrong hypotheses tie just above ê + gap, so the tail is 0.53 of the bound.
+    A case whose comparison is undecided is no counterexample: it makes the result UNDECIDED
+    (unless another case proves a violation).
+    """
+    tight = (point_functions(range(4)), ((0, 1),) * 5, Fraction(4), Fraction(19, 20))
+    try:
+        bad = utility_tail_violation(tight)
+    except Undecided as exc:
+        return CheckResult(Verdict.UNDECIDED, str(exc))
+    if bad is not None:
+        return CheckResult(Verdict.VIOLATED, f"near-tight case: {bad}", witness=bad)
+    undecided: list[str] = []
+
+    def violation(case: tuple[ConceptClass, Dataset, Fraction, Fraction]) -> str | None:
+        try:
+            return utility_tail_violation(case)
+        except Undecided as exc:
+            undecided.append(str(exc))
+            return None
+
+    result = property_result(_utility_cases(), violation, examples=80,
+                             what="exponential mechanism utility tail")
+    if result.verdict is Verdict.HOLDS and undecided:
+        return CheckResult(Verdict.UNDECIDED, f"exponential mechanism utility tail: "
+                           f"{len(undecided)} undecided case(s)", witness=undecided[0])
+    return result
 
 
 _STATEMENT = (
@@ -131,7 +166,7 @@ _CHECKS: tuple[Check, ...] = (
     Check("privacy: exact audit over THRESH on 4 points", check_privacy_thresholds),
     Check("privacy: exact audits of generated classes and pairs", check_privacy_generated),
     Check("utility tail: exact probability vs bound on generated cases",
-          check_utility_generated),
+          check_utility_generated, constant="UTILITY_TAIL_SCALE"),
 )
 
 ENTRIES: tuple[Entry, ...] = (

@@ -24,9 +24,9 @@ and as log2 (the papers mix them; 004-E20).  B.4's event is monotone in
 m (adding a draw can only hit more sets), so checking m* covers every m >= m*;
 B.5 and B.6 are checked at m* and m* + 1 only.
 
-The instances are fixed below; the checks take the formula's leading constant
-as a parameter so that a mutated constant (8 → 1/2, 48 → 1, 50 → 1/2) can be
-seen to fail.
+The instances are fixed below; the formulas' leading constants are the module
+constants :data:`B4_LEAD`, :data:`B5_LEAD` and :data:`B6_LEAD`, read at run time,
+so that a mutated constant (8 → 1/2, 48 → 1, 50 → 1/2) can be seen to fail.
 """
 
 from __future__ import annotations
@@ -40,17 +40,22 @@ from functools import cache, partial
 from typing import Final, Literal
 
 from privref.reference.concepts import ConceptClass, explicit, intervals, point_functions, thresholds_on
+from privref.reference.decide import ceil, floor, greater_than
 from privref.reference.errors import InvalidArgument, TooLargeToEnumerate
 from privref.reference.reals import Interval, interval_log
 from privref.reference.vc import vc_dimension
 
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
+from ..numbers_text import fixed
 
 __all__ = [
     "B3_INSTANCE",
     "B4_INSTANCES",
+    "B4_LEAD",
     "B5_INSTANCES",
+    "B5_LEAD",
     "B6_INSTANCES",
+    "B6_LEAD",
     "ENTRIES",
     "Condition",
     "Instance",
@@ -81,6 +86,15 @@ PREC: Final = 96
 BUDGET: Final = 3_000_000
 """Most inner binomial terms :func:`bad_probability` may sum before refusing."""
 
+B4_LEAD = Fraction(8)
+"""004 Theorem B.4's leading constant: m >= (8/α)(VC·ln(16/α) + ln(2/β))."""
+
+B5_LEAD = Fraction(48)
+"""004 Theorem B.5's leading constant: m >= (48/α)(10·VC·log(48e/α) + log(5/β))."""
+
+B6_LEAD = Fraction(50)
+"""004 Theorem B.6's leading constant: m >= 50·VC/α²·ln(1/(αβ))."""
+
 Reading = Literal["ln", "log2"]
 
 Condition = tuple[int, int, int]
@@ -102,7 +116,7 @@ def sci(p: Fraction) -> str:
         x, k = x / 10, k + 1
     while x < 1:
         x, k = x * 10, k - 1
-    return f"{float(x):.3f}e{k}"
+    return f"{fixed(x, 3)}e{k}"
 
 
 # ------------------------------------------------------------------ sample sizes
@@ -113,36 +127,38 @@ def _log(x: Fraction, reading: Reading) -> Interval:
     return value if reading == "ln" else (value / _LN2).rounded(PREC)
 
 
-def _ceil(enc: Interval, what: str) -> int:
-    lo, hi = math.ceil(enc.lo), math.ceil(enc.hi)
-    if lo != hi:
+def _least_integer_at_least(enc: Interval, what: str) -> int:
+    """⌈x⌉ (at least 0) of the value x enclosed by ``enc``; refuses an enclosure that does not
+    decide it.  x <= ⌈enc.hi⌉ = k always, so ⌈x⌉ = k exactly when x > k - 1 is proved."""
+    k = ceil(enc.hi)
+    if greater_than(enc, k - 1) is not Verdict.HOLDS:
         raise InvalidArgument(f"{what}: enclosure {enc} straddles an integer; cannot decide m*")
-    return max(lo, 0)
+    return max(k, 0)
 
 
 def sample_size(theorem: Literal["B.4", "B.5", "B.6"], alpha: Fraction, beta: Fraction, vc: int, *,
-                reading: Reading = "ln", lead: Fraction | None = None) -> int:
+                reading: Reading = "ln") -> int:
     """m*: the least integer >= the sample-size formula of 004 Theorem B.4, B.5 or B.6.
 
     B.4: (8/α)(VC·ln(16/α) + ln(2/β));  B.5: (48/α)(10·VC·log(48e/α) + log(5/β)) with
-    log = ``reading``;  B.6: (50·VC/α²)·ln(1/(αβ)).  ``lead`` replaces the leading
-    constant (8, 48, 50) for mutation tests.  Decided by interval arithmetic.
+    log = ``reading``;  B.6: (50·VC/α²)·ln(1/(αβ)).  The leading constants are read from
+    :data:`B4_LEAD`, :data:`B5_LEAD`, :data:`B6_LEAD` at run time.  Decided by interval arithmetic.
     """
     if not (alpha > 0 and beta > 0) or vc < 0:
         raise InvalidArgument(f"alpha={alpha}, beta={beta}, vc={vc} must be > 0, > 0, >= 0")
     match theorem:
         case "B.4":
-            c = Fraction(8) if lead is None else lead
+            c = B4_LEAD
             enc = (_log(16 / alpha, "ln") * vc + _log(2 / beta, "ln")) * (c / alpha)
         case "B.5":
-            c = Fraction(48) if lead is None else lead
+            c = B5_LEAD
             log_e = Interval.point(1) if reading == "ln" else (1 / _LN2)
             inner = (_log(48 / alpha, reading) + log_e) * (10 * vc) + _log(5 / beta, reading)
             enc = inner * (c / alpha)
         case "B.6":
-            c = Fraction(50) if lead is None else lead
+            c = B6_LEAD
             enc = _log(1 / (alpha * beta), "ln") * (c * vc / alpha**2)
-    return _ceil(enc.rounded(PREC), f"Theorem {theorem} sample size")
+    return _least_integer_at_least(enc.rounded(PREC), f"Theorem {theorem} sample size")
 
 
 # ------------------------------------------------------------------ exact probabilities
@@ -339,7 +355,7 @@ def b4_conditions(C: ConceptClass, target: int, mu: Sequence[Fraction], alpha: F
 def b5_conditions(C: ConceptClass, mu: Sequence[Fraction], alpha: Fraction, m: int
                   ) -> tuple[Condition, ...]:
     """Theorem B.5's conditions: for c, h ∈ C with error_μ(c,h) >= α, bad iff N_S(cΔh) <= αm/10."""
-    t = math.floor(alpha * m / 10)
+    t = floor(alpha * m / 10)
     diffs = sorted({c ^ h for c in C.masks for h in C.masks if _mass(mu, c ^ h) >= alpha})
     return tuple((d, t + 1, m) for d in diffs)
 
@@ -350,7 +366,7 @@ def b6_conditions(H: ConceptClass, f: int, mu: Sequence[Fraction], alpha: Fracti
     out = []
     for h in H.masks:
         p = _mass(mu, h ^ f)
-        out.append((h ^ f, math.ceil(m * (p - alpha)), math.floor(m * (p + alpha))))
+        out.append((h ^ f, ceil(m * (p - alpha)), floor(m * (p + alpha))))
     return tuple(sorted(set(out)))
 
 
@@ -445,13 +461,12 @@ def instance_probability(theorem: Literal["B.4", "B.5", "B.6"], inst: Instance, 
 
 
 def _check_theorem(theorem: Literal["B.4", "B.5", "B.6"], instances: Sequence[Instance],
-                   readings: Sequence[Reading], extra: Sequence[int], lead: Fraction | None
-                   ) -> CheckResult:
+                   readings: Sequence[Reading], extra: Sequence[int]) -> CheckResult:
     parts: list[str] = []
     for inst in instances:
         vc = vc_dimension(inst.concepts())
         for reading in readings:
-            m_star = sample_size(theorem, inst.alpha, inst.beta, vc, reading=reading, lead=lead)
+            m_star = sample_size(theorem, inst.alpha, inst.beta, vc, reading=reading)
             probs = []
             for m in (m_star, *(m_star + e for e in extra)):
                 p = instance_probability(theorem, inst, m)
@@ -465,25 +480,22 @@ def _check_theorem(theorem: Literal["B.4", "B.5", "B.6"], instances: Sequence[In
     return CheckResult(Verdict.HOLDS, f"exact Pr <= β at m* ({also}): " + "; ".join(parts))
 
 
-def check_b4(instances: Sequence[Instance] = B4_INSTANCES, lead: Fraction = Fraction(8)
-             ) -> CheckResult:
+def check_b4(instances: Sequence[Instance] = B4_INSTANCES) -> CheckResult:
     """004 Theorem B.4 on each instance: Pr[∃h: error_μ(h,c) > α ∧ error_S(h) = 0] <= β at m*."""
-    res = _check_theorem("B.4", instances, ("ln",), (), lead)
+    res = _check_theorem("B.4", instances, ("ln",), ())
     if res.verdict is not Verdict.HOLDS:
         return res
     return CheckResult(res.verdict, res.evidence + " (the event shrinks as m grows: every m >= m* holds)")
 
 
-def check_b5(instances: Sequence[Instance] = B5_INSTANCES, lead: Fraction = Fraction(48),
-             reading: Reading = "ln") -> CheckResult:
+def check_b5(instances: Sequence[Instance] = B5_INSTANCES, reading: Reading = "ln") -> CheckResult:
     """004 Theorem B.5 on each instance with log = ``reading``: at m* and m*+1 (ln), at m* (log2)."""
-    return _check_theorem("B.5", instances, (reading,), (1,) if reading == "ln" else (), lead)
+    return _check_theorem("B.5", instances, (reading,), (1,) if reading == "ln" else ())
 
 
-def check_b6(instances: Sequence[Instance] = B6_INSTANCES, lead: Fraction = Fraction(50)
-             ) -> CheckResult:
+def check_b6(instances: Sequence[Instance] = B6_INSTANCES) -> CheckResult:
     """004 Theorem B.6 on each instance: Pr[∃h: |error_μ(h,f) - error_S(h)| > α] <= β at m*, m*+1."""
-    return _check_theorem("B.6", instances, ("ln",), (1,), lead)
+    return _check_theorem("B.6", instances, ("ln",), (1,))
 
 
 def _crossing(theorem: Literal["B.4", "B.5", "B.6"], inst: Instance, lo: int, hi: int) -> int:
@@ -511,7 +523,7 @@ def _check_not_vacuous(theorem: Literal["B.4", "B.5", "B.6"], instances: Sequenc
         cross = _crossing(theorem, inst, inst.small_m, m_star)
         kind = "last m with Pr > β" if monotone else "a crossing (bisection)"
         parts.append(f"{inst.name}: Pr({inst.small_m}) = {sci(p)} > β; {kind} m = {cross}, "
-                     f"m* = {m_star} ({float(Fraction(m_star, cross)):.1f}x)")
+                     f"m* = {m_star} ({fixed(Fraction(m_star, cross), 1)}x)")
     return CheckResult(Verdict.HOLDS, "the bound is not vacuous (small samples fail): "
                        + "; ".join(parts))
 
@@ -549,13 +561,13 @@ def check_b3_memorizer(k: int = B3_INSTANCE[0], alpha: Fraction = B3_INSTANCE[1]
         probs = support_probabilities(mu, m)
         return sum((p for t, p in enumerate(probs) if _mass(mu, full ^ t) > alpha), Fraction(0))
 
-    below = list(range(math.ceil(bound)))
+    below = list(range(ceil(bound)))
     for m in below:
         p = fail(m)
         if not p > Fraction(1, 2):
             return CheckResult(Verdict.VIOLATED, f"memorizer fails w.p. {sci(p)} <= 1/2 at m = {m} "
                                f"< (VC-1)/(16α) = {bound}", witness=f"m={m}")
-    m = math.ceil(bound)
+    m = ceil(bound)
     while fail(m) > Fraction(1, 2):
         m += 1
     mu_txt = ",".join(map(str, mu))
@@ -601,7 +613,7 @@ B4 = Entry(
           "grows, so m* covers every m >= m*. The not-vacuous check gives each instance's exact "
           "threshold: the formula asks 40-165x more samples than these instances need. 000 cites "
           "[30,10], 004 [30,11].",
-    checks=(Check("exact Pr <= β at m* on 4 instances", check_b4),
+    checks=(Check("exact Pr <= β at m* on 4 instances", check_b4, constant="B4_LEAD"),
             Check("the bound is not vacuous (exact thresholds)", check_b4_not_vacuous)),
 )
 
@@ -615,8 +627,10 @@ B5 = Entry(
           "small (e.g. 1e-1200): B.5's constants are very loose on tiny domains. Uniform over pairs "
           "in C × C only: the utility proofs of 000 Lemma 4.12 / 004 Lemma C.10 need the base "
           "learner's output in C (004-E10). 004 prints error_D in the event (typo, 004-E20).",
-    checks=(Check("exact Pr <= β at m*, m*+1 (log = ln), 4 instances", check_b5),
-            Check("exact Pr <= β at m* (log = log2), 4 instances", partial(check_b5, reading="log2")),
+    checks=(Check("exact Pr <= β at m*, m*+1 (log = ln), 4 instances", check_b5,
+                  constant="B5_LEAD"),
+            Check("exact Pr <= β at m* (log = log2), 4 instances", partial(check_b5, reading="log2"),
+                  constant="B5_LEAD"),
             Check("the bound is not vacuous", check_b5_not_vacuous)),
 )
 
@@ -627,7 +641,8 @@ B6 = Entry(
               "labeled by f: Pr[∀h ∈ H: |error_μ(h,f) - error_S(h)| <= α] >= 1 - β.",
     notes="Checked exactly (two-sided count conditions, type-class sums) on four instances with "
           "|X| <= 3, three of them with f ∉ H (the agnostic case), at m* and m*+1.",
-    checks=(Check("exact Pr[some |deviation| > α] <= β at m*, m*+1, 4 instances", check_b6),
+    checks=(Check("exact Pr[some |deviation| > α] <= β at m*, m*+1, 4 instances", check_b6,
+                  constant="B6_LEAD"),
             Check("the bound is not vacuous", check_b6_not_vacuous)),
 )
 

@@ -30,19 +30,32 @@ from typing import Final
 
 from privref.reference.concepts import Concept, ConceptClass, thresholds, thresholds_on
 from privref.reference.data import BOTTOM, Dataset
+from privref.reference.decide import at_most
 from privref.reference.exponential import exponential_learner
 from privref.reference.learners.base import Learner
 from privref.reference.learners.generic import generic_learner_blr, hypothesis_set
 from privref.reference.learners.sanitizer import Sanitizer, blr_sanitizer, candidate_databases, query_error
 from privref.reference.neighbors import Universe
-from privref.reference.reals import Interval, Order, Real, compare, exp, interval_log, log, rational
+from privref.reference.reals import Interval, Real, exp, interval_log, log
 from privref.reference.vc import xor_class
 
 from .._common import audit_result, combine
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
+from ..numbers_text import decimal, interval_text
 
 __all__ = [
+    "B6_FACTOR",
+    "B6_INNER",
+    "BLR_BETA",
+    "BLR_TAIL_FACTOR",
+    "CORRECTED_M_CONSTANT",
+    "EM_DIVISOR",
     "ENTRIES",
+    "ERROR_CHOSEN",
+    "ERROR_E1",
+    "FAILURE_PARTS",
+    "STATED_M_CONSTANT",
+    "UTILITY_BETA",
     "blr_accuracy_failure",
     "check_blr_accuracy",
     "check_blr_privacy",
@@ -67,6 +80,39 @@ __all__ = [
 ]
 
 PREC: Final = 96
+
+B6_FACTOR = 1250
+"""004 Theorem 3.3's proof: Theorem B.6 at (α/5, β/5) needs 1250/α²·VC·ln(25/(αβ)) samples (the 1250)."""
+
+B6_INNER = 25
+"""004 Theorem 3.3's proof: the 25 in ln(25/(αβ)) = ln(1/((α/5)(β/5)))."""
+
+EM_DIVISOR = 10
+"""004 Theorem 3.3's proof: Proposition A.1 (ii) with Δ = α/5 gives the exponent εαm/10 (the 10)."""
+
+ERROR_E1 = Fraction(3, 5)
+"""004 Theorem 3.3's proof: on E1, (2)+(3)+(4) give error 3α/5 (the 3/5)."""
+
+ERROR_CHOSEN = Fraction(4, 5)
+"""004 Theorem 3.3's proof: on E1 ∩ E2 the chosen hypothesis has error 4α/5 (the 4/5)."""
+
+FAILURE_PARTS: tuple[Fraction, ...] = (Fraction(2, 5), Fraction(1, 5), Fraction(1, 5))
+"""004 Theorem 3.3's proof: failure budget 2β/5 (B.6 twice) + β/5 (sanitizer) + β/5 (E2)."""
+
+STATED_M_CONSTANT = Fraction(10**6)
+"""The constant tried for 004 Theorem 3.3's O(·) m bound (refuted: the ratio tends to infinity)."""
+
+CORRECTED_M_CONSTANT = Fraction(7100)
+"""The corrected form of 004 Theorem 3.3's m: 1250/α²·VC·ln(25/(αβ)) <= 7100·VC/α²·ln(1/(αβ))."""
+
+UTILITY_BETA = Fraction(1, 20)
+"""The β of the 004 Theorem 3.3 utility instance: Pr[error > 1/3] <= 1/20."""
+
+BLR_BETA = Fraction(1, 25)
+"""The β of the 004 Theorem A.3 BLR accuracy instance: a (1/3, 1/25, 6 ln(5/4), 24)-sanitizer."""
+
+BLR_TAIL_FACTOR = Fraction(1)
+"""The implicit leading 1 of BLR's accuracy step: tail <= 1·|R|·e^{−εt/2}."""
 
 _EPS_K2: Final = log(Fraction(9, 8)) * 4
 """ε = 4 ln(9/8) ≈ 0.471: with k = 2, e^{ε/(2k)} = 9/8 and e^{ε/2} = 81/64 are rational."""
@@ -155,10 +201,6 @@ def exact_failure_probability(mu: Mapping[Hashable, Fraction], target: Concept, 
     return fail
 
 
-def _d(x: Fraction) -> str:
-    return f"{float(x):.4g}"
-
-
 # ---------------------------------------------- Theorem 3.3: privacy, properness, utility
 
 
@@ -210,13 +252,13 @@ _UTILITY_MUS: Final[tuple[Mapping[Hashable, Fraction], ...]] = (
 )
 
 
-def check_generic_utility(sanitizer: Sanitizer | None = None, *, beta: Fraction = Fraction(1, 20)
-                          ) -> CheckResult:
+def check_generic_utility(sanitizer: Sanitizer | None = None) -> CheckResult:
     """Exact: GenericLearner + BLR(k=3, ε = 6 ln(3/2)) with n−m = 16, m = 12 is (1/3, β)-accurate.
 
     On THRESH over 3 points, for every target c ∈ C and μ ∈ {uniform,
     (1/2, 1/4, 1/4)}: Pr[error_μ(c, h) > 1/3] <= β = 1/20 (exact rationals).
     """
+    beta = UTILITY_BETA
     C = thresholds_on(3)
     san = sanitizer or blr_sanitizer(xor_class(C), k=3, epsilon=_EPS_UTILITY)
     laws = hypothesis_laws(C, _UTILITY_MUS, unlabeled=16, sanitizer=san)
@@ -227,7 +269,7 @@ def check_generic_utility(sanitizer: Sanitizer | None = None, *, beta: Fraction 
                                           alpha=Fraction(1, 3))
             if p > worst:
                 worst, where = p, f"target {c.name}, μ = ({', '.join(str(v) for v in mu.values())})"
-    text = (f"max over 8 (target, μ) of Pr[error > 1/3] ≈ {_d(worst)} (exact rational; {where}); "
+    text = (f"max over 8 (target, μ) of Pr[error > 1/3] ≈ {decimal(worst, 4)} (exact rational; {where}); "
             f"β = {beta}")
     if worst > beta:
         return CheckResult(Verdict.VIOLATED, text, witness=where)
@@ -237,8 +279,9 @@ def check_generic_utility(sanitizer: Sanitizer | None = None, *, beta: Fraction 
 # ---------------------------------------------------------- Theorem 3.3: proof constants
 
 
-def check_constants_b6(factor: int = 1250, inner: int = 25) -> CheckResult:
-    """Theorem B.6 at (α/5, β/5): 50·VC/(α/5)² = factor·VC/α² and 1/((α/5)(β/5)) = inner/(αβ), exactly."""
+def check_constants_b6() -> CheckResult:
+    """Theorem B.6 at (α/5, β/5): 50·VC/(α/5)² = B6_FACTOR·VC/α² and 1/((α/5)(β/5)) = B6_INNER/(αβ)."""
+    factor, inner = B6_FACTOR, B6_INNER
     grid = [Fraction(p, q) for q in (2, 3, 7, 10, 97) for p in range(1, q, 5)]
     for a in grid:
         for b in grid:
@@ -249,8 +292,9 @@ def check_constants_b6(factor: int = 1250, inner: int = 25) -> CheckResult:
                                       f"{inner}/(αβ) on {len(grid) ** 2} rational (α, β)")
 
 
-def check_constants_em(divisor: int = 10) -> CheckResult:
-    """Proposition A.1 (ii) with Δ = α/5: ε·(α/5)·m/2 = ε·α·m/divisor, exactly."""
+def check_constants_em() -> CheckResult:
+    """Proposition A.1 (ii) with Δ = α/5: ε·(α/5)·m/2 = ε·α·m/EM_DIVISOR, exactly."""
+    divisor = EM_DIVISOR
     grid = [Fraction(p, q) for q in (3, 8, 100) for p in range(1, q)]
     for a in grid:
         for eps in (Fraction(1, 7), Fraction(1), Fraction(5, 2)):
@@ -261,9 +305,9 @@ def check_constants_em(divisor: int = 10) -> CheckResult:
     return CheckResult(Verdict.HOLDS, f"ε·(α/5)·m/2 = ε·α·m/{divisor} on a rational grid")
 
 
-def check_error_bookkeeping(e1: Fraction = Fraction(3, 5), chosen: Fraction = Fraction(4, 5)
-                            ) -> CheckResult:
+def check_error_bookkeeping() -> CheckResult:
     """E1: (2)+(3)+(4) give 3α/5; E1∩E2: α/5 + 3α/5 = 4α/5; E3 via (2): 4α/5 + α/5 <= α."""
+    e1, chosen = ERROR_E1, ERROR_CHOSEN
     fifth = Fraction(1, 5)
     steps = [("3·(α/5) <= e1·α", 3 * fifth <= e1),
              ("α/5 + e1·α <= chosen·α", fifth + e1 <= chosen),
@@ -275,9 +319,9 @@ def check_error_bookkeeping(e1: Fraction = Fraction(3, 5), chosen: Fraction = Fr
     return CheckResult(Verdict.HOLDS, text + ": all hold exactly")
 
 
-def check_failure_bookkeeping(parts: tuple[Fraction, ...] = (Fraction(2, 5), Fraction(1, 5),
-                                                              Fraction(1, 5))) -> CheckResult:
-    """B.6 twice (2β/5) + sanitizer (β/5) + E2 (β/5) = 4β/5 <= β."""
+def check_failure_bookkeeping() -> CheckResult:
+    """B.6 twice (2β/5) + sanitizer (β/5) + E2 (β/5) = 4β/5 <= β (parts: :data:`FAILURE_PARTS`)."""
+    parts = FAILURE_PARTS
     total = sum(parts, Fraction(0))
     text = f"{' + '.join(str(p) for p in parts)} = {total} (times β)"
     if total > 1:
@@ -313,36 +357,40 @@ def _stated_m(alpha: Fraction, log_inv_beta: Fraction, eps: Fraction, vc: int) -
     return ln_inv_alpha * (vc / (alpha**3 * eps)) + log_inv_beta / (alpha * eps)
 
 
-def check_stated_m_covers_proof(constant: Fraction = Fraction(10**6)) -> CheckResult:
-    """Is the proof's m >= 1250/α²·VC·ln(25/(αβ)) within constant × the stated O(·) bound?
+def check_stated_m_covers_proof() -> CheckResult:
+    """Is the proof's m >= 1250/α²·VC·ln(25/(αβ)) within STATED_M_CONSTANT × the stated O(·) bound?
 
     Evaluated (interval arithmetic) at α = 1/2, ε = 1, VC = 1000, ln(1/β) = 10^9.
     As β → 0 the ratio tends to 1250·VC·ε/α, so every fixed constant fails.
     """
+    constant = STATED_M_CONSTANT
     alpha, eps, vc, lib = Fraction(1, 2), Fraction(1), 1000, Fraction(10**9)
     ratio = _proof_m(alpha, lib, vc) / _stated_m(alpha, lib, eps, vc)
     where = f"α = {alpha}, ε = {eps}, VC = {vc}, ln(1/β) = {lib}"
-    text = f"proof's m / stated bound ∈ [{_d(ratio.lo)}, {_d(ratio.hi)}] at {where}; constant {constant}"
-    if ratio.lo > constant:
-        return CheckResult(Verdict.VIOLATED, text + ": exceeds it", witness=where)
-    if ratio.hi <= constant:
-        return CheckResult(Verdict.HOLDS, text + ": within it")
-    return CheckResult(Verdict.UNDECIDED, text + ": enclosure straddles it")
+    text = f"proof's m / stated bound ∈ {interval_text(ratio, 4)} at {where}; constant {constant}"
+    verdict = at_most(ratio, constant)
+    match verdict:
+        case Verdict.VIOLATED:
+            return CheckResult(verdict, text + ": exceeds it", witness=where)
+        case Verdict.HOLDS:
+            return CheckResult(verdict, text + ": within it")
+    return CheckResult(verdict, text + ": enclosure straddles it")
 
 
-def check_corrected_m(constant: Fraction = Fraction(7100)) -> CheckResult:
-    """1250/α²·VC·ln(25/(αβ)) <= constant·VC/α²·ln(1/(αβ)) whenever αβ <= 1/2.
+def check_corrected_m() -> CheckResult:
+    """1250/α²·VC·ln(25/(αβ)) <= CORRECTED_M_CONSTANT·VC/α²·ln(1/(αβ)) whenever αβ <= 1/2.
 
     ln(25/(αβ)) = ln 25 + ln(1/(αβ)) <= (1 + ln 25/ln 2)·ln(1/(αβ)) as
     ln(1/(αβ)) >= ln 2; so it suffices that 1250·(1 + ln 25/ln 2) <= constant
     (interval arithmetic), confirmed on a grid of rational (α, β).
     """
+    constant = CORRECTED_M_CONSTANT
     ln2 = interval_log(Interval.point(2), PREC)
     ln25 = interval_log(Interval.point(25), PREC)
     coefficient = (ln25 / ln2 + 1) * 1250
-    if not coefficient.hi <= constant:
-        return CheckResult(Verdict.VIOLATED if coefficient.lo > constant else Verdict.UNDECIDED,
-                           f"1250(1 + ln 25/ln 2) ∈ [{_d(coefficient.lo)}, {_d(coefficient.hi)}] "
+    verdict = at_most(coefficient, constant)
+    if verdict is not Verdict.HOLDS:
+        return CheckResult(verdict, f"1250(1 + ln 25/ln 2) ∈ {interval_text(coefficient, 4)} "
                            f"vs {constant}", witness=str(coefficient))
     grid = [Fraction(1, 2**j) for j in range(1, 40, 3)] + [Fraction(9, 10), Fraction(1, 3)]
     for a in grid:
@@ -351,9 +399,12 @@ def check_corrected_m(constant: Fraction = Fraction(7100)) -> CheckResult:
                 continue
             lhs = (interval_log(Interval.point(25 / (a * b)), PREC)) * 1250
             rhs = interval_log(Interval.point(1 / (a * b)), PREC) * constant
-            if not lhs.hi <= rhs.lo:
-                return CheckResult(Verdict.VIOLATED, f"fails at α={a}, β={b}", witness=f"α={a}, β={b}")
-    return CheckResult(Verdict.HOLDS, f"1250(1 + ln 25/ln 2) <= {_d(coefficient.hi)} <= {constant}; "
+            verdict = at_most(lhs, rhs)
+            if verdict is Verdict.VIOLATED:
+                return CheckResult(verdict, f"fails at α={a}, β={b}", witness=f"α={a}, β={b}")
+            if verdict is Verdict.UNDECIDED:
+                return CheckResult(verdict, f"enclosures of both sides overlap at α={a}, β={b}")
+    return CheckResult(Verdict.HOLDS, f"1250(1 + ln 25/ln 2) <= {decimal(coefficient.hi, 4)} <= {constant}; "
                                       f"and on {len(grid) ** 2} grid points")
 
 
@@ -425,23 +476,26 @@ def blr_accuracy_failure(sanitizer: Sanitizer, n: int, alpha: Fraction) -> tuple
 
 
 def check_blr_accuracy(sanitizer: Sanitizer | None = None, *, alpha: Fraction = Fraction(1, 3),
-                       beta: Fraction = Fraction(1, 25), n: int = 24) -> CheckResult:
+                       n: int = 24) -> CheckResult:
     """Exact: BLR(k = 3, ε = 6 ln(5/4)) is an (α = 1/3, β = 1/25, ε, n = 24)-sanitizer for THRESH_3^⊕."""
+    beta = BLR_BETA
     san = sanitizer or blr_sanitizer(xor_class(thresholds_on(3)), k=3, epsilon=_EPS_K3)
     worst, at = blr_accuracy_failure(san, n, alpha)
     text = (f"{san.name}: max over all {math.comb(n + len(san.queries.domain) - 1, n)} inputs of "
-            f"size {n} of Pr[error > {alpha}] ≈ {_d(worst)} (exact rational, at S = {at!r}); β = {beta}")
+            f"size {n} of Pr[error > {alpha}] ≈ {decimal(worst, 4)} (exact rational, at S = {at!r}); "
+            f"β = {beta}")
     if worst > beta:
         return CheckResult(Verdict.VIOLATED, text, witness=f"S = {at!r}")
     return CheckResult(Verdict.HOLDS, text)
 
 
-def check_blr_tail(factor: Fraction = Fraction(1)) -> CheckResult:
-    """BLR's accuracy step: Pr[n·err(Ŝ) >= n·min err + t] <= factor·|R|·e^{−εt/2}, every input, every t.
+def check_blr_tail() -> CheckResult:
+    """BLR's accuracy step: Pr[n·err(Ŝ) >= n·min err + t] <= |R|·e^{−εt/2}, every input, every t.
 
     THRESH_3^⊕ on 3 points, k = 3 (|R| = 10 multisets), ε = 6 ln(5/4), all
     inputs of size n = 12; t ranges over the attained gaps (multiples of 1/3).
     """
+    factor = BLR_TAIL_FACTOR
     san = blr_sanitizer(xor_class(thresholds_on(3)), k=3, epsilon=_EPS_K3)
     cands = candidate_databases(san.queries, 3)
     n, checked = 12, 0
@@ -456,9 +510,9 @@ def check_blr_tail(factor: Fraction = Fraction(1)) -> CheckResult:
                 if errs[out] >= best + t:
                     tail += p
             bound = exp(_EPS_K3 * (-t / 2)) * (factor * len(cands))
-            order, _ = compare(rational(tail), bound)
-            if order is not Order.LESS and order is not Order.EQUAL:
-                return CheckResult(Verdict.VIOLATED if order is Order.GREATER else Verdict.UNDECIDED,
+            verdict = at_most(tail, bound)
+            if verdict is not Verdict.HOLDS:
+                return CheckResult(verdict,
                                    f"tail {tail} vs bound {bound} at t = {t}",
                                    witness=f"S = {data!r}, t = {t}")
             checked += 1
@@ -493,7 +547,8 @@ _STEP_B6 = Entry(
               "50·VC/(α/5)²·ln(1/((α/5)(β/5))) = 1250/α²·VC·ln(25/(αβ)) samples; used twice "
               "(for S and for D), it gives (2) and (3) with probability >= 1 − 2β/5.",
     parameter_range="all α, β > 0, VC >= 1 (algebraic identity; confirmed exactly on a rational grid)",
-    checks=(Check("50/(α/5)² = 1250/α², 1/((α/5)(β/5)) = 25/(αβ)", check_constants_b6),))
+    checks=(Check("50/(α/5)² = 1250/α², 1/((α/5)(β/5)) = 25/(αβ)", check_constants_b6,
+                  constant="B6_FACTOR"),))
 
 _STEP_EM = Entry(
     paper="004", number="Theorem 3.3", kind=Kind.PROOF_STEP, status=Status.PROVED,
@@ -502,7 +557,7 @@ _STEP_EM = Entry(
               "|H|·exp(−εαm/10); and ln|H| <= |B| <= |D̃| since |H| = |Π_C(B)| <= 2^|B|.",
     parameter_range="all α, ε > 0, m >= 1 (identity); |H| <= 2^|B| for every finite C and B "
                     "(exhaustive on three small classes, every D̃ of size <= 3)",
-    checks=(Check("ε·(α/5)·m/2 = εαm/10", check_constants_em),
+    checks=(Check("ε·(α/5)·m/2 = εαm/10", check_constants_em, constant="EM_DIVISOR"),
             Check("|H| <= 2^|B| on every sanitized database", check_hypothesis_count)),
     subjects=("reference.learners.generic",))
 
@@ -513,7 +568,7 @@ _STEP_ERRORS = Entry(
               "error_D̃(h*, c) = 0 then has error_S(h*) <= 3α/5, E2 gives error_S(h) <= α/5 + 3α/5 = 4α/5, "
               "and (2) gives error_μ(c, h) <= 4α/5 + α/5 = α.",
     parameter_range="all α > 0 (linear in α; exact)",
-    checks=(Check("3α/5, 4α/5, α", check_error_bookkeeping),))
+    checks=(Check("3α/5, 4α/5, α", check_error_bookkeeping, constant="ERROR_E1"),))
 
 _STEP_FAILURE = Entry(
     paper="004", number="Theorem 3.3", kind=Kind.PROOF_STEP, status=Status.PROVED,
@@ -537,7 +592,8 @@ _STEP_M = Entry(
               "7100·VC/α²·ln(1/(αβ)) whenever αβ <= 1/2.",
     checks=(Check("ratio <= 10^6 at α=1/2, ε=1, VC=1000, ln(1/β)=10^9", check_stated_m_covers_proof,
                   Verdict.VIOLATED),
-            Check("1250·ln(25/(αβ)) <= 7100·ln(1/(αβ)) for αβ <= 1/2", check_corrected_m)))
+            Check("1250·ln(25/(αβ)) <= 7100·ln(1/(αβ)) for αβ <= 1/2", check_corrected_m,
+                  constant="CORRECTED_M_CONSTANT")))
 
 _T33_CHECKS: Final = (
     Check("privacy: exact audit of GenericLearner + BLR(k=1), THRESH on 3 points, n=3, m=1",
@@ -546,7 +602,7 @@ _T33_CHECKS: Final = (
           check_generic_privacy_eps1),
     Check("proper: every output on every audited database is in C", check_generic_proper),
     Check("utility: exact Pr[error > 1/3] <= 1/20, n−m=16, m=12, every target, two μ",
-          check_generic_utility),
+          check_generic_utility, constant="UTILITY_BETA"),
 )
 
 THEOREM_3_3 = Entry(
@@ -582,9 +638,9 @@ THEOREM_A_3 = Entry(
     paper="004", number="Theorem A.3", statement=_A3, kind=Kind.THEOREM, status=Status.CHECKED,
     checks=(Check("privacy: exact audits of BLR on 3 and 4 points", check_blr_privacy),
             Check("accuracy: (1/3, 1/25, 6 ln(5/4), 24)-sanitizer for THRESH_3^⊕ (exact, all inputs)",
-                  check_blr_accuracy),
+                  check_blr_accuracy, constant="BLR_BETA"),
             Check("accuracy step: exact tail <= |R|·e^(-εt/2) on every input of size 12",
-                  check_blr_tail)),
+                  check_blr_tail, constant="BLR_TAIL_FACTOR")),
     also=("000 Theorem A.3",), subjects=("reference.learners.sanitizer",),
     notes="Checked for the concrete instantiation, not as stated: the theorem is existential with "
           "O(·) sizes (unspecified constants). Neither paper describes BLR; the "

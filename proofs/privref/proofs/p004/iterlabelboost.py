@@ -4,8 +4,10 @@ steps.
 
 The check functions are shared with the 000 counterparts in :mod:`privref.proofs.p000.labelboost`; the
 LabelBoost helpers are those of :mod:`privref.proofs.p004.labelboost` and the schedule grid that of
-:mod:`privref.proofs.p004.schedule`.  Verdicts are exact (rationals or interval enclosures); constants are
-parameters of the checks so a mutated constant can be shown to flip the verdict.
+:mod:`privref.proofs.p004.schedule`.  Verdicts are exact (rationals or interval enclosures, decided by
+:mod:`privref.reference.decide`); the statements' constants are public module constants
+(:data:`CHAIN_DELTA_FACTOR`, :data:`STEP_DELTA_FACTOR`, …) read at run time, so a test can patch one
+and show the verdict flips.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from privref.audits.exact import audit_pair
 from privref.reference.citations import cite
 from privref.reference.concepts import Concept, thresholds_on
 from privref.reference.data import BOTTOM, Dataset
+from privref.reference.decide import all_hold, at_most, greater_than
 from privref.reference.learners.base import Learner
 from privref.reference.learners.iterlabelboost import (
     iter_label_boost,
@@ -33,32 +36,30 @@ from privref.reference.mechanism import Mechanism
 from privref.reference.neighbors import Universe
 from privref.reference.privacy import PrivacyClaim
 from privref.reference.program import Program, bernoulli
-from privref.reference.reals import (
-    Interval,
-    Order,
-    compare,
-    interval_exp,
-    log,
-    rational,
-)
+from privref.reference.reals import Interval, Real, interval_exp, log, rational
 from privref.reference.subsampling import subsample
+from privref.reference.validate import ExactInput
 
 from .._common import audit_result, combine
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
+from ..numbers_text import decimal, interval_text
 from .labelboost import (
-    _E,
-    _PREC,
-    _d,
-    _neighbors,
+    E_ENCLOSURE,
+    PREC,
     em_learner,
     leaky_learner,
     products,
     st_elements,
+    substitution_neighbors,
 )
 from .schedule import describe_schedule, schedule_grid
 
 __all__ = [
+    "BASE_KEEP",
+    "CHAIN_DELTA_FACTOR",
     "ENTRIES",
+    "INTERMEDIATE_DELTA_FACTOR",
+    "STEP_DELTA_FACTOR",
     "TINY_000",
     "TINY_004",
     "check_41_from",
@@ -75,6 +76,20 @@ __all__ = [
     "tiny_iter",
 ]
 
+# ----------------------------------------------------------------- the statements' constants
+
+CHAIN_DELTA_FACTOR: int = 41
+"""004 Lemma C.4's 41: every 𝓛_t (and IterLabelBoost) is (1, 41δ)-DP."""
+
+STEP_DELTA_FACTOR: int = 446
+"""004 Lemma C.4 proof's 446: Lemma 4.1 turns (1, 41δ) into (4, 4e·41δ) ⊆ (4, 446δ)."""
+
+INTERMEDIATE_DELTA_FACTOR: int = 590
+"""004 Lemma C.4 proof's 590: '(4, 590δ) suffices', the largest such integer."""
+
+BASE_KEEP: Fraction = Fraction(1, 300)
+"""004 Lemma C.4 proof's keep rate 1/300 of S for the base case 𝓛_0."""
+
 # ----------------------------------------------------------------- tiny constants
 
 TINY_000: Final = replace(PAPER_000, alpha_divisor=Fraction(1, 2), beta_divisor=Fraction(1, 8),
@@ -90,7 +105,7 @@ TINY_004: Final = replace(TINY_000, version="004", v_over_e=True, exponent_divis
 
 
 def tiny_iter(base: Learner[Any], *, constants: LabelBoostConstants = TINY_000,
-              em_epsilon: object = 1) -> Learner[Any]:
+              em_epsilon: Real | ExactInput = 1) -> Learner[Any]:
     """IterLabelBoost with :data:`TINY_000`-like constants, α = β = 1/2, n = 1, m = 2, |D| = 4."""
     return iter_label_boost(base, alpha=Fraction(1, 2), beta=Fraction(1, 2), n=1, m=2,
                             constants=constants, unlabeled=4, em_epsilon=em_epsilon)
@@ -163,7 +178,7 @@ def _selected_pairs_audit(learner: Learner[Any], inputs: Iterable[Dataset],
     elements = st_elements(range(3), (0, 1, BOTTOM))
     pairs = 0
     for a in inputs:
-        for b in _neighbors(a, elements):
+        for b in substitution_neighbors(a, elements):
             for x, y in ((a, b), (b, a)):
                 rep = audit_pair(learner.mechanism, x, y, claim=claim)
                 pairs += 1
@@ -219,65 +234,78 @@ def check_shuffle_needed() -> CheckResult:
 # ----------------------------------------------------------------- Lemma C.4 constants
 
 
-def _le_interval(value: Interval, bound: Fraction | Interval, text: str) -> CheckResult:
-    b = bound if isinstance(bound, Interval) else Interval.point(bound)
-    if value.hi <= b.lo:
-        return CheckResult(Verdict.HOLDS, f"{text} ∈ [{_d(value.lo)}, {_d(value.hi)}] <= "
-                           f"{_d(b.lo)}: proved")
-    if value.lo > b.hi:
-        return CheckResult(Verdict.VIOLATED, f"{text} ∈ [{_d(value.lo)}, {_d(value.hi)}] > "
-                           f"{_d(b.hi)}: proved", witness=text)
+def _bounded_by(value: Interval, bound: Fraction, text: str) -> CheckResult:
+    """``value <= bound`` as a CheckResult (decided by :func:`privref.reference.decide.at_most`)."""
+    verdict = at_most(value, bound)
+    if verdict is Verdict.HOLDS:
+        return CheckResult(Verdict.HOLDS, f"{text} ∈ {interval_text(value)} <= {decimal(bound)}: "
+                           "proved")
+    if verdict is Verdict.VIOLATED:
+        return CheckResult(Verdict.VIOLATED, f"{text} ∈ {interval_text(value)} > {decimal(bound)}: "
+                           "proved", witness=text)
     return CheckResult(Verdict.UNDECIDED, f"{text}: overlap")
 
 
 def _e4() -> Interval:
-    return interval_exp(Interval.point(4), _PREC)
+    return interval_exp(Interval.point(4), PREC)
 
 
-def check_446(factor: int = 41, bound: Fraction = Fraction(446)) -> CheckResult:
-    """4e·41 <= 446: Lemma 4.1 applied to the (1, 41δ) learner 𝓛_{t−1} gives (4, 446δ)."""
-    return _le_interval(_E * 4 * factor, bound, f"4e·{factor}")
+def check_446() -> CheckResult:
+    """4e·41 <= 446: Lemma 4.1 applied to the (1, 41δ) learner 𝓛_{t−1} gives (4, 446δ)
+    (:data:`CHAIN_DELTA_FACTOR`, :data:`STEP_DELTA_FACTOR`)."""
+    factor = CHAIN_DELTA_FACTOR
+    return _bounded_by(E_ENCLOSURE * 4 * factor, Fraction(STEP_DELTA_FACTOR), f"4e·{factor}")
 
 
-def check_41_from(delta_factor: int = 446, bound: Fraction = Fraction(41)) -> CheckResult:
-    """Claim C.1 with ε* = 4 and keep 1/100: ε = (3+e^4)/100 <= 1 and 4·446/(3+e^4) <= 41."""
+def check_41_from() -> CheckResult:
+    """Claim C.1 with ε* = 4 and keep 1/100: ε = (3+e^4)/100 <= 1 and 4·446/(3+e^4) <= 41
+    (:data:`STEP_DELTA_FACTOR`, :data:`CHAIN_DELTA_FACTOR`)."""
+    delta_factor, bound = STEP_DELTA_FACTOR, Fraction(CHAIN_DELTA_FACTOR)
     e4 = _e4()
     eps = (e4 + 3) / 100
-    first = _le_interval(eps, Fraction(1), "(3+e^4)/100")
-    second = _le_interval(Interval.point(4 * delta_factor) / (e4 + 3), bound,
+    first = _bounded_by(eps, Fraction(1), "(3+e^4)/100")
+    second = _bounded_by(Interval.point(4 * delta_factor) / (e4 + 3), bound,
                           f"4·{delta_factor}/(3+e^4)")
     return combine([first, second])
 
 
-def check_590_threshold(target: int = 590) -> CheckResult:
-    """004's intermediate goal (4, 590δ): 4·590/(3+e^4) <= 41 < 4·591/(3+e^4) (590 is the largest)."""
+def check_590_threshold() -> CheckResult:
+    """004's intermediate goal (4, 590δ): 4·590/(3+e^4) <= 41 < 4·591/(3+e^4) (590 is the largest;
+    :data:`INTERMEDIATE_DELTA_FACTOR`)."""
+    target = INTERMEDIATE_DELTA_FACTOR
     e4 = _e4()
-    ok = _le_interval(Interval.point(4 * target) / (e4 + 3), Fraction(41), f"4·{target}/(3+e^4)")
-    above = Interval.point(4 * (target + 1)) / (e4 + 3)
-    if ok.verdict is Verdict.HOLDS and above.lo > 41:
-        return CheckResult(Verdict.HOLDS, ok.evidence + f"; 4·{target + 1}/(3+e^4) > 41: "
-                           f"{target} is the largest integer that works")
+    ok = _bounded_by(Interval.point(4 * target) / (e4 + 3), Fraction(CHAIN_DELTA_FACTOR),
+                     f"4·{target}/(3+e^4)")
     if ok.verdict is not Verdict.HOLDS:
         return ok
-    return CheckResult(Verdict.VIOLATED, f"{target} + 1 also works, so {target} is not the "
-                       "largest", witness=f"4·{target + 1}/(3+e^4) <= 41")
+    above = greater_than(Interval.point(4 * (target + 1)) / (e4 + 3), CHAIN_DELTA_FACTOR)
+    if above is Verdict.HOLDS:
+        return CheckResult(Verdict.HOLDS, ok.evidence + f"; 4·{target + 1}/(3+e^4) > 41: "
+                           f"{target} is the largest integer that works")
+    if above is Verdict.VIOLATED:
+        return CheckResult(Verdict.VIOLATED, f"{target} + 1 also works, so {target} is not the "
+                           "largest", witness=f"4·{target + 1}/(3+e^4) <= 41")
+    return CheckResult(Verdict.UNDECIDED, ok.evidence + f"; 4·{target + 1}/(3+e^4) vs 41: overlap")
 
 
-def check_base_case(resampling_delta: int = 2476, keep: Fraction = Fraction(1, 300)
-                    ) -> CheckResult:
+def check_base_case(resampling_delta: int = 2476) -> CheckResult:
     """𝓛_0: (ln 244, 2476δ) then keep 1/300 (Claim C.1, ε* = ln 244): ε = 247/300 <= 1 and
-    δ' = 4·ε/247·2476δ = 4·2476/300·δ <= 41δ; both exact rationals."""
-    eps = keep * 247
+    δ' = 4·ε/247·2476δ = 4·2476/300·δ <= 41δ; both exact rationals (:data:`BASE_KEEP`,
+    :data:`CHAIN_DELTA_FACTOR`).  ``resampling_delta``: the printed 2476 or the stated 2467."""
+    bound = CHAIN_DELTA_FACTOR
+    eps = BASE_KEEP * 247
     delta = 4 * eps / 247 * resampling_delta
-    text = f"ε = {eps} = {_d(eps)}, δ' = {delta}·δ = {_d(delta)}·δ"
-    if eps <= 1 and delta <= 41:
-        return CheckResult(Verdict.HOLDS, f"{text}: within (1, 41δ)")
-    return CheckResult(Verdict.VIOLATED, f"{text}: outside (1, 41δ)", witness=text)
+    text = f"ε = {eps} = {decimal(eps)}, δ' = {delta}·δ = {decimal(delta)}·δ"
+    if eps <= 1 and delta <= bound:
+        return CheckResult(Verdict.HOLDS, f"{text}: within (1, {bound}δ)")
+    return CheckResult(Verdict.VIOLATED, f"{text}: outside (1, {bound}δ)", witness=text)
 
 
-def check_paper_chain(delta: Fraction = Fraction(1, 10**6), bound: int = 41) -> CheckResult:
+def check_paper_chain(delta: Fraction = Fraction(1, 10**6)) -> CheckResult:
     """The induction of Lemma C.4 / 4.6 on every paper schedule of the grid (floored sizes):
-    iteration_privacy_chain(how="paper") stays within (1, 41δ) at every 𝓛_t."""
+    iteration_privacy_chain(how="paper") stays within (1, 41δ) at every 𝓛_t
+    (:data:`CHAIN_DELTA_FACTOR`)."""
+    bound = CHAIN_DELTA_FACTOR
     base = PrivacyClaim(rational(1), delta)
     count, deepest = 0, 0
     for s in schedule_grid():
@@ -287,10 +315,13 @@ def check_paper_chain(delta: Fraction = Fraction(1, 10**6), bound: int = 41) -> 
         count += 1
         deepest = max(deepest, len(chain) - 1)
         for t, claim in enumerate(chain):
-            order, _ = compare(claim.epsilon, 1)
-            if (order is not Order.LESS and order is not Order.EQUAL) or claim.delta > bound * delta:
+            within = all_hold((at_most(claim.epsilon, 1), at_most(claim.delta, bound * delta)))
+            if within is Verdict.VIOLATED:
                 return CheckResult(Verdict.VIOLATED, f"𝓛_{t} of {describe_schedule(s)}: {claim}",
                                    witness=describe_schedule(s))
+            if within is Verdict.UNDECIDED:
+                return CheckResult(Verdict.UNDECIDED, f"𝓛_{t} of {describe_schedule(s)}: {claim} "
+                                   f"vs (1, {bound}δ): undecided")
     return CheckResult(Verdict.HOLDS, f"{count} paper schedules (N <= {deepest}): every 𝓛_t "
                        f"within (1, {bound}δ) by Claims C.3, C.1 and Lemma 4.1 with the floored "
                        "kept fractions")
@@ -355,7 +386,8 @@ ENTRIES: tuple[Entry, ...] = (
                 "audits at the paper constants are infeasible (|D| = 90000n); the chain is checked "
                 "on the floored schedules and the building blocks are audited exactly with "
                 "scaled constants (claims recomputed with the tight subsampling bound).",
-          checks=(Check("paper chain within (1, 41δ) on the schedule grid", check_paper_chain),
+          checks=(Check("paper chain within (1, 41δ) on the schedule grid", check_paper_chain,
+                        constant="CHAIN_DELTA_FACTOR"),
                   Check("𝓛_0 and 𝓛′_1 audited at their chain claims", check_devices_audits),
                   Check("tiny IterLabelBoost audited on fixed inputs' neighbors",
                         check_tiny_iter_audit))),
@@ -363,18 +395,20 @@ ENTRIES: tuple[Entry, ...] = (
           step="4e·41 <= 446", also=("000 Lemma 4.6 / 4e·41 <= 446",),
           statement="Lemma 4.1 turns the (1, 41δ) learner 𝓛_(t−1) into (4, 4e·41δ) ⊆ (4, 446δ).",
           parameter_range="the constants (no parameters)",
-          checks=(Check("4e·41 <= 446", check_446),)),
+          checks=(Check("4e·41 <= 446", check_446, constant="STEP_DELTA_FACTOR"),)),
     Entry(paper="004", number="Lemma C.4", kind=Kind.PROOF_STEP, status=Status.PROVED,
           step="keep 1/100 gives (1, 41δ) from (4, 446δ)", also=("000 Lemma 4.6 / keep 1/100",),
           statement="Claim C.1 with ε* = 4 and q = 1/100: ε = (3 + e^4)/100 <= 1 and "
                     "4·446/(3 + e^4) <= 41.",
           parameter_range="the constants; any q <= 1/100 (ε and δ' increase with q)",
-          checks=(Check("(3+e^4)/100 <= 1 and 4·446/(3+e^4) <= 41", check_41_from),)),
+          checks=(Check("(3+e^4)/100 <= 1 and 4·446/(3+e^4) <= 41", check_41_from,
+                        constant="CHAIN_DELTA_FACTOR"),)),
     Entry(paper="004", number="Lemma C.4", kind=Kind.PROOF_STEP, status=Status.PROVED,
           step="590 is the intermediate target", statement="4·590/(3+e^4) <= 41 (so (4, 590δ) "
                     "suffices), and 590 is the largest integer with that property.",
           parameter_range="the constants", notes="004 only ('it suffices to show (4, 590δ)').",
-          checks=(Check("590 threshold", check_590_threshold),)),
+          checks=(Check("590 threshold", check_590_threshold,
+                        constant="INTERMEDIATE_DELTA_FACTOR"),)),
     Entry(paper="004", number="Lemma C.4", kind=Kind.PROOF_STEP, status=Status.PROVED,
           step="base case 𝓛_0", also=("000 Lemma 4.6 / base case 𝓛_0",),
           statement="Steps 4–5 are (ln 244, 2476δ)-DP (Claim C.3's proof); keeping 1/300 of S "
@@ -383,6 +417,7 @@ ENTRIES: tuple[Entry, ...] = (
           parameter_range="the constants; any keep rate <= 1/300",
           notes="With the stated 2467 instead: 32.9δ. Claim C.3's own constants are examined "
                 "in the '004 Claim C.3 / …' entries.",
-          checks=(Check("base case within (1, 41δ)", check_base_case),
-                  Check("with 2467", partial(check_base_case, 2467)))),
+          checks=(Check("base case within (1, 41δ)", check_base_case, constant="CHAIN_DELTA_FACTOR"),
+                  Check("with 2467", partial(check_base_case, 2467),
+                        constant="CHAIN_DELTA_FACTOR"))),
 )

@@ -2,13 +2,14 @@
 
 The check functions are shared with the 000 counterparts in :mod:`privref.proofs.p000.labelboost`.  This
 module also keeps the helpers shared by :mod:`privref.proofs.p004.iterlabelboost` and
-:mod:`privref.proofs.p004.schedule` (``_PREC``, ``_E``, ``_d``, ``_neighbors``, :func:`st_elements`,
-:func:`products`, :func:`em_learner`, :func:`leaky_learner`).
+:mod:`privref.proofs.p004.schedule` (:data:`PREC`, :data:`E_ENCLOSURE`, :func:`substitution_neighbors`,
+:func:`st_elements`, :func:`products`, :func:`em_learner`, :func:`leaky_learner`).
 
-Every verdict comes from exact rational or interval arithmetic
-(:mod:`privref.reference.reals`, :mod:`privref.audits.exact`); floats appear only in evidence
-strings.  Constants are parameters of the checks (``factor=…``,
-``bound=…``) so a mutated constant can be shown to flip the verdict.
+Every verdict comes from exact rational or interval arithmetic decided by
+:mod:`privref.reference.decide` (and :mod:`privref.audits.exact`); decimals appear only in evidence
+strings (:mod:`privref.proofs.numbers_text`).  The statements' constants are public module
+constants (:data:`LEMMA41_EPS_SHIFT`, :data:`WEIGHT_RATIO_FACTOR`) read at run time, so a test can
+patch one and show the verdict flips.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any, Final
 from privref.reference.composition import leak
 from privref.reference.concepts import Concept, ConceptClass, intervals, point_functions, thresholds_on
 from privref.reference.data import BOTTOM, Dataset
+from privref.reference.decide import at_most
 from privref.reference.exponential import (
     agreements,
     exponential_learner,
@@ -38,8 +40,6 @@ from privref.reference.privacy import PrivacyClaim
 from privref.reference.program import categorical_choice
 from privref.reference.reals import (
     Interval,
-    Order,
-    compare,
     interval_exp,
     log,
     prob_as_interval,
@@ -48,10 +48,15 @@ from privref.reference.reals import (
 
 from .._common import audit_result, combine
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
+from ..numbers_text import decimal, interval_text
 
 __all__ = [
     "ENTRIES",
+    "E_ENCLOSURE",
+    "LEMMA41_EPS_SHIFT",
     "LEMMA41_STEPS",
+    "PREC",
+    "WEIGHT_RATIO_FACTOR",
     "check_004_printed_counterexample",
     "check_lemma41_delta_audit",
     "check_lemma41_eps1_audits",
@@ -63,27 +68,34 @@ __all__ = [
     "leaky_learner",
     "products",
     "st_elements",
+    "substitution_neighbors",
 ]
 
-_PREC: Final = 96
-_E: Final = interval_exp(Interval.point(1), _PREC)
+PREC: Final = 96
+"""Bits of the interval enclosures of the LabelBoost / IterLabelBoost checks (004 Lemma 4.1, C.4)."""
+
+E_ENCLOSURE: Final = interval_exp(Interval.point(1), PREC)
+"""An enclosure of e at :data:`PREC` bits: the e of 4e in 004 Lemma 4.1 and of 4e·41 in Lemma C.4."""
 
 
-def _d(x: Fraction | int | float) -> str:
-    return f"{float(x):.6g}"
+LEMMA41_EPS_SHIFT: int = 3
+"""000/004 Lemma 4.1's 3 in (ε + 3, 4eδ) (ln(4e) <= 3)."""
 
+WEIGHT_RATIO_FACTOR: Fraction = Fraction(4)
+"""004 Lemma 4.1 proof's 4 in w_1,z <= 4e·w_2,z."""
 
 # ----------------------------------------------------------------- Lemma 4.1
 
 
-def check_ln4e(bound: Fraction = Fraction(3)) -> CheckResult:
-    """ln(4e) = 1 + ln 4 <= bound, decided exactly/by intervals (000/004 Lemma 4.1: 4e <= e^3)."""
-    order, _ = compare(log(4) + 1, bound)
-    box = (log(4) + 1).enclose(_PREC)
-    text = f"ln(4e) ∈ [{_d(box.lo)}, {_d(box.hi)}] vs {_d(bound)}"
-    if order in (Order.LESS, Order.EQUAL):
+def check_ln4e() -> CheckResult:
+    """ln(4e) = 1 + ln 4 <= :data:`LEMMA41_EPS_SHIFT`, decided exactly/by intervals (000/004 Lemma
+    4.1: 4e <= e^3)."""
+    bound = Fraction(LEMMA41_EPS_SHIFT)
+    verdict = at_most(log(4) + 1, bound)
+    text = f"ln(4e) ∈ {interval_text((log(4) + 1).enclose(PREC))} vs {decimal(bound)}"
+    if verdict is Verdict.HOLDS:
         return CheckResult(Verdict.HOLDS, f"{text}: proved <=")
-    if order is Order.GREATER:
+    if verdict is Verdict.VIOLATED:
         return CheckResult(Verdict.VIOLATED, f"{text}: proved >", witness=text)
     return CheckResult(Verdict.UNDECIDED, text)
 
@@ -97,7 +109,7 @@ def _em_shares(C: ConceptClass, st: Dataset, s: int) -> tuple[tuple[Concept, Int
     """(h, Pr[EM (ε = 1) picks h]) for H = reps of Π_C(P), P = points of S∘T, S = st[:s]."""
     hyps = labelboost_hypotheses(C, st[:s], st[s:])
     scores = [agreements(h, st[:s]) for h in hyps]
-    shares = categorical_choice(exponential_weights(scores, epsilon=rational(1))).branches(_PREC)
+    shares = categorical_choice(exponential_weights(scores, epsilon=rational(1))).branches(PREC)
     return tuple((hyps[i], prob_as_interval(p)) for i, p in shares)
 
 
@@ -111,15 +123,15 @@ def _by_pattern(shares: tuple[tuple[Concept, Interval], ...], K: tuple[Hashable,
     return out
 
 
-def check_weight_ratio(factor: Interval | None = None) -> CheckResult:
+def check_weight_ratio() -> CheckResult:
     """The key step of Lemma 4.1's proof: w_{1,z} <= 4e·w_{2,z} for every z ∈ Π_C(K).
 
     Exhaustive over S∘T with |S| = 2, |T| = 1 (entries (x, y), y ∈ {0, 1, ⊥})
     and every neighbor of S∘T, for THRESH, intervals and point functions on 3
-    points; weights at ε = 1 as enclosures; K = P_1 ∩ P_2.  ``factor``
-    defaults to 4e (a mutation test passes 1).
+    points; weights at ε = 1 as enclosures; K = P_1 ∩ P_2.  The factor is
+    :data:`WEIGHT_RATIO_FACTOR`·e.
     """
-    fac = Interval.point(4) * _E if factor is None else factor
+    fac = Interval.point(WEIGHT_RATIO_FACTOR) * E_ENCLOSURE
     worst = Fraction(0)
     cases = 0
     for C in (thresholds_on(3), intervals(3), point_functions(range(3))):
@@ -127,21 +139,21 @@ def check_weight_ratio(factor: Interval | None = None) -> CheckResult:
         shares = {st: _em_shares(C, st, 2) for st in products(elements, 3)}
         for a, sa in shares.items():
             pa = {e[0] for e in a}  # type: ignore[index]
-            for b in _neighbors(a, elements):
+            for b in substitution_neighbors(a, elements):
                 pb = {e[0] for e in b}  # type: ignore[index]
                 K = tuple(x for x in C.domain.points if x in pa and x in pb)
                 w1, w2 = _by_pattern(sa, K), _by_pattern(shares[b], K)
                 for z, box in w1.items():
                     cases += 1
-                    bound = fac * w2[z]
-                    if box.lo > bound.hi:
+                    verdict = at_most(box, fac * w2[z])
+                    if verdict is Verdict.VIOLATED:
                         return CheckResult(Verdict.VIOLATED, f"w_1,z > factor·w_2,z on {C.name}",
                                            witness=f"S∘T = {a!r} vs {b!r}, z = {z}")
-                    if box.hi > bound.lo:
+                    if verdict is Verdict.UNDECIDED:
                         return CheckResult(Verdict.UNDECIDED, f"overlap at {a!r} vs {b!r}")
                     worst = max(worst, box.hi / w2[z].lo)
     return CheckResult(Verdict.HOLDS, f"{cases} (pair, z) cases: w_1,z <= 4e·w_2,z always "
-                       f"(largest ratio <= {_d(worst)}, 4e ≈ 10.873)")
+                       f"(largest ratio <= {decimal(worst)}, 4e ≈ 10.873)")
 
 
 def products(elements: tuple[Hashable, ...], size: int) -> Iterator[Dataset]:
@@ -149,7 +161,9 @@ def products(elements: tuple[Hashable, ...], size: int) -> Iterator[Dataset]:
     return (tuple(p) for p in itertools.product(elements, repeat=size))
 
 
-def _neighbors(data: Dataset, elements: tuple[Hashable, ...]) -> Iterator[Dataset]:
+def substitution_neighbors(data: Dataset, elements: tuple[Hashable, ...]) -> Iterator[Dataset]:
+    """Every dataset that differs from ``data`` in exactly one entry, the new entry drawn from
+    ``elements``: the substitution neighbors of 004 Definition 2.1 (Lemma 4.1's S_1∘T_1, S_2∘T_2)."""
     for i, old in enumerate(data):
         for e in elements:
             if e != old:
@@ -267,15 +281,16 @@ LEMMA41_STEPS: tuple[Entry, ...] = (
           step="4e <= e^3", also=("000 Lemma 4.1 / 4e <= e^3",),
           statement="ln(4e) = 1 + ln 4 <= 3, so 4e·e^ε <= e^(ε+3).",
           parameter_range="the constant (no parameters)",
-          notes="ln(4e) ≈ 2.386; decided by reference.reals.compare.",
-          checks=(Check("ln(4e) <= 3", check_ln4e),)),
+          notes="ln(4e) ≈ 2.386; decided by reference.decide.at_most.",
+          checks=(Check("ln(4e) <= 3", check_ln4e, constant="LEMMA41_EPS_SHIFT"),)),
     Entry(paper="004", number="Lemma 4.1", kind=Kind.PROOF_STEP, status=Status.CHECKED,
           step="w_1,z <= 4e·w_2,z", also=("000 Lemma 4.1 / w_1,z <= 4e·w_2,z",),
           statement="For neighboring S_1∘T_1, S_2∘T_2 and every z ∈ Π_C(K), K = P_1 ∩ P_2: the "
                     "probability w_1,z that the EM (ε = 1) picks a hypothesis with pattern z on K "
                     "is at most 4e·w_2,z.",
           notes="Exhaustive on three small classes with |S| = 2, |T| = 1 and labels in {0,1,⊥}.",
-          checks=(Check("w ratio <= 4e, exhaustive", check_weight_ratio),)),
+          checks=(Check("w ratio <= 4e, exhaustive", check_weight_ratio,
+                        constant="WEIGHT_RATIO_FACTOR"),)),
 )
 
 ENTRIES: tuple[Entry, ...] = (
@@ -298,6 +313,6 @@ ENTRIES: tuple[Entry, ...] = (
                   Check("tight (ε + ln 4 + ε_em, δ), rational EM", check_lemma41_tight_audits),
                   Check("printed 4εδ holds for ε >= 1/4 (ε ≈ 0.81)",
                         check_printed_holds_for_large_eps),
-                  Check("ln(4e) <= 3", check_ln4e))),
+                  Check("ln(4e) <= 3", check_ln4e, constant="LEMMA41_EPS_SHIFT"))),
     *LEMMA41_STEPS,
 )

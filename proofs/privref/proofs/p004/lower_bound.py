@@ -6,8 +6,8 @@ a fixed δ > 0 by the subset-search learner of
 :mod:`privref.reference.learners.subset_search` ((0, k/n)-transcript-private,
 ⌈log₂(k+1)⌉ labels), checked here exactly (audits, label counts, tiny-size
 accuracy) and by seeded Monte Carlo.  Its checks are shared with 000
-Theorem 5.6 (privref.proofs.p000.active); the helpers ``PREC``, ``_ONE``, ``_d`` and
-``_step`` are those of privref.proofs.p004.active.
+Theorem 5.6 (privref.proofs.p000.active); proof-step entries are built by
+:func:`privref.proofs.p004.active.proof_step`.  Decisions go through :mod:`privref.reference.decide`.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from privref.audits.stats import cp_lower, cp_upper
 from privref.reference.citations import Uncited
 from privref.reference.concepts import Concept, thresholds_on
 from privref.reference.data import Dataset
+from privref.reference.decide import all_hold, at_most, floor, greater_than, within
 from privref.reference.learners.active import ActiveLearner, Query, active_learner
 from privref.reference.learners.lower_bound import (
     PRINTED_FAILURE_BOUND,
@@ -53,15 +54,18 @@ from privref.reference.learners.subset_search import (
 from privref.reference.neighbors import Universe
 from privref.reference.privacy import PrivacyClaim
 from privref.reference.program import Program, Uniform, call, distribution, sample, uniform
-from privref.reference.reals import Order, compare, exp
+from privref.reference.reals import exp
 
 from .._common import combine
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
-from .active import _ONE, PREC, _d, _step
+from ..numbers_text import decimal
+from .active import proof_step
 
 __all__ = [
     "CE_C12",
     "ENTRIES",
+    "MC_BETA",
+    "SS_FAILURE_SCALE",
     "SUBSET_SEARCH_CHECKS",
     "check_b_concentration_000",
     "check_b_concentration_004",
@@ -181,8 +185,8 @@ def check_b_concentration_004(alpha: Fraction, d: int) -> CheckResult:
     X_d ⊆ B, gives an exact upper bound on the probability of the event.
     """
     beta = Fraction(1, 4)
-    size = wlog_sample_size(alpha, beta).enclose(PREC).hi
-    n = int(size) + 1
+    size = wlog_sample_size(alpha, beta)
+    n = floor(size) + 1
     while (alpha * 8 * n).denominator != 1:
         n += 1
     thresholds = threshold_range(d, alpha, version="004", n=n)
@@ -192,9 +196,9 @@ def check_b_concentration_004(alpha: Fraction, d: int) -> CheckResult:
         how = (f"X_{d} ⊆ B so b = n {'>' if upper == 0 else '<='} 9αn surely: Pr[event] <= "
                f"{upper}")
     else:
-        upper = min(_ONE, mean / (alpha * 7 * n))
-        how = f"Markov: Pr[b >= 7αn] <= E[b]/(7αn) = {_d(upper)}"
-    text = (f"α={alpha}, β={beta}, n={n} (>= WLOG size {_d(size)}), d={d}, E[b]={_d(mean)}: "
+        upper = min(Fraction(1), mean / (alpha * 7 * n))
+        how = f"Markov: Pr[b >= 7αn] <= E[b]/(7αn) = {decimal(upper)}"
+    text = (f"α={alpha}, β={beta}, n={n} (>= WLOG size {decimal(size)}), d={d}, E[b]={decimal(mean)}: "
             f"{how}")
     if upper < 1 - beta:
         return CheckResult(Verdict.VIOLATED, f"{text} < 1−β", witness=text)
@@ -212,7 +216,7 @@ def check_b_concentration_000() -> CheckResult:
     # 2·α^200·β^199 <= 1 is increasing in α and β: its maximum on the box is at the corner
     corner = 2 * Fraction(1, 9) ** 200 * Fraction(1, 4) ** 199
     results.append(CheckResult(Verdict.HOLDS if corner <= 1 else Verdict.VIOLATED,
-                               f"2(αβ)^200/β <= 2·(1/9)^200·(1/4)^199 = {_d(corner)} <= 1"))
+                               f"2(αβ)^200/β <= 2·(1/9)^200·(1/4)^199 = {decimal(corner)} <= 1"))
     return combine(results)
 
 
@@ -224,32 +228,34 @@ def check_implied_bound_positive(alpha: Fraction, beta: Fraction, epsilon: Fract
     n defaults to ⌈(100/α²)·ln(1/(αβ))⌉ (the proofs' WLOG size); also reports α·bound.
     """
     if n is None:
-        n = int(wlog_sample_size(alpha, min(beta, Fraction(99, 100))).enclose(PREC).hi) + 1
+        n = floor(wlog_sample_size(alpha, min(beta, Fraction(99, 100)))) + 1
     bound = implied_label_lower_bound(alpha, beta, epsilon, delta, n,
                                       version=version)
-    order, _ = compare(bound, 0)
+    verdict = greater_than(bound, 0)
     text = (f"{version}: α={alpha}, β={beta}, ε={epsilon}, δ={delta}, n={n}: m >= "
-            f"{_d(bound)} (α·bound = {_d(bound * alpha)})")
-    match order:
-        case Order.GREATER:
-            return CheckResult(Verdict.HOLDS, text)
-        case Order.LESS | Order.EQUAL:
-            return CheckResult(Verdict.VIOLATED, text + ": vacuous", witness=text)
-    return CheckResult(Verdict.UNDECIDED, text)
+            f"{decimal(bound)} (α·bound = {decimal(bound * alpha)})")
+    if verdict is Verdict.VIOLATED:
+        return CheckResult(verdict, text + ": vacuous", witness=text)
+    return CheckResult(verdict, text)
 
 
 def check_bound_scales_with_alpha(version: Version, beta: Fraction) -> CheckResult:
-    """With δ = 0 and ε = 1: α·bound = e^{−2}(1 − cβ)/9 exactly, the same for every α, and > 0."""
+    """With δ = 0 and ε = 1: α·bound = e^{−2}(1 − cβ)/9, the same for every α, and > 0.
+
+    Each α·bound is proved within 10^-20 of e^{−2}(1 − cβ)/9 (interval arithmetic cannot prove
+    two irrational reals equal; the identity itself is algebra: the δ-term vanishes at δ = 0).
+    VIOLATED only when a difference above 10^-20, or e^{−2}(1 − cβ)/9 <= 0, is proved.
+    """
     values = [implied_label_lower_bound(a, beta, 1, 0, 100, version=version)
               * a for a in (Fraction(1, 16), Fraction(1, 64), Fraction(1, 1024))]
     coef = Fraction(25, 9) if version == "000" else Fraction(7, 3)
     target = exp(-2) * ((1 - coef * beta) / 9)
-    same = all(compare(v, target)[0] is Order.EQUAL or abs(
-        (v - target).enclose(PREC).hi) < Fraction(1, 10**20) for v in values)
-    positive = compare(target, 0)[0] is Order.GREATER
-    return CheckResult(Verdict.HOLDS if same and positive else Verdict.VIOLATED,
-                       f"{version}, β={beta}: α·bound = e^-2(1−{coef}β)/9 = {_d(target)} for "
-                       "α ∈ {1/16, 1/64, 1/1024}")
+    tolerance = Fraction(1, 10**20)
+    verdict = all_hold([*(within(v - target, -tolerance, tolerance) for v in values),
+                        greater_than(target, 0)])
+    return CheckResult(verdict,
+                       f"{version}, β={beta}: α·bound = e^-2(1−{coef}β)/9 = {decimal(target)} for "
+                       "α ∈ {1/16, 1/64, 1/1024} (each within 10^-20, proved), and it is > 0")
 
 
 def check_failure_single(d: int, alpha: Fraction, s: int, bound: Fraction = PRINTED_FAILURE_BOUND,
@@ -265,11 +271,10 @@ def check_failure_single(d: int, alpha: Fraction, s: int, bound: Fraction = PRIN
     failure = failure_probability(d, alpha, (1 << min(s, 1 << d)) - 1, thresholds)
     wlog = ""
     if n is not None:
-        order, _ = compare(wlog_sample_size(alpha, beta), n)
-        inside = order in (Order.LESS, Order.EQUAL)
-        wlog = (f", n={n} {'>=' if inside else 'below'} WLOG size (100/α²)ln(1/(αβ)) = "
-                f"{_d(wlog_sample_size(alpha, beta))} at β={beta}")
-        if order is Order.UNDECIDED:
+        inside = at_most(wlog_sample_size(alpha, beta), n)
+        wlog = (f", n={n} {'>=' if inside is Verdict.HOLDS else 'below'} WLOG size "
+                f"(100/α²)ln(1/(αβ)) = {decimal(wlog_sample_size(alpha, beta))} at β={beta}")
+        if inside is Verdict.UNDECIDED:
             return CheckResult(Verdict.UNDECIDED, "WLOG comparison undecided" + wlog)
     text = (f"d={d}, α={alpha}, |B|={len(thresholds)}{wlog}: h = c_{s} fails w.p. {failure} "
             f"(exact) vs bound {bound}")
@@ -412,19 +417,27 @@ _SS_MU: Final = (
 _SS_MU_1: Final = ((Fraction(1, 2),) * 2, (Fraction(1, 5), Fraction(4, 5)))
 
 
-@cache
+SS_FAILURE_SCALE = Fraction(1)
+"""The implicit leading 1 of the subset-search learner's failure bound Pr[error > α] <= 1·(1 − α)^k."""
+
+
 def check_subset_search_accuracy() -> CheckResult:
     """Exact: Pr[error_μ(h, c_t) > α] <= (1 − α)^k for every target t, several μ, three sizes."""
+    return _subset_search_accuracy(SS_FAILURE_SCALE)
+
+
+@cache
+def _subset_search_accuracy(scale: Fraction) -> CheckResult:
     worst = (Fraction(0), "")
     for d, n, k, alpha in _SS_ACCURACY:
         learner = subset_search_learner(d, n, k)
-        bound = failure_upper_bound(alpha, k)
+        bound = scale * failure_upper_bound(alpha, k)
         for mu in (_SS_MU if d == 2 else _SS_MU_1):
             for t in range((1 << d) + 1):
                 f = exact_failure(learner, alpha, t, mu)
                 where = f"d={d}, n={n}, k={k}, α={alpha}, μ={tuple(map(str, mu))}, t={t}"
                 if f > bound:
-                    return CheckResult(Verdict.VIOLATED, f"{where}: failure {f} > (1−α)^k = "
+                    return CheckResult(Verdict.VIOLATED, f"{where}: failure {f} > {scale}·(1−α)^k = "
                                        f"{bound}", witness=where)
                 if f / bound > worst[0]:
                     worst = (f / bound, f"{where}: {f} vs {bound}")
@@ -434,17 +447,23 @@ def check_subset_search_accuracy() -> CheckResult:
 
 MC_SEED: Final = 20261124
 
+MC_BETA = Fraction(1, 20)
+"""The β claimed for the subset-search learner in the Monte Carlo check (d = 10, α = 1/16, k = 61)."""
 
-@cache
-def check_subset_search_monte_carlo(runs: int = 2000, seed: int = MC_SEED,
-                                    beta: Fraction = Fraction(1, 20)) -> CheckResult:
+
+def check_subset_search_monte_carlo(runs: int = 2000, seed: int = MC_SEED) -> CheckResult:
     """Seeded Monte Carlo, d = 10, n = 100, α = 1/16, k = 61 (least k with (15/16)^k <= 1/50).
 
     μ uniform on X_10, target c_512 (for uniform μ the failure is exactly
     (1−α)^k ≈ 0.0195).  HOLDS when the one-sided Clopper–Pearson upper bound
-    at confidence 1 − 10^-6 is <= β (default 1/20; exact CP, privref.audits.stats),
+    at confidence 1 − 10^-6 is <= β (:data:`MC_BETA`, 1/20; exact CP, privref.audits.stats),
     VIOLATED when the lower bound exceeds β, else UNDECIDED.
     """
+    return _subset_search_monte_carlo(runs, seed, MC_BETA)
+
+
+@cache
+def _subset_search_monte_carlo(runs: int, seed: int, beta: Fraction) -> CheckResult:
     alpha, d, n, target = Fraction(1, 16), 10, 100, 512
     k = subset_size(alpha, Fraction(1, 50))
     learner = subset_search_learner(d, n, k)
@@ -463,9 +482,9 @@ def check_subset_search_monte_carlo(runs: int = 2000, seed: int = MC_SEED,
     upper, lower = cp_upper(failures, runs, conf), cp_lower(failures, runs, conf)
     text = (f"d={d}, n={n}, α={alpha}, k={k}, m={learner.m}, target c_{target}, μ uniform, "
             f"{runs} runs (seed {seed}): {failures} failures, CP upper ({1 - conf} confidence) "
-            f"{_d(upper)} vs β = {beta}; exact (1−α)^k = {_d(failure_upper_bound(alpha, k))}")
+            f"{decimal(upper)} vs β = {beta}; exact (1−α)^k = {decimal(failure_upper_bound(alpha, k))}")
     if lower > beta:
-        return CheckResult(Verdict.VIOLATED, text + f"; CP lower {_d(lower)} > β", witness=text,
+        return CheckResult(Verdict.VIOLATED, text + f"; CP lower {decimal(lower)} > β", witness=text,
                            confidence=1 - conf)
     return CheckResult(Verdict.HOLDS if upper <= beta else Verdict.UNDECIDED, text,
                        confidence=1 - conf)
@@ -504,7 +523,7 @@ def check_fixed_delta_family(version: Version = "004", beta: Fraction = Fraction
     """
     c = _proof_constant(version, beta)
     rows = _family(beta)
-    text = "; ".join(f"α=2^-{j}: k={k}, m={m}, α·m={_d(a * m)}"
+    text = "; ".join(f"α=2^-{j}: k={k}, m={m}, α·m={decimal(a * m)}"
                      for j, (a, k, _, m) in zip(_FAMILY_J, rows, strict=True))
     bad = [(a, k, n, m) for a, k, n, m in rows if m < c / a]
     if not bad:
@@ -512,9 +531,9 @@ def check_fixed_delta_family(version: Version = "004", beta: Fraction = Fraction
     a, k, n, m = bad[0]
     return CheckResult(Verdict.VIOLATED,
                        f"{version}: β={beta}, ε=0, δ=k/n <= {_FAMILY_DELTA}; {text}; the proof's "
-                       f"c = {c} ≈ {_d(c)} fails from α = {a} on",
+                       f"c = {c} ≈ {decimal(c)} fails from α = {a} on",
                        witness=f"α={a}, β={beta}, ε=0, n={n}, k={k}, δ={Fraction(k, n)}: "
-                               f"m = {m} < c/α = {_d(c / a)}")
+                               f"m = {m} < c/α = {decimal(c / a)}")
 
 
 def check_corrected_consistency(version: Version = "004", beta: Fraction = Fraction(1, 4)
@@ -528,17 +547,17 @@ def check_corrected_consistency(version: Version = "004", beta: Fraction = Fract
     parts = []
     for alpha, k, n, m in _family(beta):
         bound = implied_label_lower_bound(alpha, beta, 0, Fraction(k, n), n, version=version)
-        order, _ = compare(bound, m)
-        if order is Order.UNDECIDED:
-            return CheckResult(Verdict.UNDECIDED, f"α={alpha}: comparison undecided")
-        if order is Order.GREATER:
-            return CheckResult(Verdict.VIOLATED, f"α={alpha}, k={k}, n={n}: m = {m} < bound "
-                               f"{_d(bound)}", witness=f"α={alpha}, n={n}, k={k}")
+        verdict = at_most(bound, m)
+        if verdict is Verdict.UNDECIDED:
+            return CheckResult(verdict, f"α={alpha}: comparison undecided")
+        if verdict is Verdict.VIOLATED:
+            return CheckResult(verdict, f"α={alpha}, k={k}, n={n}: m = {m} < bound "
+                               f"{decimal(bound)}", witness=f"α={alpha}, n={n}, k={k}")
         if 2 * k <= c / alpha:  # nδ(1+e^0) = 2k; the hypothesis would assert m >= c/α
             return CheckResult(Verdict.VIOLATED, f"α={alpha}: 2k = {2 * k} <= c/α yet m = {m}",
                                witness=f"α={alpha}, k={k}")
-        parts.append(f"α={alpha}: bound {_d(bound)} <= m = {m}, 2k = {2 * k} > c/α = "
-                     f"{_d(c / alpha)}")
+        parts.append(f"α={alpha}: bound {decimal(bound)} <= m = {m}, 2k = {2 * k} > c/α = "
+                     f"{decimal(c / alpha)}")
     return CheckResult(Verdict.HOLDS, f"{version}, β={beta}: " + "; ".join(parts))
 
 
@@ -555,9 +574,10 @@ SUBSET_SEARCH_CHECKS: Final = (
     Check("subset search: exact TPAL audits at (0, k/n), k/n tight", check_subset_search_privacy),
     Check("subset search: <= ⌈log₂(k+1)⌉ labels, every answer sequence",
           check_subset_search_labels),
-    Check("subset search: exact failure <= (1−α)^k, tiny sizes", check_subset_search_accuracy),
+    Check("subset search: exact failure <= (1−α)^k, tiny sizes", check_subset_search_accuracy,
+          constant="SS_FAILURE_SCALE"),
     Check("subset search: Monte Carlo accuracy, d = 10 (CP, 1 − 10^-6)",
-          check_subset_search_monte_carlo),
+          check_subset_search_monte_carlo, constant="MC_BETA"),
 )
 CE_C12 = ("Fix δ = 1/100, ε = 0, β = 1/4. The subset-search learner (reference.learners."
            "subset_search: a uniformly random set K of k indices, binary search of K sorted by "
@@ -602,12 +622,12 @@ THEOREMC12: Final = Entry(
 _N004 = threshold_range(17, Fraction(1, 8), version="004", n=22181)
 
 THEOREMC12_STEPS: Final = (
-    _step("Theorem C.12", "(1−β)(1−4β/3) algebra", status=Status.PROVED, also=_ALSO_C12,
+    proof_step("Theorem C.12", "(1−β)(1−4β/3) algebra", status=Status.PROVED, also=_ALSO_C12,
           statement="(1−β)(1−4β/3) = 1 − 7β/3 + 4β²/3 >= 1 − 7β/3.",
           parameter_range="every real β (polynomial identity; 4β²/3 >= 0)",
           checks=(Check("coefficients", partial(algebra_identity, Fraction(4, 3), Fraction(7, 3),
                                                 Fraction(4, 3))),)),
-    _step("Theorem C.12", "swap exchangeability", status=Status.CHECKED, also=_ALSO_C12,
+    proof_step("Theorem C.12", "swap exchangeability", status=Status.CHECKED, also=_ALSO_C12,
           statement="For S ~ 𝒫 with b >= 1, x* uniform among the entries in B and x̂ uniform "
                     "among all entries, swapping them gives (S′, position of x̂) ~ "
                     "𝒫|_{b>=1} × Unif[n].",
@@ -616,7 +636,7 @@ THEOREMC12_STEPS: Final = (
                 "Σ_{ĵ: S′_ĵ∈B} Pr[S′]/(b·n) = Pr[S′]/n. Choosing x* as the first entry in B "
                 "breaks it.",
           checks=SWAP_CHECKS_004),
-    _step("Theorem C.12", "fails w.p. >= 3/4", status=Status.REFUTED, also=_ALSO_C12,
+    proof_step("Theorem C.12", "fails w.p. >= 3/4", status=Status.REFUTED, also=_ALSO_C12,
           statement="A learner that queries no point of B fails to be α-good w.p. >= 3/4 "
                     "(t uniform on B).",
           counterexample="Inside the proof's WLOG n >= (100/α²)ln(1/(αβ)): α = 1/8, β = 1/4, "
@@ -643,7 +663,7 @@ THEOREMC12_STEPS: Final = (
                   Check("004's B, d=17, n=22181: corrected value 0 attained", partial(
                       check_failure_single, 17, Fraction(1, 8), 11091,
                       failure_bound(17, Fraction(1, 8), _N004), version="004", n=22181)))),
-    _step("Theorem C.12", "7αn <= b <= 9αn", status=Status.REFUTED, also=_ALSO_C12,
+    proof_step("Theorem C.12", "7αn <= b <= 9αn", status=Status.REFUTED, also=_ALSO_C12,
           statement="With B = {0, …, 8αn} and n >= (100/α²)ln(1/(αβ)), w.p. >= 1 − β the "
                     "number b of sample points in B satisfies 7αn <= b <= 9αn.",
           counterexample="α = 1/8, β = 1/4, n = 22181, d = 20: E[b] = n(8αn+1)/2^20 ≈ 469.2, "
@@ -656,7 +676,7 @@ THEOREMC12_STEPS: Final = (
                   Check("α=1/16, d=10 (X_d ⊆ B)", partial(check_b_concentration_004,
                                                          Fraction(1, 16), 10), Verdict.VIOLATED),
                   Check("000's B: mean and Hoeffding", check_b_concentration_000))),
-    _step("Theorem C.12", "solving for m", status=Status.REFUTED, also=_ALSO_C12,
+    proof_step("Theorem C.12", "solving for m", status=Status.REFUTED, also=_ALSO_C12,
           statement="Without hypotheses on α, β, ε, δ, the final inequality m/n >= "
                     "e^−2ε(1 − 7β/3)/(9αn) − δ(1+e^−ε) yields m = Ω(1/α).",
           counterexample="β = 1/2 (no hypothesis excludes it): 1 − 7β/3 < 0, the bound is "

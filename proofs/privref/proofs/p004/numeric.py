@@ -28,6 +28,14 @@ from fractions import Fraction
 from functools import cache, partial
 from typing import Final
 
+from privref.reference.decide import (
+    all_hold,
+    at_least,
+    at_most,
+    greater_than,
+    less_than,
+    within,
+)
 from privref.reference.errors import InvalidArgument
 from privref.reference.reals import Interval, interval_exp, interval_log
 
@@ -41,11 +49,24 @@ from ..bnb import (
     prove_nonnegative,
     prove_positive,
 )
+from ..numbers_text import decimal
 
 __all__ = [
+    "CHAIN_DELTA_TARGET",
+    "CHAIN_RATIO_TARGET",
+    "CLAIMED_DELTA_FACTOR",
+    "DENOMINATOR_FLOOR",
     "ENTRIES",
+    "GROUP_COEFFICIENT_SCALE",
+    "OBS32_MULTIPLIER",
     "PREC",
+    "PRINTED_INVERSE_DENOMINATOR",
     "REPAIRED_CHAIN_CHECKS",
+    "S1_BOUND",
+    "S2_BOUND",
+    "S2_REPAIRED_BOUND",
+    "S3_BOUND",
+    "SUBSAMPLING_EPS_SCALE",
     "TERMS",
     "check_chain_delta",
     "check_chain_printed_delta",
@@ -80,31 +101,64 @@ PREC: Final = 96
 TERMS: Final = 40
 """Explicit terms of each series; the proved tails after ℓ = 40 are below 2e-29 (ε <= 1)."""
 
+S1_BOUND = Fraction(10)
+"""004 Claim C.3's proof: S1 = Σ ℓ(e/ℓ)^ℓ <= 10."""
+
+S2_BOUND = Fraction(61)
+"""004 Claim C.3's proof: S2(ε) <= 61 on ε ∈ (0, 1] (false near ε = 1)."""
+
+S2_REPAIRED_BOUND = Fraction(62)
+"""The repaired bound for 004 Claim C.3's S2: S2(ε) <= 62 on [0, 1]."""
+
+DENOMINATOR_FLOOR = Fraction(1, 4)
+"""004 Claim C.3's proof: the denominator E[e^{−εL}] >= 1/4."""
+
+PRINTED_INVERSE_DENOMINATOR = 4
+"""004 Claim C.3's proof: 1/(1/4) = 4, the printed factor for the denominator."""
+
+GROUP_COEFFICIENT_SCALE = Fraction(1)
+"""The implicit leading 1 of 004 Claim C.3's reverse group-privacy coefficient: Σ_(j<=ℓ) e^{−jε} <= 1·ℓ."""
+
+S3_BOUND = Fraction(36)
+"""004 Claim C.3's proof: S3(ε) <= 36 on ε ∈ (0, 1]."""
+
+CHAIN_RATIO_TARGET = Fraction(244)
+"""004 Claim C.3's ε' = ln 244: the ratio bound (1/denominator)·S2 <= 244."""
+
+CHAIN_DELTA_TARGET = Fraction(2467)
+"""004 Claim C.3's δ' = 2467δ: (1/denominator)·S1·S2 + S3 <= 2467."""
+
+SUBSAMPLING_EPS_SCALE = Fraction(1)
+"""The implicit leading 1 of 004 Claim C.1's ε bound: ln(1 + q(e^{ε*} − 1)) < 1·ε."""
+
+CLAIMED_DELTA_FACTOR = Fraction(4)
+"""004 Claim C.1's claimed δ' = 4qδ (the 4; the tight value is qδ)."""
+
+OBS32_MULTIPLIER = 10
+"""004 Observation 3.2's multiplier: (eℓ/v)^{2v} < 2^ℓ for ℓ >= 10v."""
+
 _ONE: Final = Fraction(1)
 _E: Final = interval_exp(Interval.point(1), PREC)
 _LN2: Final = interval_log(Interval.point(2), PREC)
 
 
-def _d(x: Fraction | int) -> str:
-    """Decimal display of an exact number (display only)."""
-    return f"{float(x):.10g}"
-
-
-def _le(value: Interval, bound: Fraction | Interval, what: str) -> CheckResult:
-    """Three-valued verdict of ``value <= bound`` from enclosures."""
+def _at_most_result(value: Interval, bound: Fraction | Interval, what: str) -> CheckResult:
+    """The CheckResult of ``value <= bound`` (:func:`privref.reference.decide.at_most`)."""
     b = bound if isinstance(bound, Interval) else Interval.point(bound)
-    text = f"{what} ∈ {value}; bound {b if not b.is_point else _d(b.lo)}"
-    if value.hi <= b.lo:
-        return CheckResult(Verdict.HOLDS, f"{text}: proved <=")
-    if value.lo > b.hi:
-        return CheckResult(Verdict.VIOLATED, f"{text}: proved >", witness=f"{what} ∈ {value}")
-    return CheckResult(Verdict.UNDECIDED, f"{text}: enclosures overlap")
+    text = f"{what} ∈ {value}; bound {b if not b.is_point else decimal(b.lo, 10)}"
+    verdict = at_most(value, b)
+    match verdict:
+        case Verdict.HOLDS:
+            return CheckResult(verdict, f"{text}: proved <=")
+        case Verdict.VIOLATED:
+            return CheckResult(verdict, f"{text}: proved >", witness=f"{what} ∈ {value}")
+    return CheckResult(verdict, f"{text}: enclosures overlap")
 
 
 def _label(x: Interval) -> str:
     if x == _E:
         return "e"
-    return _d(x.lo) if x.is_point else str(x)
+    return decimal(x.lo, 10) if x.is_point else str(x)
 
 
 def _from_bnb(res: BnbResult, what: str) -> CheckResult:
@@ -115,7 +169,7 @@ def _from_bnb(res: BnbResult, what: str) -> CheckResult:
 
 
 def _unit_eps(eps: Interval) -> None:
-    if eps.lo < 0 or eps.hi > 1:
+    if within(eps, 0, 1) is not Verdict.HOLDS:
         raise InvalidArgument(f"eps={eps} must lie in [0, 1]")
 
 
@@ -213,21 +267,22 @@ def check_occurrence_pmf(n_max: int = 60, base: Fraction | None = None) -> Check
                 t = _t_interval(ell)
             else:
                 t = Interval.point(Fraction(1) if ell == 0 else (base / ell) ** ell)
-            if p > t.hi:
-                return CheckResult(Verdict.VIOLATED, f"Pr[L={ell}] = {_d(p)} > (b/ℓ)^ℓ ∈ {t} "
+            below = at_most(p, t)
+            if below is Verdict.VIOLATED:
+                return CheckResult(below, f"Pr[L={ell}] = {decimal(p, 10)} > (b/ℓ)^ℓ ∈ {t} "
                                    f"at n={n}", witness=f"n={n}, ℓ={ell}")
-            if p > t.lo:
-                return CheckResult(Verdict.UNDECIDED, f"n={n}, ℓ={ell}: enclosure overlaps")
+            if below is Verdict.UNDECIDED:
+                return CheckResult(below, f"n={n}, ℓ={ell}: enclosure overlaps")
             t_lo = t.lo
             ratio = p / t_lo if t_lo else Fraction(0)
             if worst is None or ratio > worst[0]:
                 worst = (ratio, n, ell)
     assert worst is not None
-    name = "e" if base is None else _d(base)
+    name = "e" if base is None else decimal(base, 10)
     return CheckResult(Verdict.HOLDS,
                        f"all 1 <= n <= {n_max}, 0 <= ℓ <= n: pmf sums to 1 exactly, "
                        f"Pr[L=ℓ] <= C(n,ℓ)n^-ℓ <= 1/ℓ! exactly, Pr[L=ℓ] <= ({name}/ℓ)^ℓ "
-                       f"(max ratio {_d(worst[0])} at n={worst[1]}, ℓ={worst[2]})")
+                       f"(max ratio {decimal(worst[0], 10)} at n={worst[1]}, ℓ={worst[2]})")
 
 
 def check_factorial_bound(ell_max: int = 200, base: Fraction | None = None) -> CheckResult:
@@ -240,51 +295,61 @@ def check_factorial_bound(ell_max: int = 200, base: Fraction | None = None) -> C
         power = (interval_exp(Interval.point(ell), PREC) if base is None
                  else Interval.point(base**ell))
         lhs = power * math.factorial(ell)
-        if lhs.lo < ell**ell:
-            verdict = Verdict.VIOLATED if lhs.hi < ell**ell else Verdict.UNDECIDED
+        verdict = at_least(lhs, ell**ell)
+        if verdict is not Verdict.HOLDS:
             return CheckResult(verdict, f"ℓ={ell}: ℓ!·b^ℓ ∈ {lhs} vs ℓ^ℓ = {ell**ell}",
                                witness=f"ℓ={ell}")
     return CheckResult(Verdict.HOLDS, f"ℓ!·b^ℓ >= ℓ^ℓ for all 1 <= ℓ <= {ell_max} (b = "
-                       f"{'e' if base is None else _d(base)}), interval-verified")
+                       f"{'e' if base is None else decimal(base, 10)}), interval-verified")
 
 
-def check_s1(bound: Fraction = Fraction(10)) -> CheckResult:
-    """S1 = Σ ℓ(e/ℓ)^ℓ <= bound, by rigorous series enclosure (004 Claim C.3, proof)."""
-    return _le(s1_enclosure(), bound, "S1")
+def check_s1() -> CheckResult:
+    """S1 = Σ ℓ(e/ℓ)^ℓ <= S1_BOUND, by rigorous series enclosure (004 Claim C.3, proof)."""
+    return _at_most_result(s1_enclosure(), S1_BOUND, "S1")
 
 
-def check_s2_at(eps: Fraction = _ONE, bound: Fraction = Fraction(61)) -> CheckResult:
-    """S2(eps) <= bound at one exact ε (VIOLATED is a proved counterexample); 004 Claim C.3."""
-    return _le(s2_enclosure(Interval.point(eps)), bound, f"S2({_d(eps)})")
+def check_s2_at(eps: Fraction = _ONE) -> CheckResult:
+    """S2(eps) <= S2_BOUND at one exact ε (VIOLATED is a proved counterexample); 004 Claim C.3."""
+    return _at_most_result(s2_enclosure(Interval.point(eps)), S2_BOUND, f"S2({decimal(eps, 10)})")
 
 
-def check_s2_range(eps_hi: Fraction = _ONE, bound: Fraction = Fraction(61)) -> CheckResult:
-    """Branch-and-bound: S2(ε) <= bound for all ε ∈ [0, eps_hi] (004 Claim C.3, proof)."""
+def check_s2_range(eps_hi: Fraction = _ONE, *, repaired: bool = False) -> CheckResult:
+    """Branch-and-bound: S2(ε) <= bound for all ε ∈ [0, eps_hi] (004 Claim C.3, proof); bound is
+    :data:`S2_BOUND` (61, printed) or, ``repaired``, :data:`S2_REPAIRED_BOUND` (62)."""
+    bound = S2_REPAIRED_BOUND if repaired else S2_BOUND
     res = prove_nonnegative(lambda xs: bound - s2_enclosure(xs[0]), ((Fraction(0), eps_hi),),
                             max_boxes=256, prec=PREC)
     hi = s2_enclosure(Interval.point(eps_hi))
-    return _from_bnb(res, f"{_d(bound)} - S2(ε) on ε ∈ [0, {_d(eps_hi)}] (S2({_d(eps_hi)}) ∈ {hi})")
+    return _from_bnb(res, f"{decimal(bound, 10)} - S2(ε) on ε ∈ [0, {decimal(eps_hi, 10)}] "
+                          f"(S2({decimal(eps_hi, 10)}) ∈ {hi})")
 
 
 def check_s2_threshold(lo: Fraction = Fraction(99805, 100000),
-                       hi: Fraction = Fraction(99806, 100000),
-                       bound: Fraction = Fraction(61)) -> CheckResult:
-    """S2(lo) < bound < S2(hi): with S2 increasing, S2 = bound exactly once, inside (lo, hi)."""
+                       hi: Fraction = Fraction(99806, 100000)) -> CheckResult:
+    """S2(lo) < bound < S2(hi) (bound: :data:`S2_BOUND`): with S2 increasing, S2 = bound exactly
+    once, inside (lo, hi)."""
+    bound = S2_BOUND
     a, b = s2_enclosure(Interval.point(lo)), s2_enclosure(Interval.point(hi))
-    text = f"S2({_d(lo)}) ∈ {a}, S2({_d(hi)}) ∈ {b}, bound {_d(bound)}"
-    if a.hi < bound < b.lo:
-        return CheckResult(Verdict.HOLDS, f"{text}: the crossing lies in ({_d(lo)}, {_d(hi)})")
-    if a.lo >= bound or b.hi <= bound:
-        return CheckResult(Verdict.VIOLATED, f"{text}: no crossing in ({_d(lo)}, {_d(hi)})")
-    return CheckResult(Verdict.UNDECIDED, f"{text}: overlap")
+    text = (f"S2({decimal(lo, 10)}) ∈ {a}, S2({decimal(hi, 10)}) ∈ {b}, "
+            f"bound {decimal(bound, 10)}")
+    span = f"({decimal(lo, 10)}, {decimal(hi, 10)})"
+    verdict = all_hold((less_than(a, bound), less_than(bound, b)))
+    match verdict:
+        case Verdict.HOLDS:
+            return CheckResult(verdict, f"{text}: the crossing lies in {span}")
+        case Verdict.VIOLATED:
+            return CheckResult(verdict, f"{text}: no crossing in {span}")
+    return CheckResult(verdict, f"{text}: overlap")
 
 
-def check_s3_range(eps_hi: Fraction = _ONE, bound: Fraction = Fraction(36)) -> CheckResult:
-    """Branch-and-bound: S3(ε) <= bound for all ε ∈ [0, eps_hi] ⊇ (0, eps_hi] (004 Claim C.3)."""
+def check_s3_range(eps_hi: Fraction = _ONE) -> CheckResult:
+    """Branch-and-bound: S3(ε) <= S3_BOUND for all ε ∈ [0, eps_hi] ⊇ (0, eps_hi] (004 Claim C.3)."""
+    bound = S3_BOUND
     res = prove_nonnegative(lambda xs: bound - s3_enclosure(xs[0]), ((Fraction(0), eps_hi),),
                             max_boxes=256, prec=PREC)
     hi = s3_enclosure(Interval.point(eps_hi))
-    return _from_bnb(res, f"{_d(bound)} - S3(ε) on ε ∈ [0, {_d(eps_hi)}] (S3({_d(eps_hi)}) ∈ {hi})")
+    return _from_bnb(res, f"{decimal(bound, 10)} - S3(ε) on ε ∈ [0, {decimal(eps_hi, 10)}] "
+                          f"(S3({decimal(eps_hi, 10)}) ∈ {hi})")
 
 
 def check_denominator_identity(n_max: int = 30) -> CheckResult:
@@ -302,20 +367,25 @@ def check_denominator_identity(n_max: int = 30) -> CheckResult:
                        f"every n <= {n_max} (degree n, so it holds identically)")
 
 
-def check_denominator_floor(bound: Fraction = Fraction(1, 4)) -> CheckResult:
-    """e^{-1} > bound: with Bernoulli, E[e^{-εL}] >= e^{-ε} >= e^{-1} for all n (004 Claim C.3)."""
+def check_denominator_floor() -> CheckResult:
+    """e^{-1} > bound = DENOMINATOR_FLOOR: with Bernoulli, E[e^{-εL}] >= e^{-ε} >= e^{-1} for all n
+    (004 Claim C.3)."""
+    bound = DENOMINATOR_FLOOR
     inv_e = interval_exp(Interval.point(-1), PREC)
-    text = f"e^-1 ∈ {inv_e} vs bound {_d(bound)}"
-    if inv_e.lo > bound:
-        return CheckResult(Verdict.HOLDS, f"{text}: proved e^-1 > bound")
-    if inv_e.hi <= bound:
-        return CheckResult(Verdict.VIOLATED, f"{text}: proved e^-1 <= bound",
+    text = f"e^-1 ∈ {inv_e} vs bound {decimal(bound, 10)}"
+    verdict = greater_than(inv_e, bound)
+    if verdict is Verdict.HOLDS:
+        return CheckResult(verdict, f"{text}: proved e^-1 > bound")
+    if verdict is Verdict.VIOLATED:
+        return CheckResult(verdict, f"{text}: proved e^-1 <= bound",
                            witness="ε = 1, n = 1 (E[e^-εL] = e^-1)")
     return CheckResult(Verdict.UNDECIDED, f"{text}: overlap")
 
 
-def check_denominator_bnb(n_max: int = 64, bound: Fraction = Fraction(1, 4)) -> CheckResult:
-    """Branch-and-bound, each n <= n_max: (1-(1-e^{-ε})/n)^n >= bound on ε ∈ [0,1] (004 C.3)."""
+def check_denominator_bnb(n_max: int = 64) -> CheckResult:
+    """Branch-and-bound, each n <= n_max: (1-(1-e^{-ε})/n)^n >= DENOMINATOR_FLOOR on ε ∈ [0,1]
+    (004 C.3)."""
+    bound = DENOMINATOR_FLOOR
     boxes, lowest = 0, None
     for n in range(1, n_max + 1):
         def gap(xs: tuple[Interval, ...], n: int = n) -> Interval:
@@ -323,12 +393,12 @@ def check_denominator_bnb(n_max: int = 64, bound: Fraction = Fraction(1, 4)) -> 
         res = prove_nonnegative(gap, ((Fraction(0), _ONE),), max_boxes=256, prec=PREC)
         boxes += res.boxes
         if res.verdict is not Verdict.HOLDS:
-            return _from_bnb(res, f"n={n}: E[e^-εL] - {_d(bound)}")
+            return _from_bnb(res, f"n={n}: E[e^-εL] - {decimal(bound, 10)}")
         assert res.lower_bound is not None
         lowest = res.lower_bound if lowest is None else min(lowest, res.lower_bound)
     assert lowest is not None
-    return CheckResult(Verdict.HOLDS, f"for n = 1..{n_max}: E[e^-εL] - {_d(bound)} >= "
-                       f"{_d(lowest)} on ε ∈ [0,1] ({boxes} boxes in total)")
+    return CheckResult(Verdict.HOLDS, f"for n = 1..{n_max}: E[e^-εL] - {decimal(bound, 10)} >= "
+                       f"{decimal(lowest, 10)} on ε ∈ [0,1] ({boxes} boxes in total)")
 
 
 def check_reverse_group_coefficient(ell_max: int = TERMS) -> CheckResult:
@@ -337,12 +407,13 @@ def check_reverse_group_coefficient(ell_max: int = TERMS) -> CheckResult:
     Justifies the "Σ Pr[L=ℓ]·ℓ·δ" of the lower bound in 004 Claim C.3 (proof).
     """
     boxes = 0
+    scale = GROUP_COEFFICIENT_SCALE
     for ell in range(1, ell_max + 1):
         def f(xs: tuple[Interval, ...], ell: int = ell) -> Interval:
             total = Interval.point(0)
             for j in range(1, ell + 1):
                 total = (total + interval_exp(-j * xs[0], PREC)).rounded(PREC)
-            return ell - total
+            return scale * ell - total
         res = prove_nonnegative(f, ((Fraction(0), _ONE),), max_boxes=64, prec=PREC)
         boxes += res.boxes
         if res.verdict is not Verdict.HOLDS:
@@ -351,26 +422,30 @@ def check_reverse_group_coefficient(ell_max: int = TERMS) -> CheckResult:
                        f"({boxes} boxes)")
 
 
-def check_chain_ratio(inverse_denominator: Interval | None = None,
-                      target: Fraction = Fraction(244)) -> CheckResult:
-    """(1/denominator bound)·S2(1) <= target; None means the printed 1/(1/4) = 4 (004 C.3)."""
-    inv = Interval.point(4) if inverse_denominator is None else inverse_denominator
+def check_chain_ratio(inverse_denominator: Interval | None = None) -> CheckResult:
+    """(1/denominator bound)·S2(1) <= CHAIN_RATIO_TARGET; None means the printed 1/(1/4) = 4 (004 C.3)."""
+    target = CHAIN_RATIO_TARGET
+    inv = (Interval.point(PRINTED_INVERSE_DENOMINATOR) if inverse_denominator is None
+           else inverse_denominator)
     ratio = (inv * s2_enclosure(Interval.point(1))).rounded(PREC)
-    return _le(ratio, target, f"{_label(inv)}·S2(1)")
+    return _at_most_result(ratio, target, f"{_label(inv)}·S2(1)")
 
 
-def check_chain_delta(inverse_denominator: Interval | None = None,
-                      target: Fraction = Fraction(2467)) -> CheckResult:
-    """(1/denominator bound)·S1·S2(1) + S3(1) <= target, with the true sums (004 C.3)."""
-    inv = Interval.point(4) if inverse_denominator is None else inverse_denominator
+def check_chain_delta(inverse_denominator: Interval | None = None) -> CheckResult:
+    """(1/denominator bound)·S1·S2(1) + S3(1) <= CHAIN_DELTA_TARGET, with the true sums (004 C.3)."""
+    target = CHAIN_DELTA_TARGET
+    inv = (Interval.point(PRINTED_INVERSE_DENOMINATOR) if inverse_denominator is None
+           else inverse_denominator)
     one = Interval.point(1)
     coef = (inv * s1_enclosure() * s2_enclosure(one) + s3_enclosure(one)).rounded(PREC)
-    return _le(coef, target, f"{_label(inv)}·S1·S2(1) + S3(1)")
+    return _at_most_result(coef, target, f"{_label(inv)}·S1·S2(1) + S3(1)")
 
 
-def check_chain_printed_delta(s1: int = 10, s2: int = 61, s3: int = 36,
-                              inverse_denominator: int = 4, target: int = 2467) -> CheckResult:
-    """The printed arithmetic: inverse_denominator·s1·s2 + s3 <= target, exactly (004 C.3)."""
+def check_chain_printed_delta() -> CheckResult:
+    """The printed arithmetic: 4·S1·S2 + S3 <= 2467 with the printed 10, 61, 36, exactly (004 C.3);
+    the numbers are the module constants (S1_BOUND, S2_BOUND, S3_BOUND, ...)."""
+    s1, s2, s3 = S1_BOUND, S2_BOUND, S3_BOUND
+    inverse_denominator, target = PRINTED_INVERSE_DENOMINATOR, CHAIN_DELTA_TARGET
     coef = inverse_denominator * s1 * s2 + s3
     text = f"{inverse_denominator}·{s1}·{s2} + {s3} = {coef} vs {target}"
     if coef <= target:
@@ -405,18 +480,23 @@ def _subsampling_gap(scale: Fraction) -> tuple[Callable[[tuple[Interval, ...]], 
     return h, grad
 
 
-def check_subsampling_bnb(eps_lo: Fraction = _EPS_LO, estar_hi: Fraction = Fraction(10),
-                          scale: Fraction = _ONE) -> CheckResult:
-    """b&b: ln(1 + q(e^{ε*}-1)) < scale·ε, q = ε/(3+e^{ε*}), on [eps_lo,1]×[0,estar_hi] (C.1)."""
+def check_subsampling_bnb(eps_lo: Fraction = _EPS_LO, estar_hi: Fraction = Fraction(10)
+                          ) -> CheckResult:
+    """b&b: ln(1 + q(e^{ε*}-1)) < scale·ε, q = ε/(3+e^{ε*}), on [eps_lo,1]×[0,estar_hi] (C.1);
+    scale is :data:`SUBSAMPLING_EPS_SCALE`."""
+    scale = SUBSAMPLING_EPS_SCALE
     h, grad = _subsampling_gap(scale)
     res = prove_positive(mean_value_form(h, grad), ((eps_lo, _ONE), (Fraction(0), estar_hi)),
                          max_boxes=4096, prec=PREC)
-    return _from_bnb(res, f"{_d(scale)}·ε - ln(1+q(e^ε*-1)) on ε ∈ [{_d(eps_lo)}, 1], "
-                          f"ε* ∈ [0, {_d(estar_hi)}], mean-value form")
+    return _from_bnb(res, f"{decimal(scale, 10)}·ε - ln(1+q(e^ε*-1)) on "
+                          f"ε ∈ [{decimal(eps_lo, 10)}, 1], "
+                          f"ε* ∈ [0, {decimal(estar_hi, 10)}], mean-value form")
 
 
-def check_subsampling_all_estar(eps_lo: Fraction = _EPS_LO, scale: Fraction = _ONE) -> CheckResult:
-    """b&b: scale·ε - ln(1+εr) > 0 on [eps_lo,1]×[0,1] ∋ (ε, r(ε*)) for every ε* >= 0 (C.1)."""
+def check_subsampling_all_estar(eps_lo: Fraction = _EPS_LO) -> CheckResult:
+    """b&b: scale·ε - ln(1+εr) > 0 on [eps_lo,1]×[0,1] ∋ (ε, r(ε*)) for every ε* >= 0 (C.1);
+    scale is :data:`SUBSAMPLING_EPS_SCALE`."""
+    scale = SUBSAMPLING_EPS_SCALE
 
     def h(xs: tuple[Interval, ...]) -> Interval:
         return scale * xs[0] - interval_log(1 + xs[0] * xs[1], PREC)
@@ -427,13 +507,15 @@ def check_subsampling_all_estar(eps_lo: Fraction = _EPS_LO, scale: Fraction = _O
 
     res = prove_positive(mean_value_form(h, grad), ((eps_lo, _ONE), (Fraction(0), _ONE)),
                          max_boxes=4096, prec=PREC)
-    return _from_bnb(res, f"{_d(scale)}·ε - ln(1+ε·r) on ε ∈ [{_d(eps_lo)}, 1], r ∈ [0, 1] "
+    return _from_bnb(res, f"{decimal(scale, 10)}·ε - ln(1+ε·r) on "
+                          f"ε ∈ [{decimal(eps_lo, 10)}, 1], r ∈ [0, 1] "
                           "(r = (e^ε*-1)/(3+e^ε*) ∈ [0,1) for all ε* >= 0)")
 
 
-def check_subsampling_delta(factor: Fraction = Fraction(4), estar_hi: Fraction = Fraction(10)
-                            ) -> CheckResult:
-    """b&b: factor·q - q >= 0 with q = ε/(3+e^{ε*}) (tight δ' = qδ vs claimed 4qδ; C.1)."""
+def check_subsampling_delta(estar_hi: Fraction = Fraction(10)) -> CheckResult:
+    """b&b: factor·q - q >= 0 with q = ε/(3+e^{ε*}) (tight δ' = qδ vs claimed 4qδ; C.1);
+    factor is :data:`CLAIMED_DELTA_FACTOR`."""
+    factor = CLAIMED_DELTA_FACTOR
 
     def f(xs: tuple[Interval, ...]) -> Interval:
         q = xs[0] / (3 + interval_exp(xs[1], PREC))
@@ -441,7 +523,8 @@ def check_subsampling_delta(factor: Fraction = Fraction(4), estar_hi: Fraction =
 
     res = prove_nonnegative(f, ((Fraction(0), _ONE), (Fraction(0), estar_hi)), max_boxes=64,
                             prec=PREC)
-    return _from_bnb(res, f"({_d(factor)} - 1)·q on ε ∈ [0,1], ε* ∈ [0, {_d(estar_hi)}]")
+    return _from_bnb(res, f"({decimal(factor, 10)} - 1)·q on ε ∈ [0,1], "
+                          f"ε* ∈ [0, {decimal(estar_hi, 10)}]")
 
 
 # ------------------------------------------------------------ Observation 3.2 checks
@@ -453,22 +536,23 @@ def _obs32_gap(xs: tuple[Interval, ...]) -> Interval:
     return c * _LN2 - 2 - 2 * interval_log(c, PREC)
 
 
-def check_obs32_real(c_lo: Fraction = Fraction(10), c_split: Fraction = Fraction(20)
-                     ) -> CheckResult:
-    """2 ln(e·c) < c ln 2 for all real c >= c_lo (004 Observation 3.2, with c = ℓ/v).
+def check_obs32_real(c_split: Fraction = Fraction(20)) -> CheckResult:
+    """2 ln(e·c) < c ln 2 for all real c >= c_lo = OBS32_MULTIPLIER (004 Observation 3.2, c = ℓ/v).
 
     b&b proves g > 0 on [c_lo, c_split]; for c >= c_split, g'(c) = ln 2 - 2/c
     >= ln 2 - 2/c_split > 0 (checked with intervals), so g stays above g(c_split) > 0.
     """
+    c_lo = Fraction(OBS32_MULTIPLIER)
     res = prove_positive(_obs32_gap, ((c_lo, c_split),), max_boxes=1024, prec=PREC)
     if res.verdict is not Verdict.HOLDS:
-        return _from_bnb(res, f"g(c) on [{_d(c_lo)}, {_d(c_split)}]")
+        return _from_bnb(res, f"g(c) on [{decimal(c_lo, 10)}, {decimal(c_split, 10)}]")
     slope = _LN2 - Fraction(2) / c_split
-    if slope.lo <= 0:
-        return CheckResult(Verdict.UNDECIDED, f"g'(c) >= ln2 - 2/{_d(c_split)} ∈ {slope} "
-                           "not proved > 0")
-    return CheckResult(Verdict.HOLDS, f"g(c) = c ln2 - 2 ln(ec) on [{_d(c_lo)}, {_d(c_split)}]: "
-                       f"{res.summary()}; for c >= {_d(c_split)}: g'(c) >= {_d(slope.lo)} > 0")
+    if greater_than(slope, 0) is not Verdict.HOLDS:  # a non-positive slope leaves g unproved
+        return CheckResult(Verdict.UNDECIDED, f"g'(c) >= ln2 - 2/{decimal(c_split, 10)} "
+                           f"∈ {slope} not proved > 0")
+    return CheckResult(Verdict.HOLDS, f"g(c) = c ln2 - 2 ln(ec) on "
+                       f"[{decimal(c_lo, 10)}, {decimal(c_split, 10)}]: {res.summary()}; "
+                       f"for c >= {decimal(c_split, 10)}: g'(c) >= {decimal(slope.lo, 10)} > 0")
 
 
 def check_obs32_nine_fails(cross_lo: Fraction = Fraction(93287, 10000),
@@ -482,25 +566,30 @@ def check_obs32_nine_fails(cross_lo: Fraction = Fraction(93287, 10000),
     square = nine * nine
     g_lo = _obs32_gap((Interval.point(cross_lo),))
     g_hi = _obs32_gap((Interval.point(cross_hi),))
-    text = (f"(9e)^2 ∈ {square} vs 2^9 = 512; g({_d(cross_lo)}) ∈ {g_lo}, "
-            f"g({_d(cross_hi)}) ∈ {g_hi}")
-    if square.lo > 512 and g_lo.hi < 0 < g_hi.lo:
+    text = (f"(9e)^2 ∈ {square} vs 2^9 = 512; g({decimal(cross_lo, 10)}) ∈ {g_lo}, "
+            f"g({decimal(cross_hi, 10)}) ∈ {g_hi}")
+    nine_fails = greater_than(square, 512)
+    if nine_fails is Verdict.VIOLATED:
+        return CheckResult(nine_fails, f"{text}: (9e)^2 <= 512")
+    # only (9e)^2 <= 512 refutes "9 fails"; a crossover outside (cross_lo, cross_hi) leaves it
+    # unlocated (UNDECIDED), as before
+    if all_hold((nine_fails, less_than(g_lo, 0), less_than(0, g_hi))) is Verdict.HOLDS:
         return CheckResult(Verdict.HOLDS, f"{text}: 9 fails; crossover c* ∈ "
-                           f"({_d(cross_lo)}, {_d(cross_hi)})")
-    if square.hi <= 512:
-        return CheckResult(Verdict.VIOLATED, f"{text}: (9e)^2 <= 512")
+                           f"({decimal(cross_lo, 10)}, {decimal(cross_hi, 10)})")
     return CheckResult(Verdict.UNDECIDED, f"{text}: crossover not located")
 
 
-def check_obs32_integers(v_max: int = 64, span: int = 64, multiplier: int = 10) -> CheckResult:
-    """Exhaustive integers: e^{2v}·ℓ^{2v} < 2^ℓ·v^{2v} for v <= v_max, multiplier·v <= ℓ < +span."""
+def check_obs32_integers(v_max: int = 64, span: int = 64) -> CheckResult:
+    """Exhaustive integers: e^{2v}·ℓ^{2v} < 2^ℓ·v^{2v} for v <= v_max, multiplier·v <= ℓ < +span
+    (multiplier: :data:`OBS32_MULTIPLIER`)."""
+    multiplier = OBS32_MULTIPLIER
     for v in range(1, v_max + 1):
         e2v = interval_exp(Interval.point(2 * v), PREC)
         for ell in range(multiplier * v, multiplier * v + span):
             lhs = e2v * ell ** (2 * v)
             rhs = 2**ell * v ** (2 * v)
-            if lhs.hi >= rhs:
-                verdict = Verdict.VIOLATED if lhs.lo >= rhs else Verdict.UNDECIDED
+            verdict = less_than(lhs, rhs)
+            if verdict is not Verdict.HOLDS:
                 return CheckResult(verdict, f"v={v}, ℓ={ell}: (eℓ/v)^(2v) >= 2^ℓ",
                                    witness=f"v={v}, ℓ={ell}")
     return CheckResult(Verdict.HOLDS, f"(eℓ/v)^(2v) < 2^ℓ for all 1 <= v <= {v_max}, "
@@ -513,9 +602,11 @@ _C3_ALSO: Final = ("000 Claim 4.5",)
 
 
 REPAIRED_CHAIN_CHECKS: tuple[Check, ...] = (
-    Check("e·S2(1) <= 244", partial(check_chain_ratio, _E)),
-    Check("e·S1·S2(1) + S3(1) <= 2467", partial(check_chain_delta, _E)),
-    Check("reverse group-privacy coefficient <= ℓ", check_reverse_group_coefficient),
+    Check("e·S2(1) <= 244", partial(check_chain_ratio, _E), constant="CHAIN_RATIO_TARGET"),
+    Check("e·S1·S2(1) + S3(1) <= 2467", partial(check_chain_delta, _E),
+          constant="CHAIN_DELTA_TARGET"),
+    Check("reverse group-privacy coefficient <= ℓ", check_reverse_group_coefficient,
+          constant="GROUP_COEFFICIENT_SCALE"),
     Check("denominator >= e^-ε >= e^-1 > 1/4", check_denominator_floor),
 )
 """The Jensen-repaired chain of 004 Claim C.3, shared with the claim's own entry."""
@@ -543,7 +634,7 @@ def _entries() -> tuple[Entry, ...]:
             parameter_range="the single constant (no parameters)",
             notes="Rigorous enclosure: 40 terms in interval arithmetic plus the proved geometric "
                   "tail of proofs.bnb.power_series_tail (c = e, k = 1). Value ≈ 9.79793.",
-            checks=(Check("S1 enclosure <= 10", check_s1),),
+            checks=(Check("S1 enclosure <= 10", check_s1, constant="S1_BOUND"),),
         ),
         Entry(
             paper="004", number="Claim C.3", kind=Kind.PROOF_STEP, status=Status.REFUTED,
@@ -559,8 +650,9 @@ def _entries() -> tuple[Entry, ...]:
                     Check("b&b finds ε with S2(ε) > 61 in [0,1]", check_s2_range,
                           Verdict.VIOLATED),
                     Check("S2 <= 61 on [0, 0.998]",
-                          partial(check_s2_range, Fraction(998, 1000), Fraction(61))),
-                    Check("S2 <= 62 on [0, 1]", partial(check_s2_range, _ONE, Fraction(62))),
+                          partial(check_s2_range, Fraction(998, 1000)), constant="S2_BOUND"),
+                    Check("S2 <= 62 on [0, 1]", partial(check_s2_range, _ONE, repaired=True),
+                          constant="S2_REPAIRED_BOUND"),
                     Check("S2 crosses 61 in (0.99805, 0.99806)", check_s2_threshold)),
         ),
         Entry(
@@ -570,7 +662,7 @@ def _entries() -> tuple[Entry, ...]:
             parameter_range="0 < ε <= 1 (b&b on [0,1] with the continuous extension at 0)",
             notes="(e^(ℓε)-1)/(e^ε-1) = Σ_(j<ℓ) e^(jε) exactly; that form is used. "
                   "S3(1) ≈ 31.8955.",
-            checks=(Check("b&b S3 <= 36 on [0,1]", check_s3_range),),
+            checks=(Check("b&b S3 <= 36 on [0,1]", check_s3_range, constant="S3_BOUND"),),
         ),
         Entry(
             paper="004", number="Claim C.3", kind=Kind.PROOF_STEP, status=Status.PROVED,
@@ -630,9 +722,11 @@ def _entries() -> tuple[Entry, ...]:
                   "analytically (the gap vanishes at ε = 0). The amplification theorem itself "
                   "(subsampling without replacement, substitution neighbours) is cited, not "
                   "proved, here.",
-            checks=(Check("b&b on ε ∈ [1/64,1], ε* ∈ [0,10]", check_subsampling_bnb),
-                    Check("b&b on ε ∈ [1/64,1], r ∈ [0,1] (all ε*)", check_subsampling_all_estar),
-                    Check("4q >= q", check_subsampling_delta)),
+            checks=(Check("b&b on ε ∈ [1/64,1], ε* ∈ [0,10]", check_subsampling_bnb,
+                          constant="SUBSAMPLING_EPS_SCALE"),
+                    Check("b&b on ε ∈ [1/64,1], r ∈ [0,1] (all ε*)", check_subsampling_all_estar,
+                          constant="SUBSAMPLING_EPS_SCALE"),
+                    Check("4q >= q", check_subsampling_delta, constant="CLAIMED_DELTA_FACTOR")),
         ),
         Entry(
             paper="004", number="Observation 3.2", kind=Kind.PROOF_STEP, status=Status.PROVED,
@@ -644,10 +738,10 @@ def _entries() -> tuple[Entry, ...]:
                   "the smallest integer that works (crossover c* ∈ (9.3287, 9.3288), ≈ 9.32876). "
                   "The case VC(C) = 0 (v = 0) is outside the formula; there |C| <= 1 and "
                   "VC(C^⊕) = 0. Strictly the observation gives VC(C^⊕) < 10·VC(C).",
-            checks=(Check("g(c) > 0 for all c >= 10", check_obs32_real),
+            checks=(Check("g(c) > 0 for all c >= 10", check_obs32_real, constant="OBS32_MULTIPLIER"),
                     Check("9 does not suffice; crossover in (9.3287, 9.3288)",
                           check_obs32_nine_fails),
-                    Check("integers v <= 64", check_obs32_integers)),
+                    Check("integers v <= 64", check_obs32_integers, constant="OBS32_MULTIPLIER")),
         ),
     )
 

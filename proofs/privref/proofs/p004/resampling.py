@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from privref.reference.composition import leak
+from privref.reference.decide import at_least, less_than
 from privref.reference.exponential import count_score, exponential_mechanism
 from privref.reference.neighbors import Universe
 from privref.reference.privacy import PrivacyClaim
-from privref.reference.reals import Order, compare, log
+from privref.reference.reals import log
 from privref.reference.resampling import resample_iid
 
 from .._common import audit_result, combine
@@ -33,10 +34,14 @@ def check_resampling_audits() -> CheckResult:
         if n <= 3:
             leaky = leak(exponential_mechanism(outs, count_score, epsilon="2*ln(3/2)"), "1/5000")
             results.append(audit_result(resample_iid(leaky), Universe((0, 1), (n,)))[0])
-        if report.epsilon_upper is not None:
-            order, _ = compare(report.epsilon_upper, log(244))
-            if order is not Order.LESS:
-                results.append(CheckResult(Verdict.VIOLATED, f"n={n}: worst eps not < ln 244"))
+        if report.epsilon_upper is not None and less_than(report.epsilon_upper,
+                                                          log(244)) is not Verdict.HOLDS:
+            # epsilon_upper only bounds the worst eps from above: a refutation needs the lower end
+            refuted = at_least(report.epsilon_lower, log(244)) is Verdict.HOLDS
+            results.append(CheckResult(
+                Verdict.VIOLATED if refuted else Verdict.UNDECIDED,
+                f"n={n}: worst eps {'>= ln 244' if refuted else 'not proved < ln 244'}",
+                witness=f"n={n}" if refuted else None))
     return combine(results)
 
 

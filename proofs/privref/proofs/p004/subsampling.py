@@ -15,6 +15,7 @@ from privref.reference.subsampling import subsample
 
 from .._common import audit_result, combine
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
+from ..numbers_text import decimal
 
 __all__ = ["ENTRIES", "check_rescaled_rate", "check_subsampling_audits"]
 
@@ -88,7 +89,7 @@ def check_rescaled_rate(t: int = 164, delta: Fraction = Fraction(1, 1000)) -> Ch
             rep = audit_pair(mech, a, b)
             results.append(CheckResult(
                 rep.verdict, f"z={z}→{1 - z}, others {w}: hockey-stick at e^ε_t <= "
-                             f"{float(rep.delta_at_claim.hi):.6g}",
+                             f"{decimal(rep.delta_at_claim.hi)}",
                 witness=f"({z}, {w}×{t - 1}) -> ({1 - z}, {w}×{t - 1})"
                 if rep.verdict is Verdict.VIOLATED else None))
     out = combine(results)

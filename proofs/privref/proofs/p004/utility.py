@@ -29,7 +29,6 @@ proof steps of 004 Lemma C.10 (004-E9, 004-E10) and of the δ in Theorem 4.2
 from __future__ import annotations
 
 import itertools
-import math
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache, partial
@@ -41,6 +40,7 @@ from privref.audits.stats import cp_lower, cp_upper
 from privref.reference.composition import leak
 from privref.reference.concepts import Concept, ConceptClass, rectangles, thresholds_on
 from privref.reference.data import BOTTOM, Dataset
+from privref.reference.decide import at_most, ceil, less_than, within
 from privref.reference.errors import InvalidArgument
 from privref.reference.learners.iterlabelboost import boost_iterations
 from privref.reference.learners.labelboost import LABELBOOST_EM_EPSILON
@@ -56,21 +56,29 @@ from privref.reference.neighbors import Universe
 from privref.reference.privacy import PrivacyClaim
 from privref.reference.program import sample
 from privref.reference.randomized_response import randomized_response
-from privref.reference.reals import Interval, exp, interval_exp, interval_log
+from privref.reference.reals import Interval, exp, interval_exp, interval_log, log
 from privref.reference.subsampling import subsample
 from privref.reference.vc import vc_dimension
 
 from .._common import audit_result
 from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
 from ..bnb import Enclosure, prove_nonnegative
+from ..numbers_text import decimal
 from . import subsampling
 from .generalization import B5, B6_INSTANCES, all_functions, check_b6, sci
 
 __all__ = [
     "B5_USES",
+    "CLAIM411_MULTIPLIER",
+    "CLAIM_C9_BETA_FACTOR",
+    "CLAIM_C9_MULTIPLIER",
+    "CORRECTED_C10_MULTIPLIER",
+    "DELTA_C1_FACTOR",
+    "E13_DELTA_FACTOR",
     "E21_NOTE",
     "E21_RANGE",
     "ENTRIES",
+    "LEMMA_C10_STEP_FRACTION",
     "MC_CONSTANTS",
     "B5Use",
     "MonteCarloRun",
@@ -105,10 +113,6 @@ _LN2: Final = interval_log(Interval.point(2), PREC)
 _ALPHA_LO: Final = Fraction(1, 2**30)
 _BETA_LO: Final = Fraction(1, 2**60)
 _VC_HI: Final = Fraction(10**4)
-
-
-def _d(x: Fraction | int) -> str:
-    return f"{float(x):.6g}"
 
 
 def _log(x: Interval, reading: Reading) -> Interval:
@@ -146,8 +150,8 @@ class B5Use:
 
     def text(self) -> str:
         """The inequality in the paper's notation."""
-        return (f"({_d(self.P)}/a)·VC·log({_d(self.Q)}/(a·b)) >= B.5({_d(self.k)}·a, "
-                f"{_d(self.s)}·b), a = {self.a_scale}·α, b = {self.b_scale}·β")
+        return (f"({decimal(self.P)}/a)·VC·log({decimal(self.Q)}/(a·b)) >= B.5({decimal(self.k)}·a, "
+                f"{decimal(self.s)}·b), a = {self.a_scale}·α, b = {self.b_scale}·β")
 
 
 def _u(label: str, where: str, P: int, Q: int, k: Fraction | int, s: Fraction | int,
@@ -224,7 +228,7 @@ def need_enclosure(use: B5Use, alpha: Fraction, beta: Fraction, vc: Fraction, re
 def _monotone_note(use: B5Use, r: Fraction = Fraction(1)) -> tuple[bool, str]:
     c1, c2 = use.P - r * 480 / use.k, use.P - r * 48 / use.k
     ok = c1 >= 0 and c2 >= 0
-    text = (f"coefficients of -log α: VC·{_d(c1)}, of -log β: >= {_d(c2)} (VC >= 1): "
+    text = (f"coefficients of -log α: VC·{decimal(c1)}, of -log β: >= {decimal(c2)} (VC >= 1): "
             + ("both >= 0, so the bound extends to all α, β ∈ (0, 1]" if ok else
                "not both >= 0: proved on the box only"))
     return ok, text
@@ -250,14 +254,14 @@ def check_min_ratio(use: B5Use, reading: Reading, r_lo: Fraction, r_hi: Fraction
     """min have/need over the 004-E21 box lies in [r_lo, r_hi]: b&b proves >= r_lo, ``at`` shows <= r_hi."""
     res = prove_nonnegative(scaled_gap(use, reading, r_lo), use.box, max_boxes=4096, prec=PREC)
     ratio = _ratio(use, at, reading)
-    text = (f"{use.label} [{reading}]: have/need >= {_d(r_lo)} on the box ({res.summary()}); at "
-            f"(α, β, VC) = ({_d(at[0])}, {_d(at[1])}, {_d(at[2])}) have/need ∈ {ratio}")
-    if res.verdict is Verdict.HOLDS and ratio.hi <= r_hi:
-        return CheckResult(Verdict.HOLDS, f"{text}: minimum ∈ [{_d(r_lo)}, {_d(r_hi)}]")
+    text = (f"{use.label} [{reading}]: have/need >= {decimal(r_lo)} on the box ({res.summary()}); at "
+            f"(α, β, VC) = ({decimal(at[0])}, {decimal(at[1])}, {decimal(at[2])}) have/need ∈ {ratio}")
+    if res.verdict is Verdict.HOLDS and at_most(ratio, r_hi) is Verdict.HOLDS:
+        return CheckResult(Verdict.HOLDS, f"{text}: minimum ∈ [{decimal(r_lo)}, {decimal(r_hi)}]")
     if res.verdict is Verdict.VIOLATED:
-        return CheckResult(Verdict.VIOLATED, f"{text}: ratio < {_d(r_lo)} somewhere",
+        return CheckResult(Verdict.VIOLATED, f"{text}: ratio < {decimal(r_lo)} somewhere",
                            witness=str(res.witness))
-    return CheckResult(Verdict.UNDECIDED, f"{text}: window [{_d(r_lo)}, {_d(r_hi)}] not confirmed")
+    return CheckResult(Verdict.UNDECIDED, f"{text}: window [{decimal(r_lo)}, {decimal(r_hi)}] not confirmed")
 
 
 def check_insufficient(use: B5Use, reading: Reading = "ln") -> CheckResult:
@@ -267,7 +271,7 @@ def check_insufficient(use: B5Use, reading: Reading = "ln") -> CheckResult:
         assert res.witness is not None
         a, b, v = res.witness
         ratio = _ratio(use, (a, b, v), reading)
-        pt = ", ".join(_d(x) for x in res.witness)
+        pt = ", ".join(decimal(x) for x in res.witness)
         return CheckResult(Verdict.HOLDS, f"{use.where} [{reading}] fails as it must: at (α, β, VC) = "
                            f"({pt}) have/need ∈ {ratio} < 1 ({res.summary()})")
     return CheckResult(Verdict.VIOLATED if res.verdict is Verdict.HOLDS else Verdict.UNDECIDED,
@@ -289,17 +293,27 @@ def sufficiency_check(key: str) -> Check:
 
 # ------------------------------------------------------------------ bookkeeping
 
+CLAIM_C9_MULTIPLIER: int = 12
+"""004 Claim C.9's 12 in Pr[error_μ(c, h_i) > 12·Σ_{j<=i} α_j] <= 2·Σ_{j<=i} β_j."""
 
-def check_accumulation(version: Literal["000", "004"] = "004", multiplier: int | None = None,
-                       iterations: int = 64) -> CheckResult:
+CLAIM411_MULTIPLIER: int = 10
+"""000 Claim 4.11's 10 in Pr[error_μ(c, h_i) > 10·Σ_{j<=i} α_j] <= 2·Σ_{j<=i} β_j."""
+
+CLAIM_C9_BETA_FACTOR: Fraction = Fraction(2)
+"""004 Claim C.9's (and 000 Claim 4.11's) 2 in the failure probability 2·Σ_{j<=i} β_j."""
+
+
+
+def check_accumulation(version: Literal["000", "004"] = "004", iterations: int = 64) -> CheckResult:
     """Exact: multiplier·Σ_{j<=i} α_j and 2Σ_{j<=i} β_j stay within the proofs' budgets, i <= iterations.
 
     000 (Claim 4.11, Lemma 4.12): α_j = α/(10·2^j), multiplier 10, budget α; 004 (Claim C.9,
     Lemma C.10): α_j = α/(24·2^j), multiplier 12, budget α/2.  β_j = β/(4·2^j), budget β/2 in both.
     Also the base cases |S_1| = |S|/100 and B.5's premise error_S <= (k·α_j)/10.  α = β = 1
-    (everything is linear in them).
+    (everything is linear in them).  The multipliers are :data:`CLAIM411_MULTIPLIER` (000) and
+    :data:`CLAIM_C9_MULTIPLIER` (004).
     """
-    mult = multiplier if multiplier is not None else (10 if version == "000" else 12)
+    mult = CLAIM411_MULTIPLIER if version == "000" else CLAIM_C9_MULTIPLIER
     denom, budget = (10, Fraction(1)) if version == "000" else (24, Fraction(1, 2))
     acc_a = acc_b = Fraction(0)
     for i in range(1, iterations + 1):
@@ -427,8 +441,7 @@ def run_monte_carlo(version: Literal["000", "004"], runs: int = MC_RUNS, seed: i
 
 
 def check_error_accumulation_mc(version: Literal["000", "004"] = "004", runs: int = MC_RUNS,
-                                seed: int = MC_SEED, level: Fraction = MC_LEVEL,
-                                claim_scale: Fraction = Fraction(1)) -> CheckResult:
+                                seed: int = MC_SEED, level: Fraction = MC_LEVEL) -> CheckResult:
     """Monte Carlo of 004 Claim C.9 / 000 Claim 4.11 at scaled sizes (004 Algorithm 4, 004-E23).
 
     Instance: THRESH on 16 points, μ uniform, target c_j with j uniform in 0..16 (per run), α = β =
@@ -441,29 +454,31 @@ def check_error_accumulation_mc(version: Literal["000", "004"] = "004", runs: in
     iterates, so a HOLDS is evidence at small sizes, not a proof, and a VIOLATED would only show the
     conclusion needs large samples.  Test: k_i = #runs with error_μ(c, h_i) above the bound; with
     exact one-sided Clopper–Pearson bounds at level/N each (Bonferroni over i), VIOLATED when
-    cp_lower(k_i) > claim_scale·2Σβ_j for some i (the data contradict the claim at confidence
-    1 - level), HOLDS otherwise.  ``claim_scale`` < 1 is for mutation tests.
+    cp_lower(k_i) > 2Σβ_j for some i (the data contradict the claim at confidence 1 - level),
+    HOLDS otherwise.  The multipliers are :data:`CLAIM_C9_MULTIPLIER` / :data:`CLAIM411_MULTIPLIER`
+    and the 2 is :data:`CLAIM_C9_BETA_FACTOR`.
     """
     mc = run_monte_carlo(version, runs, seed)
     c = mc.schedule.constants
-    mult = 10 if version == "000" else 12
+    mult = CLAIM411_MULTIPLIER if version == "000" else CLAIM_C9_MULTIPLIER
     per = level / max(1, mc.schedule.n_iterations)
     rows, bad = [], None
     acc_a = acc_b = Fraction(0)
     for i in range(1, mc.schedule.n_iterations + 1):
         acc_a += c.alpha_i(MC_ALPHA, i)
         acc_b += c.beta_i(MC_BETA, i)
-        bound, claimed = mult * acc_a, claim_scale * 2 * acc_b
+        bound, claimed = mult * acc_a, CLAIM_C9_BETA_FACTOR * acc_b
         k = sum(1 for row in mc.errors if row[i - 1] > bound)
         lo, hi = cp_lower(k, runs, per), cp_upper(k, runs, per)
-        rows.append(f"i={i}: error > {mult}Σα_j = {bound} in {k}/{runs} runs, CP [{_d(lo)}, {_d(hi)}] "
-                    f"vs claimed {_d(claimed)} (= {claimed})")
+        rows.append(f"i={i}: error > {mult}Σα_j = {bound} in {k}/{runs} runs, CP [{decimal(lo)}, "
+                    f"{decimal(hi)}] vs claimed {decimal(claimed)} (= {claimed})")
         if lo > claimed and bad is None:
-            bad = f"i={i}: {k}/{runs} runs with error_μ(c,h_i) > {bound}; CP lower {_d(lo)} > {claimed}"
+            bad = f"i={i}: {k}/{runs} runs with error_μ(c,h_i) > {bound}; CP lower {decimal(lo)} > {claimed}"
     sizes = " → ".join(str(it.s_before) for it in mc.schedule.iterations) + f" → {mc.schedule.s_loop}"
     text = (f"{version} scaled Monte Carlo (THRESH[{MC_POINTS}], μ uniform, random target, α = β = "
             f"{MC_ALPHA}, m = {MC_M}, N = {mc.schedule.n_iterations}, |S|: {sizes}; {runs} runs, seed "
-            f"{seed}; one-sided CP at {_d(per)} per i, confidence 1 - {level} overall): " + "; ".join(rows))
+            f"{seed}; one-sided CP at {decimal(per)} per i, confidence 1 - {level} overall): "
+            + "; ".join(rows))
     if bad is not None:
         return CheckResult(Verdict.VIOLATED, text + ": the data contradict the claim", witness=bad,
                            confidence=1 - level)
@@ -475,6 +490,12 @@ def check_error_accumulation_mc(version: Literal["000", "004"] = "004", runs: in
 GAP_INSTANCE: Final = (F(1, 10), F(1, 10), F(1, 10), F(3, 40))
 """(α, α′, β, p): Lemma C.10 counterexample, p = μ(h_fin Δ h_N) ∈ (α/2, α′)."""
 
+LEMMA_C10_STEP_FRACTION: Fraction = Fraction(1, 2)
+"""004 Lemma C.10 proof's 1/2 in 'error_μ(h_fin, h_N) <= α/2 w.p. >= 1 − β/2'."""
+
+CORRECTED_C10_MULTIPLIER: Fraction = Fraction(10)
+"""The corrected Lemma C.10's 10 in B.5 at A = max(10α′, α/2) and the final α + 10α′."""
+
 
 def _kl(a: Fraction, p: Fraction) -> Interval:
     """KL(a ‖ p) = a ln(a/p) + (1-a) ln((1-a)/(1-p)), enclosed."""
@@ -483,9 +504,10 @@ def _kl(a: Fraction, p: Fraction) -> Interval:
 
 
 def check_premise_gap(alpha: Fraction = GAP_INSTANCE[0], alpha_p: Fraction = GAP_INSTANCE[1],
-                      beta: Fraction = GAP_INSTANCE[2], p: Fraction = GAP_INSTANCE[3],
-                      factor: Fraction = Fraction(1, 2)) -> CheckResult:
-    """The printed step "error_μ(h_fin,h_N) <= factor·α w.p. >= 1-β/2" on a concrete instance (004 C.10).
+                      beta: Fraction = GAP_INSTANCE[2], p: Fraction = GAP_INSTANCE[3]
+                      ) -> CheckResult:
+    """The printed step "error_μ(h_fin,h_N) <= factor·α w.p. >= 1-β/2" on a concrete instance (004 C.10),
+    factor = :data:`LEMMA_C10_STEP_FRACTION`.
 
     X = {0, 1}, C = THRESH[2 points] (VC 1), h_N = c_0 ≡ 0, h_fin = c_1 (1 on point 0 only), μ(0) = p,
     |S^3| = m = ⌈(1920/α)·ln(768/(αβ))⌉.  h_fin meets the base learner's premise
@@ -494,6 +516,7 @@ def check_premise_gap(alpha: Fraction = GAP_INSTANCE[0], alpha_p: Fraction = GAP
     bound is < 1 - β/2: the conclusion error_μ <= factor·α can then only hold when the premise fails,
     so its probability is below 1 - β/2.
     """
+    factor = LEMMA_C10_STEP_FRACTION
     m = sample_size_c10(alpha, beta)
     if not p < alpha_p:
         raise InvalidArgument(f"p={p} must be < alpha_p={alpha_p} so that the premise holds w.h.p.")
@@ -503,27 +526,25 @@ def check_premise_gap(alpha: Fraction = GAP_INSTANCE[0], alpha_p: Fraction = GAP
             f"Pr[error_S3 > α′] <= exp(-m·KL(α′ ‖ p)) <= {sci(bound.hi)}")
     if p <= factor * alpha:
         return CheckResult(Verdict.HOLDS, f"{text}; error_μ = {p} <= {factor}·α: no counterexample")
-    if bound.hi < 1 - beta / 2:
+    if less_than(bound, 1 - beta / 2) is Verdict.HOLDS:
         return CheckResult(Verdict.VIOLATED, f"{text}; error_μ(h_fin,h_N) = {p} > {factor}·α with "
                            f"probability >= 1 - that > β/2", witness=text)
     return CheckResult(Verdict.UNDECIDED, f"{text}: failure bound not small enough")
 
 
 def sample_size_c10(alpha: Fraction, beta: Fraction, vc: int = 1) -> int:
-    """⌈(1920/α)·VC·ln(768/(αβ))⌉, the |S^3| of 004 Lemma C.10's proof (interval-decided)."""
-    enc = (interval_log(Interval.point(768 / (alpha * beta)), PREC) * (1920 * vc / alpha)).rounded(PREC)
-    lo, hi = math.ceil(enc.lo), math.ceil(enc.hi)
-    if lo != hi:
-        raise InvalidArgument(f"cannot decide the ceiling of {enc}")
-    return lo
+    """⌈(1920/α)·VC·ln(768/(αβ))⌉, the |S^3| of 004 Lemma C.10's proof (exact ceiling)."""
+    return ceil(log(768 / (alpha * beta)) * (1920 * vc / alpha))
 
 
-def check_corrected_c10(alpha: Fraction = GAP_INSTANCE[0], alpha_p: Fraction = GAP_INSTANCE[1],
-                        multiplier: Fraction = Fraction(10)) -> CheckResult:
+def check_corrected_c10(alpha: Fraction = GAP_INSTANCE[0], alpha_p: Fraction = GAP_INSTANCE[1]
+                        ) -> CheckResult:
     """The corrected step's bookkeeping: B.5 at A = max(multiplier·α′, α/2) has its premise
     error_S <= A/10 given error_S <= α′ (needs multiplier >= 10), needs no more samples than B.5(α/2)
     (its requirement decreases in A: both factors of (48/A)(10VC log(48e/A) + log(5/B)) are positive and
-    decreasing for A <= 1, B <= 1), and α/2 + max(multiplier·α′, α/2) <= α + multiplier·α′ (exact)."""
+    decreasing for A <= 1, B <= 1), and α/2 + max(multiplier·α′, α/2) <= α + multiplier·α′ (exact);
+    multiplier = :data:`CORRECTED_C10_MULTIPLIER`."""
+    multiplier = CORRECTED_C10_MULTIPLIER
     A = max(multiplier * alpha_p, alpha / 2)
     if alpha_p > A / 10:
         return CheckResult(Verdict.VIOLATED, f"B.5 at A = {A} needs error_S <= {A / 10} < α′ = {alpha_p}",
@@ -553,12 +574,11 @@ def check_improper_pair(version: Literal["000", "004"] = "004", domain: int = 10
         P, Q, bound = 640, 4480, 10 * alpha
     else:
         P, Q, bound = 1920, 768, alpha / 2
-    enc = interval_log(Interval.point(Q / (alpha * beta)), PREC) * (P / alpha)
-    m = math.ceil(enc.hi)
+    m = ceil(log(Q / (alpha * beta)) * (P / alpha))
     floor = 1 - Fraction(m, domain)
     text = (f"{version}: THRESH on {domain} points, μ uniform, α={alpha}, β={beta}, |S^3| = {m}: an "
             f"improper h_fin equal to h_N on S^3 only has error_S3 = 0 and error_μ >= 1 - {m}/{domain} "
-            f"= {_d(floor)}")
+            f"= {decimal(floor)}")
     if floor > bound:
         return CheckResult(Verdict.VIOLATED, f"{text} > {bound} (the proof's bound) always",
                            witness=text)
@@ -568,6 +588,12 @@ def check_improper_pair(version: Literal["000", "004"] = "004", domain: int = 10
 # ------------------------------------------------------------------ 004-E13: δ of Theorem 4.2 / 4.14
 
 _DELTA: Final = Fraction(1, 1000)
+
+DELTA_C1_FACTOR: int = 164
+"""004-E13: Claim C.1's δ′ = 4·41/(3+e)·εδ = 164δ/t at ε = (3+e)/t (ε* = 1, base δ-factor 41)."""
+
+E13_DELTA_FACTOR: Fraction = Fraction(2868, 100)
+"""004-E13's δ′ = 28.68·εδ: 4·41/(3+e) to 2 decimals (checked within ±1/100)."""
 
 
 def _delta_mechanism() -> Mechanism[Any]:
@@ -589,19 +615,22 @@ def check_delta_step(t: int = 6, delta_claim: Fraction = _DELTA) -> CheckResult:
 
 def check_delta_corrected(t: int = 6) -> CheckResult:
     """Exact audit of the same subsampled 𝒜 at Claim C.1's own (ε, 4·41/(3+e)·εδ) = (ε, 164δ/t)."""
-    return check_delta_step(t, 164 * _DELTA / t)
+    return check_delta_step(t, DELTA_C1_FACTOR * _DELTA / t)
 
 
-def check_delta_factor(lo: Fraction = Fraction(2867, 100), hi: Fraction = Fraction(2869, 100)
-                       ) -> CheckResult:
-    """4·41/(3+e) ∈ [lo, hi] (interval): the δ′ = 28.68·εδ of 004-E13, and (3+e)/164 ≈ 1/28.68."""
+def check_delta_factor() -> CheckResult:
+    """4·41/(3+e) ∈ [c − 1/100, c + 1/100], c = :data:`E13_DELTA_FACTOR` (interval): the δ′ =
+    28.68·εδ of 004-E13, and (3+e)/164 ≈ 1/28.68."""
+    lo, hi = E13_DELTA_FACTOR - Fraction(1, 100), E13_DELTA_FACTOR + Fraction(1, 100)
     e = interval_exp(Interval.point(1), PREC)
     factor = (164 / (e + 3)).rounded(PREC)
-    if lo <= factor.lo and factor.hi <= hi:
-        return CheckResult(Verdict.HOLDS, f"4·41/(3+e) ∈ {factor} ⊆ [{_d(lo)}, {_d(hi)}]: "
+    verdict = within(factor, lo, hi)
+    if verdict is Verdict.HOLDS:
+        return CheckResult(Verdict.HOLDS, f"4·41/(3+e) ∈ {factor} ⊆ [{decimal(lo)}, {decimal(hi)}]: "
                            f"δ′ = 4ε·41δ/(3+e) <= δ iff ε <= (3+e)/164 ∈ {(1 / factor).rounded(PREC)}")
-    if factor.hi < lo or factor.lo > hi:
-        return CheckResult(Verdict.VIOLATED, f"4·41/(3+e) ∈ {factor} outside [{lo}, {hi}]")
+    if verdict is Verdict.VIOLATED:
+        return CheckResult(Verdict.VIOLATED, f"4·41/(3+e) ∈ {factor} outside [{lo}, {hi}]",
+                           witness=f"4·41/(3+e) ∈ {factor}")
     return CheckResult(Verdict.UNDECIDED, f"4·41/(3+e) ∈ {factor}: overlap")
 
 
@@ -636,10 +665,13 @@ SUFF_C9: Final = Check("b&b: |S_1| and |S_i| suffice for B.5(12α_i, β_i) (ln a
                            _both(partial(check_sufficiency, B5_USES["004 C.9 base"])),
                            _both(partial(check_sufficiency, B5_USES["004 C.9 step"]))))
 SUFF_C10: Final = sufficiency_check("004 C.10")
-ACC_004: Final = Check("exact bookkeeping: 12Σα_j <= α/2, 2Σβ_j <= β/2, base case", check_accumulation)
+ACC_004: Final = Check("exact bookkeeping: 12Σα_j <= α/2, 2Σβ_j <= β/2, base case", check_accumulation,
+                      constant="CLAIM_C9_MULTIPLIER")
 TRIANGLE: Final = Check("triangle inequality for error_μ (exact)", check_triangle)
-DELTA_FACTOR: Final = Check("4·41/(3+e) ∈ [28.67, 28.69]", check_delta_factor)
-DELTA_CORRECTED: Final = Check("exact audit at Claim C.1's (ε, 164δ/t)", check_delta_corrected)
+DELTA_FACTOR: Final = Check("4·41/(3+e) ∈ [28.67, 28.69]", check_delta_factor,
+                           constant="E13_DELTA_FACTOR")
+DELTA_CORRECTED: Final = Check("exact audit at Claim C.1's (ε, 164δ/t)", check_delta_corrected,
+                               constant="DELTA_C1_FACTOR")
 B5_PROPER: Final = B5.checks[0]  # Theorem B.5's own exact check (pairs in C × C), shared
 RECT: Final = Check("VC(RECTANGLE_d^ℓ) = 2ℓ for d >= 2; < 2ℓ for d = 1", check_rectangles_vc)
 AGNOSTIC: Final = Check("B.6 on instances with f ∉ H (exact)",
@@ -663,7 +695,8 @@ E21_NOTE: Final = ("have/need is a ratio of sums of logs in one base, so both re
 
 _MC_NAME: Final = ("scaled Monte Carlo of the claim itself (200 seeded runs, CP at confidence "
                    f"{1 - MC_LEVEL})")
-MC_004: Final = Check(_MC_NAME, partial(check_error_accumulation_mc, "004"))
+MC_004: Final = Check(_MC_NAME, partial(check_error_accumulation_mc, "004"),
+                      constant="CLAIM_C9_BETA_FACTOR")
 MC_000: Final = Check(_MC_NAME, partial(check_error_accumulation_mc, "000"))
 
 ENTRIES: tuple[Entry, ...] = (
@@ -736,7 +769,7 @@ ENTRIES: tuple[Entry, ...] = (
                       Verdict.VIOLATED),
                 SUFF_C10,
                 Check("corrected bookkeeping: premise, monotonicity, α/2 + max(10α′, α/2) <= α + 10α′",
-                      check_corrected_c10)),
+                      check_corrected_c10, constant="CORRECTED_C10_MULTIPLIER")),
     ),
     Entry(
         paper="004", number="Lemma C.10", kind=Kind.PROOF_STEP, status=Status.REFUTED,

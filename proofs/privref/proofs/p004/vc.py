@@ -32,7 +32,7 @@ from privref.reference.concepts import (
     thresholds,
     thresholds_on,
 )
-from privref.reference.reals import Order, compare, rational
+from privref.reference.decide import at_most
 from privref.reference.vc import (
     projection,
     projection_size,
@@ -46,6 +46,8 @@ from .._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
 
 __all__ = [
     "ENTRIES",
+    "SAUER_SCALE",
+    "XOR_VC_FACTOR",
     "check_sauer",
     "check_xor_projection_identity",
     "check_xor_vc_bound",
@@ -54,6 +56,12 @@ __all__ = [
     "seeded_classes",
     "structured_classes",
 ]
+
+SAUER_SCALE = Fraction(1)
+"""The implicit leading 1 of 004 Theorem B.2 (Sauer–Shelah): |Π_C(B)| <= 1·Σ_(i<=VC) C(|B|, i)."""
+
+XOR_VC_FACTOR = 10
+"""004 Observation 3.2's constant: VC(C^⊕) < 10·VC(C)."""
 
 VC = Callable[[ConceptClass], int]
 Xor = Callable[[ConceptClass], ConceptClass]
@@ -124,8 +132,8 @@ def _describe(C: ConceptClass) -> str:
 
 def check_sauer(classes: Iterable[ConceptClass], *, vc: VC = vc_dimension) -> CheckResult:
     """For every class and every B with |B| > d = vc(C): |Π_C(B)| <= Σ_{i<=d} C(|B|, i), and,
-    when d >= 1, Σ_{i<=d} C(|B|, i) <= (e|B|/d)^d decided by :func:`privref.reference.reals.compare`."""
-    decided: dict[tuple[int, int], Order] = {}
+    when d >= 1, Σ_{i<=d} C(|B|, i) <= (e|B|/d)^d decided by :func:`privref.reference.decide.at_most`."""
+    decided: dict[tuple[int, int], Verdict] = {}
     n_classes = n_sets = tight = 0
     for C in classes:
         n_classes += 1
@@ -134,21 +142,22 @@ def check_sauer(classes: Iterable[ConceptClass], *, vc: VC = vc_dimension) -> Ch
             n_sets += 1
             m, count = len(B), projection_size(C, B)
             bound = sauer_shelah_bound(m, d)
-            if count > bound:
+            if count > SAUER_SCALE * bound:
                 return CheckResult(Verdict.VIOLATED,
-                                   f"|Π_C(B)| = {count} > Σ_(i<={d}) C({m},i) = {bound}",
+                                   f"|Π_C(B)| = {count} > {SAUER_SCALE}·Σ_(i<={d}) C({m},i) = "
+                                   f"{SAUER_SCALE * bound}",
                                    witness=f"C = {_describe(C)}; VC = {d}; B = {B}")
             tight += count == bound
             if d == 0:
                 continue
             if (m, d) not in decided:
-                decided[(m, d)] = compare(rational(bound), sauer_bound_exponential(m, d))[0]
-            order = decided[(m, d)]
-            if order is Order.UNDECIDED:
-                return CheckResult(Verdict.UNDECIDED,
+                decided[(m, d)] = at_most(bound, sauer_bound_exponential(m, d))
+            verdict = decided[(m, d)]
+            if verdict is Verdict.UNDECIDED:
+                return CheckResult(verdict,
                                    f"could not decide Σ_(i<={d}) C({m},i) <= (e·{m}/{d})^{d}")
-            if order is Order.GREATER:
-                return CheckResult(Verdict.VIOLATED,
+            if verdict is Verdict.VIOLATED:
+                return CheckResult(verdict,
                                    f"Σ_(i<={d}) C({m},i) = {bound} > (e·{m}/{d})^{d}",
                                    witness=f"|B| = {m}, VC = {d}")
     return CheckResult(Verdict.HOLDS,
@@ -190,19 +199,21 @@ def check_xor_projection_identity(classes: Iterable[ConceptClass], *,
 
 def check_xor_vc_bound(classes: Iterable[ConceptClass], *, vc: VC = vc_dimension,
                        xor: Xor = xor_class) -> CheckResult:
-    """VC(C^⊕) < 10·VC(C) whenever VC(C) >= 1, and VC(C^⊕) = 0 when VC(C) = 0."""
+    """VC(C^⊕) < 10·VC(C) whenever VC(C) >= 1 (10: :data:`XOR_VC_FACTOR`), and VC(C^⊕) = 0 when
+    VC(C) = 0."""
+    factor = XOR_VC_FACTOR
     worst = Fraction(0)
     worst_name = ""
     n_classes = 0
     for C in classes:
         n_classes += 1
         v, w = vc(C), vc(xor(C))
-        if (v >= 1 and not w < 10 * v) or (v == 0 and w != 0):
+        if (v >= 1 and not w < factor * v) or (v == 0 and w != 0):
             return CheckResult(Verdict.VIOLATED, f"VC(C) = {v} but VC(C^⊕) = {w}",
                                witness=f"C = {_describe(C)}")
         if v >= 1 and Fraction(w, v) > worst:
             worst, worst_name = Fraction(w, v), C.name
-    return CheckResult(Verdict.HOLDS, f"{n_classes} classes: VC(C^⊕) < 10·VC(C) throughout; "
+    return CheckResult(Verdict.HOLDS, f"{n_classes} classes: VC(C^⊕) < {factor}·VC(C) throughout; "
                                       f"largest ratio VC(C^⊕)/VC(C) = {worst} ({worst_name})")
 
 
@@ -246,14 +257,14 @@ SAUER = Entry(
     checks=(
         Check("exact: every class on <= 3 points and 120 seeded classes on 4..7 points, "
               "every B with |B| > VC",
-              lambda: check_sauer(_small_and_seeded())),
+              lambda: check_sauer(_small_and_seeded()), constant="SAUER_SCALE"),
         Check("exact: THRESH, intervals, rectangles, parities, point functions (<= 16 points), "
               "every B with |B| > VC",
-              lambda: check_sauer(structured_classes())),
+              lambda: check_sauer(structured_classes()), constant="SAUER_SCALE"),
     ),
     also=("000 Theorem B.2",),
     notes=("Checked through the Sauer–Shelah sum Σ_(i<=d) C(|B|,i), itself compared with "
-           "(e|B|/d)^d exactly (reference.reals.compare, never floats); the sum is attained by "
+           "(e|B|/d)^d exactly (reference.decide.at_most, never floats); the sum is attained by "
            "THRESH and intervals.  The hypothesis |B| > VC(C) matters: for |B| < VC(C) the "
            "right-hand side can fall below the true count, e.g. all four functions on two "
            "points (VC 2) and |B| = 1 give |Π_C(B)| = 2 > e²/4 (tests/proofs/"
@@ -278,7 +289,8 @@ XOR_VC = Entry(
               "classes on 4..7 points, every B (plus reversed and repeated-point B)",
               lambda: check_xor_projection_identity(_xor_family())),
         Check("exact: VC(C^⊕) < 10·VC(C) on small, seeded and structured classes",
-              lambda: check_xor_vc_bound((*_xor_family(), *structured_classes(8)))),
+              lambda: check_xor_vc_bound((*_xor_family(), *structured_classes(8))),
+              constant="XOR_VC_FACTOR"),
         Check("exact: VC(C) = 0 edge case gives VC(C^⊕) = 0",
               lambda: check_xor_vc_zero(_xor_family())),
     ),

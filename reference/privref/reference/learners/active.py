@@ -159,7 +159,7 @@ class LabelOracle:
         """The indices queried so far, in order (004/000 Definition 5.4)."""
         return tuple(self._queried)
 
-    def answer(self, index: object) -> int:
+    def answer(self, index: int) -> int:
         """Record ``index`` in the transcript, then return the label of that entry.
 
         Raises InvalidArgument when ``index`` is not an int in [0, n) or the

@@ -30,7 +30,7 @@ from fractions import Fraction
 from privref.reference.concepts import Concept, ConceptClass
 from privref.reference.errors import InvalidArgument
 from privref.reference.learners.pate_students import disagreement_region
-from privref.reference.validate import to_fraction
+from privref.reference.validate import ExactInput, to_fraction
 
 __all__ = [
     "ball",
@@ -42,7 +42,7 @@ __all__ = [
 ]
 
 
-def check_marginal(C: ConceptClass, weights: Sequence[object]) -> tuple[Fraction, ...]:
+def check_marginal(C: ConceptClass, weights: Sequence[ExactInput]) -> tuple[Fraction, ...]:
     """The marginal D_X as exact weights, one per point of C's domain (001 Table 2's D_X).
 
     Guarantee: returns the weights as Fractions, in domain order.  Requires one exact weight per
@@ -81,7 +81,7 @@ def dis_mass(V: Sequence[Concept], points: Sequence[Hashable],
     return sum((weight_of[x] for x in disagreement_region(V, points)), Fraction(0))
 
 
-def ball(C: ConceptClass, h_star: Concept, r: object,
+def ball(C: ConceptClass, h_star: Concept, r: ExactInput,
          weights: Sequence[Fraction]) -> tuple[Concept, ...]:
     """B(h*, r) = {h ∈ C : Dis(h, h*) <= r} in C's order (Hanneke 2014, used by 001 Lemma 39).
 
@@ -102,8 +102,8 @@ def distance_breakpoints(C: ConceptClass, h_star: Concept,
     return tuple(sorted({dis(h, h_star, weights) for h in C}))
 
 
-def disagreement_coefficient(C: ConceptClass, h_star: Concept, weights: Sequence[object],
-                             r0: object) -> Fraction:
+def disagreement_coefficient(C: ConceptClass, h_star: Concept, weights: Sequence[ExactInput],
+                             r0: ExactInput) -> Fraction:
     """θ(r0) = max{1, sup_{r > r0} P(DIS(B(h*, r)))/r}, exactly (Hanneke 2014; 001 Lemma 39 uses it).
 
     Guarantee: the exact supremum, computed as the finite maximum proved in the module docstring;

@@ -45,7 +45,7 @@ from ..mechanism import Mechanism
 from ..privacy import PrivacyClaim, parse_epsilon
 from ..program import Categorical, Program, call, categorical_choice, choose, deterministic
 from ..reals import Order, Real, compare
-from ..validate import check_int
+from ..validate import ExactInput, check_int
 from ..vc import canonical_representatives, xor_class
 from .base import Learner, as_learner
 from .sanitizer import DEFAULT_MAX_CANDIDATES, SanitizedDatabase, Sanitizer, blr_sanitizer
@@ -63,7 +63,7 @@ GENERIC_LEARNER_SOURCE: Final = cite("004 Theorem 3.3")
 """Where GenericLearner's privacy claim is stated (proof in 004 Appendix C.1; 000 Theorem 3.3)."""
 
 
-def klnrs_learner(concepts: ConceptClass, *, epsilon: object) -> Learner[Concept]:
+def klnrs_learner(concepts: ConceptClass, *, epsilon: Real | ExactInput) -> Learner[Concept]:
     """The generic learner of Kasiviswanathan et al.: 004 Algorithm 3 with H = C.
 
     Input: a labeled sample (entries (x, y); ⊥ entries never agree).  Proper;
@@ -109,7 +109,7 @@ def split_database(concepts: ConceptClass, m: int, data: Dataset) -> tuple[Datas
     return tuple(points[:cut]), data[cut:]
 
 
-def generic_learner(concepts: ConceptClass, *, m: int, epsilon: object, sanitizer: Sanitizer,
+def generic_learner(concepts: ConceptClass, *, m: int, epsilon: Real | ExactInput, sanitizer: Sanitizer,
                     name: str | None = None) -> Learner[Concept]:
     """GenericLearner (004/000 Algorithm 1) with a pluggable sanitizer for C^⊕; see the module docstring.
 
@@ -143,7 +143,7 @@ def generic_learner(concepts: ConceptClass, *, m: int, epsilon: object, sanitize
     return as_learner(mech, concepts, proper=True)
 
 
-def generic_learner_blr(concepts: ConceptClass, *, m: int, k: int, epsilon: object,
+def generic_learner_blr(concepts: ConceptClass, *, m: int, k: int, epsilon: Real | ExactInput,
                         limit: int = DEFAULT_MAX_CANDIDATES) -> Learner[Concept]:
     """GenericLearner with the BLR sanitizer for C^⊕ of output size k, both at ``epsilon``.
 

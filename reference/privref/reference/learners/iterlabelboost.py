@@ -48,6 +48,7 @@ from ..program import Program, call, deterministic, uniform
 from ..reals import Order, Real, compare, exp, log, rational
 from ..resampling import resampling_claim
 from ..subsampling import unrank_combination
+from ..validate import ExactInput
 from ..vc import vc_dimension
 from .base import Learner, as_learner
 from .labelboost import label_boost, labelboost_claim, relabel_step
@@ -164,7 +165,7 @@ def _ratio(kept: int, size: int) -> Fraction:
 
 
 def iteration_privacy_chain(schedule: Schedule, base: PrivacyClaim, *,
-                            how: Amplification = "tight", em_epsilon: object = 1
+                            how: Amplification = "tight", em_epsilon: Real | ExactInput = 1
                             ) -> tuple[PrivacyClaim, ...]:
     """Claims of 𝓛_0, 𝓛_1, …, 𝓛_N along the induction of 000 Lemma 4.6 / 004 Lemma C.4.
 
@@ -205,8 +206,8 @@ def _learner_claim(schedule: Schedule, base: PrivacyClaim, em: Real
 # ----------------------------------------------------------------- the learner
 
 
-def _validated_schedule(base: Learner[Any], constants: LabelBoostConstants, alpha: object,
-                        beta: object, n: int, m: int, vc: int | None,
+def _validated_schedule(base: Learner[Any], constants: LabelBoostConstants, alpha: ExactInput,
+                        beta: ExactInput, n: int, m: int, vc: int | None,
                         concepts: ConceptClass | None, unlabeled: int | None
                         ) -> tuple[ConceptClass, Schedule]:
     if not isinstance(base, Learner):
@@ -233,10 +234,10 @@ def _check_size(expected: int, data: Dataset) -> Dataset:
     return data
 
 
-def iter_label_boost(base: Learner[H], *, alpha: object, beta: object, n: int, m: int,
+def iter_label_boost(base: Learner[H], *, alpha: ExactInput, beta: ExactInput, n: int, m: int,
                      constants: LabelBoostConstants = PAPER_004, vc: int | None = None,
                      concepts: ConceptClass | None = None, unlabeled: int | None = None,
-                     draws: DrawsMode = "printed", em_epsilon: object = 1,
+                     draws: DrawsMode = "printed", em_epsilon: Real | ExactInput = 1,
                      name: str | None = None) -> Learner[H]:
     """004 Algorithm 4 (IterLabelBoost); with ``constants=PAPER_000``, 000 Algorithm 3 (LabelBoost).
 
@@ -289,10 +290,10 @@ class PrivacyDevices:
     boosted: tuple[Learner[Any], ...]
 
 
-def privacy_devices(base: Learner[H], *, alpha: object, beta: object, n: int, m: int,
+def privacy_devices(base: Learner[H], *, alpha: ExactInput, beta: ExactInput, n: int, m: int,
                     constants: LabelBoostConstants = PAPER_004, vc: int | None = None,
                     concepts: ConceptClass | None = None, unlabeled: int | None = None,
-                    draws: DrawsMode = "printed", em_epsilon: object = 1,
+                    draws: DrawsMode = "printed", em_epsilon: Real | ExactInput = 1,
                     how: Amplification = "tight") -> PrivacyDevices:
     """Build 𝓛_t and 𝓛′_t compositionally from the building blocks (004 Lemma C.4's proof).
 

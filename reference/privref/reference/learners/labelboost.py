@@ -55,7 +55,7 @@ from ..program import (
     deterministic,
 )
 from ..reals import DEFAULT_PRECISION, Real, exp, log, rational
-from ..validate import check_int
+from ..validate import ExactInput, check_int
 from ..vc import canonical_representatives
 from .base import Learner, as_learner
 
@@ -171,7 +171,7 @@ def round_up_delta(value: Real, name: str = "delta") -> Fraction:
     return bound
 
 
-def labelboost_claim(inner: PrivacyClaim, em_epsilon: object = 1) -> PrivacyClaim:
+def labelboost_claim(inner: PrivacyClaim, em_epsilon: Real | ExactInput = 1) -> PrivacyClaim:
     """000 Lemma 4.1 (= 004 Lemma 4.1's proof): (ε + 3, 4e·δ) from an (ε, δ)-DP base, at ε_em = 1.
 
     For another exponential-mechanism ε_em the same proof (w_{1,z} <= 4e^{ε_em}
@@ -185,7 +185,7 @@ def labelboost_claim(inner: PrivacyClaim, em_epsilon: object = 1) -> PrivacyClai
     return PrivacyClaim(inner.epsilon + log(factor), round_up_delta(factor * inner.delta))
 
 
-def labelboost_tight_claim(inner: PrivacyClaim, em_epsilon: object = 1) -> PrivacyClaim:
+def labelboost_tight_claim(inner: PrivacyClaim, em_epsilon: Real | ExactInput = 1) -> PrivacyClaim:
     """(ε + ln 4 + ε_em, δ): the decomposition of 000 Lemma 4.1's proof without the 4e on δ.
 
     Proof sketch: for each z ∈ Π_C(K) the conditional laws of 𝒜's output are
@@ -233,7 +233,7 @@ class LabelBoostProcedure(Interpreted[Dataset]):
 
 
 def label_boost_procedure(concepts: ConceptClass, *, s: int, t: int, d: int,
-                          em_epsilon: object = 1) -> LabelBoostProcedure:
+                          em_epsilon: Real | ExactInput = 1) -> LabelBoostProcedure:
     """000 Algorithm 2 with public split sizes (s, t, d); ``em_epsilon`` as in the module docstring."""
     return LabelBoostProcedure(concepts, *_sizes(s, t, d), parse_epsilon(em_epsilon, "em_epsilon"))
 
@@ -282,7 +282,7 @@ def _boosted(base: Learner[H], procedure: LabelBoostProcedure, label: str, sourc
 
 
 def label_boost(base: Learner[H], *, s: int, t: int, d: int, concepts: ConceptClass | None = None,
-                em_epsilon: object = 1, name: str | None = None) -> Learner[H]:
+                em_epsilon: Real | ExactInput = 1, name: str | None = None) -> Learner[H]:
     """004 Algorithm 2 (LabelBoost): relabel S∘T by the EM's h over Π_C(P), then execute ``base``.
 
     Preconditions (checked at run time): the input has exactly s + t + d

@@ -31,7 +31,7 @@ from ..errors import InvalidArgument, TooLargeToEnumerate
 from ..privacy import parse_epsilon
 from ..program import MAX_PATHS, Distribution, Program, call, distribution, uniform
 from ..reals import Prob, Real, exp, log
-from ..validate import check_int, check_probability, to_fraction
+from ..validate import ExactInput, check_int, check_probability, to_fraction
 
 __all__ = [
     "MAX_EXHAUSTIVE_D",
@@ -72,7 +72,7 @@ def _alpha(alpha: object) -> Fraction:
     return a
 
 
-def threshold_range(d: int, alpha: object, *, version: Version = "000",
+def threshold_range(d: int, alpha: ExactInput, *, version: Version = "000",
                     n: int | None = None) -> tuple[int, ...]:
     """The threshold set B of the proof.
 
@@ -201,7 +201,7 @@ def _threshold_mask(d: int, t: int) -> int:
     return (1 << min(t, 1 << d)) - 1
 
 
-def failure_probability(d: int, alpha: object, hypothesis: Concept | int,
+def failure_probability(d: int, alpha: ExactInput, hypothesis: Concept | int,
                         thresholds: tuple[int, ...]) -> Fraction:
     """Pr_{t ~ Unif(B)}[error_μ(c_t, h) > α] for μ uniform on X_d: exact.
 
@@ -219,7 +219,7 @@ def failure_probability(d: int, alpha: object, hypothesis: Concept | int,
     return Fraction(bad, len(thresholds))
 
 
-def min_failure_thresholds(d: int, alpha: object, thresholds: tuple[int, ...]
+def min_failure_thresholds(d: int, alpha: ExactInput, thresholds: tuple[int, ...]
                            ) -> tuple[Fraction, int]:
     """min over the threshold hypotheses c_s (s = 0..2^d) of :func:`failure_probability`, and s."""
     d = check_int(d, "d", minimum=0, maximum=20)
@@ -228,7 +228,7 @@ def min_failure_thresholds(d: int, alpha: object, thresholds: tuple[int, ...]
     return best
 
 
-def min_failure_all_hypotheses(d: int, alpha: object, thresholds: tuple[int, ...]) -> Fraction:
+def min_failure_all_hypotheses(d: int, alpha: ExactInput, thresholds: tuple[int, ...]) -> Fraction:
     """min over all 2^(2^d) hypotheses h: X_d → {0,1} (d <= MAX_EXHAUSTIVE_D)."""
     d = check_int(d, "d", minimum=0)
     if d > MAX_EXHAUSTIVE_D:
@@ -244,7 +244,7 @@ def min_failure_all_hypotheses(d: int, alpha: object, thresholds: tuple[int, ...
     return Fraction(best, len(masks))
 
 
-def failure_bound(d: int, alpha: object, thresholds: tuple[int, ...]) -> Fraction:
+def failure_bound(d: int, alpha: ExactInput, thresholds: tuple[int, ...]) -> Fraction:
     """Exact minimum failure probability for consecutive thresholds B ⊆ [0, 2^d]:
 
     1 − min(|B|, 2⌊α2^d⌋ + 1)/|B|.  An α-good h for c_t and c_{t′} has
@@ -270,15 +270,15 @@ def expected_b(d: int, n: int, thresholds: tuple[int, ...]) -> Fraction:
     return Fraction(n * inside, (1 << d))
 
 
-def wlog_sample_size(alpha: object, beta: object) -> Real:
+def wlog_sample_size(alpha: ExactInput, beta: ExactInput) -> Real:
     """(100/α²)·ln(1/(αβ)), the size both proofs assume "without loss of generality"."""
     a = _alpha(alpha)
     b = check_probability(to_fraction(beta, "beta"), "beta", open_low=True, open_high=True)
     return log(1 / (a * b)) * (100 / a**2)
 
 
-def implied_label_lower_bound(alpha: object, beta: object, epsilon: object, delta: object,
-                              n: int, *, version: Version = "000") -> Real:
+def implied_label_lower_bound(alpha: ExactInput, beta: ExactInput, epsilon: Real | ExactInput,
+                              delta: ExactInput, n: int, *, version: Version = "000") -> Real:
     """n times the right side of the proof's final inequality: m >= this (exact real).
 
     000: e^{−2ε}(1 − 25β/9)/(9α) − nδ(1 + e^{−ε}); 004: the same with 7β/3.

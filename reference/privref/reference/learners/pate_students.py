@@ -37,7 +37,7 @@ from privref.reference.data import BOTTOM, Bottom
 from privref.reference.errors import InvalidArgument
 from privref.reference.learners.prediction_baselines import erm
 from privref.reference.program import Program
-from privref.reference.validate import check_int, check_probability, to_fraction
+from privref.reference.validate import ExactInput, check_int, check_probability, to_fraction
 
 __all__ = [
     "ActiveRun",
@@ -141,7 +141,7 @@ class ActiveRun:
 def disagreement_active_program(C: ConceptClass, stream: Sequence[Hashable],
                                 label: Callable[[int], Program[int]], *, budget: int,
                                 U: Callable[[int, Fraction], object],
-                                gamma: object = Fraction(1, 10)) -> Program[ActiveRun]:
+                                gamma: ExactInput = Fraction(1, 10)) -> Program[ActiveRun]:
     """001 Algorithm 4 as a probabilistic program: the label of stream position i (0-based) is
     ``yield from label(i)``, so a noisy labeling service (001 Algorithm 5) contributes its
     random choices and both interpreters of :mod:`privref.reference.program` apply.
@@ -200,7 +200,7 @@ def _answer(label: Callable[[Hashable], int], x: Hashable) -> Program[int]:
 def disagreement_active_learner(C: ConceptClass, stream: Sequence[Hashable],
                                 label: Callable[[Hashable], int], *, budget: int,
                                 U: Callable[[int, Fraction], object],
-                                gamma: object = Fraction(1, 10)) -> ActiveRun:
+                                gamma: ExactInput = Fraction(1, 10)) -> ActiveRun:
     """001 Algorithm 4 with an explicit version space, U(j, γ_j) given, and label budget ℓ = budget.
 
     Guarantee: :func:`disagreement_active_program` driven by the deterministic service

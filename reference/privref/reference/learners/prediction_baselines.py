@@ -48,7 +48,7 @@ from privref.reference.program import (
     uniform,
 )
 from privref.reference.reals import Real, exp, log, rational
-from privref.reference.validate import check_int
+from privref.reference.validate import ExactInput, check_int
 
 __all__ = [
     "block_average_predictor",
@@ -212,7 +212,7 @@ def block_average_predictor(C: ConceptClass, n: int, k: int, *,
 # ----------------------------------------------------------------------- B3
 
 
-def flipped_average_predictor(C: ConceptClass, n: int, k: int, flip: object, *,
+def flipped_average_predictor(C: ConceptClass, n: int, k: int, flip: ExactInput, *,
                               name: str = "002 baseline B3 (block average, then flip)"
                               ) -> Predictor:
     """B3: :func:`block_average_predictor` (n, k), then flip the label with probability q (002 §1).
@@ -235,7 +235,7 @@ def flipped_average_predictor(C: ConceptClass, n: int, k: int, flip: object, *,
 # ----------------------------------------------------------------------- B4
 
 
-def private_majority_epsilon(k: int, epsilon: object) -> Real:
+def private_majority_epsilon(k: int, epsilon: Real | ExactInput) -> Real:
     """The exact private-prediction ε of B4: ln((1 + r^k)/(1 + r^{k−2})) with r = e^{ε/2}; <= ε.
 
     Source: our derivation for 002 baseline B4 ([DF18] Theorem 4.1's private majority).
@@ -268,7 +268,7 @@ def majority_choice(votes: int, k: int, epsilon: Real) -> Categorical:
     return categorical_choice(exponential_weights([k - votes, votes], epsilon=epsilon))
 
 
-def private_majority_predictor(C: ConceptClass, n: int, k: int, epsilon: object, *,
+def private_majority_predictor(C: ConceptClass, n: int, k: int, epsilon: Real | ExactInput, *,
                                name: str = "002 baseline B4 (private majority)") -> Predictor:
     """B4: ERM on each block of :func:`index_blocks` (n, k), then a private majority at x (002 §1).
 
@@ -302,7 +302,7 @@ def private_majority_predictor(C: ConceptClass, n: int, k: int, epsilon: object,
 # ----------------------------------------------------------------------- B5
 
 
-def generic_predictor(C: ConceptClass, n: int, epsilon: object, *,
+def generic_predictor(C: ConceptClass, n: int, epsilon: Real | ExactInput, *,
                       name: str = "002 baseline B5 (generic private learner)") -> Predictor:
     """B5: h ← the exponential mechanism over C scored on S, then predict h(x) (002 §1).
 

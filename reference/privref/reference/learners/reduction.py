@@ -49,7 +49,7 @@ from ..program import (
     uniform,
 )
 from ..reals import log, rational
-from ..validate import check_int, check_probability, to_fraction
+from ..validate import ExactInput, check_int, check_probability, to_fraction
 
 __all__ = [
     "PRIVSAMP",
@@ -221,7 +221,7 @@ def _score(concepts: ConceptClass, public_weight: int, n_pub: int,
     return tuple(agreements(h, priv) + public_weight * agreements(h, pub) for h in concepts)
 
 
-def exponential_semi_private_learner(concepts: ConceptClass, *, base: object, n_priv: int,
+def exponential_semi_private_learner(concepts: ConceptClass, *, base: ExactInput, n_priv: int,
                                      n_pub: int, public_weight: int = 1
                                      ) -> SemiPrivateLearner[Concept]:
     """A simple (2 ln r)-DP semi-private 𝒜 for tests: P[h] ∝ r^(agree_priv(h) + w·agree_pub(h)).
@@ -273,7 +273,7 @@ def reduction_mixing_rate(n_pub: int) -> Fraction:
     return Fraction(1, 100 * n_pub)
 
 
-def reduction(a: SemiPrivateLearner[H], d0: DummyDistribution, *, p: object | None = None,
+def reduction(a: SemiPrivateLearner[H], d0: DummyDistribution, *, p: ExactInput | None = None,
               n_tilde: int | None = None) -> Mechanism[H]:
     """003 Algorithm 2: the private learner 𝓑(S̃) = 𝒜(PrivSamp(S̃, D_0, p, n_priv), PubSamp(D_0, n_pub)).
 

@@ -51,7 +51,7 @@ from privref.reference.reals import (
     prob_as_interval,
     rational,
 )
-from privref.reference.validate import check_int, check_probability, to_fraction
+from privref.reference.validate import ExactInput, check_int, check_probability, to_fraction
 from privref.reference.vc import canonical_representatives
 
 __all__ = [
@@ -289,7 +289,7 @@ def _subset_program(C: ConceptClass, data: Dataset, points: tuple[Hashable, ...]
 
 
 def subset_law(C: ConceptClass, data: Dataset, points: Sequence[Hashable], x: Hashable,
-               epsilon1: object, blocks: int, epsilon2: object, *,
+               epsilon1: Real | ExactInput, blocks: int, epsilon2: Real | ExactInput, *,
                precision: int = DEFAULT_PRECISION) -> Distribution[int]:
     """P(S, S', x) of 002 Eq. (8): the law of Algorithm 3's steps 2–4 for a FIXED point list S'.
 
@@ -311,8 +311,8 @@ def subset_law(C: ConceptClass, data: Dataset, points: Sequence[Hashable], x: Ha
     return distribution(_subset_program, C, data, pts, x, eps1, inner, precision=precision)
 
 
-def averaged_law(C: ConceptClass, data: Dataset, m: int, x: Hashable, epsilon1: object,
-                 blocks: int, epsilon2: object, *,
+def averaged_law(C: ConceptClass, data: Dataset, m: int, x: Hashable, epsilon1: Real | ExactInput,
+                 blocks: int, epsilon2: Real | ExactInput, *,
                  precision: int = DEFAULT_PRECISION) -> Distribution[int]:
     """F_S(x) of 002 Eq. (9): C(n, m)^{-1}·Σ_{|I| = m} P(S, S_I, x), as a law on {0, 1}.
 
@@ -341,7 +341,7 @@ def averaged_law(C: ConceptClass, data: Dataset, m: int, x: Hashable, epsilon1: 
 # ------------------------------------------------------------------ claims
 
 
-def refined_epsilon(n: int, m: int, epsilon1: object, epsilon2: object, k: int) -> Real:
+def refined_epsilon(n: int, m: int, epsilon1: Real | ExactInput, epsilon2: Real | ExactInput, k: int) -> Real:
     """ε(k) = ε₁ + ε₂ + ln(1 + 4·e^{k(ε₁+ε₂)}·m/(n − m)): our exact multiplicative term of
     002 Lemma 8's privacy proof (Lemma 11 gives e^{ε₁+ε₂}; Lemma 10 with radius k and the
     double count of C6 give the second factor).
@@ -356,8 +356,8 @@ def refined_epsilon(n: int, m: int, epsilon1: object, epsilon2: object, k: int) 
     return eps + log(exp(eps * k) * Fraction(4 * m, n - m) + 1)
 
 
-def refined_core_claim(C: ConceptClass, data: Dataset, m: int, epsilon1: object,
-                       epsilon2: object, k: int, changed: int = 0) -> PrivatePrediction:
+def refined_core_claim(C: ConceptClass, data: Dataset, m: int, epsilon1: Real | ExactInput,
+                       epsilon2: Real | ExactInput, k: int, changed: int = 0) -> PrivatePrediction:
     """(ε(k), |T₁(k)|/|T|): our exact, always-valid form of 002 Lemma 8's privacy for ``data``.
 
     Guarantee (proved in the ledger entry of 002 Lemma 8): for every S'' differing from
@@ -374,8 +374,8 @@ def refined_core_claim(C: ConceptClass, data: Dataset, m: int, epsilon1: object,
                              partition.t1_fraction)
 
 
-def stated_core_claim(n: int, m: int, epsilon1: object, epsilon2: object,
-                      delta: object) -> PrivatePrediction:
+def stated_core_claim(n: int, m: int, epsilon1: Real | ExactInput, epsilon2: Real | ExactInput,
+                      delta: ExactInput) -> PrivatePrediction:
     """002 Lemma 8's privacy with our constants: (ε₁ + ε₂ + 8e²·m/n, δ·m/n).
 
     Valid under the reconstructed conditions k·ε₁ <= 1, k·ε₂ <= 1, m <= n/2 and
@@ -390,7 +390,7 @@ def stated_core_claim(n: int, m: int, epsilon1: object, epsilon2: object,
     return PrivatePrediction(eps + exp(rational(2)) * Fraction(8 * m, n), d * Fraction(m, n))
 
 
-def flip_approximate_privacy(claim: PrivatePrediction, flip: object) -> PrivatePrediction:
+def flip_approximate_privacy(claim: PrivatePrediction, flip: ExactInput) -> PrivatePrediction:
     """An (ε, δ)-private prediction flipped w.p. q is pure ln(e^ε + (1 − 2q)·δ/q)-private.
 
     002 Theorem 2's proof converts Lemma 8's (ε, δ) claim "as in the proof of Corollary 1".

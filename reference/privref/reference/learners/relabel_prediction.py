@@ -54,7 +54,7 @@ from privref.reference.prediction import (
 from privref.reference.privacy import parse_epsilon
 from privref.reference.program import Program, call, deterministic
 from privref.reference.reals import DEFAULT_PRECISION, Real, exp
-from privref.reference.validate import check_int, check_probability, to_fraction
+from privref.reference.validate import ExactInput, check_int, check_probability, to_fraction
 
 __all__ = [
     "relabel",
@@ -112,7 +112,8 @@ def _inner_epsilon(epsilon1: Real, k: int, epsilon2: Real) -> Real:
     return epsilon1 + private_majority_epsilon(k, epsilon2)
 
 
-def relabel_core_gamma(n: int, m: int, epsilon1: object, k: int, epsilon2: object) -> Real:
+def relabel_core_gamma(n: int, m: int, epsilon1: Real | ExactInput, k: int,
+                       epsilon2: Real | ExactInput) -> Real:
     """A proved uniform stability of the core: γ = (m/n)·tanh(kε₂/4) + (1 − m/n)·tanh(ε₀/2).
 
     Here ε₀ = ε₁ + ε₂′ with ε₂′ = :func:`private_majority_epsilon` (k, ε₂) <= ε₂ (our
@@ -141,7 +142,7 @@ def relabel_core_gamma(n: int, m: int, epsilon1: object, k: int, epsilon2: objec
     return inside * share + outside * (1 - share)
 
 
-def relabel_core_privacy(n: int, m: int, epsilon1: object, k: int, epsilon2: object, *,
+def relabel_core_privacy(n: int, m: int, epsilon1: Real | ExactInput, k: int, epsilon2: Real | ExactInput, *,
                          precision: int = DEFAULT_PRECISION) -> PrivatePrediction:
     """A proved (ε₀, δ) private prediction of the core: ε₀ = ε₁ + ε₂′ and
     δ = (m/n)·max(0, (r^k − e^{ε₀})/(1 + r^k)), r = e^{ε₂/2} (002 Lemma 8's form, our constants).
@@ -180,8 +181,8 @@ def _check_flip(flip: object) -> Fraction:
     return q
 
 
-def relabel_privacy(n: int, m: int, epsilon1: object, k: int, epsilon2: object,
-                    flip: object) -> PrivatePrediction:
+def relabel_privacy(n: int, m: int, epsilon1: Real | ExactInput, k: int, epsilon2: Real | ExactInput,
+                    flip: ExactInput) -> PrivatePrediction:
     """The pure private prediction of Algorithm 3: ε = ln(1 + (1 − 2q)·min(γ, 1)/q), δ = 0.
 
     γ = :func:`relabel_core_gamma` (n, m, ε₁, k, ε₂), q = flip (002 Theorem 2, our constants).
@@ -232,8 +233,8 @@ def _core_run(C: ConceptClass, n: int, m: int, eps1: Real, inner: Predictor, dat
     return (yield from call(inner.program, relabeled, x))
 
 
-def relabel_core_predictor(C: ConceptClass, n: int, m: int, epsilon1: object, k: int,
-                           epsilon2: object, *,
+def relabel_core_predictor(C: ConceptClass, n: int, m: int, epsilon1: Real | ExactInput, k: int,
+                           epsilon2: Real | ExactInput, *,
                            name: str = "002 Algorithm 3 core (no flip)") -> Predictor:
     """Steps 1–4 of 002 Algorithm 3 (no final flip) as a Predictor on n examples.
 
@@ -253,8 +254,8 @@ def relabel_core_predictor(C: ConceptClass, n: int, m: int, epsilon1: object, k:
                      description=description)
 
 
-def relabel_predictor(C: ConceptClass, n: int, m: int, epsilon1: object, k: int,
-                      epsilon2: object, flip: object, *,
+def relabel_predictor(C: ConceptClass, n: int, m: int, epsilon1: Real | ExactInput, k: int,
+                      epsilon2: Real | ExactInput, flip: ExactInput, *,
                       name: str = "002 Algorithm 3 (relabel, then flip)") -> Predictor:
     """002 Algorithm 3 (Theorem 2): the core of :func:`relabel_core_predictor`, then flip w.p. q.
 

@@ -50,7 +50,7 @@ from ..mechanism import Mechanism, WrapsMechanism
 from ..privacy import PrivacyClaim, parse_epsilon
 from ..program import Categorical, Program, categorical_choice, choose, deterministic
 from ..reals import Real
-from ..validate import check_int, check_nonempty
+from ..validate import ExactInput, check_int, check_nonempty
 
 __all__ = [
     "DEFAULT_MAX_CANDIDATES",
@@ -119,7 +119,7 @@ def candidate_databases(queries: ConceptClass, k: int, *,
     return tuple(itertools.combinations_with_replacement(queries.domain.points, k))
 
 
-def blr_sanitizer(queries: ConceptClass, *, k: int, epsilon: object,
+def blr_sanitizer(queries: ConceptClass, *, k: int, epsilon: Real | ExactInput,
                   limit: int = DEFAULT_MAX_CANDIDATES,
                   name: str | None = None) -> Sanitizer:
     """BLR: the exponential mechanism over all size-k multisets Ŝ, score −max_c | |S|·Q_c(Ŝ) − count_c(S) |.

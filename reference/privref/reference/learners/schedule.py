@@ -35,7 +35,7 @@ from typing import Final, Literal
 
 from ..errors import InvalidArgument
 from ..reals import Order, Real, compare, exp, log, rational
-from ..validate import check_int, to_fraction
+from ..validate import ExactInput, check_int, to_fraction
 
 __all__ = [
     "MAX_ITERATIONS",
@@ -279,7 +279,7 @@ def step_2b_size(constants: LabelBoostConstants, alpha_i: Fraction, beta_i: Frac
     return max(0, floor_real(y)), False
 
 
-def size_schedule(constants: LabelBoostConstants, alpha: object, beta: object, n: int, m: int,
+def size_schedule(constants: LabelBoostConstants, alpha: ExactInput, beta: ExactInput, n: int, m: int,
                   vc: int, *, unlabeled: int | None = None,
                   max_iterations: int = MAX_ITERATIONS) -> Schedule:
     """The exact size schedule of 000 Algorithm 3 / 004 Algorithm 4 (pure, data-independent).

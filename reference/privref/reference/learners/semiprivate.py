@@ -43,7 +43,7 @@ from ..neighbors import PublicPrivate
 from ..privacy import PrivacyClaim, parse_epsilon
 from ..program import Categorical, Program, categorical_choice, choose, deterministic
 from ..reals import Real
-from ..validate import check_int
+from ..validate import ExactInput, check_int
 from ..vc import canonical_representatives
 from .base import Learner, as_learner
 
@@ -97,7 +97,7 @@ def split_public_private(concepts: ConceptClass, public_size: int, data: Dataset
     return tuple(points[:public_size]), data[public_size:]
 
 
-def sspp_learner(concepts: ConceptClass, *, public_size: int, epsilon: object,
+def sspp_learner(concepts: ConceptClass, *, public_size: int, epsilon: Real | ExactInput,
                  name: str | None = None) -> Learner[Concept]:
     """A_SSPP (003 Algorithm 1) with privacy parameter ε; see the module docstring.
 

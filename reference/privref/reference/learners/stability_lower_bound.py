@@ -28,7 +28,7 @@ from privref.reference.concepts import ConceptClass
 from privref.reference.data import Dataset, label_of, point_of
 from privref.reference.errors import InvalidArgument, TooLargeToEnumerate
 from privref.reference.prediction import Predictor
-from privref.reference.validate import check_int, to_fraction
+from privref.reference.validate import ExactInput, check_int, to_fraction
 from privref.reference.vc import shatters
 
 __all__ = [
@@ -102,7 +102,7 @@ def shattered_points(C: ConceptClass, d: int) -> tuple[Hashable, ...]:
     raise InvalidArgument(f"d={d}: {C.name} shatters no {d} points of its domain")
 
 
-def hard_instance(d: int, alpha: object, C: ConceptClass | None = None) -> HardInstance:
+def hard_instance(d: int, alpha: ExactInput, C: ConceptClass | None = None) -> HardInstance:
     """002 Theorem 4's hard distribution for dimension d and accuracy α (002 §5).
 
     X' = (0, …, d−1) by default, or the first d points shattered by ``C``
@@ -183,7 +183,7 @@ def sample_law(instance: HardInstance, h: Target, n: int, *,
     return tuple(_law(instance, h, n))
 
 
-def key_bound(instance: HardInstance, n: int, gamma: object) -> Fraction:
+def key_bound(instance: HardInstance, n: int, gamma: ExactInput) -> Fraction:
     """Σ_{x∈X'} D(x)·max(0, 1 − γ·n·D(x))/2: 002 Theorem 4's lower bound on E_h E_S L_{P_h}(A, S).
 
     Valid for every γ-uniformly stable A (see the module docstring; the max(0, ·) is ours and
@@ -195,7 +195,7 @@ def key_bound(instance: HardInstance, n: int, gamma: object) -> Fraction:
     return sum((w * max(Fraction(0), 1 - g * n * w) / 2 for w in instance.weights), Fraction(0))
 
 
-def tail_bound(instance: HardInstance, n: int, gamma: object) -> Fraction:
+def tail_bound(instance: HardInstance, n: int, gamma: ExactInput) -> Fraction:
     """2α(1 − 4αγn/(d − 1)): the i ≥ 1 terms of :func:`key_bound` without the max (002 §5).
 
     Never above :func:`key_bound` (it drops the x_0 term and the max).  If it is above α,
@@ -207,7 +207,7 @@ def tail_bound(instance: HardInstance, n: int, gamma: object) -> Fraction:
     return 2 * a * (1 - 4 * a * g * n / (instance.d - 1))
 
 
-def minimal_sample_size(d: int, alpha: object, gamma: object) -> Fraction:
+def minimal_sample_size(d: int, alpha: ExactInput, gamma: ExactInput) -> Fraction:
     """(d − 1)/(8αγ): the n below which 002 Theorem 4 rules out E L ≤ α (our constants).
 
     From :func:`tail_bound` ≤ α ⇔ n ≥ (d − 1)/(8αγ).  Requires d ≥ 2, 0 < α ≤ 1/4 and an

@@ -46,7 +46,7 @@ from privref.reference.program import (
 )
 from privref.reference.randomized_response import flip_bit
 from privref.reference.reals import Order, Real, compare, log, rational
-from privref.reference.validate import check_int, check_probability, to_fraction
+from privref.reference.validate import ExactInput, check_int, check_probability, to_fraction
 from privref.reference.vc import canonical_representatives
 
 __all__ = [
@@ -142,7 +142,7 @@ def _check_sizes(n: int, m: int) -> None:
     check_int(m, "m", minimum=1, maximum=n)
 
 
-def stable_gamma(m: int, n: int, epsilon: object) -> Real:
+def stable_gamma(m: int, n: int, epsilon: Real | ExactInput) -> Real:
     """The exact stability of Algorithm 1: γ = m/n + (1 − m/n)·tanh(ε/2) (002 Theorem 1, tightened).
 
     Proof.  Let S, S'' differ at index i.  Condition on the subset I.  If i ∉ I (probability
@@ -161,7 +161,7 @@ def stable_gamma(m: int, n: int, epsilon: object) -> Real:
     return tanh * (1 - share) + share
 
 
-def paper_stable_gamma(m: int, n: int, epsilon: object) -> Real:
+def paper_stable_gamma(m: int, n: int, epsilon: Real | ExactInput) -> Real:
     """The paper's stability of Algorithm 1: m/n + e^ε − 1 (002 Theorem 1's proof; loose by about 2×).
 
     Valid and never below :func:`stable_gamma`, since e^ε − 1 >= tanh(ε/2) >= (1 − m/n)·tanh(ε/2).
@@ -178,7 +178,7 @@ def _check_flip(flip: object) -> Fraction:
     return q
 
 
-def flip_privacy(stability: UniformStability, flip: object) -> PrivatePrediction:
+def flip_privacy(stability: UniformStability, flip: ExactInput) -> PrivatePrediction:
     """ε′ = ln(1 + (1 − 2q)·min(γ, 1)/q): a γ-stable prediction flipped w.p. q is ε′-private.
 
     Source: 002 Corollary 1 (whose 1 + 2γ/α at q = α/2 this tightens by the
@@ -219,7 +219,7 @@ def _check_data(C: ConceptClass, data: Dataset, n: int) -> None:
         C.domain.position(point_of(example), f"data[{i}]")
 
 
-def stable_predictor(C: ConceptClass, n: int, m: int, epsilon: object, *,
+def stable_predictor(C: ConceptClass, n: int, m: int, epsilon: Real | ExactInput, *,
                      name: str = "002 Algorithm 1 (stable learner)") -> Predictor:
     """Algorithm 1 of 002 (§3.1, Theorem 1) as a Predictor on datasets of exactly n examples.
 
@@ -245,7 +245,7 @@ def stable_predictor(C: ConceptClass, n: int, m: int, epsilon: object, *,
                                  f"eps={eps} scored on all of S")
 
 
-def flip_predictor(inner: Predictor, flip: object, *, name: str | None = None,
+def flip_predictor(inner: Predictor, flip: ExactInput, *, name: str | None = None,
                    source: Source = PRIVATE_SOURCE) -> Predictor:
     """Run ``inner`` (claimed γ-stable) and flip its label with probability ``flip`` (002 Cor. 1).
 
@@ -269,7 +269,7 @@ def flip_predictor(inner: Predictor, flip: object, *, name: str | None = None,
                      description=f"{inner.description}; then flip the label w.p. {q}")
 
 
-def private_predictor(C: ConceptClass, n: int, m: int, epsilon: object, flip: object, *,
+def private_predictor(C: ConceptClass, n: int, m: int, epsilon: Real | ExactInput, flip: ExactInput, *,
                       name: str = "002 Algorithm 2 (flip conversion)") -> Predictor:
     """Algorithm 2 of 002 (Corollary 1): Algorithm 1 with (m, ε), then the flip w.p. ``flip``.
 

@@ -47,7 +47,7 @@ from ..errors import InvalidArgument
 from ..privacy import PrivacyClaim
 from ..program import Program, categorical, distribution, uniform
 from ..reals import log
-from ..validate import check_int, check_probability, to_fraction
+from ..validate import ExactInput, check_int, check_probability, to_fraction
 from .active import ActiveLearner, Points, active_learner, query
 
 __all__ = [
@@ -71,13 +71,13 @@ def label_budget(k: int) -> int:
     return check_int(k, "k", minimum=1).bit_length()
 
 
-def failure_upper_bound(alpha: object, k: int) -> Fraction:
+def failure_upper_bound(alpha: ExactInput, k: int) -> Fraction:
     """(1 − α)^k: the learner's failure probability bound, for every μ and target (exact)."""
     a = check_probability(to_fraction(alpha, "alpha"), "alpha", open_low=True)
     return (1 - a) ** check_int(k, "k", minimum=1)
 
 
-def subset_size(alpha: object, beta: object) -> int:
+def subset_size(alpha: ExactInput, beta: ExactInput) -> int:
     """The least k >= 1 with (1 − α)^k <= β (k <= ⌈ln(1/β)/α⌉); needs 0 < α < 1, 0 < β < 1.
 
     k = ⌈ln β / ln(1 − α)⌉, the ceiling decided by interval enclosures, or by
@@ -142,7 +142,7 @@ def subset_search_learner(d: int, n: int, k: int) -> ActiveLearner[Concept]:
                           pal_claim=claim, tpal_claim=claim, source=SUBSET_SEARCH_SOURCE)
 
 
-def exact_failure(learner: ActiveLearner[Concept], alpha: object, target: int,
+def exact_failure(learner: ActiveLearner[Concept], alpha: ExactInput, target: int,
                   mu: tuple[Fraction, ...]) -> Fraction:
     """Exact Pr[error_μ(h, c_target) > α]: pool i.i.d. from μ, labeled by c_target, learner's coins.
 
