@@ -84,13 +84,15 @@ def _child(name: str, n: int, workers: int, backend: str, seed: int) -> None:
         pairs = [(tuple(a), tuple(b)) for a, b in entry.pairs]
         cfg = AuditConfig(epsilon=entry.claimed_epsilon, delta=entry.claimed_delta,
                           confidence=Fraction(9, 10), samples=n, seed=seed, workers=workers,
-                          backend=backend, screening_samples=n // 11, confirm=1, timeout=None)
+                          backend=backend, screening_samples=n // 11, confirm=1, timeout=None,
+                          relation="linf")
     else:
         fn, pair = TARGETS[name]
         target = target_from_callable(fn, name)
         pairs = [pair]
         cfg = AuditConfig(epsilon=rational(Fraction(1, 10)), samples=n, seed=seed,
-                          workers=workers, backend=backend, chunk_size=2**16, timeout=None)
+                          workers=workers, backend=backend, chunk_size=2**16, timeout=None,
+                          relation="linf")
     start = time.perf_counter()
     report = run_audit(target, cfg, pairs)
     wall = time.perf_counter() - start

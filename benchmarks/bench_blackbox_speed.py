@@ -112,6 +112,7 @@ class Case:
     vectorized: Callable[..., Any] | None
     epsilon: Real
     delta: Fraction
+    relation: object = "linf"  # the zoo's claims are about l-infinity neighbouring query answers
 
     def target(self, form: str) -> Target:
         fn = self.scalar if form == "scalar" else self.vectorized
@@ -146,7 +147,8 @@ def cases(third_party: bool = True) -> tuple[list[Case], list[dict[str, str]]]:
         _zoo("svt1", "tuple of 10"),
         _zoo("histogram", "vector of 5"),
         Case("privref:randomized-response", "privref `Mechanism` randomized response 3/4",
-             "bit", ((0,), (1,)), rr, finite_law_samplers(rr)[1], rr.claim.epsilon, Fraction(0)),
+             "bit", ((0,), (1,)), rr, finite_law_samplers(rr)[1], rr.claim.epsilon, Fraction(0),
+             rr.relation),
     ]
     skipped: list[dict[str, str]] = []
     for name in ("diffprivlib:count-laplace", "opendp:count-laplace") if third_party else ():
@@ -156,7 +158,8 @@ def cases(third_party: bool = True) -> tuple[list[Case], list[dict[str, str]]]:
             skipped.append({"target": name, "reason": str(exc)})
             continue
         out.append(Case(name, f"{t.library} {t.library_version} `{name}`", t.outcome_type.__name__,
-                        _pair(t.pairs), t.sample, t.sample_many, t.claim.epsilon, t.claim.delta))
+                        _pair(t.pairs), t.sample, t.sample_many, t.claim.epsilon, t.claim.delta,
+                        t.relation))
     return out, skipped
 
 
@@ -408,7 +411,7 @@ def memory_child(spec: str) -> None:
     n, seed = int(n_text), int(seed_text)
     sample_pair(target, case.pair, samples=1000, seed=seed)  # warm up (imports, caches)
     config = AuditConfig(epsilon=case.epsilon, delta=case.delta, confidence=CONFIDENCE, samples=n,
-                         seed=seed, workers=1)
+                         seed=seed, workers=1, relation=case.relation)  # type: ignore[arg-type]
     before = _status_kib("VmRSS")
     reset = _reset_peak()
     start = time.perf_counter()

@@ -149,7 +149,8 @@ def audit(entry: ZooEntry, samples: int, screening: int, seed: int, workers: int
     target = target_from_callable(entry.vectorized, name=entry.name)
     config = AuditConfig(epsilon=entry.claimed_epsilon, delta=entry.claimed_delta,
                          confidence=CONFIDENCE, samples=samples, seed=seed, workers=workers,
-                         screening_samples=screening, confirm=1, float_events=float_events)
+                         screening_samples=screening, confirm=1, float_events=float_events,
+                         relation="linf")
     pairs = [(tuple(a), tuple(b)) for a, b in entry.pairs]
     start = time.perf_counter()
     with warnings.catch_warnings():

@@ -141,7 +141,7 @@ def audit(entry: ZooEntry, samples: int, seed: int, workers: int, float_events: 
     target = target_from_callable(entry.vectorized or entry.sampler, name=entry.name)
     config = AuditConfig(epsilon=entry.claimed_epsilon, delta=entry.claimed_delta,
                          confidence=CONFIDENCE, samples=samples, seed=seed, workers=workers,
-                         float_events=float_events)
+                         float_events=float_events, relation="linf")
     pairs = [(tuple(a), tuple(b)) for a, b in entry.pairs]
     start = time.perf_counter()
     with warnings.catch_warnings():

@@ -42,6 +42,21 @@ _made = _report.BlackboxReport.__init__
 
 def _recorded(self: _report.BlackboxReport, *args: Any, **kwargs: Any) -> None:
     _made(self, *args, **kwargs)
+    _record_report(self)
+
+
+_unpickled = _report.BlackboxReport.__setstate__  # type: ignore[attr-defined]
+
+
+def _recorded_unpickled(self: _report.BlackboxReport, state: Any) -> None:
+    """A report made in a supervised child (the command line's audits run in one, forked:
+    audits.blackbox.isolation) is recorded here, where it is unpickled: the child's record
+    dies with it."""
+    _unpickled(self, state)
+    _record_report(self)
+
+
+def _record_report(self: _report.BlackboxReport) -> None:
     if self.status != "complete":
         return
     what = f"black-box audit of {self.target} at confidence {self.confidence}"
@@ -53,6 +68,7 @@ def _recorded(self: _report.BlackboxReport, *args: Any, **kwargs: Any) -> None:
 
 
 setattr(_report.BlackboxReport, "__init__", _recorded)  # noqa: B010 (observation only)
+setattr(_report.BlackboxReport, "__setstate__", _recorded_unpickled)  # noqa: B010
 
 _checked = _ledger.CheckResult.__init__
 

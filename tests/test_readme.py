@@ -27,6 +27,13 @@ def test_readme_target_runs() -> None:
     assert 1300 < kept < 1700  # keeps the bit with probability 3/4 (failure rate below 1e-9)
 
 
+def test_readme_target_is_the_shipped_example() -> None:
+    """The README's target is docs/examples/rr.py's, which its black-box command audits."""
+    shipped = (ROOT / "docs" / "examples" / "rr.py").read_text(encoding="utf-8")
+    assert _python_blocks(ROOT / "README.md")[0] in shipped
+    assert "audit blackbox docs/examples/rr.py:rr" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
 def test_api_example_runs() -> None:
     """Execute docs/api.md's first python block (the API in twenty lines)."""
     blocks = _python_blocks(ROOT / "docs" / "api.md")

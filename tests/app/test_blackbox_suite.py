@@ -8,6 +8,7 @@ samples per side by a wide margin (its bound is near ln 3 ~ 1.1).
 
 from __future__ import annotations
 
+import argparse
 import json
 import textwrap
 from pathlib import Path
@@ -62,26 +63,39 @@ def targets(tmp_path: Path) -> Path:
 
 
 def _suite(tmp_path: Path, targets: Path, over: str = "VIOLATION", extra: str = "") -> Path:
+    """The suite next to ``targets``, naming it relative to the suite's folder (the tests run
+    from the repository, so the working directory holds no targets.py)."""
     path = tmp_path / "suite.toml"
-    path.write_text(SUITE.format(t=targets, over=over) + extra, encoding="utf-8")
+    path.write_text(SUITE.format(t=targets.name, over=over) + extra, encoding="utf-8")
     return path
 
 
 def test_every_verdict_as_expected_exits_0(tmp_path: Path, targets: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "reports.json"
+    assert not (Path.cwd() / "targets.py").exists()
     assert main(["blackbox-suite", str(_suite(tmp_path, targets)), "--json", str(out)]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
     assert len(lines) == 3
     assert lines[0].startswith("rr-correct  [") and lines[0].endswith(
         "NO_VIOLATION_FOUND  expected NO_VIOLATION_FOUND  OK")
     assert "substitution  claim (1.09861 = log(3), 0)" in lines[0]
     assert lines[1].endswith("VIOLATION  expected VIOLATION  OK")
     assert lines[2].endswith("SKIP: not installed: no-such-distribution-xyz")
-    results = json.loads(out.read_text())["results"]
+    # the summary: entries run and skipped, pairs and samples actually checked (2 entries x
+    # 1 declared pair x 2000 samples x 2 sides)
+    summary = "3 entries: 2 ran (2 OK, 0 FAIL, 0 ERROR), 1 skipped; checked 2 pairs on 8,000 samples"
+    assert captured.err.splitlines()[-1] == summary
+    payload = json.loads(out.read_text())
+    results = payload["results"]
     assert [r["status"] for r in results] == ["OK", "OK", "SKIP"]
+    assert [r["pairs_checked"] for r in results] == [1, 1, 0]
+    assert [r["samples_checked"] for r in results] == [4000, 4000, 0]
+    assert payload["summary"] == summary and payload["exit_status"] == 0
     assert results[0]["report"]["relation_source"] == "declared"
     assert results[0]["report"]["seed"] == 3 and results[0]["report"]["samples"] == 2000
+    assert results[0]["report"]["target"] == f"{targets}:rr"  # resolved in the suite's folder
 
 
 def test_an_unexpected_verdict_exits_1(tmp_path: Path, targets: Path,
@@ -92,15 +106,66 @@ def test_an_unexpected_verdict_exits_1(tmp_path: Path, targets: Path,
     assert lines[1].endswith("VIOLATION  expected NO_VIOLATION_FOUND  FAIL")
 
 
-def test_an_entry_that_cannot_run_is_an_error_line_and_exits_1(
+def test_a_failing_target_exits_5_and_an_entry_that_cannot_run_exits_1(
         tmp_path: Path, targets: Path, capsys: pytest.CaptureFixture[str]) -> None:
     extra = f'\n[[target]]\nname = "boom"\ntarget = "{targets}:boom"\nepsilon = 1\n' \
-            'pairs = [[[0], [1]]]\nexpect = "NO_VIOLATION_FOUND"\n'
-    assert main(["blackbox-suite", str(_suite(tmp_path, targets, extra=extra)),
-                 "--only", "boom"]) == 1
-    line = capsys.readouterr().out.splitlines()[0]
+            'pairs = [[[0], [1]]]\nexpect = "NO_VIOLATION_FOUND"\n' \
+            '\n[[target]]\nname = "no-module"\ntarget = "no_such_module_xyz:f"\nepsilon = 1\n' \
+            'expect = "NO_VIOLATION_FOUND"\n'
+    suite = str(_suite(tmp_path, targets, extra=extra))
+    assert main(["blackbox-suite", suite, "--only", "boom"]) == 5
+    captured = capsys.readouterr()
+    line = captured.out.splitlines()[0]
     assert line.startswith("boom  expected NO_VIOLATION_FOUND  ERROR: target")
     assert "RuntimeError: sensor offline" in line
+    assert captured.err.splitlines()[-2] == ("1 entry: 1 ran (0 OK, 0 FAIL, 1 ERROR), 0 skipped; "
+                                             "checked 0 pairs on 0 samples")
+    assert captured.err.splitlines()[-1].startswith(
+        "privref blackbox-suite: error: the target of 1 entry failed (boom)")
+    # an entry that cannot run for another reason (its module cannot be imported): exit 1
+    assert main(["blackbox-suite", suite, "--only", "boom", "--only", "no-module"]) == 1
+    assert "no-module  expected NO_VIOLATION_FOUND  ERROR: " in capsys.readouterr().out
+
+
+def test_a_target_that_exits_is_an_error_never_a_pass(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "quits.py").write_text("import os\n\ndef f(data, rng):\n    os._exit(0)\n",
+                                       encoding="utf-8")
+    suite = tmp_path / "s.toml"
+    suite.write_text('[[target]]\ntarget = "quits.py:f"\nepsilon = 1\npairs = [[[0], [1]]]\n'
+                     'samples = 100\nexpect = "NO_VIOLATION_FOUND"\n', encoding="utf-8")
+    assert main(["blackbox-suite", str(suite)]) == 5
+    assert "quits.py:f  expected NO_VIOLATION_FOUND  ERROR: " in capsys.readouterr().out
+
+
+def test_nothing_checked_exits_6_unless_allow_empty(
+        tmp_path: Path, targets: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    suite = str(_suite(tmp_path, targets))
+    out = tmp_path / "r.json"
+    assert main(["blackbox-suite", suite, "--only", "needs-a-missing", "--json", str(out)]) == 6
+    err = capsys.readouterr().err.splitlines()
+    assert err[-2] == "1 entry: 0 ran (0 OK, 0 FAIL, 0 ERROR), 1 skipped; checked 0 pairs on 0 samples"
+    assert err[-1].startswith("privref blackbox-suite: error: nothing was checked: all 1 "
+                              "entries to run were skipped (not installed: no-such-distribution-xyz)")
+    assert "--allow-empty" in err[-1]
+    assert json.loads(out.read_text())["exit_status"] == 6
+    assert main(["blackbox-suite", suite, "--only", "needs-a-missing", "--allow-empty"]) == 0
+    assert "warning: nothing was checked" in capsys.readouterr().err
+
+
+def test_the_docs_suite_on_a_plain_install_exits_6(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Without opendp and diffprivlib every entry of docs/blackbox-suite.toml is skipped."""
+    import privref.app.blackbox_suite as suite_module
+
+    monkeypatch.setattr(suite_module, "library_version", lambda name: None)
+    docs = Path(__file__).parents[2] / "docs" / "blackbox-suite.toml"
+    assert main(["blackbox-suite", str(docs)]) == 6
+    captured = capsys.readouterr()
+    assert captured.out.count("SKIP: not installed") == 9
+    assert "9 entries: 0 ran (0 OK, 0 FAIL, 0 ERROR), 9 skipped; checked 0 pairs" in captured.err
+    assert captured.err.splitlines()[-1].startswith(
+        "privref blackbox-suite: error: nothing was checked: all 9 entries")
 
 
 @pytest.mark.parametrize(("extra", "message"), [
@@ -113,6 +178,23 @@ def test_an_entry_that_cannot_run_is_an_error_line_and_exits_1(
     ('\n[[target]]\ntarget = "x:y"\nexpect = "VIOLATION"\nrelation = "nope"\n', "--relation='nope'"),
     ('\n[[target]]\nname = "rr-correct"\ntarget = "x:y"\nexpect = "VIOLATION"\n', "used twice"),
     ("\nthis is not toml", "not valid TOML"),
+    ('\n[[target]]\ntarget = 5\nexpect = "VIOLATION"\n', "target #4: target=5 must be a string"),
+    ('\n[[target]]\ntarget = "nocolon"\nexpect = "VIOLATION"\n', "target='nocolon' must look like"),
+    ('\n[[target]]\ntarget = "x:y"\nname = 5\nexpect = "VIOLATION"\n',
+     "target #4: name=5 must be a non-empty string"),
+    ('\n[[target]]\ntarget = "x:y"\nexpect = "VIOLATION"\nsearch = true\npairs = [[[0], [1]]]\n',
+     "target #4 (x:y): --search and --pair exclude each other"),
+    ('\n[[target]]\ntarget = "x:y"\nexpect = "VIOLATION"\nsamples = 2.5\n',
+     "target #4 (x:y): --samples='2.5' must be an int"),
+    ('\n[[target]]\ntarget = "x:y"\nexpect = "VIOLATION"\nsamples = "10**11"\n',
+     "target #4 (x:y): --samples=10**11 must be <= 10**10"),
+    ('\n[[target]]\ntarget = "x:y"\nexpect = "VIOLATION"\nseed = -1\n', "--seed=-1 must be an int >= 0"),
+    ('\n[[target]]\ntarget = "x:y"\nexpect = "VIOLATION"\nepsilon = true\n',
+     "epsilon=True must be a string or a number"),
+    ('\n[[target]]\ntarget = "x:y"\nexpect = "VIOLATION"\nrelation = "add-remove"\n'
+     'pairs = [[[0], [1]]]\n', "is not neighboring under add-remove"),
+    ('\n[[target]]\ntarget = "missing.py:f"\nexpect = "VIOLATION"\n',
+     "missing.py does not exist (a file target is relative to the suite's folder"),
 ])
 def test_a_bad_suite_is_a_usage_error_before_anything_runs(
         tmp_path: Path, targets: Path, extra: str, message: str,
@@ -163,3 +245,120 @@ def test_example_suite_entry_runs_or_skips() -> None:
     if result.status == "SKIP":
         pytest.skip(result.error or "diffprivlib missing")
     assert result.status == "OK", result.line()
+
+
+@pytest.mark.parametrize(("name", "content", "message"), [
+    ("bin.toml", b"\x89PNG\r\n\x1a\n\x00\xff", "not UTF-8 text (byte 0x89 at offset 0)"),
+    ("deep.toml", b"x = " + b"[" * 100_000, "not valid TOML (nested too deeply)"),
+    ("deep.json", b"[" * 100_000, "not valid JSON (nested too deeply)"),
+    ("big.json", b'{"target": [{"target": "x:y", "expect": "VIOLATION", "samples": 1'
+     + b"0" * 5000 + b"}]}", "not valid JSON"),
+])
+def test_a_binary_or_deeply_nested_suite_file_exits_2(
+        tmp_path: Path, name: str, content: bytes, message: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    suite = tmp_path / name
+    suite.write_bytes(content)
+    assert main(["blackbox-suite", str(suite)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith(f"privref blackbox-suite: error: suite {suite}: ")
+    assert message in err[0]
+
+
+def test_budgets_are_checked_before_any_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    import privref.app.blackbox_suite as suite_module
+
+    entry = {"target": "x:y", "expect": "VIOLATION", "samples": "10**10"}
+    suite = tmp_path / "s.json"
+    suite.write_text(json.dumps({"target": [{**entry, "name": f"e{i}"} for i in range(11)]}))
+    assert main(["blackbox-suite", str(suite)]) == 2
+    err = capsys.readouterr().err
+    assert "more than 1e+11 samples per side in all (the sum of 'samples'; limit " \
+           "MAX_SUITE_SAMPLES" in err
+    # the budget counts the entries selected to run: ten of them are within it (they would
+    # run; here only the budget check is wanted, so the run is stopped at its first entry)
+    monkeypatch.setattr(suite_module, "run_case", lambda case, workers=None: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        suite_module.run(suite_module_args(str(suite), only=[f"e{i}" for i in range(1, 11)]))
+    monkeypatch.setattr(suite_module, "MAX_ENTRIES", 10)
+    assert main(["blackbox-suite", str(suite)]) == 2
+    assert "11 [[target]] entries; a suite holds at most 10 (MAX_ENTRIES)" in capsys.readouterr().err
+    monkeypatch.setattr(suite_module, "MAX_SUITE_BYTES", 100)
+    assert main(["blackbox-suite", str(suite)]) == 2
+    assert f"suite {suite}: larger than 100 bytes" in capsys.readouterr().err
+    assert main(["blackbox-suite", "/dev/zero"]) == 2  # never read to its end
+    assert "suite /dev/zero: not a regular file" in capsys.readouterr().err
+
+
+def suite_module_args(suite: str, **given: object) -> argparse.Namespace:
+    """A parsed ``blackbox-suite`` namespace."""
+    from privref.app.blackbox_suite import configure_parser
+
+    parser = argparse.ArgumentParser()
+    configure_parser(parser)
+    args = parser.parse_args([suite])
+    for key, value in given.items():
+        setattr(args, key, value)
+    return args
+
+
+def test_json_output_is_never_the_suite_or_a_target_file(tmp_path: Path, targets: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    suite = _suite(tmp_path, targets)
+    before = suite.read_text()
+    assert main(["blackbox-suite", str(suite), "--json", str(suite)]) == 2
+    assert "is the suite file" in capsys.readouterr().err
+    assert suite.read_text() == before
+    source = targets.read_text()
+    assert main(["blackbox-suite", str(suite), "--json", str(targets)]) == 2
+    assert "is the target file of entry 'rr-correct'" in capsys.readouterr().err
+    assert targets.read_text() == source
+
+
+def test_selecting_one_entry_of_a_large_suite_validates_each_option_set_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """5,000 entries differing in target, name and seed: the CLI's validation runs once for
+    them all, no target is imported, and --only runs one (here skipped: nothing is audited).
+    The 20,000-entry case is timed in the deep tier (below)."""
+    import time
+
+    from privref.app import blackbox_cli
+
+    calls = []
+    real = blackbox_cli.parse_config
+
+    def counting(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(blackbox_cli, "parse_config", counting)
+    entries = [{"name": f"e{i}", "target": f"module_{i}:f", "seed": i, "epsilon": "ln(3)",
+                "expect": "NO_VIOLATION_FOUND", "pairs": [[[0], [1]]]} for i in range(5_000)]
+    entries[2_345]["requires"] = ["no-such-distribution-xyz"]
+    suite = tmp_path / "big.json"
+    suite.write_text(json.dumps({"defaults": {"samples": 2000}, "target": entries}))
+    start = time.perf_counter()
+    assert main(["blackbox-suite", str(suite), "--only", "e2345", "--allow-empty"]) == 0
+    elapsed = time.perf_counter() - start
+    assert len(calls) == 1, len(calls)
+    assert capsys.readouterr().out.startswith("e2345  expected NO_VIOLATION_FOUND  SKIP")
+    assert elapsed < 10  # about 0.2 s here; the bound only catches a per-entry cost gone wild
+
+
+@pytest.mark.deep
+def test_selecting_one_entry_of_a_20000_entry_toml_suite_is_fast(
+        tmp_path: Path, targets: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The measured case of issue 32: TOML, 20,000 entries, --only one of them (runs it)."""
+    import time
+
+    text = ['[defaults]\nsamples = 2000\nconfidence = "0.9999999"\n']
+    text += [f'\n[[target]]\nname = "e{i}"\ntarget = "{targets.name}:rr"\nseed = {i}\n'
+             'expect = "NO_VIOLATION_FOUND"\n' for i in range(20_000)]
+    suite = tmp_path / "big.toml"
+    suite.write_text("".join(text))
+    start = time.perf_counter()
+    assert main(["blackbox-suite", str(suite), "--only", "e19999"]) == 0
+    assert time.perf_counter() - start < 5
+    assert capsys.readouterr().out.startswith("e19999  [")

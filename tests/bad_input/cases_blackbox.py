@@ -7,7 +7,7 @@ of a few hundred, ``--workers 1``) so the table runs in seconds.
 
 from __future__ import annotations
 
-from .harness import EXIT_INTERNAL, Case
+from .harness import EXIT_INTERNAL, EXIT_TARGET, Case
 
 MECH = '''
 import time
@@ -116,7 +116,7 @@ CASES: list[Case] = [
     _cli("pair-huge-dataset", r"--pair.*must be <=", *LAP, "--pair",
          "[" + ",".join(["0"] * 20_001) + "]", "[1]"),
     _cli("pair-duplicate-warns", r"target mech\.py:boom raised", *BOOM, "--pair", "[0]", "[1]",
-         "--samples", "200", stderr=r"(?i)duplicate"),
+         "--samples", "200", stderr=r"(?i)duplicate", exit_code=EXIT_TARGET),
     _cli("pair-and-search", r"--search and --pair", *LAP_PAIR, "--search"),
     _cli("group-zero", r"--group=0 must be", *LAP_PAIR, "--group", "0"),
     _cli("group-negative", r"--group=-2 must be", *LAP_PAIR, "--group", "-2"),
@@ -150,7 +150,7 @@ CASES: list[Case] = [
     _cli("samples-huge-digits", r"--samples=.*must be <=", *LAP, "--pair", "[0]", "[1]",
          "--samples", "1000000000000"),
     _cli("samples-low-power-warns", r"target mech\.py:boom raised", *BOOM, "--samples", "2",
-         stderr=r"LOW-POWER"),
+         stderr=r"LOW-POWER", exit_code=EXIT_TARGET),
     _cli("workers-zero", r"--workers=0 must be", *LAP_PAIR, "--workers", "0"),
     _cli("workers-huge", r"--workers=10000 must be <=", *LAP_PAIR, "--workers", "10000"),
     _cli("timeout-zero", r"--timeout=0 must be", *LAP_PAIR, "--timeout", "0"),
@@ -158,10 +158,10 @@ CASES: list[Case] = [
     _cli("timeout-nan", r"--timeout=nan must be", *LAP_PAIR, "--timeout", "nan"),
     _cli("sleepy-target-times-out", r"mech\.py:sleepy.*timeout=2", *BB, "mech.py:sleepy",
          "--epsilon", "1", "--pair", "[0]", "[1]", "--samples", "200", "--workers", "1",
-         "--timeout", "2", "--quiet"),
+         "--timeout", "2", "--quiet", exit_code=EXIT_TARGET),
     _cli("sleepy-target-times-out-pool", r"mech\.py:sleepy.*timeout=2", *BB, "mech.py:sleepy",
          "--epsilon", "1", "--pair", "[0]", "[1]", "--pair", "[0,0]", "[0,1]", "--samples", "200",
-         "--workers", "2", "--timeout", "2", "--quiet"),
+         "--workers", "2", "--timeout", "2", "--quiet", exit_code=EXIT_TARGET),
     # ---- claim ----------------------------------------------------------------------------------
     _cli("epsilon-negative", r"--epsilon.*must be >= 0", *BB, "mech.py:laplace", "--epsilon",
          "-1", "--pair", "[0]", "[1]"),
@@ -207,24 +207,25 @@ CASES: list[Case] = [
     _cli("target-syntax-error", r"cannot import target 'broken\.py:f'.*SyntaxError", *BB,
          "broken.py:f", "--epsilon", "1", "--pair", "[0]", "[1]", files=BROKEN),
     _cli("target-raises", r"target mech\.py:boom raised.*sensor offline", *BOOM,
-         "--samples", "200"),
+         "--samples", "200", exit_code=EXIT_TARGET),
     _cli("target-one-arg", r"mech\.py:one_arg must accept \(data, rng\)", *BB, "mech.py:one_arg",
          "--epsilon", "1", "--pair", "[0]", "[1]"),
     _cli("target-no-args", r"mech\.py:no_args must accept \(data, rng\)", *BB, "mech.py:no_args",
          "--epsilon", "1", "--pair", "[0]", "[1]"),
     _cli("target-unhashable", r"mech\.py:unhashable returned \{'a': 1\}.*dict", *BB,
          "mech.py:unhashable", "--epsilon", "1", "--pair", "[0]", "[1]", "--samples", "200",
-         "--workers", "1"),
+         "--workers", "1", exit_code=EXIT_TARGET),
     _cli("target-huge-int", r"mech\.py:huge returned.*10\*\*", *BB, "mech.py:huge", "--epsilon",
-         "1", "--pair", "[0]", "[1]", "--samples", "200", "--workers", "1"),
+         "1", "--pair", "[0]", "[1]", "--samples", "200", "--workers", "1", exit_code=EXIT_TARGET),
     _cli("target-set", r"mech\.py:set_out returned \{1, 2\}.*frozenset", *BB, "mech.py:set_out",
          "--epsilon",
-         "1", "--pair", "[0]", "[1]", "--samples", "200", "--workers", "1"),
+         "1", "--pair", "[0]", "[1]", "--samples", "200", "--workers", "1", exit_code=EXIT_TARGET),
     _cli("target-mixed-kinds", r"mech\.py:mixed returned inconsistent", *BB, "mech.py:mixed",
-         "--epsilon", "1", "--pair", "[0]", "[1]", "--samples", "200", "--workers", "1"),
+         "--epsilon", "1", "--pair", "[0]", "[1]", "--samples", "200", "--workers", "1",
+         exit_code=EXIT_TARGET),
     _cli("target-vector-length", r"mech\.py:short_vec returned \d+ outcomes", *BB,
          "mech.py:short_vec", "--epsilon", "1", "--pair", "[0]", "[1]", "--samples", "200",
-         "--workers", "1"),
+         "--workers", "1", exit_code=EXIT_TARGET),
     _cli("target-unknown-third-party", r"third-party", *BB, "nolib:count-laplace",
          "--epsilon", "1"),
     # ---- outputs --------------------------------------------------------------------------------

@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -30,7 +32,8 @@ TIMEOUT = 60.0
 """Seconds one case may take; past it the case fails as a hang."""
 
 EXIT_OK, EXIT_VIOLATION, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
-"""The documented exit codes of ``privref``."""
+EXIT_TARGET, EXIT_NOTHING_CHECKED = 5, 6
+"""The documented exit codes of ``privref`` (privref.app.commands.exit_codes)."""
 
 
 @dataclass(frozen=True)
@@ -42,7 +45,10 @@ class Case:
     raise an exception whose class (or a base class) is named ``error`` and whose one-line message
     matches ``names``.  ``files`` are written into the case's empty working directory first
     (``{cwd}`` in argv or api is replaced by that directory).  ``stderr`` (optional) must also
-    match the whole stderr (for warnings that must appear).
+    match the whole stderr (for warnings that must appear).  ``verdict`` (optional, argv cases
+    only): the case is not an error but a run that must conclude; its exit status is
+    ``exit_code`` and its stdout must match ``verdict`` (e.g. a hostile but valid target that
+    must still get the verdict its law implies); ``names`` is then unused.
     """
 
     id: str
@@ -53,6 +59,7 @@ class Case:
     error: str = "PrivrefError"
     files: Mapping[str, str | bytes] = field(default_factory=dict)
     stderr: str | None = None
+    verdict: str | None = None
 
 
 @dataclass(frozen=True)
@@ -209,7 +216,12 @@ def problems(o: Outcome) -> list[str]:
         found.append("traceback printed")
     if o.leftovers:
         found.append(f"left files in the working directory: {o.leftovers}")
-    if c.argv is not None:
+    if c.argv is not None and c.verdict is not None:
+        if o.returncode != c.exit_code:
+            found.append(f"exit status {o.returncode}, expected {c.exit_code}")
+        if not re.search(c.verdict, o.stdout):
+            found.append(f"stdout does not match {c.verdict!r}: {o.stdout[-500:]!r}")
+    elif c.argv is not None:
         if o.returncode != c.exit_code:
             found.append(f"exit status {o.returncode}, expected {c.exit_code}")
         lines = [ln for ln in o.stderr.splitlines() if ln.strip()]
@@ -234,3 +246,48 @@ def problems(o: Outcome) -> list[str]:
     if c.stderr is not None and not re.search(c.stderr, o.stderr):
         found.append(f"stderr does not match {c.stderr!r}: {o.stderr[-500:]!r}")
     return found
+
+
+CLASSES = ("clean", "ok", "wrong exit", "traceback", "silent", "hang", "false verdict",
+           "false pass")
+"""How a case ended, for the census (``python -m tests.bad_input.census``): ``clean`` an
+expected error, ``ok`` an expected verdict; the rest are defects: ``wrong exit`` (a clean line
+but another status), ``traceback``, ``silent`` (no privref error line), ``hang``, ``false
+verdict`` (exit 1 or a verdict line where an error, or another verdict, was expected) and
+``false pass`` (exit 0 where it must not be)."""
+
+
+def classify(o: Outcome) -> str:
+    """The class of one outcome (:data:`CLASSES`); ``clean``/``ok`` exactly when
+    :func:`problems` finds nothing."""
+    c = o.case
+    if o.returncode is None:
+        return "hang"
+    if not problems(o):
+        return "ok" if c.verdict is not None else "clean"
+    if "Traceback (most recent call last)" in o.stderr + o.stdout:
+        return "traceback"
+    if c.argv is None:
+        return "silent" if not o.stdout.startswith("RAISED ") else "wrong exit"
+    if o.returncode == EXIT_OK and c.exit_code != EXIT_OK:
+        return "false pass"
+    if o.returncode == EXIT_VIOLATION or (c.verdict is not None
+                                          and o.returncode == c.exit_code):
+        return "false verdict"
+    lines = [ln for ln in o.stderr.splitlines() if ln.strip()]
+    if not lines or not re.match(r"^privref( [\w-]+)*: error: ", lines[-1]):
+        return "silent"
+    return "wrong exit"
+
+
+def alive(pid: int) -> bool:
+    """False once ``pid`` is gone or a zombie (the kill is asynchronous; init reaps it)."""
+    for _ in range(500):
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8").rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            return False
+        if state == "Z":
+            return False
+        time.sleep(0.01)
+    return True

@@ -11,12 +11,11 @@ import importlib
 import pkgutil
 import re
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
 
-from .harness import Case, Outcome, Server, problems, run_all, run_fresh
+from .harness import Case, Outcome, Server, alive, problems, run_all, run_fresh
 
 
 def _cases() -> list[Case]:
@@ -88,7 +87,7 @@ def test_a_served_hang_is_killed_with_what_it_started() -> None:
             assert got.returncode is None
             assert problems(got) and problems(got)[0].startswith("hang")
             grandchild = int(pid_file.read_text())
-            assert not _alive(grandchild)
+            assert not alive(grandchild)
             after = server.run(Case("after", "x", api="raise ValueError('x')", error="ValueError"))
             assert problems(after) == []
         finally:
@@ -110,16 +109,3 @@ def test_a_served_case_sees_what_python_m_would_give_it() -> None:
             server.close()
     assert got.leftovers == ("made.txt",)
     assert problems(got) == ["left files in the working directory: ('made.txt',)"]
-
-
-def _alive(pid: int) -> bool:
-    """False once ``pid`` is gone or a zombie (the kill is asynchronous; init reaps it)."""
-    for _ in range(500):
-        try:
-            state = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8").rsplit(")", 1)[1].split()[0]
-        except FileNotFoundError:
-            return False
-        if state == "Z":
-            return False
-        time.sleep(0.01)
-    return True

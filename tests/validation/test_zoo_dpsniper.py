@@ -308,7 +308,7 @@ def test_quick_audit_is_sound_and_sees_something(name: str) -> None:
     e = entry(name)
     target = target_from_callable(e.vectorized or e.sampler, name=e.name)
     config = AuditConfig(epsilon=e.claimed_epsilon, delta=Fraction(0), confidence=AUDIT_CONFIDENCE,
-                         samples=100_000, seed=0, workers=1)
+                         samples=100_000, seed=0, workers=1, relation="linf")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         report = run_audit(target, config, [(tuple(a), tuple(b)) for a, b in e.pairs],

@@ -74,7 +74,7 @@ def _audit(entry: ZooEntry, float_events: bool = True, *, confidence: Fraction =
     target = target_from_callable(entry.vectorized or entry.sampler, name=entry.name)
     config = AuditConfig(epsilon=entry.claimed_epsilon, delta=entry.claimed_delta,
                          confidence=confidence, samples=samples, seed=SEED, workers=1,
-                         float_events=float_events)
+                         float_events=float_events, relation="linf")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         return run_audit(target, config, [(tuple(a), tuple(b)) for a, b in entry.pairs])

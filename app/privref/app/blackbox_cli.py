@@ -24,7 +24,7 @@ import re
 import secrets
 import sys
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -39,6 +39,7 @@ from privref.audits.blackbox.declarations import (
     relation_in_force,
     search_space,
 )
+from privref.audits.blackbox.isolation import supervise
 from privref.audits.blackbox.report import (
     BlackboxReport,
     BlackboxVerdict,
@@ -91,8 +92,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--point", nargs=2, action="append", default=[],
                         metavar=("EPS", "DELTA"),
                         help="another (epsilon, delta) point of the claim's privacy profile to "
-                             "test in the same run (repeatable; the confidence is split evenly "
-                             "over all points)")
+                             "test in the same run (repeatable, each point once; the confidence "
+                             "is split evenly over all points)")
     parser.add_argument("--delta", default=None, metavar="DELTA",
                         help="claimed delta, exact (default: the target's declared delta, else "
                              "0); for a declared rho-zCDP or profile claim, the delta of the "
@@ -146,7 +147,12 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--relation", default=None, metavar="REL",
                         help=f"neighbor relation of the pairs (given pairs are checked against "
                              f"it; the search generates it): {', '.join(RELATIONS)} (default: "
-                             "the target's declared relation, else substitution, with a warning)")
+                             "the target's declared relation, else substitution, with a warning; "
+                             "one contradicting the declared relation is an error unless "
+                             "--override-declared-relation)")
+    parser.add_argument("--override-declared-relation", action="store_true",
+                        help="audit under --relation even though the target declares another "
+                             "relation (recorded in the report as OVERRIDDEN, with a warning)")
     parser.add_argument("--elements", default=None, metavar="JSON",
                         help="values an entry may take in the pair search (default: the "
                              "target's declared domain, clamp bounds included, else [0, 1])")
@@ -246,21 +252,30 @@ def _epsilon(text: str) -> Real:
 
 
 def _points(given: list[list[str]]) -> tuple[PrivacyClaim, ...]:
+    from privref.audits.blackbox.config import check_distinct_points
+
     if len(given) > MAX_POINTS - 1:
         raise InvalidArgument(f"--point given {len(given)} times; at most {MAX_POINTS - 1}")
-    out = []
+    out: list[PrivacyClaim] = []
     for eps, delta in given:
         try:
             out.append(PrivacyClaim(parse_epsilon(eps, "epsilon"), check_delta(delta, "delta")))
         except PrivrefError as exc:
             raise _flag(f"--point {eps} {delta}", exc) from None
+        try:
+            check_distinct_points(tuple(out), 0)
+        except PrivrefError:
+            raise InvalidArgument(f"--point {eps} {delta} is given twice (as the same (epsilon, "
+                                  "delta)); each point may be tested once (a repeat would only "
+                                  "split the confidence)") from None
     return tuple(out)
 
 
 def _relation(args: argparse.Namespace, target: Target | None) -> tuple[NeighborRelation, str]:
     name = getattr(args, "relation", None)
     given = None if name is None else relation_from_name(name, "--relation")
-    return relation_in_force(given, None if target is None else target.relation)
+    return relation_in_force(given, None if target is None else target.relation,
+                             bool(getattr(args, "override_declared_relation", False)))
 
 
 def _confidence(text: str) -> Fraction:
@@ -371,6 +386,7 @@ def parse_config(args: argparse.Namespace, target: Target | None = None) -> Audi
         progress=not args.quiet and sys.stderr.isatty(), screening_samples=screening,
         confirm=_int(args.confirm, "--confirm", 1, 1000), search=space,
         float_events=not args.no_float_events, relation=relation, group=group, timeout=timeout,
+        override_relation=relation_source == "override",
         points=profile + _points(getattr(args, "point", [])),
         backend=args.backend, scheduler=_scheduler(args), selection_cap=(
             DEFAULT_SELECTION_CAP if args.selection_cap is None
@@ -391,6 +407,9 @@ def _scheduler(args: argparse.Namespace) -> str | None:
     if not address or any(c.isspace() for c in address):
         raise InvalidArgument(f"--scheduler {address!r} must be an address such as "
                               "tcp://host:8786")
+    if address.lower().startswith(("http://", "https://")):
+        raise InvalidArgument(f"--scheduler {address}: an http address is a dashboard; a Dask "
+                              "scheduler listens on tcp://HOST:PORT (port 8786 by default)")
     return address
 
 
@@ -401,12 +420,54 @@ def _timeout(text: object) -> float:
         raise InvalidArgument(str(exc)) from None
 
 
-def _check_outputs(args: argparse.Namespace) -> None:
-    """Every output path usable before the run: InvalidArgument naming the flag otherwise."""
-    for flag, path in (("--json", args.json), ("--html", getattr(args, "html", None)),
-                       ("--checkpoint", getattr(args, "checkpoint", None))):
-        if path is None:
-            continue
+def _outputs(args: argparse.Namespace) -> list[tuple[str, str]]:
+    return [(flag, path) for flag, path in (("--json", args.json),
+                                            ("--html", getattr(args, "html", None)),
+                                            ("--checkpoint", getattr(args, "checkpoint", None)))
+            if path is not None]
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve() or (a.exists() and b.exists() and a.samefile(b))
+    except OSError:
+        return False
+
+
+def _target_files(target: Target) -> list[Path]:
+    """The source files of a loaded target (its module's file), which no output may overwrite."""
+    files = []
+    module = sys.modules.get(getattr(target.function, "__module__", "") or "")
+    for where in (target.spec.rpartition(":")[0] if target.spec else None,
+                  getattr(module, "__file__", None)):
+        if where and (where.endswith(".py") or os.sep in where) and Path(where).exists():
+            files.append(Path(where))
+    return files
+
+
+def _check_not_inputs(args: argparse.Namespace, inputs: list[Path]) -> None:
+    """InvalidArgument when an output path of the run is one of ``inputs`` (the target's file,
+    a suite file) or another output of the same run: a report never overwrites an input."""
+    outputs = _outputs(args)
+    for i, (flag, path) in enumerate(outputs):
+        for source in inputs:
+            if _same_file(Path(path), source):
+                raise InvalidArgument(f"{flag} {path} is the target's own file {source}; the "
+                                      "report would overwrite it: choose another path")
+        for other_flag, other in outputs[:i]:
+            if _same_file(Path(path), Path(other)):
+                raise InvalidArgument(f"{flag} {path} is also the {other_flag} path; each output "
+                                      "of a run needs its own file")
+
+
+def _check_outputs(args: argparse.Namespace, inputs: Sequence[Path] = ()) -> None:
+    """Every output path usable before the run, none an input (the target's file when it is a
+    file, ``inputs``) or another output: InvalidArgument naming the flag otherwise."""
+    spec = str(getattr(args, "target", "") or "")
+    module_part = spec.rpartition(":")[0]
+    files = [*inputs, *([Path(module_part)] if module_part.endswith(".py") else [])]
+    _check_not_inputs(args, files)
+    for flag, path in _outputs(args):
         target = check_output_path(flag, path)
         if flag == "--checkpoint" and target.exists():
             continue  # an existing checkpoint is read (and checked) by the runner
@@ -531,15 +592,24 @@ def run(args: argparse.Namespace) -> int:
     """Run ``privref audit blackbox``: 0 for NO_VIOLATION_FOUND, 1 for VIOLATION.
 
     Raises PrivrefError (one-line message naming the flag or the target) on
-    bad input or a misbehaving target (NotNeighboring for a pair that is not
-    neighboring under the relation); OutputError when a report cannot be
-    written.  With ``--json`` / ``--html`` the partial report is written first.
+    bad input (NotNeighboring for a pair that is not neighboring under the
+    relation, InvalidArgument for an output path that is an input or another
+    output of the run); TargetFailure (exit 5) when the target raised, exited,
+    timed out or returned outcomes that cannot be compared; OutputError when a
+    report cannot be written.  With ``--json`` / ``--html`` the partial report
+    is written first.  Everything that runs the target's code (its import
+    included) runs supervised (:func:`privref.audits.blackbox.isolation.supervise`).
     """
     if args.epsilon is not None:
         parse_config(args)  # every flag is checked before the target is imported
     _check_outputs(args)
+    return supervise(lambda: _run(args))
+
+
+def _run(args: argparse.Namespace) -> int:
     html = getattr(args, "html", None)
     target = load_target(args.target)
+    _check_not_inputs(args, _target_files(target))
     plan = parse_config(args, target)
 
     def save_partial(report: BlackboxReport) -> None:

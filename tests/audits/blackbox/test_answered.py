@@ -166,7 +166,8 @@ def test_the_answered_family_raises_the_bound_on_two_released_answers(
     candidates (measured: 0.48 and 0.42 against 0.24 and 0.25 without them).  A power check: the
     bounds themselves are valid either way."""
     config = AuditConfig(epsilon=rational(Fraction(1, 10)), samples=1_000_000, seed=seed,
-                         selection_cap=2**13, float_events=False, confidence=Fraction(9, 10))
+                         selection_cap=2**13, float_events=False, confidence=Fraction(9, 10),
+                         relation="linf")
 
     def mechanism(data: list[int], rng: np.random.Generator, size: int) -> Any:
         return _svt_like(tuple(float(x) for x in data), rng, size)

@@ -76,7 +76,7 @@ def test_variable_length_tuples_are_one_batch() -> None:
 
 @pytest.mark.parametrize(("raw", "message"), [
     ([(1, 2), 3], r"draw #1 is 3 \(number\) but draw #0 was \(1, 2\) \(tuple\(number, number\)\)"),
-    ([1.5, None], r"draw #1 is None \(label\) but draw #0 was 1.5 \(number\)"),
+    ([1.5, "x"], r"draw #1 is 'x' \(label\) but draw #0 was 1.5 \(number\)"),
     (["a", (1,)], r"draw #1 is \(1,\) \(tuple\(number\)\) but draw #0 was 'a' \(label\)"),
     ([[1], 2], r"draw #1 is 2 \(number\) but draw #0 was \(1,\) \(tuple\(number\)\)"),
 ])

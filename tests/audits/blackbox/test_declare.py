@@ -120,7 +120,7 @@ def _fn(data: list[Hashable], rng: np.random.Generator) -> int:
 
 
 @pytest.mark.parametrize(("attribute", "value", "message"), [
-    ("privref_claim", {"epsilon": 1, "rho": 1}, "unknown keys"),
+    ("privref_claim", {"epsilon": 1, "rho": 1}, "'epsilon' and 'rho' are alternatives"),
     ("privref_claim", {"epsilon": -1}, "must be >= 0"),
     ("privref_claim", {"rho": 0}, "rho=0 must be an exact number > 0"),
     ("privref_claim", {"profile": []}, "at least one"),
@@ -246,9 +246,20 @@ def test_pure_claim_point_and_claim_json() -> None:
 
 
 def test_relation_in_force() -> None:
-    assert relation_in_force(AddRemove(), Substitution()) == (AddRemove(), "given")
+    assert relation_in_force(AddRemove(), None) == (AddRemove(), "given")
+    assert relation_in_force(AddRemove(), AddRemove()) == (AddRemove(), "given")
     assert relation_in_force(None, AddRemove()) == (AddRemove(), "declared")
     assert relation_in_force(None, None) == (Substitution(), "default")
+
+
+def test_a_given_relation_contradicting_the_declared_one_needs_the_override() -> None:
+    """--relation substitution against a declared add-remove: an error naming both, unless
+    overridden, and then the source is "override" (recorded in the report)."""
+    with pytest.raises(InvalidArgument, match=r"substitution contradicts .* add-remove.*"
+                                              r"override-declared-relation"):
+        relation_in_force(Substitution(), AddRemove())
+    assert relation_in_force(Substitution(), AddRemove(), True) == (Substitution(), "override")
+    assert relation_in_force(Substitution(), None, True) == (Substitution(), "given")
 
 
 def test_clamp_bounds_reach_the_full_sensitivity() -> None:

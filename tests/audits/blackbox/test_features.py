@@ -31,7 +31,8 @@ def test_patterns_read_sign_binade_and_trailing_zeros() -> None:
     assert describe_float_pattern(_pattern(1 + 2**-52)) == "+[2^0, 2^1) odd multiple of 2^-52"
     assert describe_float_pattern(_pattern(-(0.25 + 2**-50))) == "-[2^-2, 2^-1) odd multiple of 2^-50"
     assert describe_float_pattern(_pattern(5e-324)) == "+[2^-1023, 2^-1022) odd multiple of 2^-1075"
-    assert {describe_float_pattern(_pattern(x)) for x in (0.0, -0.0)} == {"0"}
+    # the sign of zero is a different double (a mechanism can leak through it): two keys
+    assert [describe_float_pattern(_pattern(x)) for x in (0.0, -0.0)] == ["+0.0", "-0.0"]
     assert [describe_float_pattern(_pattern(x)) for x in (math.inf, -math.inf, math.nan)] == [
         "inf", "-inf", "nan"]
 

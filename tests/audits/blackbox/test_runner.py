@@ -17,11 +17,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from privref.audits.blackbox.declarations import DEFAULTED_RELATION, declare
 from privref.audits.blackbox.report import BlackboxReport, BlackboxVerdict
 from privref.audits.blackbox.runner import AuditConfig, CheckpointError, run_audit, sample_pair
 from privref.audits.blackbox.search import SearchSpace
 from privref.audits.blackbox.target import OutcomeError, Target, TargetCallError, target_from_callable
-from privref.reference.errors import InvalidArgument
+from privref.reference.errors import InvalidArgument, NotNeighboring
 from privref.reference.reals import Real, rational
 
 from ...stats import AUDIT_CONFIDENCE
@@ -317,11 +318,23 @@ def test_empty_pair_list_is_refused() -> None:
         run_audit(RR, config(), [((0,), (0,))], estimator=Recorder())
 
 
-def test_given_pairs_unchecked_without_a_relation() -> None:
-    """relation=None: the caller vouches for the pairs (the zoo's custom relations)."""
-    ok = run_audit(RR, config(), [((0, 0), (1, 0)), ((0,), (0, 1)), ((1, 1), (2, 0))],
-                   estimator=Recorder())
-    assert ok.warnings == () and ok.relation is None and ok.to_json()["relation"] is None
+def test_given_pairs_are_checked_under_the_relation_in_force() -> None:
+    """relation=None: run_audit checks given pairs under the target's declared relation, else
+    substitution (with the DEFAULTED warning, the relation recorded); never unchecked."""
+    with pytest.raises(NotNeighboring, match=r"\[0, 0, 0\] vs \[1, 1, 1\] is not neighboring "
+                                             r"under substitution.*distance 3"):
+        run_audit(RR, config(), [((0, 0, 0), (1, 1, 1))], estimator=Recorder())
+    ok = run_audit(RR, config(), [((0, 0), (1, 0))], estimator=Recorder())
+    assert ok.relation == "substitution" and ok.warnings == (DEFAULTED_RELATION,)
+    @declare(relation="add-remove")
+    def count(data: list[int], rng: np.random.Generator) -> int:
+        return rr(data[:1], rng)
+
+    declared = target_from_callable(count)
+    ok = run_audit(declared, config(), [((0,), (0, 1))], estimator=Recorder())
+    assert ok.relation == "add-remove" and ok.warnings == ()
+    with pytest.raises(NotNeighboring, match="under add-remove"):
+        run_audit(declared, config(), [((0,), (1,))], estimator=Recorder())
 
 
 def test_report_json_is_serializable() -> None:

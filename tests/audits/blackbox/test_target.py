@@ -294,3 +294,51 @@ def test_registered_third_party_names_load(monkeypatch: pytest.MonkeyPatch) -> N
 
 def rr_vec_for_registry(data: list[int], rng: np.random.Generator, size: int) -> np.ndarray:
     return np.zeros(size, dtype=np.int64)
+
+
+def _rr_program(data: tuple[int, ...], keep: Fraction = Fraction(3, 4)):  # type: ignore[no-untyped-def]
+    """docs/api.md's randomized response, written as a probabilistic program (it yields)."""
+    from privref import bernoulli
+
+    kept = yield from bernoulli(keep)
+    return data[0] if kept else 1 - data[0]
+
+
+def test_a_probabilistic_program_is_sampled_not_called() -> None:
+    """A generator function of the data alone is a program: each draw is its exact sample, so
+    outcomes are its values (compared by value), never generator objects (issue 32)."""
+    from privref.audits.blackbox.target import draw, target_from_callable
+
+    t = target_from_callable(_rr_program)
+    batch = draw(t, [1], np.random.default_rng(5), 4000)
+    ones = int(np.sum(np.asarray(batch.values) == 1))
+    assert set(batch.outcomes()) == {0, 1} and 2800 < ones < 3200  # P[1] = 3/4
+
+
+def test_outcomes_compared_by_identity_or_none_are_refused() -> None:
+    from privref.audits.blackbox.batch import make_batch
+    from privref.audits.blackbox.errors import OutcomeError
+
+    def gen() -> object:
+        yield 0
+
+    class Plain:
+        pass
+
+    for raw, why in (([gen(), gen()], "generator is compared by identity"),
+                     ([Plain(), Plain()], "Plain is compared by identity"),
+                     ([1.0, None], r"returned None \(draw #1\)"),
+                     ([tuple(range(300))], "300 entries, more than MAX_OUTCOME_ENTRIES=256"),
+                     (["x" * 2000], "2000 characters, more than MAX_LABEL_LENGTH=1024")):
+        with pytest.raises(OutcomeError, match=why):
+            make_batch(raw, "t", [0])
+    # singletons and value types stay accepted
+    assert make_batch([(None, 1), (None, 2)], "t", [0]).kind == "tuple(label, number)"
+
+
+def test_negative_zero_is_its_own_discrete_outcome() -> None:
+    from privref.audits.blackbox.outcomes import NEG_ZERO, canonical, outcome_keys
+
+    assert canonical(-0.0) is NEG_ZERO and canonical(0.0) == 0.0
+    assert outcome_keys(np.array([0.0, -0.0, 1.0])) == [0.0, NEG_ZERO, 1.0]
+    assert outcome_keys(np.array([[0.0, -0.0]]))[0] == (0.0, NEG_ZERO)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import time
 from fractions import Fraction
-from typing import Any
+from typing import Any, Final
 
 from privref import reference
 from privref.reference.accounting import calibrate_sigma, epsilon_ex_post
@@ -19,7 +19,7 @@ from privref.reference.validate import to_fraction
 
 from ..reports.output import check_output_path, write_json
 
-__all__ = ["MAX_QUERIES", "configure_parser", "run"]
+__all__ = ["MAX_QUERIES", "MIN_EPSILON", "configure_parser", "run"]
 
 MAX_QUERIES = 10**9
 """Largest --queries and --realized (a larger composition is not a realistic PATE run)."""
@@ -57,6 +57,11 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                         help="also write the result as JSON to PATH")
 
 
+MIN_EPSILON: Final = Fraction(1, 10**100)
+"""Smallest --epsilon calibrated (like --delta's floor): the search for sigma doubles a bracket
+at most MAX_BISECTION/4 times, which 1e-300 overruns; 1e-100 is calibrated in about 3 s."""
+
+
 def _show(lo: Fraction, hi: Fraction) -> str:
     return f"[{float(lo):.10g}, {float(hi):.10g}]"
 
@@ -68,6 +73,10 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidArgument(f"--queries={args.queries!r} must be an int in [1, {MAX_QUERIES}]")
     queries = int(raw_q)
     epsilon = _number(args.epsilon, "--epsilon", low=Fraction(0), high=Fraction(100))
+    if epsilon < MIN_EPSILON:
+        raise InvalidArgument(f"--epsilon={args.epsilon} must be >= 1e-100 (MIN_EPSILON: the "
+                              "calibration's search for sigma is bounded; below it sigma would "
+                              "exceed 1e100)")
     delta = _number(args.delta, "--delta", low=Fraction(0), high=Fraction(1))
     if delta < Fraction(1, 10**100):
         raise InvalidArgument(f"--delta={args.delta} must be >= 1e-100")

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from privref import reference
+from privref.audits.blackbox.errors import TargetFailure
 from privref.reference.errors import OutputError, PrivrefError
 
 from .. import blackbox_cli
@@ -26,20 +27,23 @@ from . import lemmas as lemmas_command
 from .exit_codes import (
     EXIT_CODES,
     EXIT_INTERNAL,
+    EXIT_NOTHING_CHECKED,
     EXIT_OK,
+    EXIT_TARGET,
     EXIT_UNDECIDED,
     EXIT_USAGE,
     EXIT_VIOLATION,
 )
 
-__all__ = ["EXIT_CODES", "EXIT_INTERNAL", "EXIT_OK", "EXIT_UNDECIDED", "EXIT_USAGE",
-           "EXIT_VIOLATION", "main"]
+__all__ = ["EXIT_CODES", "EXIT_INTERNAL", "EXIT_NOTHING_CHECKED", "EXIT_OK", "EXIT_TARGET",
+           "EXIT_UNDECIDED", "EXIT_USAGE", "EXIT_VIOLATION", "main"]
 
 COMMANDS = """\
 commands:
   audit            exactly audit every built-in mechanism on its neighbor universe
   audit blackbox   Monte Carlo lower bound on the privacy loss of any callable
-  blackbox-suite   run a suite file of black-box audits: one line per target, exit 0/1
+  blackbox-suite   run a suite file of black-box audits: one line per target, exit 0 only
+                   when every verdict is the expected one and something was checked
   lemmas           print the lemma ledger (and run its checks with --check)
   learn            learning-curve experiment: labeled/unlabeled sample complexity vs d
   illustrate       illustrations of paper 003 (public data): JSON table and PNG plot
@@ -104,8 +108,11 @@ def _parser(wanted: str | None) -> argparse.ArgumentParser:
     suite = command(
         sub, "blackbox-suite",
         "Run every black-box audit listed in SUITE (TOML or JSON: targets, claims, pairs,\n"
-        "samples, seeds and the expected verdict); one line per target; exit 0 when every\n"
-        "verdict is the expected one, 1 otherwise, 2 on a bad suite file (docs/blackbox.md).")
+        "samples, seeds and the expected verdict); one line per target, then a summary of\n"
+        "the entries run and skipped and the pairs and samples checked; exit 0 when every\n"
+        "verdict is the expected one, 1 when one differs or an entry cannot run, 2 on a bad\n"
+        "suite file (checked before any run), 5 when a target failed, 6 when nothing was\n"
+        "checked (every entry skipped; --allow-empty: 0) (docs/blackbox.md).")
     if wanted == "blackbox-suite":
         from .. import blackbox_suite
         blackbox_suite.configure_parser(suite)
@@ -226,6 +233,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             traceback.print_exc()
         print(f"{cmd}: error: {_one_line(exc)}", file=sys.stderr)
         return EXIT_INTERNAL
+    except TargetFailure as exc:  # the audited target failed: nothing was concluded
+        if debug:
+            traceback.print_exc()
+        print(f"{cmd}: error: {_one_line(exc)}", file=sys.stderr)
+        return EXIT_TARGET
     except PrivrefError as exc:
         if debug:
             traceback.print_exc()

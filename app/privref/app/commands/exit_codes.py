@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-__all__ = ["EXIT_CODES", "EXIT_INTERNAL", "EXIT_OK", "EXIT_UNDECIDED", "EXIT_USAGE", "EXIT_VIOLATION"]
+__all__ = ["EXIT_CODES", "EXIT_INTERNAL", "EXIT_NOTHING_CHECKED", "EXIT_OK", "EXIT_TARGET",
+           "EXIT_UNDECIDED", "EXIT_USAGE", "EXIT_VIOLATION"]
 
 EXIT_OK = 0
 """No violation found: every audit HOLDS, every ledger check agrees, the experiment finished."""
@@ -20,6 +21,14 @@ EXIT_UNDECIDED = 4
 """``privref audit`` only: nothing VIOLATED, but at least one verdict is UNDECIDED (exact
 arithmetic could not decide the claim at the maximum precision), so the claims are not all
 proved to hold."""
+EXIT_TARGET = 5
+"""Black-box audits: the audited target failed, so nothing was concluded about it: it raised
+(any exception, ``SystemExit`` and ``KeyboardInterrupt`` included), exited or killed its
+process, overran the per-call timeout, returned nothing (``None``) or an outcome that cannot be
+compared by value, or an outcome larger than the documented limit (docs/blackbox.md)."""
+EXIT_NOTHING_CHECKED = 6
+"""Nothing was checked: every entry of a black-box suite was skipped (a missing library, or
+``--only`` selecting nothing runnable); ``--allow-empty`` turns this into exit 0."""
 
 EXIT_CODES = f"""\
 exit status:
@@ -34,4 +43,7 @@ exit status:
      internal error (set PRIVREF_DEBUG=1 for the traceback)
   {EXIT_UNDECIDED}  privref audit: nothing VIOLATED, but some verdict is UNDECIDED
      (exact arithmetic could not decide it): the claims are not all proved
+  {EXIT_TARGET}  a black-box target failed: it raised, exited, was killed, overran
+     --timeout, returned None, or an outcome that cannot be compared or is too large
+  {EXIT_NOTHING_CHECKED}  nothing was checked: every suite entry was skipped (--allow-empty: 0)
 """

@@ -13,7 +13,7 @@ import sys
 import time
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 import numpy as np
 
@@ -21,14 +21,16 @@ from privref import reference
 from privref.reference.errors import InvalidArgument, PrivrefError
 from privref.reference.validate import to_fraction
 
-from ..experiments.datasets import KNOWN_DATASETS, default_data_dir
-from ..experiments.pate import DEFAULT_ACTIVE_RULE, ExperimentConfig, run_experiment
-from ..experiments.pate_students_sklearn import ACTIVE_RULES, AGNOSTIC_C0, ActiveRule
 from ..reports.output import check_output_path, write_json, write_text_atomic
-from ..reports.pate_plot import plot
-from ..reports.pate_text import markdown, rule_of, summary
 
-__all__ = ["MAX_EPSILON", "MAX_RUNS", "NOTES", "config_from_args", "configure_parser", "run"]
+if TYPE_CHECKING:
+    from ..experiments.pate import ExperimentConfig
+
+# The experiment modules import the realdata extra (scipy, scikit-learn, threadpoolctl): they
+# are imported when the command runs, so that ``privref table4 --help`` lists every option
+# without the extra.
+
+__all__ = ["MAX_EPSILON", "MAX_RUNS", "NOTES", "REALDATA_NOTE", "config_from_args", "configure_parser", "run"]
 
 MAX_RUNS: Final = 1000
 """Largest ``--runs``."""
@@ -37,14 +39,57 @@ MAX_EPSILON: Final = Fraction(100)
 """Largest ε accepted in ``--epsilons``."""
 
 
+REALDATA_NOTE: Final = ("Running it needs the realdata extra (scipy, scikit-learn, threadpoolctl,\n"
+                        "matplotlib): pip install 'privref[realdata]'.")
+"""The line ``privref table4 --help`` adds to the description, extra installed or not."""
+
+_HELP_DATASETS: Final = ("a9a", "mushroom")
+_HELP_ACTIVE_RULE: Final = "agnostic"
+_HELP_AGNOSTIC_C0: Final = 8.0
+# what --help shows when the extra is missing; tests/app/test_table4_help.py checks that these
+# equal KNOWN_DATASETS, DEFAULT_ACTIVE_RULE and AGNOSTIC_C0
+
+
+def _missing_realdata() -> str | None:
+    """The module of the realdata extra that cannot be imported, or None when all can."""
+    try:
+        from ..experiments import pate  # noqa: F401  (scipy, scikit-learn, threadpoolctl)
+        from ..reports import pate_plot  # noqa: F401
+    except ImportError as exc:
+        return exc.name or str(exc)
+    return None
+
+
+def _require_realdata() -> None:
+    """PrivrefError naming the realdata extra when it is not installed (usage error, exit 2)."""
+    missing = _missing_realdata()
+    if missing is not None:
+        raise PrivrefError(f"the 'realdata' extra is not installed (missing module {missing!r}): "
+                           "pip install 'privref[realdata]'")
+
+
 def configure_parser(parser: argparse.ArgumentParser) -> None:
-    """Add the ``table4`` arguments (every one checked by :func:`config_from_args`)."""
+    """Add the ``table4`` arguments (every one checked by :func:`config_from_args`); they are
+    declared, and listed by ``--help``, whether or not the realdata extra is installed."""
+    missing = _missing_realdata()
+    if missing is None:
+        from ..experiments.datasets import KNOWN_DATASETS
+        from ..experiments.pate import DEFAULT_ACTIVE_RULE
+        from ..experiments.pate_students_sklearn import AGNOSTIC_C0
+        known: tuple[str, ...] = tuple(sorted(KNOWN_DATASETS))
+        default_rule: str = DEFAULT_ACTIVE_RULE
+        c0: float = AGNOSTIC_C0
+    else:
+        known, default_rule, c0 = _HELP_DATASETS, _HELP_ACTIVE_RULE, _HELP_AGNOSTIC_C0
+    note = REALDATA_NOTE if missing is None else \
+        f"{REALDATA_NOTE}\nIt is not installed here (missing module {missing!r})."
+    parser.description = f"{parser.description or ''}\n\n{note}".lstrip()
     parser.add_argument("--runs", default=None, help=f"runs per data set, in [1, {MAX_RUNS}] "
                                                      "(default 30, as 001 Table 4)")
     parser.add_argument("--seed", default="0", help="master seed in [0, 2^64) (default 0)")
     parser.add_argument("--datasets", default="mushroom,a9a",
                         help="comma-separated known data sets among "
-                             f"{', '.join(sorted(KNOWN_DATASETS))}, or '' for none "
+                             f"{', '.join(known)}, or '' for none "
                              "(default mushroom,a9a)")
     parser.add_argument("--libsvm", action="append", default=[], metavar="FILE",
                         help="also run on this LIBSVM file (labels -1/+1 or 0/1); repeatable")
@@ -66,9 +111,9 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--subsample", default=None,
                         help="use a seeded random subsample of this many rows of each data "
                              "set, in [50, 10^6] (default: all rows)")
-    parser.add_argument("--active-rule", default=DEFAULT_ACTIVE_RULE, metavar="RULE",
+    parser.add_argument("--active-rule", default=default_rule, metavar="RULE",
                         help="the active student's query rule: agnostic (DHM/IWAL-style "
-                             f"threshold, C0 = {AGNOSTIC_C0:g}; default) or cal (slack 0)")
+                             f"threshold, C0 = {c0:g}; default) or cal (slack 0)")
     parser.add_argument("--compare-json", default=None, metavar="FILE",
                         help="a table4 JSON run with the other --active-rule: the docs page "
                              "gets a table comparing its ASQ rows with this run's")
@@ -107,8 +152,13 @@ def config_from_args(args: argparse.Namespace) -> ExperimentConfig:
     --epsilons rationals in (0, 100] (no repeats, at least one); --teachers >= 1; --budget
     >= 1; --delta in (0, 1); --subsample in [50, 10^6]; --jobs in [1, 8]; --active-rule cal
     or agnostic; at least one data set.  Sizes that depend on the data (K <= private rows,
-    budget <= public rows) are checked when the data are read (:class:`Sizes`).
+    budget <= public rows) are checked when the data are read (:class:`Sizes`).  Without the
+    realdata extra: PrivrefError naming it.
     """
+    _require_realdata()
+    from ..experiments.datasets import KNOWN_DATASETS, default_data_dir
+    from ..experiments.pate import DEFAULT_ACTIVE_RULE, ExperimentConfig
+    from ..experiments.pate_students_sklearn import ACTIVE_RULES, ActiveRule
     runs = _bounded(args.runs, "--runs", 30, 1, MAX_RUNS)
     seed = _bounded(args.seed, "--seed", 0, 0, 2 ** 64 - 1)
     names = tuple(n.strip() for n in str(args.datasets).split(",") if n.strip())
@@ -161,6 +211,8 @@ def _read_compare(path: str | None, rule: str) -> dict[str, Any] | None:
     if path is None:
         return None
     import json
+
+    from ..reports.pate_text import rule_of
     try:
         other = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
@@ -214,7 +266,10 @@ NOTES: Final = {
 
 def run(args: argparse.Namespace) -> int:
     """Run ``privref table4``; 0 on success.  Every flag is checked before the run."""
-    config = config_from_args(args)
+    config = config_from_args(args)  # first: PrivrefError when the realdata extra is missing
+    from ..experiments.pate import run_experiment
+    from ..reports.pate_plot import plot
+    from ..reports.pate_text import markdown, summary
     jobs = _bounded(args.jobs, "--jobs", 1, 1, 8)
     other = _read_compare(getattr(args, "compare_json", None), config.active_rule)
     outputs = {flag: check_output_path(flag, value) for flag, value in

@@ -69,6 +69,7 @@ from .declarations import InputDomain
 
 __all__ = [
     "LIBRARIES",
+    "TARGET_ENTRY_POINT_GROUP",
     "AdapterDefinition",
     "Implementation",
     "Library",
@@ -309,16 +310,18 @@ _REGISTERED: dict[str, Callable[[], object]] = {}
 
 def register_target(name: str, builder: Callable[[], object], *, replace: bool = False) -> None:
     """Register a target under ``name`` (``library:some-name``, with a hyphen after the colon,
-    so it is never a ``module:function`` spec): ``privref blackbox NAME`` and
-    ``load_target(NAME)`` then call ``builder()`` and audit the callable it returns, reading
-    its declaration (``privref_claim``, ``privref_relation``, ``privref_pairs``,
-    ``privref_domain``, ``privref_library``; see audits.blackbox.declarations).
+    so it is never a ``module:function`` spec): ``load_target(NAME)`` (and ``privref audit
+    blackbox NAME`` run by ``cli.main`` in this process) then call ``builder()`` and audit the
+    callable it returns, reading its declaration (``privref_claim``, ``privref_relation``,
+    ``privref_pairs``, ``privref_domain``, ``privref_library``; see
+    audits.blackbox.declarations).
 
     The builder runs at load time (so it may import its library lazily).  The registry lives
     in this process: worker processes inherit it under the ``fork`` start method (Linux);
-    elsewhere audit with one worker.  Raises InvalidArgument for a malformed name, a name of a
-    built-in adapter, a name already registered (unless ``replace``), or a builder that is not
-    callable.
+    elsewhere audit with one worker.  The ``privref`` command, a separate process, sees a
+    target only through an entry point of group ``privref.targets`` (:func:`registered_target`).
+    Raises InvalidArgument for a malformed name, a name of a built-in adapter, a name already
+    registered (unless ``replace``), or a builder that is not callable.
     """
     prefix, sep, rest = name.partition(":") if isinstance(name, str) else ("", "", "")
     if not prefix or not sep or "-" not in rest or "/" in prefix or prefix.endswith(".py"):
@@ -333,9 +336,47 @@ def register_target(name: str, builder: Callable[[], object], *, replace: bool =
     _REGISTERED[name] = builder
 
 
+TARGET_ENTRY_POINT_GROUP: Final = "privref.targets"
+"""The entry-point group of installed distributions' targets (name = target name, value =
+``module:builder``), consulted by :func:`registered_target` for a name not registered here."""
+
+
 def registered_target(name: str) -> Callable[[], object] | None:
-    """The builder registered under ``name`` with :func:`register_target`, or None."""
-    return _REGISTERED.get(name)
+    """The builder of the target named ``name``, or None when there is none.
+
+    In order: a builder registered with :func:`register_target` in this process, else an entry
+    point named ``name`` in the group :data:`TARGET_ENTRY_POINT_GROUP` (``privref.targets``) of
+    an installed distribution, whose value ``module:builder`` names the builder.  A built-in
+    name or a name that does not look like ``library:some-name`` is never taken from an entry
+    point.  The returned builder loads the entry point when called, so a missing module or a
+    failing import surfaces there (``load_target`` reports it as a TargetLoadError); two
+    distributions declaring the same name are refused with InvalidArgument when it is called.
+    """
+    if name in _REGISTERED:
+        return _REGISTERED[name]
+    prefix, sep, rest = name.partition(":") if isinstance(name, str) else ("", "", "")
+    if not prefix or not sep or "-" not in rest or name in _definitions():
+        return None
+    import importlib.metadata
+
+    found = [ep for ep in importlib.metadata.entry_points(group=TARGET_ENTRY_POINT_GROUP)
+             if ep.name == name]
+    if not found:
+        return None
+
+    def builder() -> object:
+        values = sorted({ep.value for ep in found})
+        if len(values) > 1:
+            raise InvalidArgument(f"target {name!r} is declared by several entry points of group "
+                                  f"{TARGET_ENTRY_POINT_GROUP!r}: {', '.join(values)}")
+        made = found[0].load()
+        if not callable(made):
+            raise InvalidArgument(f"entry point {name} = {found[0].value} "
+                                  f"({TARGET_ENTRY_POINT_GROUP}) is a {type(made).__name__}, not "
+                                  "a builder (a callable returning the target)")
+        return made()
+
+    return builder
 
 
 def registered_target_names() -> tuple[str, ...]:

@@ -23,15 +23,16 @@ from collections.abc import Hashable, Sequence
 from fractions import Fraction
 
 from privref.reference.errors import InvalidArgument
-from privref.reference.neighbors import NeighborRelation, Substitution
+from privref.reference.neighbors import NeighborRelation
 from privref.reference.privacy import PrivacyClaim, parse_epsilon
 from privref.reference.reals import Real
 from privref.reference.validate import ExactInput, check_delta, to_fraction
 
+from .config import check_relation
 from .declarations import audited_point, relation_in_force, search_space
 from .report import FLOAT_LEAK, BlackboxReport, BlackboxVerdict, with_declarations
 from .runner import AuditConfig, Estimator, check_pairs, run_audit
-from .search import SearchSpace, relation_from_name
+from .search import SearchSpace
 from .target import DEFAULT_TIMEOUT, check_timeout, target_from_callable
 
 __all__ = ["assert_private"]
@@ -78,19 +79,6 @@ def _pairs(pairs: object) -> list[tuple[tuple[Hashable, ...], tuple[Hashable, ..
     return out
 
 
-def _relation(relation: object) -> NeighborRelation | None:
-    if relation is None:
-        return None
-    if isinstance(relation, str):
-        return relation_from_name(relation, "relation")
-    from privref.reference.neighbors import AddRemove, LabelSubstitution, LInf, PublicPrivate
-
-    if isinstance(relation, Substitution | AddRemove | LabelSubstitution | LInf | PublicPrivate):
-        return relation
-    raise InvalidArgument(f"relation={relation!r} must be a relation of privref.reference.neighbors "
-                          "or one of its names")
-
-
 def assert_private(mechanism: object, *, epsilon: Real | ExactInput | None = None,
                    delta: ExactInput | None = None,
                    pairs: Sequence[tuple[Sequence[Hashable], Sequence[Hashable]]] | None = None,
@@ -98,7 +86,8 @@ def assert_private(mechanism: object, *, epsilon: Real | ExactInput | None = Non
                    workers: int = 1, search: SearchSpace | None = None,
                    estimator: Estimator | None = None, float_events: bool = True,
                    relation: NeighborRelation | str | None = None, group: int = 1,
-                   timeout: float | None = DEFAULT_TIMEOUT) -> BlackboxReport:
+                   timeout: float | None = DEFAULT_TIMEOUT,
+                   override_relation: bool = False) -> BlackboxReport:
     """Assert that no black-box evidence contradicts ``(epsilon, delta)``-DP; return the report.
 
     ``mechanism`` is a ``(data, rng)`` (or vectorized ``(data, rng, size)``)
@@ -112,7 +101,10 @@ def assert_private(mechanism: object, *, epsilon: Real | ExactInput | None = Non
     ``delta`` defaults to the declared one, else 0).  ``pairs`` are datasets
     neighboring under ``relation`` (a class of privref.reference.neighbors or
     its name; default: the relation the mechanism declares, else substitution,
-    with a warning in the report), or within distance ``group`` when ``group > 1``
+    with a warning in the report; a ``relation`` contradicting the declared one raises
+    InvalidArgument unless ``override_relation=True``, which the report records as
+    ``relation_source="override"`` with a warning), or within distance ``group`` when
+    ``group > 1``
     (the tested claim is then the group claim); anything else raises
     NotNeighboring, never a verdict.  Without pairs the declared pairs are
     used, else a neighbor search runs over ``search`` (default: ``relation``
@@ -141,7 +133,7 @@ def assert_private(mechanism: object, *, epsilon: Real | ExactInput | None = Non
         raise InvalidArgument(f"epsilon is required: the mechanism {target.name} declares no "
                               "privacy claim (privref_claim / declare(epsilon=...))")
     conf = to_fraction(_exact(confidence, "confidence"), "confidence")
-    rel, source = relation_in_force(_relation(relation), target.relation)
+    rel, source = relation_in_force(check_relation(relation), target.relation, override_relation)
     if timeout is not None:
         timeout = check_timeout(timeout)
     given = _pairs(pairs)
@@ -151,7 +143,8 @@ def assert_private(mechanism: object, *, epsilon: Real | ExactInput | None = Non
         search = search_space(target.domain, rel)
     config = AuditConfig(claim, confidence=conf, samples=samples,
                          seed=seed, workers=workers, search=search or SearchSpace(),
-                         float_events=float_events, relation=rel, group=group, timeout=timeout)
+                         float_events=float_events, relation=rel, group=group, timeout=timeout,
+                         override_relation=source == "override")
     if given is not None:  # checked here so that errors name the API argument; run_audit
         check_pairs(given, rel, config.group, name="pairs entry")  # drops duplicates, warns
     report = with_declarations(run_audit(target, config, given, estimator=estimator),

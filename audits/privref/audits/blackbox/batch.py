@@ -10,12 +10,21 @@ entries (a sparse vector's answers up to its first ⊤); what must not vary is
 the *class* of the outcome: every draw of one audit is a number, or every one
 a label, or every one a tuple.  The first draw that breaks this raises
 :class:`OutcomeError` naming it.  Refused outright: dicts and sets (no
-canonical order; return a tuple), other unhashable values, and ints beyond
-the float range (``|x| >= 2**1024``), which no numeric event can read.
+canonical order; return a tuple), other unhashable values, ints beyond
+the float range (``|x| >= 2**1024``), which no numeric event can read,
+``None`` as a whole outcome (the target returned nothing; an abstention is a
+label such as ``"⊥"``, and ``None`` inside a tuple is a label), values
+compared by identity (generators, functions, instances of classes without
+``__eq__``: no two draws would ever be equal, so every event would be empty),
+and outcomes larger than :data:`MAX_OUTCOME_ENTRIES` entries or labels longer
+than :data:`MAX_LABEL_LENGTH` characters (refused on the first draw, before
+they cost memory).
 """
 
 from __future__ import annotations
 
+import enum
+import inspect
 import math
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -25,8 +34,9 @@ import numpy as np
 
 from .errors import OutcomeError
 
-__all__ = ["VARYING_TUPLE", "Batch", "canonical_outcome", "check_kinds", "conversion",
-           "describe_outcome", "join_kinds", "make_batch", "merge_batches", "outcome_kind"]
+__all__ = ["MAX_LABEL_LENGTH", "MAX_OUTCOME_ENTRIES", "VARYING_TUPLE", "Batch", "canonical_outcome",
+           "check_kinds", "conversion", "describe_outcome", "join_kinds", "make_batch",
+           "merge_batches", "outcome_kind"]
 
 Outcomes = np.ndarray | list[Hashable]
 
@@ -34,6 +44,15 @@ VARYING_TUPLE: Final = "tuple(varying)"
 """The kind of a batch of tuples whose lengths (or entry kinds) vary."""
 
 _MAX_CONVERSIONS: Final = 8
+
+MAX_OUTCOME_ENTRIES: Final = 256
+"""Most numbers and labels one outcome may hold (all nesting levels together).  The cost of an
+audit grows with it (every coordinate gets events; 1,000 coordinates at 20,000 samples took
+116 s and 824 MB), so a larger outcome is refused on the first draw: audit a projection
+(a few coordinates, or a statistic of the output) instead."""
+
+MAX_LABEL_LENGTH: Final = 1024
+"""Most characters (or bytes) of one str or bytes label."""
 
 
 def _is_number(o: object) -> bool:
@@ -83,6 +102,24 @@ def canonical_outcome(o: object) -> Hashable:
 
 
 def _canonical(o: object) -> Hashable:
+    c = _canonical_entry(o)
+    if isinstance(c, tuple) and len(c) and any(isinstance(x, tuple) for x in c) \
+            and _entries(c) > MAX_OUTCOME_ENTRIES:
+        raise _Refused(f"it holds {_entries(c)} entries, more than MAX_OUTCOME_ENTRIES="
+                       f"{MAX_OUTCOME_ENTRIES}; audit a projection of the output instead")
+    return c
+
+
+def _entries(c: Hashable) -> int:
+    return sum(_entries(x) for x in c) if isinstance(c, tuple) else 1
+
+
+def _too_long(n: int) -> _Refused:
+    return _Refused(f"it holds {n} entries, more than MAX_OUTCOME_ENTRIES={MAX_OUTCOME_ENTRIES}; "
+                    "audit a projection of the output (a few coordinates or a statistic) instead")
+
+
+def _canonical_entry(o: object) -> Hashable:
     if isinstance(o, bool | np.bool_):
         return bool(o)
     if isinstance(o, float | np.floating):
@@ -93,9 +130,16 @@ def _canonical(o: object) -> Hashable:
     if isinstance(o, np.str_):
         return str(o)
     if isinstance(o, np.ndarray):
-        return _canonical(o.item()) if o.ndim == 0 else tuple(_canonical(x) for x in o)
+        if o.size > MAX_OUTCOME_ENTRIES:
+            raise _too_long(o.size)
+        return _canonical_entry(o.item()) if o.ndim == 0 else tuple(_canonical_entry(x) for x in o)
     if isinstance(o, tuple | list):
-        return tuple(_canonical(x) for x in o)
+        if len(o) > MAX_OUTCOME_ENTRIES:
+            raise _too_long(len(o))
+        return tuple(_canonical_entry(x) for x in o)
+    if isinstance(o, str | bytes) and len(o) > MAX_LABEL_LENGTH:
+        raise _Refused(f"a label of {len(o)} characters, more than MAX_LABEL_LENGTH="
+                       f"{MAX_LABEL_LENGTH}; return a shorter label or a digest of it")
     if isinstance(o, Mapping):
         raise _Refused("dicts have no canonical order; return a tuple of the values in a fixed "
                        "order, e.g. tuple(d[k] for k in sorted(d))")
@@ -106,8 +150,28 @@ def _canonical(o: object) -> Hashable:
     except TypeError:
         raise _Refused("outcomes must be hashable: a number, a label, or a tuple, list or array "
                        "of these") from None
+    if _by_identity(o):
+        raise _Refused(_identity_reason(o))
     assert isinstance(o, Hashable)
     return o
+
+
+def _by_identity(o: object) -> bool:
+    """True when ``o``'s class compares by identity (object's ``__eq__``), so two draws that are
+    the same value are still unequal; singletons (None, enum members, classes) are exempt."""
+    if o is None or o is Ellipsis or isinstance(o, enum.Enum | type):
+        return False
+    return type(o).__eq__ is object.__eq__
+
+
+def _identity_reason(o: object) -> str:
+    if inspect.isgenerator(o):
+        return ("a generator is compared by identity, so no two draws are equal; if the target "
+                "is a probabilistic program (it yields its random choices), audit the generator "
+                "function itself: privref samples it exactly (see privref.Mechanism)")
+    return (f"a {type(o).__name__} is compared by identity (its class defines no __eq__), so no "
+            "two draws are equal and every event would be empty; return a number, a str, a "
+            "tuple of these, or give the class __eq__ and __hash__")
 
 
 def _noun(entries: Sequence[object]) -> str:
@@ -168,8 +232,8 @@ def describe_outcome(o: object) -> str:
         return _huge_int(o)
     try:
         text = repr(o)
-    except ValueError:  # an int too long for repr, nested somewhere
-        text = f"<{type(o).__name__} too large to print>"
+    except Exception:  # an int too long for repr nested somewhere, or a repr that raises
+        text = f"<{type(o).__name__} that cannot be printed>"
     return text if len(text) <= 80 else text[:77] + "..."
 
 
@@ -202,6 +266,11 @@ def make_batch(raw: Sequence[object] | np.ndarray, name: str, data: Sequence[obj
         arr = raw.astype(np.float64 if raw.dtype.kind == "f" else np.int64)
         return Batch("number", arr, _canonical(raw[0]) if len(raw) else 0)
     if isinstance(raw, np.ndarray) and raw.ndim == 2 and raw.dtype.kind in "iuf" and raw.shape[1] > 0:
+        if raw.shape[1] > MAX_OUTCOME_ENTRIES:
+            raise OutcomeError(f"target {name} returned outcomes of {raw.shape[1]} entries on "
+                               f"data={describe_outcome(list(data))}, more than "
+                               f"MAX_OUTCOME_ENTRIES={MAX_OUTCOME_ENTRIES}; audit a projection of "
+                               "the output (a few coordinates or a statistic) instead")
         arr = raw.astype(np.float64 if raw.dtype.kind == "f" else np.int64)
         head = _canonical(arr[0]) if len(arr) else ()
         return Batch(outcome_kind(head), arr, head)  # rows are the tuple outcomes
@@ -218,11 +287,15 @@ def make_batch(raw: Sequence[object] | np.ndarray, name: str, data: Sequence[obj
     conversions: dict[str, None] = {}
     kind = ""
     for i, o in enumerate(items):
+        if o is None:
+            raise OutcomeError(f"target {name} returned None (draw #{i}) on data="
+                               f"{describe_outcome(list(data))}: it returned nothing (a missing "
+                               "return?); an abstention must be a label such as '⊥'")
         try:
             c = _canonical(o)
         except _Refused as exc:
             raise OutcomeError(f"target {name} returned {describe_outcome(o)} ({type(o).__name__}) "
-                               f"(draw #{i}) on data={list(data)!r}; {exc}") from None
+                               f"(draw #{i}) on data={describe_outcome(list(data))}; {exc}") from None
         if not isinstance(o, int | float | str | bool) and o is not None and len(conversions) <= 8:
             how = conversion(o)
             if how:
@@ -231,14 +304,15 @@ def make_batch(raw: Sequence[object] | np.ndarray, name: str, data: Sequence[obj
         joined = join_kinds(kind, k) if i else k
         if joined is None:
             raise OutcomeError(
-                f"target {name} returned inconsistent outcomes on data={list(data)!r}: draw #{i} "
-                f"is {describe_outcome(c)} ({k}) but draw #0 was {describe_outcome(values[0])} "
-                f"({outcome_kind(values[0])}); every draw must be a number, or every one a label, "
-                "or every one a tuple (docs/blackbox-outcomes.md)")
+                f"target {name} returned inconsistent outcomes on "
+                f"data={describe_outcome(list(data))}: draw #{i} is {describe_outcome(c)} ({k}) "
+                f"but draw #0 was {describe_outcome(values[0])} ({outcome_kind(values[0])}); "
+                "every draw must be a number, or every one a label, or every one a tuple "
+                "(docs/blackbox-outcomes.md)")
         kind = joined
         if _beyond_float(c):
             raise OutcomeError(f"target {name} returned {describe_outcome(c)} (draw #{i}) on "
-                               f"data={list(data)!r}; int outcomes must lie below 2**1024 in "
+                               f"data={describe_outcome(list(data))}; int outcomes must lie below 2**1024 in "
                                "absolute value (the float range), return a label (str) instead")
         values.append(c)
     first = values[0]
@@ -267,7 +341,7 @@ def merge_batches(parts: list[Batch], name: str, data: Sequence[Hashable]) -> Ba
         joined = join_kinds(kind, p.kind)
         if joined is None:
             raise OutcomeError(f"target {name} returned inconsistent outcomes on "
-                               f"data={list(data)!r}: {p.first!r} ({p.kind}) after "
+                               f"data={describe_outcome(list(data))}: {p.first!r} ({p.kind}) after "
                                f"{head.first!r} ({head.kind})")
         kind = joined
     converted = _merge_conversions(*(p.conversions for p in full))
@@ -299,4 +373,4 @@ def check_kinds(batches: dict[tuple[int, int], Batch],
             raise OutcomeError(
                 f"target {name} returned inconsistent outcomes: {batch.first!r} "
                 f"({batch.kind}) on data={list(pairs[index][side])!r} but {first.first!r} "
-                f"({first.kind}) on data={list(data)!r}")
+                f"({first.kind}) on data={describe_outcome(list(data))}")

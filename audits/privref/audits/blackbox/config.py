@@ -20,7 +20,14 @@ from fractions import Fraction
 from pathlib import Path
 
 from privref.reference.errors import InvalidArgument, PrivrefError
-from privref.reference.neighbors import NeighborRelation
+from privref.reference.neighbors import (
+    AddRemove,
+    LabelSubstitution,
+    LInf,
+    NeighborRelation,
+    PublicPrivate,
+    Substitution,
+)
 from privref.reference.privacy import (
     Claim,
     PrivacyClaim,
@@ -34,7 +41,7 @@ from privref.reference.validate import ExactInput, check_delta
 
 from .declarations import audited_point, profile_points
 from .engines import BACKENDS
-from .search import SearchSpace
+from .search import RELATIONS, SearchSpace, relation_from_name
 from .target import DEFAULT_TIMEOUT, Target, check_timeout
 
 __all__ = [
@@ -50,6 +57,8 @@ __all__ = [
     "PointInput",
     "audited_claim",
     "audited_points",
+    "check_distinct_points",
+    "check_relation",
     "claim_points",
     "limit_text",
     "low_power",
@@ -82,6 +91,41 @@ MAX_DATASET_SIZE = 10_000
 
 PointInput = PrivacyClaim | tuple[Real, Fraction]
 """A further tested point: a :class:`PrivacyClaim`, or (legacy) an (exact Real, Fraction) pair."""
+
+_RELATION_TYPES = (Substitution, AddRemove, LInf, LabelSubstitution, PublicPrivate)
+_RELATION_ALLOWED = (f"None, a name ({', '.join(RELATIONS)}) or a relation of "
+                     "privref.reference.neighbors")
+
+
+def check_relation(value: object, name: str = "relation") -> NeighborRelation | None:
+    """``value`` as a neighbor relation (None stays None; a name such as ``"add-remove"`` is
+    looked up); InvalidArgument naming ``name`` and the accepted values otherwise."""
+    if value is None or isinstance(value, _RELATION_TYPES):
+        return value
+    if isinstance(value, str):
+        return relation_from_name(value, name)
+    raise InvalidArgument(f"{name}={value!r} must be {_RELATION_ALLOWED}")
+
+
+def _same_point(p: PrivacyClaim, q: PrivacyClaim) -> bool:
+    if p.delta != q.delta:
+        return False
+    return str(p.epsilon) == str(q.epsilon) or compare(p.epsilon, q.epsilon)[0] is Order.EQUAL
+
+
+def check_distinct_points(tested: tuple[PrivacyClaim, ...], own: int) -> None:
+    """Refuse a repeated (epsilon, delta) point (InvalidArgument naming ``points`` / ``--point``):
+    each tested point gets an equal share of the confidence, so a repeat would only split it.
+    ``own`` is how many leading points are the claim's own (the rest are ``points``)."""
+    for j in range(own, len(tested)):
+        for i in range(j):
+            if _same_point(tested[i], tested[j]):
+                first = (f"points[{i - own}]" if i >= own else "the claim's own point"
+                         if own == 1 else f"the claim's point {i}")
+                raise InvalidArgument(
+                    f"points[{j - own}] (CLI: --point) ({tested[j].epsilon}, {tested[j].delta}) "
+                    f"repeats {first}; each (epsilon, delta) point may be tested once (a repeat "
+                    "would only split the confidence)")
 
 
 def claim_points(claim: Claim) -> tuple[PrivacyClaim, ...]:
@@ -126,8 +170,12 @@ class AuditConfig:
     ``confirm`` is how many candidates are confirmed on fresh samples after screening.
     ``float_events=False`` makes the default estimator leave out the IEEE-754
     pattern events (the real-arithmetic view; audits.blackbox.features).
-    ``relation`` is the neighbor relation given pairs must satisfy (None: not
-    checked, the caller vouches); ``group = k`` accepts pairs within distance
+    ``relation`` is the neighbor relation given pairs must satisfy (a relation or its name;
+    None: :func:`~privref.audits.blackbox.runner.run_audit` uses the target's declared
+    relation, else substitution with a warning; given pairs are always checked; a relation
+    that differs from the target's declared one is refused by run_audit unless
+    ``override_relation``, which the report's warnings record);
+    ``group = k`` accepts pairs within distance
     k and tests the group claim (see :func:`audited_claim`).  ``timeout`` is
     the per-call limit in seconds (None: none).  ``backend`` is where chunks
     run: "local" (in-process, or a process pool of ``workers``) or "dask" (a
@@ -137,7 +185,8 @@ class AuditConfig:
     ``points`` are further (epsilon, delta) points of the claim's privacy
     profile (:class:`PrivacyClaim`s), tested together with the claim's own points
     under the one confidence budget: each of the k points gets alpha/k (see
-    :func:`audited_points`).  ``progress`` is a hint for front ends (the command line shows
+    :func:`audited_points`); a point repeated (also one of the claim's own) is refused.
+    ``progress`` is a hint for front ends (the command line shows
     its terminal bar when it is set); :func:`~privref.audits.blackbox.runner.run_audit` reports
     progress only to the callback it is given.  Limits: see the module docstring.
     """
@@ -155,6 +204,7 @@ class AuditConfig:
     chunk_size: int | None
     float_events: bool
     relation: NeighborRelation | None
+    override_relation: bool
     group: int
     timeout: float | None
     backend: str
@@ -169,7 +219,8 @@ class AuditConfig:
                  seed: int = 0, workers: int = 1, checkpoint: Path | None = None,
                  progress: bool = False, screening_samples: int | None = None, confirm: int = 3,
                  search: SearchSpace | None = None, chunk_size: int | None = None,
-                 float_events: bool = True, relation: NeighborRelation | None = None,
+                 float_events: bool = True, relation: NeighborRelation | str | None = None,
+                 override_relation: bool = False,
                  group: int = 1, timeout: float | None = DEFAULT_TIMEOUT, backend: str = "local",
                  scheduler: str | None = None, selection_cap: int = DEFAULT_SELECTION_CAP,
                  points: tuple[PointInput, ...] = ()) -> None:
@@ -184,11 +235,15 @@ class AuditConfig:
         if not isinstance(points, tuple) or len(points) > MAX_POINTS - 1:
             raise InvalidArgument(f"points must be a tuple of at most {MAX_POINTS - 1} "
                                   "(epsilon, delta) points")
+        relation = check_relation(relation)
+        if isinstance(checkpoint, str) and checkpoint:
+            checkpoint = Path(checkpoint)
         values = {"claim": claim, "confidence": confidence, "samples": samples, "seed": seed,
                   "workers": workers, "checkpoint": checkpoint, "progress": progress,
                   "screening_samples": screening_samples, "confirm": confirm,
                   "search": SearchSpace() if search is None else search,
                   "chunk_size": chunk_size, "float_events": float_events, "relation": relation,
+                  "override_relation": override_relation,
                   "group": group, "timeout": timeout, "backend": backend,
                   "scheduler": scheduler, "selection_cap": selection_cap,
                   "points": tuple(_point(p, i) for i, p in enumerate(points))}
@@ -197,10 +252,23 @@ class AuditConfig:
         self.__post_init__()
 
     def __post_init__(self) -> None:
-        """Validate every field (also re-run by run_audit before any sampling)."""
+        """Validate every field (also re-run by run_audit before any sampling): InvalidArgument
+        naming the field and the accepted values."""
         check_claim(self.claim)
+        if not isinstance(self.points, tuple):
+            raise InvalidArgument(f"points={self.points!r} must be a tuple of PrivacyClaim")
         for i, p in enumerate(self.points):
+            if not isinstance(p, PrivacyClaim):
+                raise InvalidArgument(f"points[{i}]={p!r} must be a PrivacyClaim")
             check_claim(p, f"points[{i}]")
+        for name in ("progress", "float_events", "override_relation"):
+            if not isinstance(getattr(self, name), bool):
+                raise InvalidArgument(f"{name}={getattr(self, name)!r} must be True or False")
+        if self.checkpoint is not None and not isinstance(self.checkpoint, Path):
+            raise InvalidArgument(f"checkpoint={self.checkpoint!r} must be None or a file path "
+                                  "(a pathlib.Path or a non-empty str)")
+        if self.relation is not None and not isinstance(self.relation, _RELATION_TYPES):
+            raise InvalidArgument(f"relation={self.relation!r} must be {_RELATION_ALLOWED}")
         if not isinstance(self.confidence, Fraction | int) or isinstance(self.confidence, bool):
             raise InvalidArgument(f"confidence={self.confidence!r} must be an exact Fraction")
         if not 0 < self.confidence < 1:
@@ -238,6 +306,7 @@ class AuditConfig:
             raise InvalidArgument(f"points: the claim's {len(tested) - len(self.points)} points "
                                   f"and {len(self.points)} given make {len(tested)}; at most "
                                   f"{MAX_POINTS}")
+        check_distinct_points(tested, len(tested) - len(self.points))
         object.__setattr__(self, "_tested", tested)
 
     @property

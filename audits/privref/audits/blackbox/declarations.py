@@ -18,12 +18,16 @@ and what is allowed):
 ``privref_domain``
     the input domain, the pair search's space: an :class:`InputDomain` or a mapping with
     ``elements``, ``sizes`` and ``bounds`` (the clamp bounds ``[low, high]`` of a
-    clamp-and-sum; both become search elements);
+    clamp-and-sum; both become search elements); a size 0 (the empty dataset) is kept under
+    add-remove and refused under every other relation, where it has no neighbor;
 ``privref_library``
     the DP library the target uses: a distribution name, whose version is read from the
     installed distribution (:func:`library_version`).
 
-Floats are taken at their exact binary value.  Claims are audited at one (ε, δ) point,
+Contradictions are errors: a second :func:`declare` on a function that already declares
+something, and a given relation that differs from the declared one
+(:func:`relation_in_force`, unless explicitly overridden).  Floats are taken at their exact
+binary value.  Claims are audited at one (ε, δ) point,
 :func:`audited_point`, the single place where a zCDP or profile claim is converted, or at several,
 :func:`profile_points` (a zCDP claim on a grid of δ, a profile at its own points).
 """
@@ -64,7 +68,9 @@ from .search import MAX_SEARCH_SIZE, SearchSpace, relation_from_name, relation_n
 __all__ = [
     "ATTRIBUTES",
     "DEFAULTED_RELATION",
+    "LIBRARY_SOURCES",
     "MAX_PROFILE_POINTS",
+    "OVERRIDDEN_RELATION",
     "ZCDP_DELTAS",
     "AuditPoint",
     "Declaration",
@@ -94,6 +100,13 @@ DEFAULTED_RELATION = ("relation defaulted to substitution; neither --relation (A
                       "A claim stated under add-remove audited on substitution pairs can give a "
                       "false VIOLATION: state the relation of the claim")
 """The warning attached to a report whose relation was neither given nor declared."""
+
+OVERRIDDEN_RELATION = ("relation OVERRIDDEN: the relation given (--relation / relation=) differs "
+                       "from the one the target declares and was accepted only because of "
+                       "--override-declared-relation (API: override_relation=True); a claim "
+                       "stated under the declared relation audited under another can give a "
+                       "false VIOLATION")
+"""The warning attached to a report whose given relation overrode the declared one."""
 
 ZCDP_DELTAS: tuple[Fraction, ...] = tuple(Fraction(1, 10**k) for k in range(2, 7))
 """The δ grid at which :func:`profile_points` audits a ρ-zCDP claim by default: 10⁻², …, 10⁻⁶."""
@@ -125,6 +138,33 @@ class InputDomain:
     sizes: tuple[int, ...] | None = None
     bounds: tuple[Fraction | int, Fraction | int] | None = None
 
+    def __post_init__(self) -> None:
+        """Validate every field (InvalidArgument naming it and the accepted values); lists
+        become tuples and float bounds their exact binary values."""
+        elements = _dataset(self.elements)
+        if elements is None or len(set(elements)) != len(elements):
+            raise InvalidArgument(f"elements={self.elements!r} must be a list of distinct "
+                                  "hashable values")
+        object.__setattr__(self, "elements", elements)
+        if self.sizes is not None:
+            raw = self.sizes
+            if (isinstance(raw, str | bytes) or not isinstance(raw, Sequence) or not raw
+                    or not all(isinstance(v, int) and not isinstance(v, bool)
+                               and 0 <= v <= MAX_SEARCH_SIZE for v in raw)):
+                raise InvalidArgument(f"sizes={raw!r} must be None or a non-empty list of ints "
+                                      f"in [0, {MAX_SEARCH_SIZE}]")
+            object.__setattr__(self, "sizes", tuple(raw))
+        if self.bounds is not None:
+            raw_b = self.bounds
+            if (isinstance(raw_b, str | bytes) or not isinstance(raw_b, Sequence)
+                    or len(raw_b) != 2 or not all(_number(v) for v in raw_b)):
+                raise InvalidArgument(f"bounds={raw_b!r} must be None or [low, high] numbers")
+            lo, hi = (to_fraction(v, "bounds") for v in raw_b)
+            if lo > hi:
+                raise InvalidArgument(f"bounds={raw_b!r}: low > high; must be [low, high]")
+            object.__setattr__(self, "bounds", tuple(
+                int(v) if v.denominator == 1 else v for v in (lo, hi)))
+
     def search_elements(self) -> tuple[Hashable, ...]:
         """``elements`` with the two bounds added, sorted when all are numbers; () when empty."""
         values = list(self.elements)
@@ -141,6 +181,10 @@ class InputDomain:
                 "bounds": None if self.bounds is None else [_show(b) for b in self.bounds]}
 
 
+LIBRARY_SOURCES = ("declared", "registered", "detected")
+"""How a target's library may be known (:attr:`LibraryVersion.source`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class LibraryVersion:
     """A distribution a target uses, its installed version (None: not installed / unknown), and
@@ -150,6 +194,16 @@ class LibraryVersion:
     name: str
     version: str | None
     source: str
+
+    def __post_init__(self) -> None:
+        """Validate every field (InvalidArgument naming it and the accepted values)."""
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise InvalidArgument(f"name={self.name!r} must be a non-empty distribution name")
+        if self.version is not None and not isinstance(self.version, str):
+            raise InvalidArgument(f"version={self.version!r} must be None or a str")
+        if self.source not in LIBRARY_SOURCES:
+            raise InvalidArgument(f"source={self.source!r} must be one of "
+                                  f"{', '.join(LIBRARY_SOURCES)}")
 
     def to_json(self) -> dict[str, str | None]:
         """``{"name", "version", "source"}``."""
@@ -166,6 +220,30 @@ class Declaration:
     domain: InputDomain | None = None
     library: LibraryVersion | None = None
 
+    def __post_init__(self) -> None:
+        """Validate every field (InvalidArgument naming it and the accepted values): the claim
+        and relation types, pairs neighboring under the relation, a size 0 only under
+        add-remove."""
+        if self.claim is not None and not isinstance(self.claim,
+                                                     PrivacyClaim | ZCDPClaim | ProfileClaim):
+            raise InvalidArgument(f"claim={self.claim!r} must be None, a PrivacyClaim, ZCDPClaim "
+                                  "or ProfileClaim")
+        if self.relation is not None and not isinstance(self.relation, _RELATIONS):
+            raise InvalidArgument(f"relation={self.relation!r} must be None or {_RELATION_ALLOWED}")
+        if self.pairs is not None:
+            try:
+                object.__setattr__(self, "pairs", _pairs(self.pairs, self.relation, "pairs"))
+            except TargetLoadError as exc:
+                raise InvalidArgument(str(exc)) from None
+        for name, value, kind in (("domain", self.domain, InputDomain),
+                                  ("library", self.library, LibraryVersion)):
+            if value is not None and not isinstance(value, kind):
+                raise InvalidArgument(f"{name}={value!r} must be None or a {kind.__name__}")
+        if (self.relation is not None and self.domain is not None
+                and self.domain.sizes is not None and 0 in self.domain.sizes
+                and not isinstance(self.relation, AddRemove)):
+            raise InvalidArgument(_size_zero(self.relation, self.domain.sizes))
+
 
 @dataclass(frozen=True, slots=True)
 class AuditPoint:
@@ -174,6 +252,13 @@ class AuditPoint:
 
     claim: PrivacyClaim
     conversion: str | None
+
+    def __post_init__(self) -> None:
+        """Validate both fields (InvalidArgument naming the field)."""
+        if not isinstance(self.claim, PrivacyClaim):
+            raise InvalidArgument(f"claim={self.claim!r} must be a PrivacyClaim")
+        if self.conversion is not None and not isinstance(self.conversion, str):
+            raise InvalidArgument(f"conversion={self.conversion!r} must be None or a str")
 
     @property
     def epsilon(self) -> Real:
@@ -230,7 +315,17 @@ def _claim(value: object, attribute: str = "privref_claim") -> DeclaredClaim:
                                     f"profile point {p!r} must be [epsilon, delta]")
                     out.append(PrivacyClaim.of(p[0], p[1]))
                 return ProfileClaim(tuple(out))
-            raise _fail(attribute, value, _CLAIM_ALLOWED, f"unknown keys {sorted(keys)}")
+            kinds = sorted(keys & {"epsilon", "rho", "profile"})
+            if len(kinds) > 1:
+                raise _fail(attribute, value, _CLAIM_ALLOWED,
+                            f"{' and '.join(repr(k) for k in kinds)} are alternatives (one claim "
+                            "kind per target); accepted key sets: {'epsilon'}, "
+                            "{'epsilon', 'delta'}, {'rho'}, {'rho', 'delta'}, {'profile'}")
+            unknown = sorted(keys - {"epsilon", "rho", "profile", "delta"})
+            raise _fail(attribute, value, _CLAIM_ALLOWED,
+                        f"unknown keys {unknown}" if unknown else
+                        f"keys {sorted(keys)}: 'delta' needs 'epsilon' or 'rho'; 'profile' "
+                        "stands alone")
         if isinstance(value, str | int | float | Fraction | Real) and not isinstance(value, bool):
             return PrivacyClaim(parse_epsilon(value))
     except TargetLoadError:
@@ -373,11 +468,15 @@ def read_declaration(fn: object, name: str) -> Declaration:
 
     try:
         relation = None if get("privref_relation") is None else _relation(get("privref_relation"))
+        domain = None if get("privref_domain") is None else _domain(get("privref_domain"))
+        if (relation is not None and domain is not None and domain.sizes is not None
+                and 0 in domain.sizes and not isinstance(relation, AddRemove)):
+            raise TargetLoadError(_size_zero(relation, domain.sizes))
         return Declaration(
             claim=None if get("privref_claim") is None else _claim(get("privref_claim")),
             relation=relation,
             pairs=None if get("privref_pairs") is None else _pairs(get("privref_pairs"), relation),
-            domain=None if get("privref_domain") is None else _domain(get("privref_domain")),
+            domain=domain,
             library=None if get("privref_library") is None else _library(get("privref_library")))
     except TargetLoadError as exc:
         raise TargetLoadError(f"target {name}: {exc}") from None
@@ -400,7 +499,8 @@ def declare(*, epsilon: Real | ExactInput | None = None, delta: ExactInput | Non
     point audited by default), or ``profile=[(eps, delta), ...]``: at most one kind.  The
     other arguments are those of :func:`read_declaration`'s attributes (``elements``,
     ``sizes`` and ``bounds`` form ``privref_domain``).  Raises TargetLoadError naming the
-    attribute on a bad value.  Example::
+    attribute on a bad value, and at decoration time when the function already declares
+    something (stacked ``@declare`` calls would merge silently).  Example::
 
         @declare(epsilon="2.5", relation="add-remove", bounds=(0, 10), library="opendp")
         def clamp_sum(data, rng): ...
@@ -430,8 +530,18 @@ def declare(*, epsilon: Real | ExactInput | None = None, delta: ExactInput | Non
         "privref_domain": None if domain_raw is None else _domain(domain_raw),
         "privref_library": None if library is None else _library(library),
     }
+    domain = values["privref_domain"]
+    if (isinstance(domain, InputDomain) and domain.sizes is not None and 0 in domain.sizes
+            and rel is not None and not isinstance(rel, AddRemove)):
+        raise TargetLoadError(_size_zero(rel, domain.sizes))
 
     def apply(fn: F) -> F:
+        already = [a for a in ATTRIBUTES if getattr(fn, a, None) is not None]
+        if already:
+            raise TargetLoadError(
+                f"declare(): {getattr(fn, '__qualname__', fn)!r} already declares "
+                f"{', '.join(already)} (a second @declare, or attributes set by hand); give "
+                "every declaration in one declare(...) call")
         for attribute, value in values.items():
             if value is not None:
                 setattr(fn, attribute, value)
@@ -440,31 +550,55 @@ def declare(*, epsilon: Real | ExactInput | None = None, delta: ExactInput | Non
     return apply
 
 
-def relation_in_force(given: NeighborRelation | None, declared: NeighborRelation | None
-                      ) -> tuple[NeighborRelation, str]:
+def relation_in_force(given: NeighborRelation | None, declared: NeighborRelation | None,
+                      override: bool = False) -> tuple[NeighborRelation, str]:
     """The relation an audit uses and where it comes from: ``given`` (``"given"``: --relation /
     relation=), else ``declared`` (``"declared"``), else Substitution (``"default"``; the
-    report then carries :data:`DEFAULTED_RELATION`)."""
+    report then carries :data:`DEFAULTED_RELATION`).
+
+    A ``given`` relation that differs from the ``declared`` one is a contradiction: InvalidArgument
+    naming both, unless ``override`` (--override-declared-relation, API
+    ``override_relation=True``); the source is then ``"override"`` and the report carries
+    :data:`OVERRIDDEN_RELATION`.  The one place every entry point resolves the relation."""
+    if not isinstance(override, bool):
+        raise InvalidArgument(f"override_relation={override!r} must be True or False")
     if given is not None:
+        if declared is not None and given != declared:
+            if override:
+                return given, "override"
+            raise InvalidArgument(
+                f"--relation (API: relation=) {relation_name_safe(given)} contradicts the "
+                f"relation the target declares, {relation_name_safe(declared)}; omit it to "
+                "audit the declared one, or give --override-declared-relation (API: "
+                "override_relation=True) to audit under the given one (recorded in the report)")
         return given, "given"
     if declared is not None:
         return declared, "declared"
     return Substitution(), "default"
 
 
+def _size_zero(relation: NeighborRelation, sizes: Sequence[int]) -> str:
+    return (f"privref_domain sizes {list(sizes)}: size 0 cannot be searched under "
+            f"{relation_name_safe(relation)}: the empty dataset has no neighbor there (only "
+            "add-remove relates it to a one-entry dataset); declare relation='add-remove' or "
+            "sizes >= 1")
+
+
 def search_space(domain: InputDomain | None, relation: NeighborRelation,
                  elements: Sequence[Hashable] | None = None,
                  sizes: Sequence[int] | None = None) -> SearchSpace:
     """The pair search's space: explicit ``elements``/``sizes`` win, else the declared domain's
-    (clamp bounds included), else the defaults ``[0, 1]`` and ``[1, 2, 3]``."""
+    (clamp bounds included), else the defaults ``[0, 1]`` and ``[1, 2, 3]``.  A declared size 0
+    is kept under add-remove and refused (InvalidArgument) under any other relation, where the
+    empty dataset has no neighbor."""
     default = SearchSpace()
     if elements is None:
         declared = () if domain is None else domain.search_elements()
         elements = declared or default.elements
     if sizes is None:
         sizes = default.sizes if domain is None or domain.sizes is None else domain.sizes
-        if not isinstance(relation, AddRemove):  # a declared size 0 is only searchable there
-            sizes = tuple(s for s in sizes if s >= 1) or default.sizes
+        if 0 in sizes and not isinstance(relation, AddRemove):
+            raise InvalidArgument(_size_zero(relation, sizes))
     return SearchSpace(relation=relation, elements=tuple(elements), sizes=tuple(sizes))
 
 

@@ -30,6 +30,10 @@ from __future__ import annotations
 import collections
 import multiprocessing
 import signal
+import socket
+import struct
+import sys
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
@@ -45,7 +49,7 @@ from privref.reference.errors import InvalidArgument
 from .adapters import MissingDependency
 from .batch import merge_batches
 from .checkpoint import Checkpoint, CheckpointError, Counted, Key
-from .errors import TargetError, TargetTimeout
+from .errors import TargetError, TargetExited, TargetTimeout
 from .estimate import dealt_sizes, events_digest, selection_sizes
 from .events import Event
 from .search import Pair
@@ -130,6 +134,9 @@ _WORKER_TARGET: list[Target] = []  # one per worker process, set by the pool's i
 
 def _init_worker(target: Target | None, spec: str | None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    # a forked worker writes to the process's own streams, never through a supervised parent's
+    # forwarding pipe (whose frames must come from one process)
+    sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
     if target is None:
         assert spec is not None
         target = load_target(spec)
@@ -148,6 +155,7 @@ class ProcessBackend(Backend):
         self.target = target
         self.workers = workers
         self._pool: Pool | None = None
+        self._started: list[Any] = []
 
     def _get(self) -> Pool:
         if self._pool is None:
@@ -163,7 +171,19 @@ class ProcessBackend(Backend):
                                   "is an in-process callable: use workers=1")
             ctx = multiprocessing.get_context(method)
             self._pool = ctx.Pool(self.workers, initializer=_init_worker, initargs=init)
+            self._started = list(getattr(self._pool, "_pool", []))  # the worker processes
         return self._pool
+
+    def _check_workers(self) -> None:
+        """TargetExited when a worker process ended: a pool's workers never end on their own
+        (the pool would replace it and its task would never come back)."""
+        for process in self._started:
+            code = process.exitcode
+            if code is not None:
+                how = f"killed by signal {-code}" if code < 0 else f"exit status {code}"
+                raise TargetExited(f"a worker process running target {self.target.name} ended "
+                                   f"({how}) during the audit: the target called os._exit, "
+                                   "killed its process or crashed; nothing was checked")
 
     def run(self, fn: TaskFn, tasks: Iterator[Any], count: int,
             budget: float | None) -> Iterator[Any]:
@@ -174,10 +194,17 @@ class ProcessBackend(Backend):
             return
         results = self._get().imap_unordered(_pool_task, ((fn, t) for t in tasks))
         for _ in range(count):
-            try:
-                yield results.next(budget)
-            except multiprocessing.TimeoutError:
-                raise _stuck(self.target, budget) from None
+            deadline = None if budget is None else time.monotonic() + budget
+            while True:  # look at the workers twice a second while waiting
+                wait = 0.5 if deadline is None else max(0.0, min(0.5, deadline - time.monotonic()))
+                try:
+                    result = results.next(wait)
+                    break
+                except multiprocessing.TimeoutError:
+                    self._check_workers()
+                    if deadline is not None and time.monotonic() >= deadline:
+                        raise _stuck(self.target, budget) from None
+            yield result
 
     def close(self, ok: bool) -> None:
         """Close (after success) or terminate (after an error) the pool, and join it."""
@@ -237,6 +264,7 @@ class DaskBackend(Backend):
                                              silence_logs=40)  # type: ignore[no-untyped-call,unused-ignore]
                 self._client: Any = Client(self._cluster)  # type: ignore[no-untyped-call,unused-ignore]
             else:
+                check_scheduler(address)
                 self._client = Client(address, timeout=30)  # type: ignore[no-untyped-call,unused-ignore]
         except OSError as exc:
             raise InvalidArgument(f"--scheduler {address}: cannot connect to a Dask scheduler "
@@ -289,6 +317,61 @@ class DaskBackend(Backend):
         if self.address is None:
             return f"dask local cluster of {self.workers} workers"
         return f"dask scheduler {self.address} ({self.workers} workers)"
+
+
+SCHEDULER_SCHEMES: Final = ("tcp", "tls", "ucx", "inproc", "ws", "wss")
+"""The address schemes of a Dask scheduler (``tcp://host:8786``); ``http(s)://`` is a dashboard."""
+
+SCHEDULER_PROBE_SECONDS: Final = 5.0
+"""How long :func:`check_scheduler` waits for a Dask scheduler's handshake."""
+
+_MAX_HANDSHAKE: Final = 1 << 24  # bytes: a scheduler's first message is a small handshake
+
+
+def check_scheduler(address: str) -> None:
+    """InvalidArgument (naming ``--scheduler``) unless ``address`` answers as a Dask scheduler
+    within :data:`SCHEDULER_PROBE_SECONDS`: the scheme is a Dask one, and on ``tcp`` (or no
+    scheme) the first 8 bytes the server sends are the length of a handshake, as every Dask
+    listener sends on accept.  An HTTP server (the dashboard's port) sends nothing or ``HTTP/``,
+    so it is refused within seconds instead of hanging or being read as a 3 EiB frame."""
+    scheme, sep, rest = address.partition("://")
+    if not sep:
+        scheme, rest = "tcp", address
+    scheme = scheme.lower()
+    if scheme in ("http", "https"):
+        raise InvalidArgument(f"--scheduler {address}: an http address is a dashboard; a Dask "
+                              "scheduler listens on tcp://HOST:PORT (port 8786 by default)")
+    if scheme not in SCHEDULER_SCHEMES:
+        raise InvalidArgument(f"--scheduler {address}: unknown scheme {scheme!r}; a Dask "
+                              "scheduler's address looks like tcp://HOST:8786")
+    if scheme != "tcp":
+        return  # no plain-socket probe for tls, ucx, inproc, websockets
+    host, colon, port_text = rest.rstrip("/").rpartition(":")
+    host = host.strip("[]")
+    if not colon or not host or not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        raise InvalidArgument(f"--scheduler {address} must look like tcp://HOST:PORT")
+    try:
+        with socket.create_connection((host, int(port_text)),
+                                      timeout=SCHEDULER_PROBE_SECONDS) as conn:
+            head = b""
+            while len(head) < 8:
+                chunk = conn.recv(8 - len(head))
+                if not chunk:
+                    break
+                head += chunk
+    except TimeoutError:
+        raise InvalidArgument(f"--scheduler {address}: no Dask handshake within "
+                              f"{SCHEDULER_PROBE_SECONDS:g} s: not a Dask scheduler (an HTTP "
+                              "server such as the dashboard?); the scheduler listens on "
+                              "tcp://HOST:8786 by default") from None
+    except OSError as exc:
+        raise InvalidArgument(f"--scheduler {address}: cannot connect "
+                              f"({exc.strerror or type(exc).__name__})") from None
+    size = struct.unpack("<Q", head)[0] if len(head) == 8 else 0
+    if not 0 < size < _MAX_HANDSHAKE:
+        shown = head[:8].decode("ascii", "replace")
+        raise InvalidArgument(f"--scheduler {address}: the server there is not a Dask scheduler "
+                              f"(it answered {shown!r}, not a Dask handshake)")
 
 
 def make_backend(name: str, target: Target, workers: int, address: str | None = None) -> Backend:

@@ -1,13 +1,17 @@
 """The black-box auditor's errors about targets: loading, calling, and their outcomes.
 
-All are PrivrefErrors (usage errors of the command line, exit status 2; docs/blackbox.md).
+All are PrivrefErrors.  A target that cannot be loaded is a usage error of the command line
+(:class:`TargetLoadError`, exit status 2); a target that was loaded but failed while it was
+audited is a :class:`TargetFailure` (exit status 5): nothing was concluded about it
+(docs/blackbox.md, "When the target fails").
 """
 
 from __future__ import annotations
 
 from privref.reference.errors import PrivrefError
 
-__all__ = ["OutcomeError", "TargetCallError", "TargetError", "TargetLoadError", "TargetTimeout"]
+__all__ = ["OutcomeError", "TargetCallError", "TargetError", "TargetExited", "TargetFailure",
+           "TargetLoadError", "TargetTimeout"]
 
 
 class TargetError(PrivrefError):
@@ -18,13 +22,24 @@ class TargetLoadError(TargetError):
     """The target cannot be imported, has no such attribute, or is not callable."""
 
 
-class TargetCallError(TargetError):
-    """The target raised; the message names the target, the input and the exception."""
+class TargetFailure(TargetError):
+    """The target failed while it was audited, so the audit concluded nothing (exit status 5)."""
 
 
-class OutcomeError(TargetError):
-    """An outcome is unsupported (unhashable, NaN) or inconsistent with earlier draws."""
+class TargetCallError(TargetFailure):
+    """The target raised (any exception, ``SystemExit`` and ``KeyboardInterrupt`` included);
+    the message names the target, the input and the exception."""
+
+
+class OutcomeError(TargetFailure):
+    """An outcome is refused (None, unhashable, compared by identity, too large) or
+    inconsistent with earlier draws; the message names the draw and the rule."""
 
 
 class TargetTimeout(TargetCallError):
     """A call of the target did not return within the per-call timeout; the message names both."""
+
+
+class TargetExited(TargetFailure):
+    """The process running the target ended during a call (``os._exit``, a signal, a crash)
+    without returning; the message gives the exit status or the signal."""

@@ -42,7 +42,7 @@ LOW_BITS_CAP: Final = 8
 """Trailing-zero counts of the significand at or above this are one class ("at least 8")."""
 
 _BINADE_MIN, _BINADE_MAX = -1075, 1024
-_ZERO, _NAN, _POS_INF, _NEG_INF = -1, -2, -3, -4  # special pattern codes (all negative)
+_ZERO, _NAN, _POS_INF, _NEG_INF, _NEG_ZERO = -1, -2, -3, -4, -5  # special codes (all negative)
 
 ATOM_NEG_INF: Final = -1
 ATOM_POS_INF: Final = -2
@@ -57,7 +57,8 @@ def float_pattern(values: FloatArray) -> IntArray:
     (sign, e, min(t, LOW_BITS_CAP)) where t is the number of trailing zero
     bits of the 52-bit stored fraction (52 when m = 1); subnormals have e =
     -1023 and t counted the same way.  So x is an odd multiple of 2^(e - 52 + t)
-    when t < 52.  Zero (either sign), NaN, +inf and -inf get their own keys.
+    when t < 52.  +0.0, -0.0 (told apart: their bits differ, and a mechanism whose sign of
+    zero depends on the data leaks it), NaN, +inf and -inf get their own keys.
     Keys are non-negative for finite nonzero x and are decoded by
     :func:`describe_float_pattern`.
     """
@@ -72,7 +73,7 @@ def float_pattern(values: FloatArray) -> IntArray:
     binade = np.where(biased == 0, -1023, biased - 1023)
     key = (sign * (_BINADE_MAX - _BINADE_MIN + 1) + (binade - _BINADE_MIN)) * (LOW_BITS_CAP + 1)
     key = key + np.minimum(trailing, LOW_BITS_CAP)
-    key = np.where(x == 0, _ZERO, key)
+    key = np.where(x == 0, np.where(sign == 1, _NEG_ZERO, _ZERO), key)
     key = np.where(np.isnan(x), _NAN, key)
     key = np.where(x == math.inf, _POS_INF, key)
     return np.asarray(np.where(x == -math.inf, _NEG_INF, key), dtype=np.int64)
@@ -80,7 +81,7 @@ def float_pattern(values: FloatArray) -> IntArray:
 
 def describe_float_pattern(key: int) -> str:
     """A readable form of a :func:`float_pattern` key, e.g. ``+[2^-2, 2^-1) odd multiple of 2^-54``."""
-    special = {_ZERO: "0", _NAN: "nan", _POS_INF: "inf", _NEG_INF: "-inf"}
+    special = {_ZERO: "+0.0", _NEG_ZERO: "-0.0", _NAN: "nan", _POS_INF: "inf", _NEG_INF: "-inf"}
     if key in special:
         return special[key]
     rest, low = divmod(key, LOW_BITS_CAP + 1)

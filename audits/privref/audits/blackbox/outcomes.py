@@ -42,6 +42,7 @@ __all__ = [
     "DEEP_STEPS",
     "EDGE_COUNTS",
     "NAN",
+    "NEG_ZERO",
     "OVERFLOW",
     "TAIL_EXPONENTS",
     "Atom",
@@ -91,6 +92,11 @@ class Atom:
 NAN: Final = Atom("nan")
 """The one key every NaN maps to (NaN != NaN would split them; every payload and sign is one atom)."""
 
+NEG_ZERO: Final = Atom("-0.0")
+"""The key of -0.0: equal to +0.0 as a number, but a different IEEE-754 value (its sign bit), so
+a mechanism whose sign of zero depends on the data leaks through it; discrete events tell the
+two apart (numeric views read both as zero)."""
+
 ABSENT: Final = Atom("absent")
 """The entry of a padded row beyond the end of a shorter tuple (see :func:`padded_rows`)."""
 
@@ -103,11 +109,14 @@ def _is_sequence(x: object) -> bool:
 
 
 def canonical(outcome: object) -> Hashable:
-    """The key of an outcome for discrete events: NaNs merged, lists and arrays made (nested) tuples.
+    """The key of an outcome for discrete events: NaNs merged, -0.0 the atom :data:`NEG_ZERO`,
+    lists and arrays made (nested) tuples.
 
     Dicts, sets and other unhashable values raise InvalidArgument (docs/blackbox-outcomes.md).
     """
     if isinstance(outcome, (float, np.floating)):
+        if outcome == 0 and math.copysign(1.0, outcome) < 0:
+            return NEG_ZERO
         return NAN if math.isnan(outcome) else float(outcome)
     if isinstance(outcome, np.integer):
         return int(outcome)
@@ -130,7 +139,8 @@ def outcome_keys(samples: Sequence[Any] | NDArray[Any]) -> list[Hashable]:
         return [tuple(r) for r in samples.tolist()] if samples.ndim == 2 else list(samples.tolist())
     if isinstance(samples, np.ndarray) and samples.dtype.kind == "f" and samples.ndim in (1, 2):
         values = samples.astype(np.float64)
-        nan_rows = np.isnan(values) if values.ndim == 1 else np.isnan(values).any(axis=1)
+        odd = np.isnan(values) | ((values == 0) & np.signbit(values))  # NaN, -0.0: atoms
+        nan_rows = odd if values.ndim == 1 else odd.any(axis=1)
         keys: list[Hashable] = ([tuple(r) for r in values.tolist()] if values.ndim == 2
                                 else list(values.tolist()))
         for i in np.flatnonzero(nan_rows).tolist():

@@ -3,8 +3,9 @@
 Given pairs must be neighboring under ``config.relation`` (or, with ``config.group = k``, within
 distance k; the claim tested is then the group claim (kε, δ·Σ_{j<k} e^{jε})): anything else is
 NotNeighboring, never a verdict.  Exact duplicates (also up to order) are dropped with a
-warning, and entries must be finite.  ``relation=None`` means the caller vouches for the pairs
-(the validation zoo's custom relations); the report says "unchecked".  Searched candidates on
+warning, and entries must be finite.  :func:`check_pairs` with ``relation=None`` checks only the
+datasets themselves; :func:`~privref.audits.blackbox.runner.run_audit` always passes the relation
+in force (given, else declared, else substitution).  Searched candidates on
 which the target raises are skipped (:func:`usable_candidates`); after screening, the pairs to
 confirm are :func:`confirmed_pairs`.
 """
@@ -68,6 +69,15 @@ def _finite(x: object) -> bool:
     return True
 
 
+def _distance_text(relation: NeighborRelation, a: Sequence[Hashable],
+                   b: Sequence[Hashable]) -> str:
+    try:
+        dist = relation_distance(relation, tuple(a), tuple(b))
+    except TooLargeToEnumerate:
+        return "distance not computed (datasets too long)"
+    return "unreachable (infinite distance)" if dist is None else f"distance {dist}"
+
+
 def _pair_key(pair: Pair) -> tuple[str, str]:
     a, b = repr(pair[0]), repr(pair[1])
     return (a, b) if a <= b else (b, a)
@@ -80,7 +90,9 @@ def check_pairs(pairs: Sequence[Pair], relation: NeighborRelation | None, group:
     Each dataset: at most MAX_DATASET_SIZE entries, hashable, finite numbers only; the two
     datasets differ; under ``relation`` (unless None) they are neighbors, or with ``group = k``
     at distance at most k.  Raises InvalidArgument / NotNeighboring whose message starts with
-    ``name`` and the pair, and names the relation.  A duplicate (also up to order: the estimator
+    ``name`` and the pair, and names the relation and the pair's distance under it.  The one
+    neighbourhood check of every entry point (command line, suites, ``assert_private``,
+    ``run_audit``).  A duplicate (also up to order: the estimator
     tests both directions) would only split the confidence, so it is dropped.
     """
     out: dict[tuple[str, str], Pair] = {}
@@ -105,8 +117,9 @@ def check_pairs(pairs: Sequence[Pair], relation: NeighborRelation | None, group:
             rel = relation_name_safe(relation)
             if group == 1 and not relation.are_neighbors(a, b):
                 raise NotNeighboring(
-                    f"{where} is not neighboring under {rel} ({relation}); give a neighboring "
-                    "pair, choose the relation (--relation / relation=), or test group privacy "
+                    f"{where} is not neighboring under {rel} ({relation}): "
+                    f"{_distance_text(relation, a, b)}; give a neighboring pair, choose the "
+                    "relation (--relation / relation=), or test group privacy "
                     "(--group K / group=K)")
             if group > 1:
                 try:

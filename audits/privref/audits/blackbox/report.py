@@ -12,7 +12,7 @@ without one), ``delta_at_claimed_epsilon``, ``privref_version``,
 ``notes``, ``pairs`` (one record per pair and stage), ``elapsed_seconds``,
 ``status``, ``error`` and ``float_events`` (False for the real-arithmetic
 view, without the IEEE-754 pattern events); ``relation`` (the neighbor relation
-the given pairs were checked under; null: unchecked), ``group`` (k for group
+the given pairs were checked under, always set by run_audit), ``group`` (k for group
 privacy at distance k) with ``tested_epsilon_exact``/``tested_delta_exact`` (the
 group claim actually tested; null when k = 1), ``float_leak`` (the witness event
 reads the IEEE-754 bits of float outputs: a floating-point leak, Mironov 2012)
@@ -22,7 +22,10 @@ the API is used at its exact binary value, and that value is what is recorded.
 
 Declarations (audits.blackbox.declarations): ``relation_source`` (``given``: --relation /
 relation=; ``declared``: by the target; ``default``: neither, substitution, with the
-warning :data:`~privref.audits.blackbox.declarations.DEFAULTED_RELATION`; null: unknown),
+warning :data:`~privref.audits.blackbox.declarations.DEFAULTED_RELATION`; ``override``: given
+against the target's declared relation with --override-declared-relation (API:
+``override_relation=True``), with the warning
+:data:`~privref.audits.blackbox.declarations.OVERRIDDEN_RELATION`; null: unknown),
 ``declared_claim`` (the target's claim as declared: ``{"kind": "dp", "epsilon", "delta"}``,
 ``{"kind": "zcdp", "rho", "delta"}`` or ``{"kind": "profile", "points"}``; null: none),
 ``claim_conversion`` (how the audited (``claimed_epsilon``, ``claimed_delta``) point follows
@@ -48,7 +51,14 @@ from privref import reference
 from privref.reference.errors import InvalidArgument, OutputError
 from privref.reference.reals import Real
 
-from .declarations import DEFAULTED_RELATION, DeclaredClaim, LibraryVersion, claim_json, claim_text
+from .declarations import (
+    DEFAULTED_RELATION,
+    OVERRIDDEN_RELATION,
+    DeclaredClaim,
+    LibraryVersion,
+    claim_json,
+    claim_text,
+)
 
 __all__ = ["FLOAT_LEAK", "BlackboxReport", "BlackboxVerdict", "EstimateLike", "PairResult",
            "PointResult",
@@ -373,7 +383,9 @@ class BlackboxReport:
         if self.relation is not None:
             source = {"given": "given (--relation / relation=)",
                       "declared": "declared by the target",
-                      "default": "DEFAULTED (neither given nor declared)"}.get(
+                      "default": "DEFAULTED (neither given nor declared)",
+                      "override": "OVERRIDDEN: given against the target's declared relation "
+                                  "(--override-declared-relation)"}.get(
                           self.relation_source or "", "")
             lines.append(f"  relation         {self.relation}" + (f" ({source})" if source else ""))
         if self.libraries:
@@ -424,7 +436,10 @@ class BlackboxReport:
                      + ("" if self.backend == "local" else f" ({self.backend})"))
         if not self.float_events:
             lines.append("  events           real-arithmetic view (no IEEE-754 pattern events)")
-        lines.extend(f"  warning          {m}" for m in self.warnings)
+        # the relation line above already says DEFAULTED / OVERRIDDEN (and the command line
+        # printed the warning once on stderr): the summary does not repeat its long text
+        lines.extend(f"  warning          {m}" for m in self.warnings
+                     if m not in (DEFAULTED_RELATION, OVERRIDDEN_RELATION))
         lines.extend(f"  note             {m}" for m in self.notes)
         if self.float_leak:
             assert w is not None
@@ -462,13 +477,16 @@ def with_declarations(report: BlackboxReport, *, relation_source: str | None,
                       libraries: Sequence[LibraryVersion] = ()) -> BlackboxReport:
     """``report`` with the declaration fields set (see the module docstring); a defaulted
     relation (``relation_source="default"``) adds :data:`DEFAULTED_RELATION` to the warnings
-    (once).  Pure: returns a new report."""
-    if relation_source not in (None, "given", "declared", "default"):
+    (once), an overridden declared one (``"override"``) :data:`OVERRIDDEN_RELATION`.  Pure:
+    returns a new report."""
+    if relation_source not in (None, "given", "declared", "default", "override"):
         raise InvalidArgument(f"relation_source={relation_source!r} must be given, declared, "
-                              "default or None")
+                              "default, override or None")
     warnings = report.warnings
     if relation_source == "default" and DEFAULTED_RELATION not in warnings:
         warnings = (DEFAULTED_RELATION, *warnings)
+    if relation_source == "override" and OVERRIDDEN_RELATION not in warnings:
+        warnings = (OVERRIDDEN_RELATION, *warnings)
     return replace(report, relation_source=relation_source, declared_claim=declared_claim,
                    claim_conversion=claim_conversion, libraries=tuple(libraries),
                    warnings=warnings)

@@ -37,7 +37,8 @@ Progress.  :func:`run_audit` reports progress only to the ``progress`` reporter 
 terminal bar); none by default.
 
 Pairs.  Given pairs are checked by :func:`privref.audits.blackbox.pairs.check_pairs`
-(neighboring under ``config.relation``, or within ``config.group``; duplicates dropped).
+(neighboring under the relation in force: ``config.relation``, else the target's declared
+relation, else substitution; or within ``config.group``; duplicates dropped).
 
 Layout.  The parameters and their limits are :mod:`privref.audits.blackbox.config`, the pair
 rules :mod:`~privref.audits.blackbox.pairs`, the sampling engine
@@ -51,7 +52,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import partial
 from typing import Any
@@ -76,6 +77,7 @@ from .config import (
     limit_text,
     low_power,
 )
+from .declarations import DEFAULTED_RELATION, OVERRIDDEN_RELATION, relation_in_force
 from .engines import (
     VALIDATION_SHARE,
     ProgressReporter,
@@ -97,7 +99,7 @@ from .report import (
 )
 from .search import Pair, candidate_pairs, relation_name_safe
 from .selection import Candidate
-from .target import Batch, Target, probe_randomness
+from .target import Batch, Target, probe_randomness, target_from_callable
 
 __all__ = [
     "DEFAULT_SELECTION_CAP",
@@ -218,14 +220,43 @@ def _prepare(target: Target, config: AuditConfig, estimator: Estimator | None,
     return _Run(target, config, given, points, claim, estimator, streaming)
 
 
+def _target(target: object) -> Target:
+    """``target`` as a Target: a plain ``(data, rng)`` callable is wrapped
+    (:func:`~privref.audits.blackbox.target.target_from_callable`), anything else refused."""
+    if isinstance(target, Target):
+        return target
+    if callable(target):
+        return target_from_callable(target)
+    raise InvalidArgument(f"target={target!r:.80} must be a Target (target_from_callable(fn), "
+                          "load_target('file.py:fn')) or a (data, rng) callable")
+
+
+def _with_relation(target: Target, config: AuditConfig) -> tuple[AuditConfig, str]:
+    """``config`` with the relation in force set and where it came from, by
+    :func:`~privref.audits.blackbox.declarations.relation_in_force`: ``config.relation``
+    (refused when it contradicts the target's declared relation, unless
+    ``config.override_relation``), else the declared one, else substitution."""
+    if not isinstance(config, AuditConfig):
+        raise InvalidArgument(f"config={config!r} must be an AuditConfig")
+    relation, source = relation_in_force(config.relation, getattr(target, "relation", None),
+                                         config.override_relation)
+    return (config if relation is config.relation else replace(config, relation=relation)), source
+
+
 def _given_candidates(pairs: Sequence[Pair], config: AuditConfig, warnings: list[str],
                       on_warning: Callable[[str], None] | None) -> list[Pair]:
+    if isinstance(pairs, str | bytes) or not isinstance(pairs, Sequence):
+        raise InvalidArgument(f"pairs={pairs!r} must be a list of pairs (a, b) of datasets")
     if not pairs:
         raise InvalidArgument("pairs=[] must hold at least one pair")
     try:
         given = [(tuple(a), tuple(b)) for a, b in pairs]
-    except TypeError:
+    except (TypeError, ValueError):
         raise InvalidArgument("pairs must be pairs (a, b) of datasets (sequences)") from None
+    for a, b in pairs:
+        if any(isinstance(d, str | bytes) or not isinstance(d, Sequence) for d in (a, b)):
+            raise InvalidArgument(f"pairs entry {(a, b)!r} must be a pair (a, b) of datasets "
+                                  "(lists or tuples)")
     candidates, duplicates = check_pairs(given, config.relation, config.group)
     if duplicates:
         _warn(warnings, on_warning,
@@ -438,13 +469,17 @@ def _audit(run: _Run, log: _Log, pairs: Sequence[Pair] | None,
 
 # ---------------------------------------------------------------------------- the audit
 
-def run_audit(target: Target, config: AuditConfig, pairs: Sequence[Pair] | None = None, *,
+def run_audit(target: Target | Callable[..., Any], config: AuditConfig,
+              pairs: Sequence[Pair] | None = None, *,
               estimator: Estimator | None = None,
               on_partial: Callable[[BlackboxReport], None] | None = None,
               keep_witness_samples: bool = False,
               on_warning: Callable[[str], None] | None = None,
               progress: ProgressReporter | None = None) -> BlackboxReport:
     """Audit ``target`` against ``config``'s claim on ``pairs`` (searched when None).
+
+    ``target`` is a :class:`~privref.audits.blackbox.target.Target` or a plain ``(data, rng)``
+    callable (wrapped by ``target_from_callable``); anything else is InvalidArgument.
 
     Guarantee: when the report is complete, with probability at least
     ``config.confidence`` every confirmed pair's ``epsilon_lower_bound`` is
@@ -463,15 +498,23 @@ def run_audit(target: Target, config: AuditConfig, pairs: Sequence[Pair] | None 
     dropped on return, so memory stays that of one stage.  Nothing else in
     the report changes.
 
-    Given pairs are checked by :func:`check_pairs` (NotNeighboring under
-    ``config.relation``; duplicates dropped with a warning); with ``group = k``
+    Given pairs are checked by :func:`check_pairs` (NotNeighboring, naming the pair, the
+    relation and the distance, under the relation in force: ``config.relation``, else the
+    target's declared relation, else substitution with the warning
+    :data:`~privref.audits.blackbox.declarations.DEFAULTED_RELATION`; the report records it;
+    duplicates dropped with a warning); with ``group = k``
     the tested claim is :func:`audited_claim`.  Warnings known before sampling
     (duplicates, LOW-POWER) are also passed to ``on_warning`` as they arise.
     ``progress`` (a :class:`~privref.audits.blackbox.engines.ProgressReporter`, e.g. the
     command line's terminal bar) is told of every stage and every chunk; None: silent.
     """
+    target = _target(target)
+    config, source = _with_relation(target, config)
     run = _prepare(target, config, estimator, keep_witness_samples, pairs is not None)
     log = _Log(time.perf_counter(), [])
+    if source in ("default", "override"):
+        _warn(log.warnings, on_warning,
+              DEFAULTED_RELATION if source == "default" else OVERRIDDEN_RELATION)
     if pairs is not None:
         log.candidates = _given_candidates(pairs, config, log.warnings, on_warning)
     else:

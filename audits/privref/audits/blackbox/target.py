@@ -15,12 +15,25 @@ tuples/lists/arrays of these of any length and nesting, all draws of one audit
 of one class; checked and converted by :mod:`privref.audits.blackbox.batch`
 (the rule: docs/blackbox-outcomes.md).
 
+A generator function (a probabilistic program that yields its random choices,
+:mod:`privref.reference.program`) is a target too: it is sampled exactly by
+:func:`privref.reference.program.sample` on ``tuple(data)``, as a Mechanism is.
+
+Failures.  Whatever the target raises (``SystemExit`` and every other
+``BaseException`` included; ``KeyboardInterrupt`` stays the user's interrupt)
+becomes :class:`TargetCallError`; an outcome that is refused (``None``, compared
+by identity, too large: :mod:`.batch`) becomes :class:`OutcomeError`.
+
 Timeout.  Every call of the target must return within ``timeout`` seconds
 (:data:`DEFAULT_TIMEOUT` unless given; a vectorized call counts as one call).
 In the main thread of a process (the command line, each worker process, a
 test suite's thread) the call is interrupted by ``SIGALRM`` and
-:class:`TargetTimeout` is raised; elsewhere (a non-main thread, or a platform
-without ``setitimer``) a call that overruns is detected when it returns.
+:class:`TargetTimeout` is raised; a call that overruns is also detected when it
+returns (a target that caught the alarm, or a non-main thread).  Under
+supervision (:mod:`.isolation`: the command line and suites run every audit in
+a child process group) a watchdog thread also ends the whole group
+:data:`TIMEOUT_GRACE` seconds past the deadline, so the limit holds whatever the
+target does with signals and exceptions.
 """
 
 from __future__ import annotations
@@ -59,10 +72,12 @@ from .declarations import (
     read_declaration,
 )
 from .errors import OutcomeError, TargetCallError, TargetError, TargetLoadError, TargetTimeout
+from .isolation import TIMEOUT_GRACE, watchdog_arm
 
 __all__ = [
     "DEFAULT_TIMEOUT",
     "MAX_TIMEOUT",
+    "TIMEOUT_GRACE",
     "Batch",
     "OutcomeError",
     "Target",
@@ -79,8 +94,10 @@ __all__ = [
     "target_from_callable",
 ]
 
-DEFAULT_TIMEOUT = 600.0
-"""Seconds one call of the target may take unless told otherwise (``--timeout``, ``timeout=``)."""
+DEFAULT_TIMEOUT = 60.0
+"""Seconds one call of the target may take unless told otherwise (``--timeout``, ``timeout=``);
+a vectorized call of ``size`` outcomes is one call."""
+
 
 MAX_TIMEOUT = 86_400.0 * 7
 """Largest per-call timeout accepted (a week)."""
@@ -113,8 +130,9 @@ class _Expired(BaseException):
 class _Watch:
     """Arms a per-call timer: SIGALRM in a main thread, a check on return elsewhere."""
 
-    def __init__(self, seconds: float | None) -> None:
+    def __init__(self, seconds: float | None, name: str = "") -> None:
         self.seconds = seconds
+        self.name = name
         self.signals = (seconds is not None and hasattr(signal, "setitimer")
                         and threading.current_thread() is threading.main_thread())
         self.old: object = None
@@ -138,14 +156,15 @@ class _Watch:
         self.started = time.monotonic()
         if self.signals:
             signal.setitimer(signal.ITIMER_REAL, self.seconds)
+        watchdog_arm(self.started + self.seconds, self.seconds, self.name)
 
     def stop(self) -> bool:
-        """Disarm; True when the call overran (detected without signals)."""
+        """Disarm; True when the call overran (the alarm was caught or ignored, or no signals)."""
         if self.seconds is None:
             return False
+        watchdog_arm(None)
         if self.signals:
             signal.setitimer(signal.ITIMER_REAL, 0)
-            return False
         return time.monotonic() - self.started > self.seconds
 
 
@@ -239,10 +258,41 @@ def target_from_callable(fn: object, name: str | None = None) -> Target:
     label = name or getattr(fn, "__qualname__", None) or repr(fn)
     if not callable(fn):
         raise TargetLoadError(f"target {label} is a {type(fn).__name__}, not callable")
+    if _is_program(fn):
+        return _program_target(fn, label, None)
     module = getattr(fn, "__module__", None)
     package, version = _package_version(module) if isinstance(module, str) else (None, None)
     return _declared(Target(label, fn, _vectorized(fn, label), None, package, version),
                      sys.modules.get(module) if isinstance(module, str) else None)
+
+
+def _is_program(fn: object) -> bool:
+    """A probabilistic program of the data alone: a generator function callable with one
+    positional argument (any other parameter has a default)."""
+    if not inspect.isgeneratorfunction(fn):
+        return False
+    try:
+        inspect.signature(fn).bind(())
+    except TypeError:
+        return False
+    return True
+
+
+def _program_target(program: Callable[..., object], name: str, spec: str | None) -> Target:
+    """A probabilistic program (a generator function yielding its random choices) as a target:
+    each draw runs it once on ``tuple(data)`` with :func:`privref.reference.program.sample`, the
+    exact sampler a Mechanism uses, so its verdict is the one its law implies."""
+    from privref.reference.program import sample
+
+    def run(data: list[Hashable], rng: np.random.Generator) -> object:
+        return sample(program, tuple(data), rng=rng)  # type: ignore[arg-type]
+
+    run.__name__ = getattr(program, "__name__", "program")
+    base = Target(name, run, False, spec, "privref", _package_version("privref")[1])
+    module = getattr(program, "__module__", None)
+    found = _declared(replace(base, function=program),
+                      sys.modules.get(module) if isinstance(module, str) else None)
+    return replace(found, function=run, vectorized=False)
 
 
 def _declared(target: Target, module: ModuleType | None) -> Target:
@@ -264,6 +314,12 @@ def _declared(target: Target, module: ModuleType | None) -> Target:
 
 def _file_module(path: Path, spec: str) -> ModuleType:
     resolved = path.resolve()
+    if resolved.is_dir():
+        raise TargetLoadError(f"cannot import target {spec!r}: {path} is a directory, not a "
+                              "Python file")
+    if resolved.exists() and not resolved.is_file():
+        raise TargetLoadError(f"cannot import target {spec!r}: {path} is not a regular file "
+                              "(a device, a pipe or a socket)")
     if not resolved.is_file():
         raise TargetLoadError(f"cannot import target {spec!r}: file {path} does not exist")
     digest = hashlib.sha1(str(resolved).encode()).hexdigest()[:12]
@@ -277,7 +333,10 @@ def _file_module(path: Path, spec: str) -> ModuleType:
     sys.modules[name] = module
     try:
         module_spec.loader.exec_module(module)
-    except Exception as exc:
+    except KeyboardInterrupt:
+        del sys.modules[name]
+        raise
+    except BaseException as exc:  # SystemExit at import time included: never a silent exit
         del sys.modules[name]
         raise TargetLoadError(f"cannot import target {spec!r}: {type(exc).__name__}: {exc}") from exc
     return module
@@ -293,7 +352,9 @@ def _import(module_name: str, spec: str) -> ModuleType:
             sys.path.insert(0, cwd)
             return _import(module_name, spec)
         raise TargetLoadError(f"cannot import target {spec!r}: {type(exc).__name__}: {exc}") from exc
-    except Exception as exc:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # SystemExit at import time included: never a silent exit
         raise TargetLoadError(f"cannot import target {spec!r}: {type(exc).__name__}: {exc}") from exc
 
 
@@ -321,9 +382,9 @@ def _from_builder(spec: str, builder: Callable[[], object]) -> Target:
     """Call a builder registered with adapters.register_target; TargetLoadError when it fails."""
     try:
         fn = builder()
-    except TargetError:
+    except (TargetError, KeyboardInterrupt):
         raise
-    except Exception as exc:
+    except BaseException as exc:
         raise TargetLoadError(f"target {spec!r}: its registered builder raised "
                               f"{type(exc).__name__}: {exc}") from exc
     if not callable(fn):
@@ -362,6 +423,8 @@ def load_target(spec: str) -> Target:
                       claim=base.claim, relation=base.relation)
     if not callable(obj):
         raise TargetLoadError(f"target {spec!r} is a {type(obj).__name__}, not callable")
+    if _is_program(obj):
+        return _program_target(obj, spec, spec)
     package, version = (None, None) if is_file else _package_version(module_part)
     return _declared(Target(spec, obj, _vectorized(obj, spec), spec, package, version), module)
 
@@ -373,7 +436,7 @@ def _call_failed(target: Target, data: Sequence[object], exc: BaseException) -> 
         if line.lstrip().startswith("File "):
             where = " (at " + line.strip().splitlines()[0] + ")"
             break
-    return TargetCallError(f"target {target.name} raised on data={list(data)!r}: "
+    return TargetCallError(f"target {target.name} raised on data={describe_outcome(list(data))}: "
                            f"{type(exc).__name__}: {exc}{where}")
 
 
@@ -386,7 +449,7 @@ def draw(target: Target, data: Sequence[object], rng: np.random.Generator, size:
     target raises, TargetTimeout when a call takes longer than ``timeout``
     seconds (None: no limit), OutcomeError on a bad or inconsistent outcome.
     """
-    with _Watch(timeout) as watch:
+    with _Watch(timeout, target.name) as watch:
         try:
             return _draw(target, data, rng, size, watch)
         except _Expired:
@@ -414,13 +477,13 @@ def _draw(target: Target, data: Sequence[object], rng: np.random.Generator, size
                                    "or numpy array of size outcomes")
             if len(raw) != size:
                 raise OutcomeError(f"target {target.name} returned {len(raw)} outcomes for "
-                                   f"size={size} on data={list(data)!r}")
+                                   f"size={size} on data={describe_outcome(list(data))}")
             return make_batch(raw, target.name, data)
         return make_batch([_call(watch, target.function, list(data), rng) for _ in range(size)],
                           target.name, data)
-    except TargetError:
+    except (TargetError, _Expired, KeyboardInterrupt):
         raise
-    except Exception as exc:
+    except BaseException as exc:  # SystemExit, GeneratorExit, ...: the target failed all the same
         raise _call_failed(target, data, exc) from None
 
 
@@ -480,5 +543,5 @@ def probe_randomness(target: Target, data: Sequence[object], *, seed: int,
     values = [*first.outcomes(), *other.outcomes()]
     if all(v == values[0] for v in values):
         notes.append(f"deterministic: target {target.name} returned {describe_outcome(values[0])} in all "
-                     f"{2 * draws} probe draws on data={list(data)!r}")
+                     f"{2 * draws} probe draws on data={describe_outcome(list(data))}")
     return warnings, notes
