@@ -294,7 +294,11 @@ def run(args: argparse.Namespace) -> int:
                "seconds": round(seconds, 2),
                "parameters": {"runs": config.runs, "epsilons": [str(e) for e in config.epsilons],
                               "noise": config.noise, "datasets": list(config.datasets),
-                              "libsvm": list(config.files), "data_dir": config.data_dir,
+                              # file and folder names only: a generated report records no
+                              # machine path (the files are identified by their sha256)
+                              "libsvm": [Path(f).name for f in config.files],
+                              "data_dir": None if config.data_dir is None
+                              else Path(config.data_dir).name,
                               "teachers": config.teachers, "budget": config.budget,
                               "delta": None if config.delta is None else str(config.delta),
                               "subsample": config.subsample,

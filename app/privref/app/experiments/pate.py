@@ -42,6 +42,7 @@ import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, Final, TypeVar, cast
 
 import numpy as np
@@ -502,7 +503,9 @@ def run_dataset(name: str, data: LibsvmData, config: ExperimentConfig,
     nonprivate = [r_["nonprivate_accuracy"] for r_ in runs]
     return {
         "name": name,
-        "files": [{"path": s.path, "rows": s.rows, "sha256": s.sha256} for s in data.sources],
+        # the file's name, not its machine path: the sha256 identifies it
+        "files": [{"path": Path(s.path).name, "rows": s.rows, "sha256": s.sha256}
+                  for s in data.sources],
         "rows_in_files": data.rows, "rows_used": sizes.rows, "n_features": data.n_features,
         "sizes": {"private": sizes.private, "public": sizes.public, "test": sizes.test,
                   "teachers": sizes.teachers, "budget": sizes.budget,
