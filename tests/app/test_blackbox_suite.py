@@ -362,3 +362,21 @@ def test_selecting_one_entry_of_a_20000_entry_toml_suite_is_fast(
     assert main(["blackbox-suite", str(suite), "--only", "e19999"]) == 0
     assert time.perf_counter() - start < 5
     assert capsys.readouterr().out.startswith("e19999  [")
+
+
+def test_an_entry_may_override_the_declared_relation_only_by_saying_so(
+        tmp_path: Path, targets: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``relation`` contradicting the target's declaration is an error of that entry (issue 32,
+    item 5); ``override_declared_relation = true`` runs it and the report records the override."""
+    entry = (f'\n[[target]]\nname = "rr-linf"\ntarget = "{targets.name}:rr"\nrelation = "linf"\n'
+             'pairs = [[[0], [1]]]\nsamples = 2000\nseed = 3\nconfidence = "0.9999999"\n'
+             'expect = "NO_VIOLATION_FOUND"\n')
+    suite = tmp_path / "override.toml"
+    suite.write_text(entry, encoding="utf-8")
+    assert main(["blackbox-suite", str(suite)]) == 1
+    assert "ERROR" in capsys.readouterr().out
+    suite.write_text(entry + "override_declared_relation = true\n", encoding="utf-8")
+    out = tmp_path / "r.json"
+    assert main(["blackbox-suite", str(suite), "--json", str(out)]) == 0
+    report = json.loads(out.read_text())["results"][0]["report"]
+    assert report["relation_source"] == "override" and report["relation"] == "linf"

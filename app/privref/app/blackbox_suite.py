@@ -15,7 +15,8 @@ the verdict each is expected to get::
 
 Entry keys (:data:`KEYS`) are the flags of ``privref audit blackbox`` without the dashes
 (``epsilon``, ``delta``, ``relation``, ``pairs = [[[0], []]]``, ``search``, ``samples``,
-``seed``, ``confidence``, ``elements``, ``sizes``, ``float_events = false``, ``workers``,
+``seed``, ``confidence``, ``elements``, ``sizes``, ``float_events = false``,
+``override_declared_relation = true``, ``workers``,
 ``group``, ``timeout``, ``screening_samples``, ``confirm``), with the same meaning and the
 same validation (:func:`privref.app.blackbox_cli.parse_config`).  A target's declaration
 fills in what an entry omits.  A file target (``"rr.py:rr"``, ``"dir/x.py:f"``: a part
@@ -108,7 +109,7 @@ MAX_SUITE_SAMPLES: Final = 10 * MAX_SAMPLES
 _VALUE_FLAGS = ("epsilon", "delta", "relation", "samples", "seed", "confidence", "group",
                 "timeout", "workers", "screening_samples", "confirm")
 KEYS = ("target", "name", "expect", "requires", "pairs", "search", "elements", "sizes",
-        "float_events", *_VALUE_FLAGS)
+        "float_events", "override_declared_relation", *_VALUE_FLAGS)
 """The keys a suite entry may hold (``[defaults]`` holds any of them but target/name/expect)."""
 _KEYSET = frozenset(KEYS)
 
@@ -263,7 +264,8 @@ def _argv(entry: Mapping[str, object], where: str, target: str) -> list[str]:
         for a, b in pairs:
             argv += ["--pair", json.dumps(a), json.dumps(b)]
     for key, flag, when in (("search", "--search", True),
-                            ("float_events", "--no-float-events", False)):
+                            ("float_events", "--no-float-events", False),
+                            ("override_declared_relation", "--override-declared-relation", True)):
         if key in entry:
             if not isinstance(entry[key], bool):
                 raise InvalidArgument(f"{where}: {key}={_show(entry[key])} must be true or false")
