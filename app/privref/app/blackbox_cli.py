@@ -72,7 +72,7 @@ from privref.reference.reals import Real
 from privref.reference.validate import check_delta, to_fraction
 
 from .reports.html_report import write_html
-from .reports.output import check_output_path
+from .reports.output import check_output_path, same_file
 
 __all__ = ["AuditPlan", "TerminalProgress", "audit_target", "configure_parser", "parse_config",
            "run"]
@@ -407,10 +407,7 @@ def _scheduler(args: argparse.Namespace) -> str | None:
     if not address or any(c.isspace() for c in address):
         raise InvalidArgument(f"--scheduler {address!r} must be an address such as "
                               "tcp://host:8786")
-    if address.lower().startswith(("http://", "https://")):
-        raise InvalidArgument(f"--scheduler {address}: an http address is a dashboard; a Dask "
-                              "scheduler listens on tcp://HOST:PORT (port 8786 by default)")
-    return address
+    return address  # checked to answer as a Dask scheduler by engines.check_scheduler
 
 
 def _timeout(text: object) -> float:
@@ -425,13 +422,6 @@ def _outputs(args: argparse.Namespace) -> list[tuple[str, str]]:
                                             ("--html", getattr(args, "html", None)),
                                             ("--checkpoint", getattr(args, "checkpoint", None)))
             if path is not None]
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    try:
-        return a.resolve() == b.resolve() or (a.exists() and b.exists() and a.samefile(b))
-    except OSError:
-        return False
 
 
 def _target_files(target: Target) -> list[Path]:
@@ -451,11 +441,11 @@ def _check_not_inputs(args: argparse.Namespace, inputs: list[Path]) -> None:
     outputs = _outputs(args)
     for i, (flag, path) in enumerate(outputs):
         for source in inputs:
-            if _same_file(Path(path), source):
+            if same_file(Path(path), source):
                 raise InvalidArgument(f"{flag} {path} is the target's own file {source}; the "
                                       "report would overwrite it: choose another path")
         for other_flag, other in outputs[:i]:
-            if _same_file(Path(path), Path(other)):
+            if same_file(Path(path), Path(other)):
                 raise InvalidArgument(f"{flag} {path} is also the {other_flag} path; each output "
                                       "of a run needs its own file")
 

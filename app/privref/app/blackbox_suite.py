@@ -83,7 +83,7 @@ from .commands.exit_codes import (
     EXIT_TARGET,
     EXIT_VIOLATION,
 )
-from .reports.output import check_output_path
+from .reports.output import check_output_path, same_file
 
 __all__ = ["KEYS", "MAX_ENTRIES", "MAX_SUITE_BYTES", "MAX_SUITE_SAMPLES", "SuiteCase",
            "SuiteResult", "check_budget", "check_case", "configure_parser", "load_suite", "run",
@@ -537,13 +537,7 @@ def status_of(results: Sequence[SuiteResult], allow_empty: bool = False) -> int:
 
 def _not_an_input(output: str, source: Path, what: str) -> None:
     """InvalidArgument when ``--json output`` is ``source``: a report never overwrites an input."""
-    out = Path(output)
-    try:
-        same = out.absolute() == source.absolute() or (
-            out.exists() and source.exists() and out.samefile(source))
-    except OSError:
-        same = False
-    if same:
+    if same_file(Path(output), source):
         raise InvalidArgument(f"--json {output} is {what}; the report would overwrite it: "
                               "choose another path")
 

@@ -25,7 +25,7 @@ from typing import IO, Any
 
 from privref.reference.errors import InvalidArgument, OutputError
 
-__all__ = ["check_output_path", "write_json", "write_text_atomic", "write_with"]
+__all__ = ["check_output_path", "same_file", "write_json", "write_text_atomic", "write_with"]
 
 
 def check_output_path(flag: str, path: str | os.PathLike[str]) -> Path:
@@ -127,3 +127,12 @@ def write_json(path: str | os.PathLike[str], payload: Mapping[str, Any], *,
     """Write ``payload`` as indented JSON (non-JSON values via ``str``) with a final newline."""
     text = json.dumps(payload, indent=2, ensure_ascii=False, default=str) + "\n"
     write_text_atomic(path, text, flag=flag)
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """True when ``a`` and ``b`` name one file (the same resolved path, or, when both exist, the
+    same inode: a hard link, a symlink); an output path that is an input must be refused."""
+    try:
+        return a.resolve() == b.resolve() or (a.exists() and b.exists() and a.samefile(b))
+    except OSError:
+        return False
