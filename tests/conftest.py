@@ -24,12 +24,22 @@ from typing import Any, cast
 import mpmath
 import pytest
 from hypothesis import HealthCheck, settings
+from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
 from privref.audits.blackbox import report as _report
 from privref.proofs import _ledger
 from privref.reference.verdict import Verdict
 
 from .stats import SPENT, SUITE_BUDGET, Spent, record
+
+# One BLAS/OpenMP thread per process: the suite runs two xdist workers on two cores, and
+# scikit-learn fits that spawn a thread per core in each worker oversubscribe them (a student test
+# took 33 s in a full run and 0.9 s alone).  threadpoolctl limits the libraries numpy has already
+# loaded in this process; the environment variables (unless already set) reach the subprocesses
+# the tests start.
+_BLAS_THREADS = threadpool_limits(limits=1)
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 
 settings.register_profile("ci", max_examples=40, derandomize=True, deadline=None,
                           database=None, suppress_health_check=[HealthCheck.too_slow])

@@ -7,7 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from privref.app.reports.output import check_output_path, write_json, write_text_atomic
+from privref.app.reports.output import (
+    check_output_path,
+    dumps_inline_lists,
+    write_json,
+    write_text_atomic,
+)
 from privref.reference.errors import InvalidArgument, OutputError
 
 
@@ -51,3 +56,17 @@ def test_written_files_get_ordinary_permissions(tmp_path: Path) -> None:
         assert stat.S_IMODE(kept.stat().st_mode) == 0o640 and kept.read_text() == "new"
     finally:
         os.umask(umask)
+
+
+def test_inline_lists_keep_the_json_value_and_put_scalar_lists_on_one_line(tmp_path: Path) -> None:
+    payload = {"runs": [{"queried": [0, 4, 9], "p": ["1", "3/8"], "none": None},
+                        {"queried": [], "nested": [[1, 2], [3]], "é": {}}],
+               "seed": 7, "path": Path("x.json")}
+    target = tmp_path / "out.json"
+    write_json(target, payload, inline_lists=True)
+    text = target.read_text(encoding="utf-8")
+    assert json.loads(text) == json.loads(json.dumps(payload, default=str))
+    assert '"queried": [0, 4, 9],' in text and '"p": ["1", "3/8"],' in text
+    assert '"nested": [\n' in text and "[1, 2]," in text        # a list of lists is indented
+    assert text.endswith("}\n") and text == dumps_inline_lists(payload) + "\n"
+    assert len(text.splitlines()) < len(json.dumps(payload, indent=2, default=str).splitlines())

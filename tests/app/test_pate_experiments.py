@@ -24,11 +24,18 @@ from privref.app.experiments import pate as pe
 from privref.app.experiments import pate_students_sklearn
 from privref.app.experiments.datasets import default_data_dir, load_known
 from privref.app.experiments.paper_table4 import ACCURACY, ROWS, paper_accuracy
-from privref.app.experiments.pate_students_sklearn import active_logistic_student, logistic_student
+from privref.app.experiments.pate_students_active import iwal_logistic_program
+from privref.app.experiments.pate_students_sklearn import logistic_student
 from privref.app.reports import pate_text
 from privref.reference.accounting import algorithm1_sigma, calibrate_sigma, epsilon_ex_post
 from privref.reference.errors import InvalidArgument, PrivrefError, UnknownLabel
 from privref.reference.learners.pate_teachers import majority
+from privref.reference.program import Program, sample
+
+
+def _plain(y: int) -> Program[int]:
+    return y
+    yield  # pragma: no cover
 
 
 def _parse(*argv: str) -> argparse.Namespace:
@@ -106,8 +113,9 @@ def test_tiny_run_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str])
                            "budget": 4, "delta": "1/560"}
     assert len(ds["files"][0]["sha256"]) == 64 and ds["files"][0]["rows"] == 700
     keys = [(a["method"], a["epsilon"]) for a in ds["aggregates"]]
-    assert keys == [("PSQ-NP", None), ("ASQ-NP", None), ("PSQ", "1/2"), ("ASQ", "1/2"),
-                    ("PSQ", "2"), ("ASQ", "2")]
+    assert keys == [("PSQ-NP", None), ("ASQ-NP", None), ("ASQ-MS-NP", None), ("PSQ", "1/2"),
+                    ("ASQ", "1/2"), ("ASQ-MS", "1/2"), ("PSQ", "2"), ("ASQ", "2"),
+                    ("ASQ-MS", "2")]
     for agg in ds["aggregates"]:
         assert {"accuracy_mean", "accuracy_ci95", "queries_mean", "queries_ci95"} <= set(agg)
         if agg["epsilon"] is not None:
@@ -139,7 +147,7 @@ def _figures(result: dict[str, Any]) -> Any:
 
 def test_deterministic_and_np_is_the_exact_majority(data_dir: Path) -> None:
     data = load_known("mushroom", data_dir)
-    config = _config(data_dir=str(data_dir))
+    config = _config(data_dir=str(data_dir), epsilons=(Fraction(2),))
     first = pe.run_dataset("mushroom", data, config)
     again = pe.run_dataset("mushroom", data, config)
     assert _figures(first) == _figures(again)
@@ -155,8 +163,11 @@ def test_deterministic_and_np_is_the_exact_majority(data_dir: Path) -> None:
     labels = np.array([majority(v, prep.teachers) for v in prep.votes], dtype=np.uint8)
     Xu, Xt, yt = X[prep.public], X[prep.test], y[prep.test]
     psq = logistic_student(Xu, labels, seed=prep.student_seed)
-    asq = active_logistic_student(Xu, lambda j: int(labels[j]), budget=sizes.budget,
-                                  seed=prep.student_seed, rule=config.active_rule)
+    # ASQ-NP: the IWAL student fed the independent majority, with the run's coin generator
+    coins = np.random.default_rng(pe._seed_sequence(3, "mushroom", 1, 3, 1, 0, 0))
+    asq = sample(lambda: iwal_logistic_program(Xu, lambda j: _plain(int(labels[j])),
+                                               budget=sizes.budget, seed=prep.student_seed,
+                                               c0=config.c0, gap=config.iwal_gap), rng=coins)
     by = {m["method"]: m for m in first["runs"][1]["methods"] if m["epsilon"] is None}
     assert by["PSQ-NP"]["correct"] == int(np.count_nonzero(psq.predict(Xt) == yt))
     assert by["ASQ-NP"]["correct"] == int(np.count_nonzero(asq.model.predict(Xt) == yt))
@@ -176,7 +187,7 @@ def test_epsilon_ex_post_never_exceeds_the_budget(data_dir: Path) -> None:
     config = _config(data_dir=str(data_dir), runs=1, epsilons=(Fraction(1),))
     result = pe.run_dataset("mushroom", data, config)
     sizes = pe.sizes_for(1000)
-    for agg in result["aggregates"][2:]:
+    for agg in (a for a in result["aggregates"] if a["epsilon"] is not None):
         q = sizes.public if agg["method"] == "PSQ" else sizes.budget
         bracket = calibrate_sigma(q, 1, sizes.delta, pe.CALIBRATION_TOLERANCE)
         assert Fraction(agg["noise_value_used"]) == bracket.hi
@@ -197,7 +208,7 @@ def test_discrete_noise_accounting(tmp_path: Path) -> None:
                      epsilons=(Fraction(1),))
     result = pe.run_experiment(config)["datasets"][0]
     sizes = pe.sizes_for(400)
-    for agg in result["aggregates"][2:]:
+    for agg in (a for a in result["aggregates"] if a["epsilon"] is not None):
         q = sizes.public if agg["method"] == "PSQ" else sizes.budget
         s2 = Fraction(agg["noise_value_used"])
         square = (algorithm1_sigma(q, 1, sizes.delta) ** 2).enclose(64)
@@ -216,7 +227,10 @@ def test_discrete_noise_accounting(tmp_path: Path) -> None:
     (("--datasets", "real-sim"), r"--datasets='real-sim'"),
     (("--subsample", "10"), r"--subsample=10"),
     (("--datasets", ""), r"nothing to run"),
-    (("--active-rule", "both"), r"--active-rule='both' must be one of cal, agnostic"),
+    (("--active-rule", "both"), r"--active-rule='both' must be one of iwal, agnostic, cal"),
+    (("--c0", "0"), r"--c0='0' must be a number in \(0, 100\]"),
+    (("--c0-sweep", "1,1"), r"--c0-sweep='1,1' repeats a value"),
+    (("--runs", "3", "--sweep-runs", "4"), r"--sweep-runs=4 must be an int in \[1, 3\]"),
 ])
 def test_bad_flags(argv: tuple[str, ...], names: str) -> None:
     with pytest.raises(InvalidArgument, match=names):
@@ -264,14 +278,16 @@ def test_docs_page_is_generated_from_the_committed_json() -> None:
 
 
 def test_active_rule_option(tmp_path: Path) -> None:
-    """--active-rule: agnostic by default, recorded in the JSON and the page's command line;
+    """--active-rule: iwal by default, recorded in the JSON and the page's command line;
     --compare-json adds the side-by-side table and refuses a JSON of the same rule; the rule is
     all that changes (PSQ rows and every split are the same), and a run is deterministic."""
-    assert table4.config_from_args(_parse()).active_rule == "agnostic" == pe.DEFAULT_ACTIVE_RULE
+    assert table4.config_from_args(_parse()).active_rule == "iwal" == pe.DEFAULT_ACTIVE_RULE
     assert table4.config_from_args(_parse("--active-rule", "cal")).active_rule == "cal"
+    quick = table4.config_from_args(_parse("--quick"))
+    assert (quick.runs, quick.subsample) == (table4.QUICK_RUNS, table4.QUICK_ROWS)
     file = _synthetic(tmp_path / "toy.txt", 500, 4)
     base = ("--datasets", "", "--libsvm", str(file), "--runs", "2", "--seed", "1", "--epsilons",
-            "1", "--quiet")
+            "1", "--quiet", "--active-rule", "agnostic")
     cal, agn, page = tmp_path / "cal.json", tmp_path / "agn.json", tmp_path / "agn.md"
     assert table4.run(_parse(*base, "--active-rule", "cal", "--json", str(cal))) == 0
     assert table4.run(_parse(*base, "--compare-json", str(cal), "--json", str(agn),

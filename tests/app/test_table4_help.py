@@ -17,7 +17,8 @@ _OURS = ("privref.app.commands.table4", "privref.app.experiments.datasets",
          "privref.app.reports.pate_plot", "privref.app.reports.pate_text")
 _FLAGS = ("--runs", "--seed", "--datasets", "--libsvm", "--data-dir", "--epsilons", "--noise",
           "--teachers", "--budget", "--delta", "--subsample", "--active-rule", "--compare-json",
-          "--jobs", "--json", "--png", "--markdown", "--quiet")
+          "--jobs", "--json", "--png", "--markdown", "--quiet", "--quick", "--c0", "--c0-sweep",
+          "--sweep-runs", "--iwal-gap")
 
 
 @pytest.fixture
@@ -68,4 +69,6 @@ def test_help_fallbacks_match_the_experiment() -> None:
     assert tuple(sorted(KNOWN_DATASETS)) == table4._HELP_DATASETS
     assert table4._HELP_ACTIVE_RULE == DEFAULT_ACTIVE_RULE
     assert table4._HELP_AGNOSTIC_C0 == AGNOSTIC_C0
+    from privref.app.experiments.pate_students_active import IWAL_C0
+    assert table4._HELP_IWAL_C0 == IWAL_C0
     assert privref.app.commands and privref.app.experiments and privref.app.reports

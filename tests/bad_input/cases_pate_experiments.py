@@ -63,8 +63,6 @@ CASES: list[Case] = [
          files={"bad.txt": "1 1:1\n2 2:1\n"}),
     _api("table4-empty-data-dir", r"--data-dir \(mushroom\).*agaricus\.txt\.train.*cannot be read",
          "table4('--datasets', 'mushroom', '--data-dir', '{cwd}')"),
-    _api("table4-active-rule-unknown", r"--active-rule='iwal' must be one of cal, agnostic",
-         "table4('--active-rule', 'iwal')"),
     _api("table4-compare-json-not-json", r"--compare-json=.*x\.json.*cannot be read as JSON",
          "table4('--compare-json', '{cwd}/x.json')", files={"x.json": "{not json"}),
     _api("table4-json-is-a-directory", r"--json", "table4('--datasets', '', '--libsvm', "

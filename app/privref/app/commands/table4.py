@@ -9,19 +9,16 @@ the figure (:mod:`privref.app.reports.pate_plot`) and the docs page
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, cast
 
-import numpy as np
-
-from privref import reference
 from privref.reference.errors import InvalidArgument, PrivrefError
 from privref.reference.validate import to_fraction
 
 from ..reports.output import check_output_path, write_json, write_text_atomic
+from .progress import require_matplotlib, run_versions, stderr_lines
 
 if TYPE_CHECKING:
     from ..experiments.pate import ExperimentConfig
@@ -30,7 +27,8 @@ if TYPE_CHECKING:
 # are imported when the command runs, so that ``privref table4 --help`` lists every option
 # without the extra.
 
-__all__ = ["MAX_EPSILON", "MAX_RUNS", "NOTES", "REALDATA_NOTE", "config_from_args", "configure_parser", "run"]
+__all__ = ["MAX_C0", "MAX_C0_SWEEP", "MAX_EPSILON", "MAX_RUNS", "NOTES", "QUICK_ROWS", "QUICK_RUNS",
+           "REALDATA_NOTE", "config_from_args", "configure_parser", "run"]
 
 MAX_RUNS: Final = 1000
 """Largest ``--runs``."""
@@ -38,16 +36,25 @@ MAX_RUNS: Final = 1000
 MAX_EPSILON: Final = Fraction(100)
 """Largest ε accepted in ``--epsilons``."""
 
+QUICK_RUNS: Final = 2
+"""``--quick``'s default ``--runs``."""
+
+QUICK_ROWS: Final = 4000
+"""``--quick``'s default ``--subsample`` (rows per data set)."""
+
 
 REALDATA_NOTE: Final = ("Running it needs the realdata extra (scipy, scikit-learn, threadpoolctl,\n"
                         "matplotlib): pip install 'privref[realdata]'.")
 """The line ``privref table4 --help`` adds to the description, extra installed or not."""
 
 _HELP_DATASETS: Final = ("a9a", "mushroom")
-_HELP_ACTIVE_RULE: Final = "agnostic"
+_HELP_ACTIVE_RULE: Final = "iwal"
 _HELP_AGNOSTIC_C0: Final = 8.0
+_HELP_IWAL_C0: Final = 1e-5
+MAX_C0_SWEEP: Final = 10
+"""Most values in ``--c0-sweep``."""
 # what --help shows when the extra is missing; tests/app/test_table4_help.py checks that these
-# equal KNOWN_DATASETS, DEFAULT_ACTIVE_RULE and AGNOSTIC_C0
+# equal KNOWN_DATASETS, DEFAULT_ACTIVE_RULE and AGNOSTIC_C0 (and IWAL_C0)
 
 
 def _missing_realdata() -> str | None:
@@ -75,17 +82,23 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     if missing is None:
         from ..experiments.datasets import KNOWN_DATASETS
         from ..experiments.pate import DEFAULT_ACTIVE_RULE
+        from ..experiments.pate_students_active import IWAL_C0
         from ..experiments.pate_students_sklearn import AGNOSTIC_C0
         known: tuple[str, ...] = tuple(sorted(KNOWN_DATASETS))
         default_rule: str = DEFAULT_ACTIVE_RULE
         c0: float = AGNOSTIC_C0
+        iwal_c0: float = IWAL_C0
     else:
         known, default_rule, c0 = _HELP_DATASETS, _HELP_ACTIVE_RULE, _HELP_AGNOSTIC_C0
+        iwal_c0 = _HELP_IWAL_C0
     note = REALDATA_NOTE if missing is None else \
         f"{REALDATA_NOTE}\nIt is not installed here (missing module {missing!r})."
     parser.description = f"{parser.description or ''}\n\n{note}".lstrip()
     parser.add_argument("--runs", default=None, help=f"runs per data set, in [1, {MAX_RUNS}] "
                                                      "(default 30, as 001 Table 4)")
+    parser.add_argument("--quick", action="store_true",
+                        help=f"a coarse figure in well under a minute: --runs {QUICK_RUNS} and "
+                             f"--subsample {QUICK_ROWS} unless given")
     parser.add_argument("--seed", default="0", help="master seed in [0, 2^64) (default 0)")
     parser.add_argument("--datasets", default="mushroom,a9a",
                         help="comma-separated known data sets among "
@@ -112,8 +125,21 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                         help="use a seeded random subsample of this many rows of each data "
                              "set, in [50, 10^6] (default: all rows)")
     parser.add_argument("--active-rule", default=default_rule, metavar="RULE",
-                        help="the active student's query rule: agnostic (DHM/IWAL-style "
-                             f"threshold, C0 = {c0:g}; default) or cal (slack 0)")
+                        help="ASQ's student: iwal (IWAL-CAL with a logistic ERM oracle, "
+                             "Beygelzimer et al. 2010 Algorithm 1; default), or the older "
+                             f"rules agnostic (DHM-style, C0 = {c0:g}) or cal (slack 0)")
+    parser.add_argument("--c0", default=None,
+                        help=f"IWAL's constant C0, a number in (0, 100] (default {iwal_c0:g}, "
+                             "fixed by the rule in docs/pate-experiments.md)")
+    parser.add_argument("--iwal-gap", default="logistic", choices=("logistic", "01"),
+                        help="IWAL's error gap: logistic (importance-weighted logistic loss; "
+                             "default) or 01 (importance-weighted 0/1 error)")
+    parser.add_argument("--c0-sweep", default=None, metavar="LIST",
+                        help="comma-separated C0 values in (0, 100] (at most "
+                             f"{MAX_C0_SWEEP}): adds IWAL rows (ASQ-NP and ASQ at one epsilon) "
+                             "for each, on the first --sweep-runs runs")
+    parser.add_argument("--sweep-runs", default=None,
+                        help="runs of the C0 sweep, in [1, --runs] (default min(10, --runs))")
     parser.add_argument("--compare-json", default=None, metavar="FILE",
                         help="a table4 JSON run with the other --active-rule: the docs page "
                              "gets a table comparing its ASQ rows with this run's")
@@ -150,16 +176,24 @@ def config_from_args(args: argparse.Namespace) -> ExperimentConfig:
 
     Checks: --runs in [1, 1000]; --seed in [0, 2^64); --datasets known names (no repeats);
     --epsilons rationals in (0, 100] (no repeats, at least one); --teachers >= 1; --budget
-    >= 1; --delta in (0, 1); --subsample in [50, 10^6]; --jobs in [1, 8]; --active-rule cal
-    or agnostic; at least one data set.  Sizes that depend on the data (K <= private rows,
+    >= 1; --delta in (0, 1); --subsample in [50, 10^6]; --jobs in [1, 8]; --active-rule iwal,
+    agnostic or cal; --c0 and each --c0-sweep value in (0, 100] (at most 10 values, no repeats,
+    only with iwal); --iwal-gap logistic or 01; --sweep-runs in [1, --runs]; at least one data
+    set.  Sizes that depend on the data (K <= private rows,
     budget <= public rows) are checked when the data are read (:class:`Sizes`).  Without the
     realdata extra: PrivrefError naming it.
     """
     _require_realdata()
     from ..experiments.datasets import KNOWN_DATASETS, default_data_dir
-    from ..experiments.pate import DEFAULT_ACTIVE_RULE, ExperimentConfig
-    from ..experiments.pate_students_sklearn import ACTIVE_RULES, ActiveRule
-    runs = _bounded(args.runs, "--runs", 30, 1, MAX_RUNS)
+    from ..experiments.pate import (
+        DEFAULT_ACTIVE_RULE,
+        IWAL_GAP_DEFAULT,
+        STUDENT_RULES,
+        ExperimentConfig,
+    )
+    from ..experiments.pate_students_active import IWAL_C0, IWAL_GAPS
+    quick = bool(getattr(args, "quick", False))
+    runs = _bounded(args.runs, "--runs", QUICK_RUNS if quick else 30, 1, MAX_RUNS)
     seed = _bounded(args.seed, "--seed", 0, 0, 2 ** 64 - 1)
     names = tuple(n.strip() for n in str(args.datasets).split(",") if n.strip())
     for n in names:
@@ -196,14 +230,53 @@ def config_from_args(args: argparse.Namespace) -> ExperimentConfig:
         except InvalidArgument as exc:
             raise InvalidArgument(f"--data-dir: {exc}") from None
     rule = getattr(args, "active_rule", DEFAULT_ACTIVE_RULE)
-    if rule not in ACTIVE_RULES:
-        raise InvalidArgument(f"--active-rule={rule!r} must be one of {', '.join(ACTIVE_RULES)}")
+    if rule not in STUDENT_RULES:
+        raise InvalidArgument(f"--active-rule={rule!r} must be one of {', '.join(STUDENT_RULES)}")
+    c0 = IWAL_C0 if getattr(args, "c0", None) is None else _c0(str(args.c0), "--c0")
+    gap = getattr(args, "iwal_gap", IWAL_GAP_DEFAULT)
+    if gap not in IWAL_GAPS:
+        raise InvalidArgument(f"--iwal-gap={gap!r} must be one of {', '.join(IWAL_GAPS)}")
+    sweep_text = getattr(args, "c0_sweep", None)
+    sweep: tuple[float, ...] = ()
+    if sweep_text is not None:
+        parts = str(sweep_text).split(",")
+        if len(parts) > MAX_C0_SWEEP:
+            raise InvalidArgument(f"--c0-sweep has {len(parts)} values; at most {MAX_C0_SWEEP}")
+        sweep = tuple(_c0(t, "--c0-sweep") for t in parts)
+        if len(set(sweep)) != len(sweep):
+            raise InvalidArgument(f"--c0-sweep={sweep_text!r} repeats a value")
+        if rule != "iwal":
+            raise InvalidArgument("--c0-sweep needs --active-rule iwal")
     assert runs is not None and seed is not None
+    sweep_runs = _bounded(getattr(args, "sweep_runs", None), "--sweep-runs", min(10, runs), 1, runs)
+    assert sweep_runs is not None
     return ExperimentConfig(names, files, data_dir, runs, seed, eps, args.noise,
                             _bounded(args.teachers, "--teachers", None, 1, 10 ** 6),
                             _bounded(args.budget, "--budget", None, 1, 10 ** 6), delta,
-                            _bounded(args.subsample, "--subsample", None, 50, 10 ** 6),
-                            cast(ActiveRule, rule))
+                            _bounded(args.subsample, "--subsample", QUICK_ROWS if quick else None,
+                                     50, 10 ** 6),
+                            rule, c0, gap, sweep, sweep_runs)
+
+
+MAX_C0: Final = 100
+"""Largest C0 accepted by ``--c0`` and ``--c0-sweep``."""
+
+
+def _c0(text: str, flag: str) -> float:
+    """A C0 value: a decimal or rational number in (0, 100], as a float; InvalidArgument naming flag."""
+    raw = text.strip()
+    if not raw or len(raw) > 40:
+        raise InvalidArgument(f"{flag}={text!r} must be a number in (0, {MAX_C0}]")
+    try:
+        value = Fraction(raw)
+    except (ValueError, ZeroDivisionError):
+        raise InvalidArgument(f"{flag}={text!r} must be a number in (0, {MAX_C0}], e.g. 1e-5") from None
+    if not 0 < value <= MAX_C0:
+        raise InvalidArgument(f"{flag}={text!r} must be a number in (0, {MAX_C0}]")
+    out = float(value)
+    if out <= 0:
+        raise InvalidArgument(f"{flag}={text!r} is below the smallest positive float")
+    return out
 
 
 def _read_compare(path: str | None, rule: str) -> dict[str, Any] | None:
@@ -226,18 +299,6 @@ def _read_compare(path: str | None, rule: str) -> dict[str, Any] | None:
     return cast(dict[str, Any], other)
 
 
-def _versions() -> dict[str, str]:
-    import scipy
-    import sklearn  # type: ignore[import-untyped]
-    out = {"privref": reference.__version__, "python": sys.version.split()[0],
-           "numpy": np.__version__, "scipy": scipy.__version__,
-           "scikit-learn": sklearn.__version__}
-    try:
-        import matplotlib
-        out["matplotlib"] = matplotlib.__version__
-    except ImportError:
-        pass
-    return out
 
 
 NOTES: Final = {
@@ -264,6 +325,14 @@ NOTES: Final = {
 """What the JSON's figures are (copied into every JSON file)."""
 
 
+def _c0_rule(config: ExperimentConfig) -> str | None:
+    """How the run's C0 was fixed: the documented rule for the default, 'given' otherwise."""
+    from ..experiments.pate_students_active import IWAL_C0, IWAL_C0_RULE
+    if config.active_rule != "iwal":
+        return None
+    return IWAL_C0_RULE if config.c0 == IWAL_C0 else "given on the command line (--c0)"
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``privref table4``; 0 on success.  Every flag is checked before the run."""
     config = config_from_args(args)  # first: PrivrefError when the realdata extra is missing
@@ -276,21 +345,14 @@ def run(args: argparse.Namespace) -> int:
                (("--json", args.json), ("--png", args.png), ("--markdown", args.markdown))
                if value is not None}
     if "--png" in outputs:
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError as exc:
-            raise PrivrefError("privref table4 --png needs matplotlib: pip install "
-                               f"'privref[plots]' ({exc})") from None
-    quiet = getattr(args, "quiet", False)
-
-    def progress(line: str) -> None:
-        if not quiet:
-            print(line, file=sys.stderr, flush=True)
+        require_matplotlib("privref table4 --png")
+    progress = stderr_lines(args)
 
     start = time.perf_counter()
     result = run_experiment(config, progress, jobs or 1)
     seconds = time.perf_counter() - start
-    payload = {"command": "privref table4", "versions": _versions(), "seed": config.seed,
+    payload = {"command": "privref table4",
+               "versions": run_versions("scipy", "sklearn", "matplotlib"), "seed": config.seed,
                "seconds": round(seconds, 2),
                "parameters": {"runs": config.runs, "epsilons": [str(e) for e in config.epsilons],
                               "noise": config.noise, "datasets": list(config.datasets),
@@ -303,10 +365,15 @@ def run(args: argparse.Namespace) -> int:
                               "delta": None if config.delta is None else str(config.delta),
                               "subsample": config.subsample,
                               "active_rule": config.active_rule,
+                              "c0": config.c0, "c0_rule": _c0_rule(config),
+                              "iwal_gap": config.iwal_gap,
+                              "c0_sweep": list(config.c0_sweep),
+                              "sweep_runs": config.sweep_runs if config.c0_sweep else None,
+                              "sweep_epsilon": str(config.sweep_epsilon),
                               "compare_json": getattr(args, "compare_json", None)},
                "notes": dict(NOTES), **result}
     if "--json" in outputs:
-        write_json(outputs["--json"], payload, flag="--json")
+        write_json(outputs["--json"], payload, flag="--json", inline_lists=True)
         print(f"wrote {outputs['--json']}")
     if "--png" in outputs:
         plot(payload, outputs["--png"])
@@ -314,7 +381,7 @@ def run(args: argparse.Namespace) -> int:
     if "--markdown" in outputs:
         write_text_atomic(outputs["--markdown"], markdown(payload, other), flag="--markdown")
         print(f"wrote {outputs['--markdown']}")
-    if not quiet:
+    if not getattr(args, "quiet", False):
         print(summary(payload))
     print(f"table4: {len(result['datasets'])} data set(s), {config.runs} run(s) in {seconds:.1f}s")
     return 0

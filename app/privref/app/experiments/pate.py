@@ -23,9 +23,13 @@ of queries R (001 §5): a data-dependent figure, never the a-priori guarantee, w
 ε.  It is reported as exact enclosures per run (at σ_hi, the σ used), their endpoints' mean, and
 the enclosure at the mean R.
 
-The active student's query rule is ``--active-rule``: ``agnostic`` (the default; a DHM/IWAL-style
-threshold on error rates, :func:`~privref.app.experiments.pate_students_sklearn.agnostic_threshold`) or
-``cal`` (CAL's slack-0 rule).
+ASQ's student is ``--active-rule``: ``iwal`` (the default: IWAL-CAL, Beygelzimer–Hsu–Langford–Zhang
+2010 Algorithm 1, with a logistic ERM oracle, :func:`~privref.app.experiments.pate_students_active.
+iwal_logistic_program`, constant ``--c0``), or the older rules ``agnostic`` (DHM-style test with
+IWAL's threshold on inferred labels) and ``cal`` (CAL's slack-0 rule), kept for comparison.  A
+second student, pool-based margin sampling (NOT the paper's method), runs beside it as the rows
+ASQ-MS-NP / ASQ-MS.  ``--c0-sweep`` adds IWAL rows (NP and one ε) for each C0 of a list, on the
+first ``--sweep-runs`` runs.
 
 Per-run seeds come from one ``--seed`` through :class:`numpy.random.SeedSequence` with spawn
 keys (dataset name, run, purpose), so a data set's figures do not depend on which other data
@@ -60,8 +64,8 @@ from privref.reference.sparse_vector import rational_scale_at_least
 
 from .datasets import KNOWN_DATASETS, LibsvmData, load_known, load_libsvm
 from .paper_table4 import ROWS, AccuracyRow, paper_accuracy
+from .pate_students_active import IWAL_C0, iwal_logistic_program, margin_sampling_program
 from .pate_students_sklearn import (
-    ActiveResult,
     ActiveRule,
     LinearClassifier,
     active_logistic_program,
@@ -91,11 +95,20 @@ SOURCE: Final = Uncited("001 §5.1 and Table 4 (the accuracy experiment): experi
                         "not a numbered result")
 """What this module implements: 001's experiment, no numbered result."""
 
-DEFAULT_ACTIVE_RULE: Final = "agnostic"
-"""``--active-rule``'s default: the agnostic rule, chosen a priori because 001 §5 says its active
-student is Yan et al. (2018)'s practical disagreement-based learner, which is built on the
-agnostic (noise-tolerant, importance-weighted) learners of Dasgupta–Hsu–Monteleoni 2007 and
-Beygelzimer et al. 2009/2010, not on CAL's realizable-case rule; PATE's answers are noisy."""
+DEFAULT_ACTIVE_RULE: Final = "iwal"
+"""``--active-rule``'s default: IWAL-CAL (Beygelzimer et al. 2010 Algorithm 1), because 001 §5.1
+says its active student is Yan et al. (2018)'s practical disagreement-based learner with an ERM
+oracle and no explicit region of disagreement, which is built on IWAL; unlike the older
+``agnostic``/``cal`` rules it never trains on an inferred label (those rules, with an ERM oracle
+on 100+ features, never infer at C0 = 8 and spread errors when they do)."""
+
+STUDENT_RULES: Final = ("iwal", "agnostic", "cal")
+"""The accepted ``--active-rule`` values."""
+
+IWAL_GAP_DEFAULT: Final = "logistic"
+"""``--iwal-gap``'s default: IWAL's gap G_k measured in the oracle's importance-weighted logistic
+loss (with the 0/1 error of Algorithm 1 as printed, G_k = 0 at almost every point: with more
+features than labels a linear fit can give any new point either label at no 0/1 cost)."""
 
 DEFAULT_EPSILONS: Final = (Fraction(1, 2), Fraction(1), Fraction(2))
 """001 Table 4's privacy budgets."""
@@ -103,10 +116,11 @@ DEFAULT_EPSILONS: Final = (Fraction(1, 2), Fraction(1), Fraction(2))
 CALIBRATION_TOLERANCE: Final = Fraction(1, 1 << 24)
 """Relative width of σ's calibration bracket and of ε_ex_post's enclosures (about 6e-8)."""
 
-NP_METHODS: Final = ("PSQ-NP", "ASQ-NP")
-PRIVATE_METHODS: Final = ("PSQ", "ASQ")
+NP_METHODS: Final = ("PSQ-NP", "ASQ-NP", "ASQ-MS-NP")
+PRIVATE_METHODS: Final = ("PSQ", "ASQ", "ASQ-MS")
 _PURPOSE_SPLIT, _PURPOSE_KEY, _PURPOSE_STUDENT, _PURPOSE_NOISE, _PURPOSE_SUBSAMPLE = range(5)
-_METHOD_CODE: Final = {"PSQ": 0, "ASQ": 1}
+_METHOD_CODE: Final = {"PSQ": 0, "ASQ": 1, "ASQ-MS": 2}
+_SWEEP_CODE: Final = 1 << 20  # noise streams of the C0 sweep: (this + grid index), disjoint from methods
 T = TypeVar("T")
 
 
@@ -187,7 +201,16 @@ class ExperimentConfig:
     budget: int | None
     delta: Fraction | None
     subsample: int | None
-    active_rule: ActiveRule = "agnostic"
+    active_rule: str = "iwal"
+    c0: float = IWAL_C0
+    iwal_gap: str = IWAL_GAP_DEFAULT
+    c0_sweep: tuple[float, ...] = ()
+    sweep_runs: int = 10
+
+    @property
+    def sweep_epsilon(self) -> Fraction:
+        """The private ε of the C0 sweep: 1 when it is among ``epsilons``, else the first."""
+        return Fraction(1) if Fraction(1) in self.epsilons else self.epsilons[0]
 
 
 def ci95_half_width(values: Sequence[float]) -> float | None:
@@ -372,26 +395,50 @@ def _one_run(X: Any, y: Any, sizes: Sizes, config: ExperimentConfig, name: str, 
     def fit_student(labels: Sequence[int | str]) -> LinearClassifier:
         return logistic_student(Xu, np.asarray(labels, dtype=np.uint8), seed=student_seed)
 
-    def learner(service: Callable[[int], Program[int]]) -> Program[ActiveResult]:
-        return active_logistic_program(Xu, service, budget=sizes.budget, seed=student_seed,
-                                       rule=config.active_rule)
+    def learner_for(c0: float) -> Callable[[Callable[[int], Program[int]]], Program[Any]]:
+        def learner(service: Callable[[int], Program[int]]) -> Program[Any]:
+            if config.active_rule == "iwal":
+                return iwal_logistic_program(Xu, service, budget=sizes.budget, seed=student_seed,
+                                             c0=c0, gap=config.iwal_gap)
+            return active_logistic_program(Xu, service, budget=sizes.budget, seed=student_seed,
+                                           rule=cast(ActiveRule, config.active_rule))
+        return learner
+
+    learner = learner_for(config.c0)
+
+    def margin(service: Callable[[int], Program[int]]) -> Program[Any]:
+        return margin_sampling_program(Xu, service, budget=sizes.budget, seed=student_seed)
 
     def record(method: str, eps: Fraction | None, model: LinearClassifier, queries: int,
-               active: ActiveResult | None = None) -> None:
+               active: Any = None, into: list[dict[str, Any]] = methods,
+               c0: float | None = None) -> None:
         correct, acc = _accuracy(model, Xt, yt)
         row: dict[str, Any] = {"method": method, "epsilon": None if eps is None else str(eps),
                                "correct": correct, "accuracy": acc, "queries": queries}
+        if c0 is not None:
+            row["c0"] = c0
         if active is not None:  # ASQ: which stream positions were asked, and the answers
             row["queried"] = list(active.queried)
             row["answers"] = list(active.labels)
-        methods.append(row)
+            if hasattr(active, "processed"):
+                row["processed"] = active.processed
+            if hasattr(active, "examples"):  # IWAL: the query probabilities, exact
+                row["probabilities"] = [str(e.probability) for e in active.examples]
+        into.append(row)
 
-    no_noise = np.random.default_rng(0)  # the NP programs make no random choice
+    def np_rng(code: int) -> np.random.Generator:
+        """The NP rows' generator: their labels are exact majorities, but IWAL's query coins
+        are random choices (spawn key ε = 0/0, disjoint from every private ε)."""
+        return np.random.default_rng(_seed_sequence(seed, name, r, _PURPOSE_NOISE, code, 0, 0))
+
     record("PSQ-NP", None, sample(pate_learning.psq, votes, K, pate.majority_votes, fit_student,
-                                  rng=no_noise), sizes.public)
+                                  rng=np_rng(_METHOD_CODE["PSQ"])), sizes.public)
     np_run = sample(pate_learning.asq, votes, K, pate.majority_label, learner, sizes.budget,
-                    rng=no_noise)
+                    rng=np_rng(_METHOD_CODE["ASQ"]))
     record("ASQ-NP", None, np_run.model, len(np_run.queried), np_run)
+    ms_run = sample(pate_learning.asq, votes, K, pate.majority_label, margin, sizes.budget,
+                    rng=np_rng(_METHOD_CODE["ASQ-MS"]))
+    record("ASQ-MS-NP", None, ms_run.model, len(ms_run.queried), ms_run)
     for eps in config.epsilons:
         for method in PRIVATE_METHODS:
             noise = noises[(method, eps)]
@@ -404,8 +451,24 @@ def _one_run(X: Any, y: Any, sizes: Sizes, config: ExperimentConfig, name: str, 
                 record("PSQ", eps, model, sizes.public)
             else:
                 result = sample(pate_learning.asq, votes, K, _label_service(config.noise, noise.used),
-                                learner, sizes.budget, rng=rng)
-                record("ASQ", eps, result.model, len(result.queried), result)
+                                learner if method == "ASQ" else margin, sizes.budget, rng=rng)
+                record(method, eps, result.model, len(result.queried), result)
+    if config.c0_sweep and r < config.sweep_runs:
+        sweep: list[dict[str, Any]] = []
+        out["sweep"] = sweep
+        eps = config.sweep_epsilon
+        noise = noises[("ASQ", eps)]
+        for g, c0 in enumerate(config.c0_sweep):
+            swept = learner_for(c0)
+            np_sweep = sample(pate_learning.asq, votes, K, pate.majority_label, swept,
+                              sizes.budget, rng=np_rng(_SWEEP_CODE + g))
+            record("ASQ-NP", None, np_sweep.model, len(np_sweep.queried), np_sweep, sweep, c0)
+            rng = np.random.default_rng(_seed_sequence(seed, name, r, _PURPOSE_NOISE,
+                                                       _SWEEP_CODE + g, eps.numerator,
+                                                       eps.denominator))
+            result = sample(pate_learning.asq, votes, K, _label_service(config.noise, noise.used),
+                            swept, sizes.budget, rng=rng)
+            record("ASQ", eps, result.model, len(result.queried), result, sweep, c0)
     return out
 
 
@@ -441,7 +504,7 @@ def run_dataset(name: str, data: LibsvmData, config: ExperimentConfig,
     X, y = _subsample(data, config.subsample, config.seed, name)
     sizes = sizes_for(int(y.shape[0]), teachers=config.teachers, budget=config.budget,
                       delta=config.delta)
-    queries = {"PSQ": sizes.public, "ASQ": sizes.budget}
+    queries = {"PSQ": sizes.public, "ASQ": sizes.budget, "ASQ-MS": sizes.budget}
     noises = {(m, eps): _calibrate(config.noise, queries[m], eps, sizes.delta)
               for eps in config.epsilons for m in PRIVATE_METHODS}
     tasks = [(X, y, sizes, config, name, r, noises) for r in range(config.runs)]
@@ -465,14 +528,11 @@ def run_dataset(name: str, data: LibsvmData, config: ExperimentConfig,
         return memo[key]
 
     for run_ in runs:
-        for row in run_["methods"]:
+        for row in (*run_["methods"], *run_.get("sweep", ())):
             if row["epsilon"] is not None:
                 box = ex_post(row["method"], Fraction(row["epsilon"]), Fraction(row["queries"]))
                 row["epsilon_ex_post"] = _interval_json(box)
-    aggregates = []
-    for method, eps in _method_keys(config):
-        rows = [m for r_ in runs for m in r_["methods"]
-                if m["method"] == method and m["epsilon"] == (None if eps is None else str(eps))]
+    def summarise(method: str, eps: Fraction | None, rows: list[dict[str, Any]]) -> dict[str, Any]:
         accs = [m["accuracy"] for m in rows]
         qs = [m["queries"] for m in rows]
         agg: dict[str, Any] = {
@@ -480,6 +540,10 @@ def run_dataset(name: str, data: LibsvmData, config: ExperimentConfig,
             "accuracy_mean": float(np.mean(accs)), "accuracy_ci95": ci95_half_width(accs),
             "queries_mean": float(np.mean(qs)), "queries_ci95": ci95_half_width(qs),
             "queries_total": int(sum(qs)), "runs": len(rows)}
+        read = [m["processed"] for m in rows if "processed" in m]
+        if len(read) == len(rows):
+            agg["stream_read_mean"] = float(np.mean(read))
+            agg["below_budget_runs"] = sum(1 for q in qs if q < sizes.budget)
         if eps is not None:
             noise = noises[(method, eps)]
             los = [Fraction(m["epsilon_ex_post"]["lo"]) for m in rows]
@@ -496,9 +560,22 @@ def run_dataset(name: str, data: LibsvmData, config: ExperimentConfig,
             agg["noise_value_used"] = str(noise.used)
             sigma_used = float(noise.used) if config.noise == "continuous" else math.sqrt(noise.used)
             agg["sigma_float"] = sigma_used
+        return agg
+
+    aggregates = []
+    for method, eps in _method_keys(config):
+        rows = [m for r_ in runs for m in r_["methods"]
+                if m["method"] == method and m["epsilon"] == (None if eps is None else str(eps))]
+        agg = summarise(method, eps, rows)
         paper = paper_accuracy(name, method, eps) if name in KNOWN_DATASETS else None
         agg["paper"] = None if paper is None else _paper_json(paper, name)
         aggregates.append(agg)
+    sweep_aggregates = []
+    for c0 in config.c0_sweep:
+        for method, eps in (("ASQ-NP", None), ("ASQ", config.sweep_epsilon)):
+            rows = [m for r_ in runs for m in r_.get("sweep", ())
+                    if m["c0"] == c0 and m["method"] == method]
+            sweep_aggregates.append({"c0": c0, **summarise(method, eps, rows)})
     majority = [r_["majority_class_rate"] for r_ in runs]
     nonprivate = [r_["nonprivate_accuracy"] for r_ in runs]
     return {
@@ -515,6 +592,7 @@ def run_dataset(name: str, data: LibsvmData, config: ExperimentConfig,
         "nonprivate_accuracy_mean": float(np.mean(nonprivate)),
         "nonprivate_accuracy_ci95": ci95_half_width(nonprivate),
         "aggregates": aggregates,
+        "sweep_aggregates": sweep_aggregates,
         "runs": runs,
     }
 
