@@ -49,6 +49,7 @@ commands:
   illustrate       illustrations of paper 003 (public data): JSON table and PNG plot
   experiments      sample complexity of the paper 002 predictors: JSON and PNG
   table4           paper 001's Table 4 (PATE-PSQ/ASQ accuracy on Mushroom, a9a): JSON, PNG
+  pate-theory      paper 001's rate theorems (rates) and Appendix E margins (margins)
   account gaussian calibrate Gaussian noise and the ex-post epsilon, as enclosures
 
 Run 'privref COMMAND --help' for the options of a command.
@@ -175,6 +176,23 @@ def _parser(wanted: str | None) -> argparse.ArgumentParser:
             table4_command.configure_parser(table4)
             table4.add_argument("--quiet", action="store_true", help=quiet_help)
             table4.set_defaults(func=table4_command.run)
+    pate_theory = command(
+        sub, "pate-theory",
+        "rates: 001 Theorems 10, 22 and 28 measured on finite populations (thresholds and\n"
+        "intervals, Massart and Tsybakov noise): PATE-ASQ against PATE-PSQ at equal (epsilon,\n"
+        "delta), exact excess risks; margins: 001 Appendix E's teacher margins on a9a\n"
+        "(realdata extra).  JSON and PNG into --out (see docs/pate-theory.md).")
+    if wanted == "pate-theory":
+        try:
+            from . import pate_theory as pate_theory_command
+        except ImportError as exc:  # pragma: no cover - the module needs numpy only
+            pate_theory.set_defaults(func=functools.partial(_needs_extra, "realdata",
+                                                            exc.name or str(exc)),
+                                     missing_extra=True)
+        else:
+            pate_theory_command.configure_parser(pate_theory)
+            pate_theory.add_argument("--quiet", action="store_true", help=quiet_help)
+            pate_theory.set_defaults(func=pate_theory_command.run)
     account = command(
         sub, "account",
         "Certified privacy accounting (see docs/accounting.md).  'privref account gaussian'\n"
@@ -221,7 +239,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_usage(sys.stderr)
         print("privref: error: a COMMAND is required (audit, audit blackbox, blackbox-suite, lemmas, learn, "
-              "illustrate, experiments, table4, account gaussian); see 'privref --help'", file=sys.stderr)
+              "illustrate, experiments, table4, pate-theory, account gaussian); "
+              "see 'privref --help'", file=sys.stderr)
         return EXIT_USAGE
     cmd = _command_name(args)
     debug = os.environ.get("PRIVREF_DEBUG") == "1"
