@@ -169,6 +169,9 @@ def test_quick_command_writes_json_and_png(tmp_path: Path) -> None:
                  "--out", str(tmp_path)]) == 0
     payload = json.loads((tmp_path / "prediction-sample-complexity.json").read_text())
     assert payload["seed"] == 3 and payload["versions"]["privref"]
+    assert payload["command"] == ("privref experiments --quick --noise 1/10 --epsilon 1 "
+                                  "--seed 3 --out DIR")
+    assert str(tmp_path) not in json.dumps(payload)
     assert payload["config"]["quick"] is True
     assert payload["classes"][0]["vc_brute_force"] == 1
     assert {r["predictor"] for r in payload["n_star"]} == set(payload["config"]["predictors"])
