@@ -9,7 +9,12 @@ from pathlib import Path
 import pytest
 
 from privref.app.cli import main
-from privref.app.experiments.illustrations import littlestone_table, public_table
+from privref.app.experiments.illustrations import (
+    em_bound,
+    littlestone_table,
+    public_table,
+    semiprivate_table,
+)
 
 
 def test_littlestone_of_thresholds_is_floor_log2_while_vc_is_one() -> None:
@@ -23,7 +28,19 @@ def test_public_table_reports_the_lower_bound_exactly() -> None:
     assert row["lower_bound_1_over_1600_alpha"] == 4 / 1600 and row["inverse_alpha"] == 4.0
 
 
-@pytest.mark.parametrize("which", ["littlestone", "semiprivate", "public"])
+def test_semiprivate_rows_carry_the_exact_em_bounds() -> None:
+    """KLNRS: ⌈(2/(αε))ln(|C|/β)⌉ = ⌈16 ln 36⌉ = 58 at d = 3 and ⌈16 ln 516⌉ = 100 at d = 7;
+    A_SSPP's cover on the 8-point window has at most 9 concepts: 58 at every d."""
+    rows = semiprivate_table((3, 7), 16, 2, Fraction(1, 2), 0, labeled_sizes=(256,))
+    got = {(r["learner"], r["d"]): (r["candidates"], r["em_bound"]) for r in rows}
+    assert got == {("klnrs", 3): (9, 58), ("klnrs", 7): (129, 100), ("sspp", 3): (9, 58),
+                   ("sspp", 7): (9, 58)}
+    assert em_bound(1025, Fraction(1, 4), Fraction(1, 4), Fraction(1, 2)) == 134
+
+
+@pytest.mark.parametrize("which", ["littlestone",
+                                   pytest.param("semiprivate", marks=pytest.mark.deep),
+                                   pytest.param("public", marks=pytest.mark.deep)])
 def test_cli_writes_json_and_png(which: str, tmp_path: Path) -> None:
     out, png = tmp_path / "t.json", tmp_path / "t.png"
     assert main(["illustrate", which, "--quick", "--json", str(out), "--png", str(png)]) == 0
@@ -38,7 +55,7 @@ def test_bad_arguments() -> None:
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["semiprivate", "--quick", "--runs", "5"], "--quick sets --runs to 10"),
+    (["semiprivate", "--quick", "--runs", "5"], "--quick sets --runs"),
     (["public", "--runs", "1000000000"], "--runs=1000000000 must be an int in [1, 100000]"),
     (["public", "--runs", "5000"], "--runs=5000 must be an int in [1, 2000]"),
     (["public", "--seed=-5"], "--seed=-5 must be an int in [0, 18446744073709551615]"),

@@ -87,7 +87,7 @@ def test_cli_writes_nothing_unless_asked(tmp_path: Path, monkeypatch: pytest.Mon
     assert main(["learn", "--quick", "--learners", "klnrs", "--families", "thresholds",
                  "--quiet"]) == 0
     captured = capsys.readouterr()
-    assert "klnrs      thresholds  d=2 VC=1: m* = " in captured.out
+    assert "klnrs      thresholds  d=2 VC=1 proved eps=1: m* = " in captured.out
     assert captured.err == "" and list(tmp_path.iterdir()) == []
 
 

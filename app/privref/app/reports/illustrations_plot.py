@@ -33,15 +33,20 @@ def plot(which: str, rows: list[dict[str, Any]], path: Path, meta: str) -> None:
         ax.set_title("thresholds: Ldim = ⌊log2(n+1)⌋ grows, VC = 1")
     elif which == "semiprivate":
         for learner in ("klnrs", "sspp"):
-            pts = sorted((r["points"], r["private_m_star"]) for r in rows if r["learner"] == learner)
-            ys = [m if m is not None else 512 for _, m in pts]
-            ax.plot([p for p, _ in pts], ys, marker="o",
-                    label={"klnrs": "fully private (KLNRS)", "sspp": "semi-private (A_SSPP)"}[learner])
+            pts = sorted((r["points"], r["private_m_star"], r.get("em_bound"))
+                         for r in rows if r["learner"] == learner)
+            ys = [m if m is not None else 512 for _, m, _ in pts]
+            name = {"klnrs": "fully private (KLNRS)", "sspp": "semi-private (A_SSPP)"}[learner]
+            line, = ax.plot([p for p, _, _ in pts], ys, marker="o", label=f"{name}: measured m*")
+            if all(b is not None for _, _, b in pts):
+                ax.plot([p for p, _, _ in pts], [int(b) for _, _, b in pts if b is not None],
+                        linestyle="--",
+                        color=line.get_color(), label=f"{name}: EM bound (2/(αε))ln(cands/β)")
         ax.set_xscale("log", base=2)
         ax.set_yscale("log", base=2)
         ax.set_xlabel("domain size 2^d")
-        ax.set_ylabel("empirical private sample size m*")
-        ax.set_title("private samples needed (512 = not reached on the grid)")
+        ax.set_ylabel("private sample size")
+        ax.set_title("private samples needed at equal ε (512 = not reached on the grid)")
     else:
         xs = [r["inverse_alpha"] for r in rows]
         ax.plot(xs, [r["public_n_star"] if r["public_n_star"] is not None else 512 for r in rows],

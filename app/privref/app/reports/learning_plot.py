@@ -12,10 +12,10 @@ from pathlib import Path
 
 from privref.reference.errors import PrivrefError
 
-from ..experiments.learning import LEARNERS, ExperimentResult, sample_complexity
+from ..experiments.learning import LEARNERS, ExperimentResult, TheoremResult, sample_complexity
 from .output import check_output_path, write_with
 
-__all__ = ["plot_png"]
+__all__ = ["plot_png", "plot_theorems_png"]
 
 
 def plot_png(result: ExperimentResult, path: str | Path) -> None:
@@ -64,6 +64,58 @@ def plot_png(result: ExperimentResult, path: str | Path) -> None:
                    transform=right.transAxes)
     fig.suptitle(f"privref {result.version}: ε = {cfg.epsilon}, {cfg.runs} runs per cell, "
                  f"seed {cfg.seed}", fontsize=9)
+    fig.tight_layout()
+    try:
+        write_with(target, lambda fh: fig.savefig(fh, format="png", dpi=110), flag="--png")
+    finally:
+        plt.close(fig)
+
+
+def plot_theorems_png(result: TheoremResult, path: str | Path) -> None:
+    """``privref learn --theorems``: labeled m*(d) (left) and the unlabeled count (right, log scale)
+    of IterLabelBoost, the Theorem 5.7 PAL, and KLNRS at each one's proved ε; open markers at the
+    top of the grid where no grid m reached the target."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as exc:
+        raise PrivrefError("privref learn needs matplotlib for --png: pip install "
+                           f"'privref[plots]' ({exc})") from None
+    target = check_output_path("--png", path)
+    cfg = result.config
+    top = max(cfg.labeled_sizes) * 2
+    rows: dict[str, list[dict[str, object]]] = {}
+    for row in result.summary():
+        rows.setdefault(str(row["learner"]), []).append(row)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    for learner, pts in rows.items():
+        pts.sort(key=lambda r: int(str(r["d"])))
+        ds = [int(str(r["d"])) for r in pts]
+        eps = float(str(pts[0]["claimed_epsilon_float"]))
+        ms = [int(str(r["m_star"])) if r["m_star"] is not None else top for r in pts]
+        line, = left.plot(ds, ms, marker="o", label=f"{learner} (proved ε ≈ {eps:.3f}, δ = 0)")
+        for d, r in zip(ds, pts, strict=True):
+            if r["m_star"] is None:
+                left.plot([d], [top], marker="o", mfc="white", color=line.get_color())
+        if not learner.startswith("klnrs"):
+            unl = [max(c.unlabeled for c in result.cells if c.learner == learner and c.d == d)
+                   for d in ds]
+            right.plot(ds, unl, marker="s", color=line.get_color(), label=learner)
+    left.set_ylabel("labeled m* (failure ≤ β)")
+    left.set_yscale("log", base=2)
+    right.set_ylabel("unlabeled examples used")
+    right.set_yscale("log", base=10)
+    for ax in (left, right):
+        ax.set_xlabel("d  (THRESH_d over {0, …, 2^d − 1})")
+        ax.set_xticks(list(cfg.dims))
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=7)
+    left.set_title(f"labeled m* at α={cfg.alpha}, β={cfg.beta} (CP {1 - cfg.ci_alpha})",
+                   fontsize=9)
+    right.set_title("unlabeled: |D| (IterLabelBoost), pool t − m (PAL)", fontsize=9)
+    fig.suptitle(f"privref {result.version}: 004 Theorems C.11 and 5.7 at scaled constants, PAL "
+                 f"target ε = {cfg.epsilon}, {cfg.runs} runs per cell, seed {cfg.seed}", fontsize=9)
     fig.tight_layout()
     try:
         write_with(target, lambda fh: fig.savefig(fh, format="png", dpi=110), flag="--png")

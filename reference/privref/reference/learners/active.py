@@ -41,7 +41,7 @@ import math
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, Literal, TypeVar, cast
 
 import numpy as np
 
@@ -51,12 +51,13 @@ from ..data import BOTTOM, Dataset, as_dataset, label_of, labeled, point_of, unl
 from ..errors import InvalidArgument, UnknownLabel, UnsupportedProgram
 from ..mechanism import Mechanism
 from ..neighbors import SUBSTITUTION
-from ..privacy import PrivacyClaim
-from ..program import Choice, Distribution, Program, call, uniform
-from ..reals import Order, Prob, Real, compare, exp, log
+from ..privacy import PrivacyClaim, parse_epsilon
+from ..program import Choice, Distribution, Program, call, subset, uniform
+from ..reals import Order, Prob, Real, compare, exp, log, rational
 from ..subsampling import unrank_combination
-from ..validate import check_int
+from ..validate import ExactInput, check_int
 from .base import Learner
+from .schedule import PAPER_004, LabelBoostConstants, floor_real
 
 __all__ = [
     "ActiveLearner",
@@ -70,6 +71,8 @@ __all__ = [
     "subsampling_epsilon",
     "subsampling_learner",
     "subsampling_repaired_claim",
+    "theorem57_learner",
+    "theorem57_pool",
 ]
 
 H = TypeVar("H", bound=Hashable)
@@ -365,7 +368,8 @@ def _shuffled(block: list[Hashable]) -> Program[list[Hashable]]:
 
 def subsampling_learner(base: Learner[H], n: int, m: int, t: int, *,
                         shuffle: bool | None = None,
-                        claim: PrivacyClaim | None = None) -> ActiveLearner[H]:
+                        claim: PrivacyClaim | None = None,
+                        draw: Literal["rank", "subset"] = "rank") -> ActiveLearner[H]:
     """004 Algorithm 6 / 000 Algorithm 4 (SubSampling) around a PSSL on n entries, m labeled.
 
     On t unlabeled points: J ⊆ {0..t−1} uniform with |J| = n (rank uniform in
@@ -375,8 +379,13 @@ def subsampling_learner(base: Learner[H], n: int, m: int, t: int, *,
     shuffled when ``shuffle``, default ``not base.mechanism.order_invariant``).
     Guarantee (PAL only): ``claim`` or :func:`subsampling_active_claim`, which
     raises unless ε <= ln 3.  Ledger: ``004 Claim 5.6`` / ``000 Claim 5.7``.
+    ``draw="subset"`` draws the same uniform J by one :func:`~reference.program.subset`
+    choice (Floyd's algorithm: O(n) integer draws, the same exact law, lexicographic
+    enumeration) instead of a rank in [0, C(t, n)) (O(t) unranking), for pools of 10^6.
     """
     base = _check_base(base)
+    if draw not in ("rank", "subset"):
+        raise InvalidArgument(f"draw={draw!r} must be 'rank' or 'subset'")
     n = check_int(n, "n", minimum=1)
     m = check_int(m, "m", minimum=0, maximum=n)
     t = check_int(t, "t", minimum=n)
@@ -385,11 +394,14 @@ def subsampling_learner(base: Learner[H], n: int, m: int, t: int, *,
     do_shuffle = (not base.mechanism.order_invariant) if shuffle is None else shuffle
     stated = claim if claim is not None else subsampling_active_claim(base.claim, n, t)
     inner = base.mechanism.program
-    subsets = math.comb(t, n)
+    subsets = math.comb(t, n) if draw == "rank" else 0
 
     def program(points: Points) -> Program[H]:
-        rank = yield from uniform(subsets)
-        chosen = unrank_combination(rank, t, n)
+        if draw == "subset":
+            chosen = yield from subset(t, n)
+        else:
+            rank = yield from uniform(subsets)
+            chosen = unrank_combination(rank, t, n)
         labels = []
         for i in chosen[:m]:
             labels.append((yield from query(i)))
@@ -404,3 +416,55 @@ def subsampling_learner(base: Learner[H], n: int, m: int, t: int, *,
     return active_learner(f"SubSampling n={n} m={m} t={t} ({base.name})", program, n=t, m=m,
                           concepts=base.concepts, proper=base.proper, pal_claim=stated,
                           tpal_claim=None, source=cite("004 Claim 5.6"))
+
+
+# ------------------------------------------------------------------ Theorem 5.7
+
+
+def theorem57_pool(inner: PrivacyClaim, n: int, epsilon: Real | Fraction | int) -> int:
+    """t = ⌈(n/ε)(3 + e^{2ε*})⌉: the smallest pool for which Claim 5.6's ε_t = n(3 + e^{2ε*})/t <= ε.
+
+    004 Claim 5.6 / 000 Claim 5.7 with the ceiling (the papers leave t real): ε_t <= ε
+    and ε_{t−1} > ε (decided with interval arithmetic, never a float).  ``inner`` is the
+    PSSL's claim (ε*, δ), n its input size.
+    """
+    n = check_int(n, "n", minimum=1)
+    eps = epsilon if isinstance(epsilon, Real) else rational(Fraction(epsilon))
+    order, _ = compare(eps, 0)
+    if order is not Order.GREATER:
+        raise InvalidArgument(f"epsilon={eps} must be > 0")
+    need = (exp(inner.epsilon * 2) + 3) * n / eps
+    return max(n, -floor_real(-need))
+
+
+def theorem57_learner(base: Learner[H], *, alpha: ExactInput, beta: ExactInput, n: int, m: int,
+                      epsilon: Real | ExactInput, constants: LabelBoostConstants = PAPER_004,
+                      unlabeled: int | None = None, em_epsilon: Real | ExactInput = 1
+                      ) -> ActiveLearner[H]:
+    """The final PAL of 004 Theorem 5.7 / 000 Theorem 5.8, assembled with every constant a parameter.
+
+    SubSampling (004 Algorithm 6 / 000 Algorithm 4) around the ε* = 1 PSSL of 004
+    Theorem C.11 / 000 Theorem 4.13, i.e. IterLabelBoost (004 Algorithm 4) on ``base``
+    with m labeled and |D| unlabeled entries (n' = m + |D|), not around Theorem 4.2's
+    learner (004-E14: that one keeps the 1/ε in m).  The pool is t =
+    :func:`theorem57_pool` (ε*, n', ε), so Claim 5.6 gives ε_t <= ``epsilon``; the
+    learner asks exactly m labels (K = the m smallest indices of J), whatever ε.
+    Guarantee (PAL): :func:`subsampling_active_claim` of IterLabelBoost's claim (ε*, δ*)
+    at (n', t): (ε_t, (7 + e^{ε*})(n'/t)δ*) (004 Claim 5.6, valid for ε_t <= ln 3, which
+    is checked; with the paper constants ε* = 1 and δ* = 41δ, so δ′ ≈ 38.35εδ, 004-E13;
+    0 for a pure base).  With scaled constants ε* is recomputed along 004 Lemma C.4's
+    proof (:func:`~reference.learners.iterlabelboost.iteration_privacy_chain`).
+    J and IterLabelBoost's deletions are drawn by uniform-subset choices (Floyd's algorithm;
+    the same law as ranks).  Ledger: ``004 Theorem 5.7``.
+    """
+    from .iterlabelboost import iter_label_boost
+    pssl = iter_label_boost(base, alpha=alpha, beta=beta, n=n, m=m, constants=constants,
+                            unlabeled=unlabeled, em_epsilon=em_epsilon, subset_draw="subset")
+    n_prime = m + (constants.unlabeled_factor * n if unlabeled is None else unlabeled)
+    eps = parse_epsilon(epsilon, "epsilon")
+    t = theorem57_pool(pssl.claim, n_prime, eps)
+    claim = subsampling_active_claim(pssl.claim, n_prime, t)
+    learner = subsampling_learner(pssl, n_prime, m, t, claim=claim, draw="subset")
+    return active_learner(f"Theorem 5.7 PAL: SubSampling t={t} ({pssl.name})", learner.program,
+                          n=t, m=m, concepts=pssl.concepts, proper=pssl.proper, pal_claim=claim,
+                          tpal_claim=None, source=cite("004 Theorem 5.7"))

@@ -44,7 +44,7 @@ from ..data import Dataset
 from ..errors import InvalidArgument
 from ..mechanism import Mechanism
 from ..privacy import PrivacyClaim, parse_epsilon
-from ..program import Program, call, deterministic, uniform
+from ..program import Program, call, deterministic, subset, uniform
 from ..reals import Order, Real, compare, exp, log, rational
 from ..resampling import resampling_claim
 from ..subsampling import unrank_combination
@@ -76,6 +76,7 @@ __all__ = [
 
 H = TypeVar("H", bound=Hashable)
 Amplification = Literal["paper", "tight"]
+SubsetDraw = Literal["rank", "subset"]
 
 LEMMA_DELTA_FACTOR: Final = 41
 """δ multiplier of 000 Lemma 4.6 / 004 Lemma C.4: (1, 41δ)."""
@@ -84,10 +85,23 @@ LEMMA_DELTA_FACTOR: Final = 41
 # ----------------------------------------------------------------- random steps
 
 
-def keep_subset(entries: Dataset, k: int) -> Program[Dataset]:
-    """A uniformly random k-subset of ``entries`` in original order (Steps 2c and 3: delete the rest)."""
+def keep_subset(entries: Dataset, k: int, draw: SubsetDraw = "rank") -> Program[Dataset]:
+    """A uniformly random k-subset of ``entries`` in original order (Steps 2c and 3: delete the rest).
+
+    ``draw="rank"``: one uniform rank in [0, C(|entries|, k)), unranked lexicographically
+    (O(|entries|) binomials); ``draw="subset"``: one :func:`~reference.program.subset` choice
+    (Floyd's algorithm when sampled).  Both have the same exact law (each k-subset w.p.
+    1/C(|entries|, k), enumerated in the same order); only the seeded draws differ.
+    """
     if not 0 <= k <= len(entries):
         raise InvalidArgument(f"k={k} must lie in [0, {len(entries)}]")
+    if draw == "subset":
+        if not entries:
+            return ()
+        chosen = yield from subset(len(entries), k)
+        return tuple(entries[i] for i in chosen)
+    if draw != "rank":
+        raise InvalidArgument(f"draw={draw!r} must be 'rank' or 'subset'")
     rank = yield from uniform(math.comb(len(entries), k))
     return tuple(entries[i] for i in unrank_combination(rank, len(entries), k))
 
@@ -104,15 +118,15 @@ def resample_draws(entries: Dataset, draws: int) -> Program[Dataset]:
 
 
 def _iteration(concepts: ConceptClass, s_part: Dataset, t_part: Dataset, kept_s: int,
-               kept_t: int, epsilon: Real) -> Program[Dataset]:
+               kept_t: int, epsilon: Real, draw: SubsetDraw = "rank") -> Program[Dataset]:
     """Steps 2c–2i of one iteration: subsample S and T, relabel both by the EM's h, merge."""
-    s_c = yield from call(keep_subset, s_part, kept_s)
-    t_c = yield from call(keep_subset, t_part, kept_t)
+    s_c = yield from call(keep_subset, s_part, kept_s, draw)
+    t_c = yield from call(keep_subset, t_part, kept_t, draw)
     return (yield from call(relabel_step, concepts, s_c, t_c, epsilon))
 
 
-def boost_iterations(concepts: ConceptClass, schedule: Schedule, data: Dataset, epsilon: Real
-                     ) -> Program[tuple[Dataset, ...]]:
+def boost_iterations(concepts: ConceptClass, schedule: Schedule, data: Dataset, epsilon: Real,
+                     draw: SubsetDraw = "rank") -> Program[tuple[Dataset, ...]]:
     """Step 2 of 004 Algorithm 4 / 000 Algorithm 3 on B = S∘D: returns (S_0, S_1, …, S_N).
 
     S_0 = the first ``schedule.m`` entries of ``data``; for i = 1..N (the
@@ -122,13 +136,14 @@ def boost_iterations(concepts: ConceptClass, schedule: Schedule, data: Dataset, 
     S∘T.  After iteration i every entry of S_i is labeled by h_i.  The one
     definition of the loop: :func:`iter_label_boost` runs it inline (``yield
     from``), the ledger's Monte Carlo (``004 Claim C.9``) samples it alone.
+    ``draw`` is :func:`keep_subset`'s (same law either way).
     """
     s_part, d_part = data[:schedule.m], data[schedule.m:]
     history = [s_part]
     for it in schedule.iterations:
         t_part, d_part = d_part[:it.t_before], d_part[it.t_before:]          # Step 2b
         s_part = yield from call(_iteration, concepts, s_part, t_part, it.s_kept, it.t_kept,
-                                 epsilon)                                    # Steps 2c–2i
+                                 epsilon, draw)                              # Steps 2c–2i
         history.append(s_part)
     return tuple(history)
 
@@ -238,7 +253,7 @@ def iter_label_boost(base: Learner[H], *, alpha: ExactInput, beta: ExactInput, n
                      constants: LabelBoostConstants = PAPER_004, vc: int | None = None,
                      concepts: ConceptClass | None = None, unlabeled: int | None = None,
                      draws: DrawsMode = "printed", em_epsilon: Real | ExactInput = 1,
-                     name: str | None = None) -> Learner[H]:
+                     name: str | None = None, subset_draw: SubsetDraw = "rank") -> Learner[H]:
     """004 Algorithm 4 (IterLabelBoost); with ``constants=PAPER_000``, 000 Algorithm 3 (LabelBoost).
 
     Preconditions (checked): the schedule for (constants, α, β, n, m, VC(C))
@@ -248,8 +263,12 @@ def iter_label_boost(base: Learner[H], *, alpha: ExactInput, beta: ExactInput, n
     Guarantee: with the paper constants, ε_em = 1 and a base with ε <= 1:
     (1, 41δ)-DP (000 Lemma 4.6, 004 Lemma C.4); otherwise the claim of
     :func:`iteration_privacy_chain` (tight subsampling).  Proper iff the base
-    is (000 Remark 4.15, 004 Remark 4.3).
+    is (000 Remark 4.15, 004 Remark 4.3).  ``subset_draw="subset"`` draws the deletions of
+    Steps 2c and 3 by Floyd's algorithm (same law as the default rank draw, O(k) work;
+    for |T| in the 10^4s).
     """
+    if subset_draw not in ("rank", "subset"):
+        raise InvalidArgument(f"subset_draw={subset_draw!r} must be 'rank' or 'subset'")
     C, sched = _validated_schedule(base, constants, alpha, beta, n, m, vc, concepts, unlabeled)
     em = parse_epsilon(em_epsilon, "em_epsilon")
     n_draws = sched.draws(draws)
@@ -258,8 +277,8 @@ def iter_label_boost(base: Learner[H], *, alpha: ExactInput, beta: ExactInput, n
 
     def program(data: Dataset) -> Program[H]:
         data = yield from deterministic(_check_size, size, data)
-        loop = yield from boost_iterations(C, sched, data, em)              # Step 2
-        s3 = yield from call(keep_subset, loop[-1], sched.s_final)          # Step 3
+        loop = yield from boost_iterations(C, sched, data, em, subset_draw)  # Step 2
+        s3 = yield from call(keep_subset, loop[-1], sched.s_final, subset_draw)  # Step 3
         s4 = yield from call(resample_draws, s3, n_draws)                   # Step 4
         return (yield from call(inner, s4))                                 # Step 5
 
