@@ -160,7 +160,7 @@ def check_args(args: argparse.Namespace) -> Checked:
         from ..experiments import pate_margins  # noqa: F401  (scipy, scikit-learn)
     except ImportError as exc:
         raise PrivrefError(f"the 'realdata' extra is not installed (missing module "
-                           f"{exc.name or exc!s}): pip install 'privref[realdata]'") from None
+                           f"{exc.name or str(exc)!r}): pip install 'privref[realdata]'") from None
     if data_dir is None:
         from ..experiments.datasets import default_data_dir
         try:
