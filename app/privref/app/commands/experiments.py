@@ -43,7 +43,7 @@ from ..experiments.prediction import (
 )
 from ..reports.output import check_output_path, write_text_atomic
 from ..reports.prediction_plot import plot, plot_sweep
-from .progress import require_matplotlib, run_versions, stderr_lines
+from .progress import bounded_int, require_matplotlib, run_versions, stderr_lines
 
 __all__ = ["DEFAULT_AGNOSTIC_ALPHA", "MAX_DATASETS", "MAX_DRAWS", "MAX_EPSILON", "POPULATIONS",
            "command_line", "config_from_args", "configure_parser", "run", "write_payload"]
@@ -97,18 +97,6 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", default="0", help="master seed in [0, 2^64) (default 0)")
 
 
-def _bounded(text: str | None, flag: str, default: int, low: int, high: int) -> int:
-    """An int flag in [low, high] (``default`` when absent); InvalidArgument naming the flag."""
-    if text is None:
-        return default
-    raw = text.strip()
-    if not raw.lstrip("+-").isdigit() or len(raw) > 30:
-        raise InvalidArgument(f"{flag}={text!r} must be an int in [{low}, {high}]")
-    value = int(raw)
-    if not low <= value <= high:
-        raise InvalidArgument(f"{flag}={value} must be an int in [{low}, {high}]")
-    return value
-
 
 def _population(args: argparse.Namespace) -> str:
     """The validated ``--population`` value."""
@@ -124,7 +112,7 @@ def _agnostic_config(args: argparse.Namespace) -> SweepConfig:
         if value is not None:
             raise InvalidArgument(f"{flag} applies to --population massart only (the agnostic "
                                   "sweep sets its own epsilons and noise 1/2 - 4*alpha)")
-    seed = _bounded(args.seed, "--seed", 0, 0, 2 ** 64 - 1)
+    seed = bounded_int(args.seed, "--seed", 0, 0, 2 ** 64 - 1)
     if args.quick:
         if args.alpha is not None:
             raise InvalidArgument("--quick fixes --alpha (1/32); drop --quick or --alpha")
@@ -141,9 +129,9 @@ def _agnostic_config(args: argparse.Namespace) -> SweepConfig:
             raise InvalidArgument(f"--alpha={alpha} must lie in [{MIN_AGNOSTIC_ALPHA}, "
                                   f"{MAX_AGNOSTIC_ALPHA}] with a denominator of at most 10^6")
     return SweepConfig(alpha, AGNOSTIC_GAMMAS, AGNOSTIC_EPSILONS,
-                       _bounded(args.max_n, "--max-n", MAX_N_AGNOSTIC, 16, MAX_N_AGNOSTIC),
-                       _bounded(args.datasets, "--datasets", 6, 1, MAX_DATASETS),
-                       _bounded(args.draws, "--draws", 3, 1, MAX_DRAWS), seed)
+                       bounded_int(args.max_n, "--max-n", MAX_N_AGNOSTIC, 16, MAX_N_AGNOSTIC),
+                       bounded_int(args.datasets, "--datasets", 6, 1, MAX_DATASETS),
+                       bounded_int(args.draws, "--draws", 3, 1, MAX_DRAWS), seed)
 
 
 def config_from_args(args: argparse.Namespace) -> ExperimentConfig | SweepConfig:
@@ -179,16 +167,16 @@ def config_from_args(args: argparse.Namespace) -> ExperimentConfig | SweepConfig
     if not 0 <= noise < Fraction(1, 2) or noise.denominator > 10 ** 6:
         raise InvalidArgument(f"--noise={noise} must lie in [0, 1/2) with a denominator "
                               "of at most 10^6")
-    seed = _bounded(args.seed, "--seed", 0, 0, 2 ** 64 - 1)
+    seed = bounded_int(args.seed, "--seed", 0, 0, 2 ** 64 - 1)
     scale = 1 - 2 * noise        # the largest possible excess error is (1 − 2η)·D(disagree)
     if args.quick:
         return ExperimentConfig(("thresholds",), ("alg2", "alg3_rate", "b3", "b4", "b5"),
                                 (scale / 4, scale / 8), epsilon, noise, 1024, 2, 2, seed)
     return ExperimentConfig(("thresholds", "intervals", "unions2"), PREDICTOR_KEYS,
                             tuple(scale / k for k in (4, 8, 16, 32)), epsilon, noise,
-                            _bounded(args.max_n, "--max-n", MAX_N, 16, MAX_N),
-                            _bounded(args.datasets, "--datasets", 6, 1, MAX_DATASETS),
-                            _bounded(args.draws, "--draws", 3, 1, MAX_DRAWS), seed)
+                            bounded_int(args.max_n, "--max-n", MAX_N, 16, MAX_N),
+                            bounded_int(args.datasets, "--datasets", 6, 1, MAX_DATASETS),
+                            bounded_int(args.draws, "--draws", 3, 1, MAX_DRAWS), seed)
 
 
 

@@ -23,7 +23,7 @@ from privref.reference.errors import InvalidArgument, PrivrefError
 from privref.reference.validate import to_fraction
 
 from ..reports.output import check_output_path, write_json, write_text_atomic
-from .progress import require_matplotlib, run_versions, stderr_lines
+from .progress import bounded_int, require_matplotlib, run_versions, stderr_lines
 
 __all__ = ["MAX_EPSILON", "MAX_QUERIES", "MAX_RUNS", "MAX_TEACHERS", "Checked", "check_args",
            "configure_parser", "run"]
@@ -71,18 +71,6 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                              "to the checkout); nothing is downloaded")
 
 
-def _bounded(text: object, flag: str, default: int, low: int, high: int) -> int:
-    """An int flag in [low, high] (``default`` when absent); InvalidArgument naming the flag."""
-    if text is None:
-        return default
-    raw = str(text).strip()
-    if not raw.lstrip("+-").isdigit() or len(raw) > 30:
-        raise InvalidArgument(f"{flag}={text!r} must be an int in [{low}, {high}]")
-    value = int(raw)
-    if not low <= value <= high:
-        raise InvalidArgument(f"{flag}={value} must be an int in [{low}, {high}]")
-    return value
-
 
 @dataclass(frozen=True)
 class Checked:
@@ -125,10 +113,10 @@ def check_args(args: argparse.Namespace) -> Checked:
     if args.quick and args.runs is not None:
         raise InvalidArgument("--quick fixes --runs; drop --quick or --runs")
     high = MAX_RUNS if which == "rates" else 10
-    runs = _bounded(args.runs, "--runs", 6 if which == "rates" else 1, 1, high)
+    runs = bounded_int(args.runs, "--runs", 6 if which == "rates" else 1, 1, high)
     if args.quick:
         runs = 2 if which == "rates" else 1
-    seed = _bounded(args.seed, "--seed", 0, 0, 2 ** 64 - 1)
+    seed = bounded_int(args.seed, "--seed", 0, 0, 2 ** 64 - 1)
     try:
         epsilon = to_fraction(str(args.epsilon).strip(), "--epsilon")
     except PrivrefError as exc:
@@ -148,8 +136,8 @@ def check_args(args: argparse.Namespace) -> Checked:
         raise InvalidArgument("--epsilon applies to rates only, not margins")
     if args.quick and (args.teachers is not None or args.queries is not None):
         raise InvalidArgument("--quick fixes --teachers and --queries; drop --quick or them")
-    teachers = _bounded(args.teachers, "--teachers", 50 if args.quick else 250, 3, MAX_TEACHERS)
-    queries = _bounded(args.queries, "--queries", 500 if args.quick else 2000, 10, MAX_QUERIES)
+    teachers = bounded_int(args.teachers, "--teachers", 50 if args.quick else 250, 3, MAX_TEACHERS)
+    queries = bounded_int(args.queries, "--queries", 500 if args.quick else 2000, 10, MAX_QUERIES)
     data_dir = args.data_dir
     if data_dir is not None:
         if not str(data_dir).strip():

@@ -1,5 +1,6 @@
 """What the long commands share: progress lines on stderr, the check that the plotting extra is
-installed before a run that writes a PNG, and the versions a generated JSON records."""
+installed before a run that writes a PNG, the versions a generated JSON records, and the parsing
+of a bounded integer flag."""
 
 from __future__ import annotations
 
@@ -7,11 +8,12 @@ import argparse
 import importlib
 import sys
 from collections.abc import Callable
+from typing import overload
 
 from privref import reference
-from privref.reference.errors import PrivrefError
+from privref.reference.errors import InvalidArgument, PrivrefError
 
-__all__ = ["progress", "require_matplotlib", "run_versions", "stderr_lines"]
+__all__ = ["bounded_int", "progress", "require_matplotlib", "run_versions", "stderr_lines"]
 
 
 def progress(args: argparse.Namespace, i: int, total: int, what: str) -> None:
@@ -56,3 +58,25 @@ def run_versions(*optional: str) -> dict[str, str]:
             continue
         out[_DISTRIBUTIONS.get(name, name)] = str(module.__version__)
     return out
+
+
+@overload
+def bounded_int(text: object, flag: str, default: int, low: int, high: int) -> int: ...
+
+
+@overload
+def bounded_int(text: object, flag: str, default: int | None, low: int, high: int) -> int | None: ...
+
+
+def bounded_int(text: object, flag: str, default: int | None, low: int, high: int) -> int | None:
+    """The int flag ``text`` in [low, high], ``default`` when absent (None); InvalidArgument
+    naming the flag and the range for anything else (at most 30 characters are parsed)."""
+    if text is None:
+        return default
+    raw = str(text).strip()
+    if not raw.lstrip("+-").isdigit() or len(raw) > 30:
+        raise InvalidArgument(f"{flag}={text!r} must be an int in [{low}, {high}]")
+    value = int(raw)
+    if not low <= value <= high:
+        raise InvalidArgument(f"{flag}={value} must be an int in [{low}, {high}]")
+    return value

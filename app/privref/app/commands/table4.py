@@ -18,7 +18,7 @@ from privref.reference.errors import InvalidArgument, PrivrefError
 from privref.reference.validate import to_fraction
 
 from ..reports.output import check_output_path, write_json, write_text_atomic
-from .progress import require_matplotlib, run_versions, stderr_lines
+from .progress import bounded_int, require_matplotlib, run_versions, stderr_lines
 
 if TYPE_CHECKING:
     from ..experiments.pate import ExperimentConfig
@@ -151,18 +151,6 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                         help="write the docs page (paper beside ours) here")
 
 
-def _bounded(text: object, flag: str, default: int | None, low: int, high: int) -> int | None:
-    """An int flag in [low, high] (``default`` when absent); InvalidArgument naming the flag."""
-    if text is None:
-        return default
-    raw = str(text).strip()
-    if not raw.lstrip("+-").isdigit() or len(raw) > 30:
-        raise InvalidArgument(f"{flag}={text!r} must be an int in [{low}, {high}]")
-    value = int(raw)
-    if not low <= value <= high:
-        raise InvalidArgument(f"{flag}={value} must be an int in [{low}, {high}]")
-    return value
-
 
 def _rational(text: str, flag: str) -> Fraction:
     try:
@@ -193,8 +181,8 @@ def config_from_args(args: argparse.Namespace) -> ExperimentConfig:
     )
     from ..experiments.pate_students_active import IWAL_C0, IWAL_GAPS
     quick = bool(getattr(args, "quick", False))
-    runs = _bounded(args.runs, "--runs", QUICK_RUNS if quick else 30, 1, MAX_RUNS)
-    seed = _bounded(args.seed, "--seed", 0, 0, 2 ** 64 - 1)
+    runs = bounded_int(args.runs, "--runs", QUICK_RUNS if quick else 30, 1, MAX_RUNS)
+    seed = bounded_int(args.seed, "--seed", 0, 0, 2 ** 64 - 1)
     names = tuple(n.strip() for n in str(args.datasets).split(",") if n.strip())
     for n in names:
         if n not in KNOWN_DATASETS:
@@ -248,13 +236,13 @@ def config_from_args(args: argparse.Namespace) -> ExperimentConfig:
         if rule != "iwal":
             raise InvalidArgument("--c0-sweep needs --active-rule iwal")
     assert runs is not None and seed is not None
-    sweep_runs = _bounded(getattr(args, "sweep_runs", None), "--sweep-runs", min(10, runs), 1, runs)
+    sweep_runs = bounded_int(getattr(args, "sweep_runs", None), "--sweep-runs", min(10, runs), 1, runs)
     assert sweep_runs is not None
     return ExperimentConfig(names, files, data_dir, runs, seed, eps, args.noise,
-                            _bounded(args.teachers, "--teachers", None, 1, 10 ** 6),
-                            _bounded(args.budget, "--budget", None, 1, 10 ** 6), delta,
-                            _bounded(args.subsample, "--subsample", QUICK_ROWS if quick else None,
-                                     50, 10 ** 6),
+                            bounded_int(args.teachers, "--teachers", None, 1, 10 ** 6),
+                            bounded_int(args.budget, "--budget", None, 1, 10 ** 6), delta,
+                            bounded_int(args.subsample, "--subsample",
+                                        QUICK_ROWS if quick else None, 50, 10 ** 6),
                             rule, c0, gap, sweep, sweep_runs)
 
 
@@ -339,7 +327,7 @@ def run(args: argparse.Namespace) -> int:
     from ..experiments.pate import run_experiment
     from ..reports.pate_plot import plot
     from ..reports.pate_text import markdown, summary
-    jobs = _bounded(args.jobs, "--jobs", 1, 1, 8)
+    jobs = bounded_int(args.jobs, "--jobs", 1, 1, 8)
     other = _read_compare(getattr(args, "compare_json", None), config.active_rule)
     outputs = {flag: check_output_path(flag, value) for flag, value in
                (("--json", args.json), ("--png", args.png), ("--markdown", args.markdown))

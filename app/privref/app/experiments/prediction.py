@@ -576,9 +576,10 @@ def predictor_loss(key: str, pop: Population, data: Dataset, par: dict[str, Any]
 # ------------------------------------------------------------------ the experiment
 
 
-def n_grid(max_n: int) -> tuple[int, ...]:
-    """The geometric grid round(16·2^{j/2}) (factor √2) below ``max_n``, then ``max_n`` itself."""
-    check_int(max_n, "max_n", minimum=16, maximum=MAX_N)
+def n_grid(max_n: int, limit: int = MAX_N) -> tuple[int, ...]:
+    """The geometric grid round(16·2^{j/2}) (factor √2) below ``max_n``, then ``max_n`` itself;
+    ``max_n`` in [16, ``limit``]."""
+    check_int(max_n, "max_n", minimum=16, maximum=limit)
     grid = [16]
     j = 1
     while round(16 * 2 ** (j / 2)) < max_n:
@@ -912,14 +913,8 @@ class SweepConfig:
 
 
 def sweep_grid(max_n: int) -> tuple[int, ...]:
-    """The grid round(16·2^{j/2}) below ``max_n`` (<= :data:`MAX_N_AGNOSTIC`), then ``max_n``."""
-    check_int(max_n, "max_n", minimum=16, maximum=MAX_N_AGNOSTIC)
-    grid = [16]
-    j = 1
-    while round(16 * 2 ** (j / 2)) < max_n:
-        grid.append(round(16 * 2 ** (j / 2)))
-        j += 1
-    return (*grid, max_n)
+    """:func:`n_grid` of ``max_n`` for the agnostic sweep (``max_n`` <= :data:`MAX_N_AGNOSTIC`)."""
+    return n_grid(max_n, MAX_N_AGNOSTIC)
 
 
 def sweep_parameters(key: str, alpha: Fraction, level: Fraction, n: int) -> dict[str, Any]:
