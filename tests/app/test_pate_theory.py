@@ -142,6 +142,50 @@ def test_one_run_each_learner_on_a_tiny_population() -> None:
         assert 0 <= res["excess"] <= res["dis"] <= 1
 
 
+def test_svt_cutoff_is_theorem_10_formula_exactly() -> None:
+    # τ = 1: T = ⌈(md/(nε))²⌉, exactly 16 here (an enclosure would round 16 up to 17)
+    assert pr.svt_cutoff(4096, 1024, 1, F(1), F(1)) == 16
+    assert pr.svt_cutoff(4096, 1025, 1, F(1), F(1)) == 16       # 15.97: rounded up
+    assert pr.svt_cutoff(4096, 2 ** 14, 1, F(1), F(1)) == 1     # 1/16: clipped to 1
+    assert pr.svt_cutoff(8, 1, 1, F(1), F(1)) == 8              # 64: clipped to m
+    # τ = 1/2: (m^{3/2}/n^{1/2})^{4/5}; 2^{6.4} = 84.4 and 2^{8.8} = 445.7
+    assert pr.svt_cutoff(4096, 2 ** 20, 1, F(1, 2), F(1)) == 85
+    assert pr.svt_cutoff(4096, 2 ** 14, 1, F(1, 2), F(1)) == 446
+    assert pr.svt_cutoff(4096, 2 ** 14, 2, F(1, 2), F(1, 2)) == math.ceil(2 ** 9.6)  # 776.0
+    for bad in ((0, 1, 1, F(1), F(1)), (1, 1, 1, F(0), F(1)), (1, 1, 1, F(1), F(0))):
+        with pytest.raises(InvalidArgument):
+            pr.svt_cutoff(*bad)
+
+
+def test_svt_setting_is_algorithm_2_calibration_and_its_claim(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from privref.reference import pate
+    eps, delta = F(1), F(1, 10)
+    st = pr.svt_setting(16, 16, 1, F(1, 2), eps, delta)   # T = ⌈16^{4/5}⌉ = ⌈9.19⌉ = 10
+    params = pate.svt_pate_parameters(16, 10, eps, delta)
+    assert (st.cutoff, st.scale, st.threshold) == (10, params.scale, params.threshold)
+    assert st.teachers == 12 * (params.threshold + 1)
+    assert pr.svt_claim_holds(16, st.cutoff, eps, delta)
+    # the claim rests on svt_pate's exact release-bound check: a bound above δ/2 refutes it
+    monkeypatch.setattr(pate, "_release_bound", lambda *a: delta)
+    assert not pr.svt_claim_holds(16, st.cutoff, eps, delta)
+
+
+def test_psq_svt_run_on_a_tiny_population() -> None:
+    pop = pr.build_population("thresholds", "massart", 8)
+    stream = np.array([0, 7, 1, 6, 2, 5, 3, 4] * 2, dtype=np.int64)
+    st = pr.SvtSetting(cutoff=2, scale=F(1), threshold=3, teachers=60)
+    # unanimous teachers voting h* (1 on x < 4): every label is released and right
+    votes = np.array([60, 60, 60, 60, 0, 0, 0, 0], dtype=np.int64)
+    res = pr.run_psq_svt(pop, votes, stream, st, np.random.default_rng(1))
+    assert res["labels"] == 16 and res["excess"] == 0 and res["dis"] == 0
+    # a tie everywhere (instability distance 0 < w): nothing released, the student is C[0]
+    ties = np.full(8, 30, dtype=np.int64)
+    res = pr.run_psq_svt(pop, ties, stream, st, np.random.default_rng(1))
+    assert res["labels"] < 16
+    assert 0 <= res["excess"] <= res["dis"] <= 1
+
+
 # ------------------------------------------------------------------ margins
 
 
@@ -199,6 +243,16 @@ def test_verdict_rule_of_the_page() -> None:
     assert verdict(None, F(-1)).startswith("Out of reach")
     # ((dK ln(n/d) + ln(2K/γ))/n)^{τ/(2−τ)} at d = 1, K = 1, n = e, τ = 1: (1 + ln 20)/e
     assert lemma13_term(1, 1, 3, F(1)) == pytest.approx((math.log(3) + math.log(20)) / 3)
+
+
+def test_theorem10_rate_term_against_its_floor() -> None:
+    from privref.app.reports.pate_theory_plot import theorem10_rate_dominates as dom
+    # τ = 1: md²/(n²ε²) > d/m iff n < m√d/ε; equality is not "above"
+    assert dom(4096, 4095, 1, F(1), F(1)) and not dom(4096, 4096, 1, F(1), F(1))
+    assert dom(4096, 8191, 4, F(1), F(1)) and not dom(4096, 8192, 4, F(1), F(1))
+    # τ = 1/2: (m/n²)^{1/5} against 1/m at m = 4096, d = ε = 1: n < 2^{36}
+    assert dom(4096, 2 ** 20, 1, F(1, 2), F(1)) and not dom(4096, 2 ** 36, 1, F(1, 2), F(1))
+    assert dom(4096, 2 ** 36 - 1, 1, F(1, 2), F(1))
 
 
 @pytest.mark.deep

@@ -208,7 +208,7 @@ def run(args: argparse.Namespace) -> int:
             "intervals_points": config.intervals_points, "n_grid": list(config.n_grid),
             "stream": config.stream, "budget": config.budget, "m_grid": list(config.m_grid),
             "n_labels": config.n_labels, "asq_streams": list(config.asq_streams),
-            "label_budget": config.label_budget, "runs": config.runs,
+            "label_budget": config.label_budget, "svt": config.svt, "runs": config.runs,
             "epsilon": str(config.epsilon),
             "delta": str(config.delta)}
     else:

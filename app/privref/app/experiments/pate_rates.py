@@ -48,6 +48,12 @@ Both learners claim the same (ε, δ) (zCDP of q discrete Gaussian queries at σ
 001 Theorem 2 and Lemma 51; post-processing, Lemma 40); each row records the claim, checked
 exactly (:func:`claim_holds`).
 
+Theorem 10's learner (``PSQ-SVT``, private sweep only): 001 Algorithm 3 with Algorithm 2 on the
+same m stream points, cut-off T = :func:`svt_cutoff` (Theorem 10's T, constant 1, clipped to [1,
+m]), Algorithm 2's own calibration for m queries (t >= λ, ⌊w⌋; discrete Laplace noise) and K =
+:data:`SVT_MARGIN_FACTOR`·(⌊w⌋ + 1) teachers (:func:`svt_setting`); the student is the ERM on the
+released labels.  Its claim is Algorithm 2's (ε, δ), checked exactly (:func:`svt_claim_holds`).
+
 Two sweeps: ``private`` (n on a grid, m and ℓ fixed: excess against private samples) and
 ``labels`` (n fixed; PSQ on streams of m points, σ² for m labels; ASQ on streams of m points,
 possibly longer, with a fixed budget ℓ and σ² for ℓ labels; one set of K teachers per run shared
@@ -88,8 +94,10 @@ __all__ = [
     "CLASSES",
     "MASSART_MARGIN",
     "NOISES",
+    "SVT_MARGIN_FACTOR",
     "Population",
     "RatesConfig",
+    "SvtSetting",
     "build_population",
     "claim_holds",
     "erm_indices",
@@ -99,7 +107,11 @@ __all__ = [
     "run_asq",
     "run_experiment",
     "run_psq",
+    "run_psq_svt",
     "student_err_bound",
+    "svt_claim_holds",
+    "svt_cutoff",
+    "svt_setting",
     "teacher_count",
     "teacher_votes",
     "theta_profile",
@@ -440,6 +452,72 @@ def claim_holds(queries: int, sigma2: Fraction, epsilon: Fraction, delta: Fracti
     return at_most(claim.epsilon, rational(epsilon)) is Verdict.HOLDS
 
 
+SVT_MARGIN_FACTOR: Final = 12
+"""K = 12(⌊w⌋ + 1) for the SVT learner: a query on which two thirds of the teachers agree (001
+Lemma 15's margin K/6: instability distance >= K/6 − 1) clears Algorithm 2's threshold w by more
+than w.  001 Theorem 10 gives K only as O(log(mT/min(δ, β))·√(T log(1/δ))/ε); this K has that
+form with β = δ (w = 3λ ln(2(m + T)/δ), λ ≍ √(T ln(2/δ))/ε).  Our choice: 001 gives no constant."""
+
+
+def svt_cutoff(m: int, n: int, d: int, tau: Fraction, epsilon: Fraction) -> int:
+    """T = ⌈(m^{2−τ} d^τ/(n^τ ε^τ))^{2/(4−3τ)}⌉ clipped to [1, m]: 001 Theorem 10's cut-off with
+    its hidden constant taken as 1, decided exactly (with τ = p/q: the least T with T^{4q−3p} >=
+    m^{2(2q−p)} d^{2p}/(nε)^{2p}, integers and Fractions only).  InvalidArgument names m, n, d,
+    tau or epsilon."""
+    mm = check_int(m, "m", minimum=1)
+    nn = check_int(n, "n", minimum=1)
+    dd = check_int(d, "d", minimum=1)
+    if not isinstance(tau, Fraction) or not 0 < tau <= 1:
+        raise InvalidArgument(f"tau={tau!r} must be a Fraction in (0, 1]")
+    if not isinstance(epsilon, Fraction) or epsilon <= 0:
+        raise InvalidArgument(f"epsilon={epsilon!r} must be a positive Fraction")
+    p, q = tau.numerator, tau.denominator
+    power = 4 * q - 3 * p
+    target = (Fraction(mm) ** (2 * (2 * q - p)) * Fraction(dd) ** (2 * p)
+              / (nn * epsilon) ** (2 * p))
+    lo, hi = 1, mm            # least T in [1, m] with T^power >= target, else m
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if Fraction(mid) ** power >= target:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+@dataclass(frozen=True)
+class SvtSetting:
+    """The SVT learner's calibration for one (m, n): cut-off T (:func:`svt_cutoff`), Algorithm 2's
+    scale t >= λ and ⌊w⌋ (:func:`privref.reference.pate.svt_pate_parameters`, 001 Algorithm 2
+    Steps 2–3 for m queries), and K = SVT_MARGIN_FACTOR·(⌊w⌋ + 1) teachers."""
+
+    cutoff: int
+    scale: Fraction
+    threshold: int
+    teachers: int
+
+
+def svt_setting(m: int, n: int, d: int, tau: Fraction, epsilon: Fraction, delta: Fraction
+                ) -> SvtSetting:
+    """The calibration of :class:`SvtSetting` (001 Theorem 10 and Algorithm 2)."""
+    cutoff = svt_cutoff(m, n, d, tau, epsilon)
+    params = pate.svt_pate_parameters(m, cutoff, epsilon, delta)
+    return SvtSetting(cutoff, params.scale, params.threshold,
+                      SVT_MARGIN_FACTOR * (params.threshold + 1))
+
+
+def svt_claim_holds(m: int, cutoff: int, epsilon: Fraction, delta: Fraction) -> bool:
+    """True iff 001 Algorithm 2 on m queries with cut-off T, calibrated by its Steps 2–3, carries
+    its (ε, δ) claim here: :func:`privref.reference.pate.svt_pate` checks exactly that the
+    discrete release bound m·P(ν − ρ > ⌊w⌋) is at most δ/2 (False when it is not: recorded, not
+    loosened)."""
+    try:
+        claim = pate.svt_pate(m, cutoff, epsilon, delta).claim
+    except InvalidArgument:
+        return False
+    return at_most(claim.epsilon, rational(epsilon)) is Verdict.HOLDS and claim.delta <= delta
+
+
 def _score(pop: Population, labels: Sequence[int]) -> tuple[Fraction, Fraction]:
     return pop.excess(labels), pop.dis(labels)
 
@@ -459,6 +537,31 @@ def run_psq(pop: Population, votes: npt.NDArray[np.int64], k: int, stream: npt.N
     index = sample(lambda: program, rng=rng)
     excess, dis = _score(pop, pop.concepts[index].labels)
     return {"labels": len(vs), "excess": excess, "dis": dis}
+
+
+def run_psq_svt(pop: Population, votes: npt.NDArray[np.int64], stream: npt.NDArray[np.int64],
+                setting: SvtSetting, rng: np.random.Generator) -> dict[str, Any]:
+    """001 Algorithm 3 with Algorithm 2 (the SVT aggregator, discrete Laplace scales t and 2t,
+    threshold ⌊w⌋, cut-off T; :func:`privref.reference.pate.svt_votes`) on the stream: the ERM
+    student on the released labels (⊥ and the points after the cut-off left unlabeled), exact
+    scores.  ``labels`` counts the released labels (not ⊥)."""
+    vs = tuple(int(votes[x]) for x in stream)
+    size = len(pop.weights)
+    answered = [0]
+
+    def fit(released: tuple[int | str, ...]) -> int:
+        keep = [j for j, y in enumerate(released) if y != pate.BOTTOM]
+        answered[0] = len(keep)
+        ys = np.array([int(released[j]) for j in keep], dtype=np.int64)
+        xs = stream[np.array(keep, dtype=np.int64)]
+        ones, zeros = _counts(1, np.zeros(len(ys), dtype=np.int64), xs, ys, size)
+        return int(erm_indices(pop, ones, zeros)[0])
+
+    program = psq(vs, setting.teachers, lambda v, kk: pate.svt_votes(
+        v, kk, setting.scale, setting.threshold, setting.cutoff), fit)
+    index = sample(lambda: program, rng=rng)
+    excess, dis = _score(pop, pop.concepts[index].labels)
+    return {"labels": answered[0], "excess": excess, "dis": dis}
 
 
 def student_err_bound(pop: Population, votes: npt.NDArray[np.int64], k: int, sigma2: Fraction
@@ -531,6 +634,7 @@ class RatesConfig:
     delta: Fraction
     asq_streams: tuple[int, ...] = ()
     label_budget: int = 0
+    svt: bool = True
 
 
 def _rng(seed: int, *key: int) -> np.random.Generator:
@@ -541,6 +645,13 @@ def _stats(values: Sequence[Fraction | int]) -> dict[str, float | None]:
     arr = np.asarray([float(v) for v in values], dtype=np.float64)
     se = float(np.std(arr, ddof=1) / math.sqrt(len(arr))) if len(arr) > 1 else None
     return {"mean": float(arr.mean()), "se": se}
+
+
+def _summary(res: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """A row's measurements over its runs: excess, Dis and labels (mean, SE), zero-excess runs."""
+    return {"excess": _stats([x["excess"] for x in res]), "dis": _stats([x["dis"] for x in res]),
+            "labels": _stats([x["labels"] for x in res]),
+            "zero_excess_runs": sum(1 for x in res if x["excess"] == 0), "runs": len(res)}
 
 
 def _pop_code(pop: Population) -> int:
@@ -555,7 +666,7 @@ def _private_sweep(pop: Population, config: RatesConfig,
     sig_psq, sig_asq = noise_variance(m, eps, delta), noise_variance(ell, eps, delta)
     for n in config.n_grid:
         k_psq, k_asq = teacher_count(m, n, eps, delta), teacher_count(ell, n, eps, delta)
-        out: dict[str, list[dict[str, Any]]] = {"PSQ": [], "ASQ": []}
+        out: dict[str, list[dict[str, Any]]] = {"PSQ": [], "ASQ": [], "PSQ-SVT": []}
         for r in range(config.runs):
             rng = _rng(config.seed, _pop_code(pop), 0, n, r)
             xs, ys = pop.draw(n, rng)
@@ -564,20 +675,33 @@ def _private_sweep(pop: Population, config: RatesConfig,
             out["PSQ"].append(run_psq(pop, votes, k_psq, stream, sig_psq, rng))
             votes = teacher_votes(pop, xs, ys, k_asq, rng)
             out["ASQ"].append(run_asq(pop, votes, k_asq, stream, sig_asq, ell, rng))
+            if config.svt:
+                svt = svt_setting(m, n, pop.vc, pop.tau, eps, delta)
+                votes = teacher_votes(pop, xs, ys, svt.teachers, rng)
+                out["PSQ-SVT"].append(run_psq_svt(pop, votes, stream, svt, rng))
         for name, k, q, s in (("PSQ", k_psq, m, sig_psq), ("ASQ", k_asq, ell, sig_asq)):
             res = out[name]
             row: dict[str, Any] = {"population": pop.key, "sweep": "private", "learner": name, "n": n,
                    "stream": m, "budget": ell if name == "ASQ" else m, "teachers": k,
                    "sigma2": int(s), "claim_queries": q,
                    "claim_holds": claim_holds(q, s, eps, delta),
-                   "excess": _stats([x["excess"] for x in res]),
-                   "dis": _stats([x["dis"] for x in res]),
-                   "labels": _stats([x["labels"] for x in res]),
-                   "zero_excess_runs": sum(1 for x in res if x["excess"] == 0),
-                   "runs": len(res)}
+                   **_summary(res)}
             rows.append(row)
             progress(f"{pop.key} private n={n} {name} K={k}: excess {row['excess']['mean']:.3g}"
                      f" dis {row['dis']['mean']:.3g} labels {row['labels']['mean']:.1f}")
+        if config.svt:
+            svt = svt_setting(m, n, pop.vc, pop.tau, eps, delta)
+            res = out["PSQ-SVT"]
+            row = {"population": pop.key, "sweep": "private", "learner": "PSQ-SVT", "n": n,
+                   "stream": m, "budget": m, "teachers": svt.teachers, "sigma2": None,
+                   "svt": {"cutoff": svt.cutoff, "scale": str(svt.scale),
+                           "threshold": svt.threshold},
+                   "claim_queries": m,
+                   "claim_holds": svt_claim_holds(m, svt.cutoff, eps, delta),
+                   **_summary(res)}
+            rows.append(row)
+            progress(f"{pop.key} private n={n} PSQ-SVT K={svt.teachers} T={svt.cutoff}: excess "
+                     f"{row['excess']['mean']:.3g} labels {row['labels']['mean']:.1f}")
     return rows
 
 
@@ -613,10 +737,7 @@ def _labels_sweep(pop: Population, config: RatesConfig,
                "population": pop.key, "sweep": "labels", "learner": name, "n": n, "stream": m,
                "budget": q, "teachers": k, "sigma2": int(s), "claim_queries": q,
                "claim_holds": claim_holds(q, s, eps, delta),
-               "excess": _stats([x["excess"] for x in res]),
-               "dis": _stats([x["dis"] for x in res]),
-               "labels": _stats([x["labels"] for x in res]),
-               "zero_excess_runs": sum(1 for x in res if x["excess"] == 0), "runs": len(res)}
+               **_summary(res)}
         rows.append(row)
         progress(f"{pop.key} labels m={m} {name}: excess {row['excess']['mean']:.3g} labels "
                  f"{row['labels']['mean']:.1f}")
@@ -625,7 +746,7 @@ def _labels_sweep(pop: Population, config: RatesConfig,
 
 def _fits(pop: Population, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     pred = predicted_slopes(pop.tau)
-    fits = []
+    fits: list[dict[str, Any]] = []
     for name in ("PSQ", "ASQ"):
         priv = [r for r in rows if r["sweep"] == "private" and r["learner"] == name]
         lab = [r for r in rows if r["sweep"] == "labels" and r["learner"] == name]
@@ -646,6 +767,17 @@ def _fits(pop: Population, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
                                          [r["labels"]["mean"] for r in lab]),
                      "predicted": str(pred["labels_asq" if name == "ASQ" else "labels_psq"]),
                      "theorem": "thm22/lemma39" if name == "ASQ" else "thm28 (d/m term)"})
+    # Theorem 10's learner: fitted where its K teachers do not outnumber the n records (below
+    # that the teachers are mostly empty and the output is C[0] whatever n is)
+    svt = [r for r in rows if r["sweep"] == "private" and r["learner"] == "PSQ-SVT"
+           and r["teachers"] <= r["n"]]
+    for key, measure in (("excess", "excess vs n"), ("dis", "dis vs n")):
+        if any(r["learner"] == "PSQ-SVT" for r in rows):
+            fits.append({"population": pop.key, "learner": "PSQ-SVT", "sweep": "private",
+                         "measure": measure, "points": [r["n"] for r in svt],
+                         "fitted": fit_slope([r["n"] for r in svt],
+                                             [r[key]["mean"] for r in svt]),
+                         "predicted": str(pred["thm10_fixed_m"]), "theorem": "thm10_fixed_m"})
     return fits
 
 
