@@ -19,7 +19,7 @@ from privref.reference.program import (
     sample,
     uniform,
 )
-from privref.reference.reals import Interval, exp, rational
+from privref.reference.reals import Interval, Real, exp, rational
 
 from ..stats import chi_square_pvalue, fits
 
@@ -163,3 +163,38 @@ def test_hidden_randomness_is_detected() -> None:
 
     with pytest.raises(UnsupportedProgram, match="not deterministic given its choices"):
         distribution(sneaky)
+
+
+def _shares_one_per_item(weights: tuple[Real, ...], prec: int) -> list[Interval]:
+    """The per-item formula of program._weight_shares (before distinct weights were grouped)."""
+    boxes = [w.enclose(prec + 8) for w in weights]
+    lo_sum, hi_sum = sum((b.lo for b in boxes), Fraction(0)), sum((b.hi for b in boxes), Fraction(0))
+    out = []
+    for b in boxes:
+        o_lo, o_hi = lo_sum - b.lo, hi_sum - b.hi
+        out.append(Interval(b.lo / (b.lo + o_hi) if b.lo + o_hi > 0 else Fraction(0),
+                            b.hi / (b.hi + o_lo) if b.hi + o_lo > 0 else Fraction(1)).rounded(prec))
+    return out
+
+
+@pytest.mark.parametrize("pattern", [(0, 0, 1, 0, 2, 1), (3,), (0, 1, 2), (5, 5, 5, 5)])
+def test_grouped_weight_shares_equal_the_per_item_formula(pattern: tuple[int, ...]) -> None:
+    """Shares computed once per distinct weight object are the per-item shares, item by item
+    (repeated objects and equal values held by distinct objects alike)."""
+    from privref.reference.program import _weight_shares
+    pool = [exp(rational(Fraction(-k, 3))) for k in range(6)]
+    shared = tuple(pool[k] for k in pattern)                         # repeated objects
+    copies = tuple(exp(rational(Fraction(-k, 3))) for k in pattern)  # equal values, new objects
+    for weights in (shared, copies):
+        got = _weight_shares(weights, 64)
+        assert got == _shares_one_per_item(weights, 64)
+
+
+def test_equal_exponential_weights_share_one_real() -> None:
+    """Equal shifts of one mechanism's scores give the same Real object (one enclosure cache)."""
+    from privref.reference.exponential import exponential_weights
+    eps = rational(1)
+    a = exponential_weights([3, 1, 3, 0], epsilon=eps)
+    b = exponential_weights([5, 3, 2], epsilon=eps)
+    assert a[0] is a[2] and a[1] is b[1]
+    assert a[3].enclose(64) == exp(rational(Fraction(-3, 2))).enclose(64)

@@ -172,3 +172,10 @@ def test_sqrt_of_an_unresolvable_zero_is_refused_naming_the_bits() -> None:
     argument is refused with an InvalidArgument, never a wrong root or a hang."""
     with pytest.raises(InvalidArgument, match=r"sqrt of a number not proved non-negative at \d+ bits"):
         sqrt(log(2) - log(2)).enclose(64)
+
+
+def test_an_exact_factor_one_returns_the_other_factor() -> None:
+    box = exp(rational(1)).enclose(200)
+    assert prob_mul(Fraction(1), box) is box          # no re-rounding: it already encloses 1·box
+    half = Interval(Fraction(1, 2), Fraction(1, 2))
+    assert prob_mul(Fraction(1, 2), box, 96) == (half * box).rounded(96)

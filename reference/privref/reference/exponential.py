@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Final, TypeVar
 
 from .citations import Source, cite
@@ -185,7 +186,15 @@ def exponential_weights(scores: Sequence[int], *, epsilon: Real, sensitivity: in
     sensitivity 1 every weight is the rational r^{q - q_max}.
     """
     top = max(scores)
-    return tuple(exp(epsilon * Fraction(q - top, 2 * sensitivity)) for q in scores)
+    return tuple(_weight(epsilon, q - top, sensitivity) for q in scores)
+
+
+@lru_cache(maxsize=1 << 14)
+def _weight(epsilon: Real, shift: int, sensitivity: int) -> Real:
+    """exp(epsilon·shift/(2·sensitivity)), one Real per (epsilon object, shift, sensitivity): the
+    equal weights of one mechanism's laws share one value, hence one enclosure cache (the laws'
+    items are unchanged: the same expression, enclosed once instead of once per output)."""
+    return exp(epsilon * Fraction(shift, 2 * sensitivity))
 
 
 def _selection(outputs: tuple[OutT, ...], score: Callable[[Dataset, OutT], int], epsilon: Real,

@@ -460,17 +460,26 @@ def _weight_shares(weights: tuple[Real, ...], prec: int) -> list[Prob]:
         fracs = [e for e in exact if e is not None]
         den = math.lcm(*(f.denominator for f in fracs))
         return list(_kernels.normalized([int(f * den) for f in fracs]))
-    boxes = [w.enclose(prec + 8) for w in weights]
-    total_lo = sum((b.lo for b in boxes), Fraction(0))
-    total_hi = sum((b.hi for b in boxes), Fraction(0))
-    shares: list[Prob] = []
-    for mine in boxes:
+    # one enclosure and one share per distinct weight object (the exponential mechanism's laws
+    # have a few distinct weights repeated across many outputs); the same formula as one per item
+    boxes: dict[int, Interval] = {}
+    counts: dict[int, int] = {}
+    for w in weights:
+        key = id(w)
+        if key not in boxes:
+            boxes[key] = w.enclose(prec + 8)
+            counts[key] = 0
+        counts[key] += 1
+    total_lo = sum((b.lo * counts[k] for k, b in boxes.items()), Fraction(0))
+    total_hi = sum((b.hi * counts[k] for k, b in boxes.items()), Fraction(0))
+    share_of: dict[int, Prob] = {}
+    for key, mine in boxes.items():
         others_lo, others_hi = total_lo - mine.lo, total_hi - mine.hi
         # w/(w+o) is increasing in w and decreasing in o
         lo = mine.lo / (mine.lo + others_hi) if mine.lo + others_hi > 0 else Fraction(0)
         hi = mine.hi / (mine.hi + others_lo) if mine.hi + others_lo > 0 else Fraction(1)
-        shares.append(Interval(lo, hi).rounded(prec))
-    return shares
+        share_of[key] = Interval(lo, hi).rounded(prec)
+    return [share_of[id(w)] for w in weights]
 
 
 def _enumerate(program: Callable[..., Program[T]], args: tuple[Any, ...], prec: int,

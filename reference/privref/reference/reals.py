@@ -181,9 +181,12 @@ def prob_sub(a: Prob, b: Prob) -> Prob:
 
 
 def prob_mul(a: Prob, b: Prob, prec: int = DEFAULT_PRECISION) -> Prob:
-    """Product, exact when both are exact; otherwise an enclosure rounded outward to ``prec``."""
+    """Product, exact when both are exact; otherwise an enclosure rounded outward to ``prec``
+    (an exact factor 1 returns the other factor as it is: it already encloses the product)."""
     if isinstance(a, Fraction) and isinstance(b, Fraction):
         return a * b
+    if isinstance(a, Fraction) and a == 1:
+        return b
     return (prob_as_interval(a) * prob_as_interval(b)).rounded(prec)
 
 
