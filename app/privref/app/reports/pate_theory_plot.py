@@ -48,7 +48,6 @@ def plot_rates(payload: dict[str, Any], path: Path) -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from matplotlib.ticker import NullFormatter
 
     pops = [p["key"] for p in payload["populations"]]
     fig, axes = plt.subplots(2, len(pops), figsize=(4.2 * len(pops), 7.5), squeeze=False)
@@ -87,14 +86,8 @@ def plot_rates(payload: dict[str, Any], path: Path) -> None:
             n0, e0 = svt[0]["n"], _mean(svt[0], "excess")
             ax.plot([r["n"] for r in svt], [e0 * (r["n"] / n0) ** float(slope) for r in svt],
                     color="tab:green", ls="--", alpha=0.6, label=f"Thm 10 (fixed m) slope {slope}")
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_title(f"{pop}\nprivate samples (m={rows[0]['stream']}, ℓ={_budget(rows)})",
-                     fontsize=9)
-        ax.xaxis.set_minor_formatter(NullFormatter())
-        ax.set_xlabel("n (private samples)")
-        ax.set_ylabel("exact excess risk / Dis, mean ± SE")
-        ax.legend(fontsize=6)
+        _loglog(ax, f"{pop}\nprivate samples (m={rows[0]['stream']}, ℓ={_budget(rows)})",
+                "n (private samples)", "exact excess risk / Dis, mean ± SE")
         ax = axes[1][col]
         for name in ("PSQ", "ASQ"):
             pts = [r for r in rows if r["sweep"] == "labels" and r["learner"] == name
@@ -112,18 +105,24 @@ def plot_rates(payload: dict[str, Any], path: Path) -> None:
             es = [_mean(r, "excess") for r in asq]
             ax.plot(es, [_mean(asq[0], "labels")] * len(es), color="gray", ls=":",
                     label="ASQ predicted slope 0 (polylog, Thm 22)")
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_title(f"labels vs excess (n={_n_labels(rows)})",
-                     fontsize=9)
-        ax.xaxis.set_minor_formatter(NullFormatter())
-        ax.set_xlabel("exact excess risk (mean)")
-        ax.set_ylabel("labels used (mean)")
-        ax.legend(fontsize=6)
+        _loglog(ax, f"labels vs excess (n={_n_labels(rows)})", "exact excess risk (mean)",
+                "labels used (mean)")
     fig.suptitle(f"001 Theorems 10/22/28 measured — {payload['command']}", fontsize=8)
     fig.tight_layout()
     write_with(path, lambda f: fig.savefig(f, format="png", dpi=72), flag="--out")
     plt.close(fig)
+
+
+def _loglog(ax: Any, title: str, xlabel: str, ylabel: str) -> None:
+    """Log–log axes with the rates figure's title, labels and legend."""
+    from matplotlib.ticker import NullFormatter
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_title(title, fontsize=9)
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=6)
 
 
 def _budget(rows: list[dict[str, Any]]) -> int:
