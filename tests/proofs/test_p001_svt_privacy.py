@@ -86,8 +86,10 @@ def test_a_too_small_union_is_caught() -> None:
 
 def test_algorithm6_checks_can_flip(monkeypatch: pytest.MonkeyPatch) -> None:
     assert svt_privacy.check_printed_alg6("corrected").verdict is Verdict.HOLDS
+    assert svt_privacy.check_printed_alg6_audit_continuous("corrected").verdict is Verdict.HOLDS
     monkeypatch.setattr(svt_privacy, "ALG6_CLAIM_SCALE", F(1, 100))
     assert svt_privacy.check_corrected_alg6().verdict is Verdict.VIOLATED
+    assert svt_privacy.check_corrected_alg6_continuous().verdict is Verdict.VIOLATED
     assert svt_privacy.check_printed_loop_guard(0).verdict is Verdict.HOLDS
     assert svt_privacy.check_bottom_count_at_most_cutoff(1).verdict is Verdict.VIOLATED
 

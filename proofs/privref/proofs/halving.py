@@ -118,6 +118,9 @@ REVIEWED: Final[Mapping[str, str]] = {
         "the exact worst-case ε is 4.1·10⁻⁴ against the claim 1/100 (24× below): λ is sized by "
         "advanced composition over many rounds, and the enumerable instance (one-bit data, "
         "T = 2, 8 queries) is far from it; a test shows the audit fails at 1/100 of the claim",
+    "corrected Algorithm 6 with continuous Laplace noise: exact audit":
+        "as over discrete Laplace: the exact worst-case ε is 4.1·10⁻⁴ against the claim 1/100; "
+        "a test shows the audit fails at 1/100 of the claim",
     "exact discrete failure probabilities <= β":
         "φ carries the proof's union bound and √512: on the enumerable instances (m <= 4, "
         "T <= 2) the failure stays <= β down to φ/4 and first exceeds it at φ/8",

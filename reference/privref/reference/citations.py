@@ -103,6 +103,8 @@ EXTERNAL: Final[tuple[str, ...]] = (
     "Delta leak",
     "Warner 1965",
     "McKenna-Sheldon 2020 Theorem 1",
+    "Dwork-Roth 2014 Claim 3.9",
+    "Dwork-Roth 2014 Theorem 3.23",
     "Ghosh-Roughgarden-Sundararajan 2009",
     "Canonne-Kamath-Steinke 2020 discrete Laplace",
     "Canonne-Kamath-Steinke 2020 Theorem 4",
@@ -117,7 +119,9 @@ EXTERNAL: Final[tuple[str, ...]] = (
 Group privacy and basic composition are folklore; the delta leak is the
 textbook (epsilon, delta + d) bound for releasing the data with probability
 d; Warner 1965 is randomized response; McKenna and Sheldon (NeurIPS 2020,
-Theorem 1) prove permute-and-flip epsilon-DP; Ghosh, Roughgarden and
+Theorem 1) prove permute-and-flip epsilon-DP; Dwork and Roth ("The Algorithmic Foundations
+of Differential Privacy", 2014) prove report noisy max with Laplace noise (Claim 3.9) and
+AboveThreshold, the sparse vector's cutoff-1 round (Theorem 3.23), epsilon-DP; Ghosh, Roughgarden and
 Sundararajan (STOC 2009) the geometric mechanism; Canonne, Kamath and
 Steinke (NeurIPS 2020) the discrete Laplace mechanism and, in Theorem 4
 (with Bun-Steinke 2016 Proposition 1.3 for the conversion to (epsilon,

@@ -24,9 +24,10 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import Literal
 
 from .data import Dataset
@@ -42,6 +43,8 @@ __all__ = [
     "PublicPrivate",
     "Substitution",
     "Universe",
+    "answer",
+    "answer_query",
     "check_neighbors",
     "relation_distance",
 ]
@@ -199,6 +202,23 @@ class LInf:
 
     def __str__(self) -> str:
         return "vectors with every entry within 1 (l-infinity distance <= 1)"
+
+
+def answer(data: Dataset, i: int) -> int:
+    """The i-th entry of a query-answer vector (an int): a score or query of sensitivity 1
+    under :class:`LInf`.  InvalidArgument when the entry is missing or not an int."""
+    if not 0 <= i < len(data):
+        raise InvalidArgument(f"i={i} is not an index of the vector {data!r}")
+    value = data[i]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidArgument(f"entry {i} of {data!r} is {value!r}, not an int")
+    return value
+
+
+def answer_query(i: int) -> Callable[[Dataset], int]:
+    """The query D -> D[i] on query-answer vectors (:func:`answer`; sensitivity 1 under LInf)."""
+    check_int(i, "i", minimum=0)
+    return partial(answer, i=i)
 
 
 NeighborRelation = Substitution | AddRemove | PublicPrivate | LabelSubstitution | LInf

@@ -1,4 +1,5 @@
-"""The sparse vector technique of paper 001 (Algorithm 6), over discrete Laplace noise.
+"""The sparse vector technique of paper 001 (Algorithm 6), over discrete or continuous Laplace
+noise, and its cutoff-1 round AboveThreshold (Dwork and Roth 2014, Algorithm 1).
 
 001 Algorithm 6 (after Dwork et al. 2010 and Dwork and Roth 2014, "Sparse"): the
 threshold is ŵ = w + Lap(λ); each query q gets q̂ = q(D) + Lap(2λ); the output is ⊤ when
@@ -15,6 +16,10 @@ multiple of 1/``denominator`` that is >= λ; a larger scale only adds privacy). 
 ⊥'s the comparisons share one threshold draw, so one round is a single
 :class:`~privref.reference.discrete_noise.ThresholdRun` choice; with the printed refresh
 every later query is an independent :func:`~privref.reference.discrete_noise.exceeds`.
+
+Continuous variant (``noise="continuous"``): the paper's own Lap(λ) and Lap(2λ) with λ exact
+(irrational in general: the noise laws take λ as their unit), each round one
+:class:`~privref.reference.continuous_noise.ThresholdRun` decided in closed form.
 
 Privacy accounting.  Continuous (the paper's, Dwork–Roth Theorem 3.26 via advanced
 composition): each cutoff-1 round is (2/λ)-DP, and T rounds are
@@ -37,11 +42,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
+from . import continuous_noise as cn
 from .citations import Source, Uncited, cite
 from .data import Dataset
 from .discrete_noise import DiscreteLaplace, difference_tail, exceeds, first_at_most
 from .errors import InvalidArgument
 from .mechanism import Mechanism
+from .neighbors import SUBSTITUTION, NeighborRelation
 from .privacy import PrivacyClaim
 from .program import Program
 from .reals import Order, Prob, Real, compare, exp, log, rational, sqrt
@@ -51,6 +58,7 @@ __all__ = [
     "BOTTOM",
     "TOP",
     "SparseVectorParameters",
+    "above_threshold",
     "continuous_accounting",
     "continuous_release_probability",
     "discrete_accounting",
@@ -71,6 +79,7 @@ BOTTOM = "⊥"
 
 Query = Callable[[Dataset], int]
 Variant = Literal["printed", "corrected"]
+NoiseKind = Literal["discrete", "continuous"]
 
 
 def _check_epsilon(epsilon: object) -> Fraction:
@@ -161,10 +170,32 @@ def _values(queries: tuple[Query, ...], data: Dataset) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _program(queries: tuple[Query, ...], threshold: int, scale: Fraction, cutoff: int,
-             refresh: Variant) -> Callable[[Dataset], Program[tuple[str, ...]]]:
-    bar_noise = DiscreteLaplace(scale)
-    query_noise = DiscreteLaplace(2 * scale)
+def _program(queries: tuple[Query, ...], threshold: int, lam: Real, scale: Fraction,
+             cutoff: int, refresh: Variant, noise: NoiseKind
+             ) -> Callable[[Dataset], Program[tuple[str, ...]]]:
+    """The one program of 001 Algorithm 6 over either noise (module docstring).
+
+    A round compares the remaining queries with one noisy threshold until the first ⊥:
+    one :func:`~privref.reference.discrete_noise.first_at_most` event (discrete Laplace with
+    scales t, 2t) or one :func:`~privref.reference.continuous_noise.first_below` event
+    (continuous Lap(λ), Lap(2λ), λ exact); after a printed refresh each query is one
+    ``exceeds`` test against w + 1.
+    """
+    def rounds(values: tuple[int, ...]) -> Program[int]:
+        if noise == "continuous":
+            return cn.first_below(bar_c, threshold, query_c, values)
+        return first_at_most(bar_d, threshold, query_d, values)
+
+    def fixed(value: int) -> Program[bool]:
+        if noise == "continuous":
+            return cn.exceeds(query_c, value, threshold + 1)
+        return exceeds(query_d, value, threshold + 1)
+
+    bar_d, query_d = DiscreteLaplace(scale), DiscreteLaplace(2 * scale)
+    exact = lam.exact
+    bar_c = cn.LaplaceNoise(exact, None) if exact is not None else cn.LaplaceNoise(Fraction(1), lam)
+    query_c = (cn.LaplaceNoise(2 * exact, None) if exact is not None
+               else cn.LaplaceNoise(Fraction(2), lam))
 
     def program(data: Dataset) -> Program[tuple[str, ...]]:
         values = _values(queries, data)
@@ -172,14 +203,13 @@ def _program(queries: tuple[Query, ...], threshold: int, scale: Fraction, cutoff
         start, count, noisy = 0, 0, True
         while start < len(values):
             if noisy:
-                run = yield from first_at_most(bar_noise, threshold, query_noise,
-                                               values[start:])
+                run = yield from rounds(values[start:])
                 out.extend([TOP] * run)
                 start += run
                 if start == len(values):
                     break
             else:
-                passed = yield from exceeds(query_noise, values[start], threshold + 1)
+                passed = yield from fixed(values[start])
                 if passed:
                     out.append(TOP)
                     start += 1
@@ -208,14 +238,18 @@ def _source(refresh: str, scale: str) -> Source:
 
 def sparse_vector(queries: tuple[Query, ...], threshold: int, epsilon: ExactInput, delta: ExactInput,
                   cutoff: int, *, refresh: Variant = "corrected", scale: Variant = "corrected",
-                  denominator: int = 1) -> Mechanism[tuple[str, ...]]:
-    """001 Algorithm 6 over discrete Laplace noise, as printed or corrected (module docstring).
+                  denominator: int = 1, noise: NoiseKind = "discrete"
+                  ) -> Mechanism[tuple[str, ...]]:
+    """001 Algorithm 6, as printed or corrected (module docstring), over either noise.
 
+    ``noise`` "discrete": discrete Laplace with the rational scales t >= λ and 2t (the twin);
+    "continuous": the paper's own Lap(λ) and Lap(2λ) with λ exact (irrational in general),
+    decided exactly in closed form (:mod:`privref.reference.continuous_noise`).
     ``queries`` are integer-valued with sensitivity 1 under substitution (the caller's
     precondition); the output is the tuple of ⊤/⊥, halting at the ``cutoff``-th ⊥ (the
     Dwork–Roth halt; the printed loop condition "while c <= T" would allow T + 1 of them).
     Claim: (ε, δ) as 001 Lemma 45 states it.  InvalidArgument names queries, threshold,
-    epsilon, delta, cutoff, refresh or scale.
+    epsilon, delta, cutoff, refresh, scale or noise.
     """
     if not isinstance(queries, tuple) or not queries or not all(map(callable, queries)):
         raise InvalidArgument(f"queries={queries!r} must be a non-empty tuple of callables")
@@ -227,15 +261,54 @@ def sparse_vector(queries: tuple[Query, ...], threshold: int, epsilon: ExactInpu
         raise InvalidArgument(f"refresh={refresh!r} must be 'printed' or 'corrected'")
     if scale not in ("printed", "corrected"):
         raise InvalidArgument(f"scale={scale!r} must be 'printed' or 'corrected'")
+    if noise not in ("discrete", "continuous"):
+        raise InvalidArgument(f"noise={noise!r} must be 'discrete' or 'continuous'")
     params = parameters(eps, d, t, scale, denominator)
     refresh_text = "ŵ ← w + 1" if refresh == "printed" else "ŵ ← w + Lap(λ)"
+    if noise == "continuous":
+        kind = ", continuous Laplace"
+        text = f"001 Algorithm 6 over continuous Laplace, threshold w={w}, T={t}, {scale} lambda"
+    else:
+        kind = ""
+        text = (f"001 Algorithm 6 over discrete Laplace, threshold w={w}, T={t}, "
+                f"{scale} lambda rounded up to t={params.scale}")
     return Mechanism(
-        f"sparse vector ({refresh} refresh, {scale} lambda)",
-        _program(queries, w, params.scale, t, refresh),
+        f"sparse vector ({refresh} refresh, {scale} lambda{kind})",
+        _program(queries, w, params.lam, params.scale, t, refresh, noise),
         PrivacyClaim(rational(eps), d),
         _source(refresh, scale),
-        description=f"001 Algorithm 6 over discrete Laplace, threshold w={w}, T={t}, "
-                    f"{scale} lambda rounded up to t={params.scale}, refresh {refresh_text}")
+        description=f"{text}, refresh {refresh_text}")
+
+
+def above_threshold(queries: tuple[Query, ...], threshold: ExactInput, epsilon: ExactInput, *,
+                    below: bool = False, relation: NeighborRelation = SUBSTITUTION,
+                    name: str = "AboveThreshold") -> Mechanism[int]:
+    """AboveThreshold (Dwork and Roth 2014, Algorithm 1): the index of the first query whose
+    value plus Lap(4/ε) exceeds the threshold plus one shared Lap(2/ε); len(queries) if none.
+
+    ``below``: the first query whose noisy value falls below the noisy threshold instead (the
+    same algorithm on the negated queries and threshold, by the noise's symmetry).  Precondition
+    (caller-checked): each query has sensitivity 1 under ``relation``.  Guarantee: ε-DP (Dwork
+    and Roth 2014, Theorem 3.23).  ε and the threshold are exact rationals; the law is decided
+    exactly (:class:`privref.reference.continuous_noise.ThresholdRun`).
+    """
+    if not isinstance(queries, tuple) or not queries or not all(map(callable, queries)):
+        raise InvalidArgument(f"queries={queries!r} must be a non-empty tuple of callables")
+    w = to_fraction(threshold, "threshold")
+    eps = _check_epsilon(epsilon)
+    if not isinstance(below, bool):
+        raise InvalidArgument(f"below={below!r} must be a bool")
+    rho, nu = cn.LaplaceNoise(2 / eps), cn.LaplaceNoise(4 / eps)
+    run = cn.first_below if below else cn.first_above
+
+    def program(data: Dataset) -> Program[int]:
+        return run(rho, w, nu, _values(queries, data))
+
+    side = "below" if below else "above"
+    return Mechanism(name, program, PrivacyClaim(rational(eps)),
+                     cite("folklore Dwork-Roth 2014 Theorem 3.23"), relation=relation,
+                     description=f"first of {len(queries)} queries + Lap({4 / eps}) {side} "
+                                 f"{w} + Lap({2 / eps})")
 
 
 def parameters(epsilon: ExactInput, delta: ExactInput, cutoff: int, scale: Variant,

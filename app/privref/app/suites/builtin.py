@@ -21,11 +21,12 @@ from privref.reference.geometric import (
     discrete_laplace_mechanism,
     geometric_mechanism,
 )
-from privref.reference.neighbors import Universe
-from privref.reference.noisy_max import report_noisy_max
+from privref.reference.neighbors import LInf, Universe, answer, answer_query
+from privref.reference.noisy_max import report_noisy_max, report_noisy_max_laplace
 from privref.reference.privacy import group_privacy
 from privref.reference.randomized_response import label_flip, randomized_response
 from privref.reference.resampling import resample_iid
+from privref.reference.sparse_vector import above_threshold
 from privref.reference.subsampling import subsample
 
 from .learners import learner_audits
@@ -77,5 +78,20 @@ def _mechanism_audits(deep: bool) -> list[BuiltinAudit]:
         BuiltinAudit(geometric_mechanism("1/2"), bits),
         BuiltinAudit(discrete_laplace_mechanism(2), bits),
         BuiltinAudit(discrete_gaussian_mechanism(4, delta="1/1000000"), bits),
+        *_continuous_audits(deep),
     ]
     return audits
+
+
+def _continuous_audits(deep: bool) -> list[BuiltinAudit]:
+    """The textbook continuous-Laplace rows: query-answer vectors in {0,1}^n under l-infinity."""
+    n = 4 if deep else 3
+    vectors = Universe((0, 1), (n,))
+    return [
+        BuiltinAudit(report_noisy_max_laplace(range(n), answer, epsilon=1, relation=LInf(),
+                                              name="report noisy max, Lap(2/eps) (eps=1)"),
+                     vectors),
+        BuiltinAudit(above_threshold(tuple(answer_query(i) for i in range(n)), 0, 1, relation=LInf(),
+                                     name="AboveThreshold, Lap(2/eps), Lap(4/eps) (eps=1)"),
+                     vectors),
+    ]

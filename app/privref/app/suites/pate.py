@@ -74,6 +74,10 @@ def pate_audits(deep: bool) -> list[BuiltinAudit]:
     half = Fraction(1, 2)
     corrected = sparse_vector((_ones,) * 8, 0, svt_eps, svt_delta, 2,
                               refresh="corrected", scale="corrected")
+    printed_lap = sparse_vector((_ones,) * 8, 0, svt_eps, svt_delta, 2, refresh="printed",
+                                scale="printed", noise="continuous")
+    corrected_lap = sparse_vector((_ones,) * 8, 0, svt_eps, svt_delta, 2, refresh="corrected",
+                                  scale="corrected", noise="continuous")
     return [
         BuiltinAudit(gaussian_pate_at(ell, 1, tenth), teachers,
                      label=f"Gaussian PATE ({ell} queries, discrete sigma^2=1) [001 Algorithm 1]"),
@@ -90,6 +94,14 @@ def pate_audits(deep: bool) -> list[BuiltinAudit]:
                            "[001 Algorithm 6]"),
         BuiltinAudit(corrected, Universe((0, 1), (1,)), source=cite("001 Lemma 45 (corrected)"),
                      label="sparse vector corrected (Dwork-Roth) [001 Algorithm 6]"),
+        BuiltinAudit(printed_lap, Universe((0, 1), (1,)), expect=Verdict.VIOLATED,
+                     source=cite("001 Lemma 45 (printed)"),
+                     label="sparse vector as printed, continuous Lap(lambda), Lap(2 lambda) "
+                           "[001 Algorithm 6]"),
+        BuiltinAudit(corrected_lap, Universe((0, 1), (1,)),
+                     source=cite("001 Lemma 45 (corrected)"),
+                     label="sparse vector corrected, continuous Lap(lambda), Lap(2 lambda) "
+                           "[001 Algorithm 6]"),
         BuiltinAudit(psq_mechanism(two, points, 2, 0, gaussian_aggregator(half, tenth)), records,
                      label="PATE-PSQ (K=2, m=2, discrete sigma^2=1/2, ERM student) "
                            "[001 Algorithm 3]"),

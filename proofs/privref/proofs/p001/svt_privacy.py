@@ -62,11 +62,13 @@ __all__ = [
     "check_alg7_utility",
     "check_bottom_count_at_most_cutoff",
     "check_corrected_alg6",
+    "check_corrected_alg6_continuous",
     "check_discrete_release_bound",
     "check_dist_stability",
     "check_labels_where_screen_passes",
     "check_max_k_reading",
     "check_printed_alg6",
+    "check_printed_alg6_audit_continuous",
     "check_printed_alg6_continuous",
     "check_printed_loop_guard",
     "check_printed_roles",
@@ -325,31 +327,47 @@ _SV_UNIVERSE: Final = Universe((0, 1), (1,))
 Variant = Literal["printed", "corrected"]
 
 
-def _alg6(variant: Variant, queries: int = 8, cutoff: int = 2) -> object:
+Noise = Literal["discrete", "continuous"]
+
+
+def _alg6(variant: Variant, queries: int = 8, cutoff: int = 2,
+          noise: Noise = "discrete") -> object:
     return sparse_vector((_count,) * queries, 0, _SV_EPS, _SV_DELTA, cutoff, refresh=variant,
-                         scale=variant)
+                         scale=variant, noise=noise)
 
 
-def check_printed_alg6(variant: Variant = "printed") -> CheckResult:
+def check_printed_alg6(variant: Variant = "printed", noise: Noise = "discrete") -> CheckResult:
     """Exact audit of 001 Algorithm 6 as printed (ŵ ← w + 1, λ = √(32T ln(1/δ)/ε)) at its claim.
 
     (ε, δ) = (1/100, 2⁻²⁰), T = 2, w = 0, eight counting queries, one-bit datasets: VIOLATED is
-    the counterexample (worst-case ε ≈ 0.01038 > 1/100).  ``variant="corrected"`` must HOLD.
+    the counterexample (worst-case ε ≈ 0.01038 > 1/100 over discrete Laplace, 0.0103862 over
+    the printed continuous Laplace).  ``variant="corrected"`` must HOLD.
     """
-    result, _ = audit_result(_alg6(variant), _SV_UNIVERSE)  # type: ignore[arg-type]
+    result, _ = audit_result(_alg6(variant, noise=noise), _SV_UNIVERSE)  # type: ignore[arg-type]
     return result
 
 
-def check_corrected_alg6() -> CheckResult:
+def check_printed_alg6_audit_continuous(variant: Variant = "printed") -> CheckResult:
+    """:func:`check_printed_alg6` over the paper's own continuous Lap(λ), Lap(2λ), λ exact
+    (irrational): every output's probability in closed form (privref.reference.continuous_noise)."""
+    return check_printed_alg6(variant, "continuous")
+
+
+def check_corrected_alg6(noise: Noise = "discrete") -> CheckResult:
     """Exact audit of the Dwork–Roth Algorithm 6 (ŵ ← w + Lap(λ), λ = √(32T ln(1/δ))/ε).
 
     Same instance as :func:`check_printed_alg6`, claim (c·ε, δ), c = :data:`ALG6_CLAIM_SCALE`;
     c = 1/100 must fail.
     """
-    mech = _alg6("corrected")
+    mech = _alg6("corrected", noise=noise)
     claim = PrivacyClaim(rational(_SV_EPS * ALG6_CLAIM_SCALE), _SV_DELTA)
     result, _ = audit_result(mech, _SV_UNIVERSE, claim=claim)  # type: ignore[arg-type]
     return result
+
+
+def check_corrected_alg6_continuous() -> CheckResult:
+    """:func:`check_corrected_alg6` over continuous Lap(λ), Lap(2λ) (the paper's noise)."""
+    return check_corrected_alg6("continuous")
 
 
 def _max_bottoms(mech: object) -> tuple[int, str]:
@@ -643,16 +661,21 @@ ENTRIES: tuple[Entry, ...] = (
                         "counting queries on one-bit datasets. With the paper's continuous "
                         "Laplace noise, the one transcript ⊥⊤⊤⊤⊤⊤⊤⊤ has P₁ − e^ε·P₀ ≈ 2.46·10⁻⁶ "
                         "> δ ≈ 9.5·10⁻⁷, so ε(2⁻²⁰) >= 0.0103862 (closed form, interval "
-                        "arithmetic); with discrete Laplace noise the exact audit's worst-case ε "
-                        "at δ is ≈ 0.01038 > 1/100."),
+                        "arithmetic), and the exact audit over every output finds the same "
+                        "worst case, ε(2⁻²⁰) = 0.0103862; with discrete Laplace noise the exact "
+                        "audit's worst-case ε at δ is ≈ 0.01038 > 1/100."),
         corrected=("Dwork–Roth's algorithm: λ = √(32T ln(1/δ))/ε and the refresh ŵ ← w + "
-                   "Lap(λ) after each ⊥; its exact audit holds (ε ≈ 4·10⁻⁴ on the same "
-                   "instance)."),
+                   "Lap(λ) after each ⊥; its exact audit holds with either noise (ε ≈ "
+                   "4.1·10⁻⁴ on the same instance)."),
         checks=(Check("printed Algorithm 6: exact audit", check_printed_alg6, Verdict.VIOLATED),
                 Check("printed Algorithm 6 with continuous Laplace noise: one event, exactly",
                       check_printed_alg6_continuous, Verdict.VIOLATED),
+                Check("printed Algorithm 6 with continuous Laplace noise: exact audit",
+                      check_printed_alg6_audit_continuous, Verdict.VIOLATED),
                 Check("corrected Algorithm 6: exact audit", check_corrected_alg6,
-                      constant="ALG6_CLAIM_SCALE")),
+                      constant="ALG6_CLAIM_SCALE"),
+                Check("corrected Algorithm 6 with continuous Laplace noise: exact audit",
+                      check_corrected_alg6_continuous, constant="ALG6_CLAIM_SCALE")),
         notes=("On this instance each printed change alone still passes (tests of "
                "reference.sparse_vector): the violation needs both. Without the refresh every "
                "query after the first ⊥ meets a fixed threshold and spends privacy of its own."),

@@ -1,0 +1,234 @@
+"""DiPApprox's benchmark programs, decided by privref's exact auditor (a benchmark, not a test).
+
+Usage (from the repository root)::
+
+    python benchmarks/bench_dipapprox.py [--quick] [--cap-seconds 120] \
+        [--out docs/generated/dipapprox.json] [--markdown docs/generated/dipapprox.md]
+
+DiPApprox (Bhusal, Chadha, Sistla, Viswanathan, CCS 2025; programs in the public repository
+bhusalb/approximate-dp, ``examples/``) decides (ε, δ)-DP of loop-free programs with Laplace and
+Gaussian noise.  Each family below is written here as a privref program from the paper's and
+the files' description, as privref's own textbook mechanisms: query answers q ∈ {0,1}ⁿ,
+neighbours = every other vector (ℓ∞ distance <= 1, privref's ``LInf`` relation), ε = 1/2 in
+the scales.
+
+* ``svt-laplace`` (their SVT-Laplace, folder ``svt_laplace_max``): T ~ Lap(0, 2/ε), Q_i ~
+  Lap(q_i, 4/ε); output the first i with Q_i > T (or none): ``sparse_vector.above_threshold``
+  (one :class:`~privref.reference.continuous_noise.ThresholdRun` event);
+* ``svt-laplace-ge`` (``svt_laplace``): the same, firing on Q_i < T;
+* ``noisymax-laplace`` / ``noisymin-laplace``: Q_i ~ Lap(q_i, 2/ε), output argmax / argmin:
+  ``noisy_max.report_noisy_max_laplace`` (one
+  :class:`~privref.reference.continuous_noise.NoisyArgmax` event).
+
+Claims: (1/2, 1/100), as in their Table 1/7, and (1/2, 0) (pure; their Table 3).  Two
+workloads: ``single`` = their single pair (0ⁿ, 0ⁿ⁻¹1), decided here in both orders (they check
+one); ``all`` = every ordered pair of distinct vectors in {0,1}ⁿ (``privref.audits.exact.audit``).
+Each case is timed once (wall and CPU seconds; the decision includes computing every law).
+A family stops growing n once a case took more than ``--cap-seconds``; cases not run are
+recorded as such, never dropped.  Nothing here asserts on time.
+
+Published DiPApprox seconds beside each row are the paper's Table 7 (single / all pairs, their
+10-minute limit; T.O = timeout) for the HEAD programs, read from the repository's ``paper.pdf``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import os
+import platform
+import sys
+import time
+from collections.abc import Callable
+from fractions import Fraction
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+from privref.audits.exact import audit, audit_pair  # noqa: E402
+from privref.reference.continuous_noise import clear_caches  # noqa: E402
+from privref.reference.data import Dataset  # noqa: E402
+from privref.reference.mechanism import Mechanism  # noqa: E402
+from privref.reference.neighbors import LInf, Universe, answer, answer_query  # noqa: E402
+from privref.reference.noisy_max import report_noisy_max_laplace  # noqa: E402
+from privref.reference.privacy import PrivacyClaim  # noqa: E402
+from privref.reference.reals import rational  # noqa: E402
+from privref.reference.sparse_vector import above_threshold  # noqa: E402
+from privref.reference.verdict import Verdict  # noqa: E402
+
+EPS = Fraction(1, 2)
+"""The ε in the programs' scales (their ``eps``)."""
+
+CLAIMS = {"(1/2, 1/100)": PrivacyClaim(rational(EPS), Fraction(1, 100)),
+          "(1/2, 0)": PrivacyClaim(rational(EPS))}
+
+PUBLISHED: dict[str, dict[int, tuple[str, str]]] = {
+    # their Table 7 (HEAD programs): n -> (single pair, all pairs) seconds or T.O / O.M
+    "svt-laplace": {2: ("5.1", "8.8"), 5: ("47.6", "T.O"), 11: ("500.2", "T.O")},
+    "svt-laplace-ge": {2: ("4.1", "8.8"), 5: ("46.0", "T.O"), 11: ("497.8", "T.O")},
+    "noisymax-laplace": {3: ("13.1", "47.2"), 4: ("T.O", "T.O")},
+    "noisymin-laplace": {3: ("9.8", "45.6"), 4: ("T.O", "T.O")},
+}
+
+
+def svt(n: int, above: bool) -> Mechanism[int]:
+    """Their SVT-Laplace (``above``) or SVT-Laplace-Ge: privref's AboveThreshold at ε = 1/2
+    (T ~ Lap(2/ε), Q_i ~ Lap(q_i, 4/ε), threshold 0): the first query past T, or n if none."""
+    return above_threshold(tuple(answer_query(i) for i in range(n)), 0, EPS,
+                           below=not above, relation=LInf(),
+                           name=f"SVT-Laplace{'' if above else '-Ge'}")
+
+
+def noisy_extreme(n: int, maximum: bool) -> Mechanism[int]:
+    """Their NoisyMax-Laplace (``maximum``) or NoisyMin-Laplace: privref's report noisy max with
+    Lap(2/ε) per query (the minimum as the maximum of the negated answers)."""
+    def score(data: Dataset, i: int) -> int:
+        return answer(data, i) if maximum else -answer(data, i)
+
+    return report_noisy_max_laplace(range(n), score, epsilon=EPS, relation=LInf(),
+                                    name=f"Noisy{'Max' if maximum else 'Min'}-Laplace")
+
+
+FAMILIES: dict[str, Callable[[int], Mechanism[int]]] = {
+    "svt-laplace": partial(svt, above=True),
+    "svt-laplace-ge": partial(svt, above=False),
+    "noisymax-laplace": partial(noisy_extreme, maximum=True),
+    "noisymin-laplace": partial(noisy_extreme, maximum=False),
+}
+
+SIZES = {"single": {"svt-laplace": (2, 5, 11, 25, 30, 50, 100, 200),
+                    "svt-laplace-ge": (2, 5, 11, 30, 100),
+                    "noisymax-laplace": (3, 4, 6, 8, 16, 32, 64),
+                    "noisymin-laplace": (3, 4, 6, 8, 32)},
+         "all": {"svt-laplace": (2, 3, 4, 5, 6, 7, 8),
+                 "svt-laplace-ge": (2, 5, 6),
+                 "noisymax-laplace": (3, 4, 5, 6, 7, 8),
+                 "noisymin-laplace": (3, 4, 6)}}
+QUICK = {"single": {k: v[:3] for k, v in SIZES["single"].items()},
+         "all": {k: v[:2] for k, v in SIZES["all"].items()}}
+
+
+def _verdict_text(v: Verdict) -> str:
+    return v.value
+
+
+def run_case(family: str, workload: str, n: int, claim_name: str) -> dict[str, Any]:
+    """Decide one family at n inputs under one claim; wall and CPU seconds, verdict, widths."""
+    mech = FAMILIES[family](n)
+    claim = CLAIMS[claim_name]
+    clear_caches()  # every case computes its laws from scratch
+    wall, cpu = time.perf_counter(), time.process_time()
+    if workload == "single":
+        a, b = (0,) * n, (0,) * (n - 1) + (1,)
+        reps = [audit_pair(mech, a, b, claim=claim), audit_pair(mech, b, a, claim=claim)]
+        verdicts = [r.verdict for r in reps]
+        verdict = (Verdict.VIOLATED if Verdict.VIOLATED in verdicts else
+                   Verdict.UNDECIDED if Verdict.UNDECIDED in verdicts else Verdict.HOLDS)
+        width = max(r.delta_at_claim.width for r in reps)
+        eps_lo = float(max(r.epsilon.t_lo for r in reps))
+        pairs = 2
+    else:
+        report = audit(mech, Universe((0, 1), (n,)), claim=claim)
+        verdict, pairs = report.verdict, report.pairs
+        width = report.undecided_width or Fraction(0)
+        eps_lo = math.exp(report.epsilon_lower)  # display only (as e^ε, like the pair reports)
+    out: dict[str, Any] = {
+        "family": family, "workload": workload, "n": n, "claim": claim_name,
+        "verdict": _verdict_text(verdict), "pairs": pairs,
+        "wall_seconds": round(time.perf_counter() - wall, 3),
+        "cpu_seconds": round(time.process_time() - cpu, 3),
+        "delta_width": float(width),
+    }
+    out["epsilon_lower"] = round(math.log(eps_lo), 6)  # display only: the worst pair's ε, lower end
+    return out
+
+
+def _meta(started: float, load_start: tuple[float, ...]) -> dict[str, Any]:
+    return {
+        "command": " ".join(["python", *sys.argv]),
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "platform": platform.platform(), "python": platform.python_version(),
+        "cpus": os.cpu_count(), "seconds": round(time.perf_counter() - started, 1),
+        "loadavg_start": [round(x, 2) for x in load_start],
+        "loadavg_end": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
+def render(result: dict[str, Any]) -> str:
+    """The Markdown tables of one run (one per family and workload)."""
+    m = result["meta"]
+    lines = [f"Generated by `{m['command']}` on {m['date']} ({m['seconds']} s; {m['cpus']} CPUs, "
+             f"load {m['loadavg_start'][0]} at the start, {m['loadavg_end'][0]} at the end; "
+             f"{m['platform']}, Python {m['python']}). Do not edit by hand.", ""]
+    for family in FAMILIES:
+        for workload in ("single", "all"):
+            rows = [r for r in result["cases"] if r["family"] == family
+                    and r["workload"] == workload]
+            if not rows:
+                continue
+            title = ("single pair (0ⁿ, 0ⁿ⁻¹1), both orders" if workload == "single"
+                     else "all ordered pairs of {0,1}ⁿ")
+            lines += [f"### {family}, {title}", "",
+                      "| n | claim | verdict | pairs | worst ε (lower end) | δ enclosure width "
+                      "| wall s | CPU s | DiPApprox s (Table 7) |",
+                      "|---|---|---|---|---|---|---|---|---|"]
+            for r in rows:
+                pub = PUBLISHED[family].get(r["n"])
+                published = "-" if pub is None else pub[0 if workload == "single" else 1]
+                if r["verdict"] == "not run":
+                    lines.append(f"| {r['n']} | {r['claim']} | not run ({r['reason']}) | - | - "
+                                 f"| - | - | - | {published} |")
+                    continue
+                eps = r.get("epsilon_lower")
+                lines.append(f"| {r['n']} | {r['claim']} | {r['verdict']} | {r['pairs']} | "
+                             f"{'-' if eps is None else f'{eps:.4f}'} | "
+                             f"{r['delta_width']:.2g} | {r['wall_seconds']:.3g} | "
+                             f"{r['cpu_seconds']:.3g} | {published} |")
+            lines.append("")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the sweep; write JSON and Markdown; exit 1 if any decided case disagrees with DP."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="the three smallest sizes only")
+    parser.add_argument("--cap-seconds", type=float, default=120.0,
+                        help="stop growing n in a family once a case took longer (default 120)")
+    parser.add_argument("--out", type=Path, default=ROOT / "docs/generated/dipapprox.json")
+    parser.add_argument("--markdown", type=Path, default=ROOT / "docs/generated/dipapprox.md")
+    args = parser.parse_args(argv)
+    if args.cap_seconds <= 0:
+        parser.error(f"--cap-seconds={args.cap_seconds} must be > 0")
+    started, load = time.perf_counter(), os.getloadavg()
+    sizes = QUICK if args.quick else SIZES
+    cases: list[dict[str, Any]] = []
+    for workload in ("single", "all"):
+        for family, ns in sizes[workload].items():
+            stopped = False
+            for n in ns:
+                for claim in CLAIMS:
+                    if stopped:
+                        cases.append({"family": family, "workload": workload, "n": n,
+                                      "claim": claim, "verdict": "not run",
+                                      "reason": f"a smaller n took > {args.cap_seconds:g} s"})
+                        continue
+                    rec = run_case(family, workload, n, claim)
+                    print(json.dumps(rec), flush=True)
+                    cases.append(rec)
+                    stopped = rec["wall_seconds"] > args.cap_seconds
+    result = {"meta": _meta(started, load), "cases": cases}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    args.markdown.write_text(render(result) + "\n", encoding="utf-8")
+    wrong = [c for c in cases if c["verdict"] not in ("HOLDS", "not run")]
+    for c in wrong:
+        print(f"not HOLDS: {c}", file=sys.stderr)
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

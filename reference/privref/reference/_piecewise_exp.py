@@ -1,0 +1,179 @@
+"""Integrals of products of Laplace and exponential densities and CDFs, in closed form.
+
+The laws of the continuous-noise events (:mod:`privref.reference.continuous_noise`) are
+one-dimensional integrals ``∫ Π_i g_i(x) dx`` where one factor is a density and the others
+are CDFs or survival functions of Laplace or exponential laws with rational locations μ_i
+and scales s_i.  Each factor is piecewise ``α + β·e^{κ(x-μ)}`` with α ∈ {0, 1}, β
+rational and κ ∈ {0, ±1/s}, with one kink at its location.  Between consecutive kinks the
+product is therefore a finite sum ``Σ_λ c_λ e^{λx}`` with rational exponents λ, which is
+integrated exactly: ``(e^{λL} - 1)/λ`` on a piece of length L, ``1/λ`` (λ > 0) on the left
+end piece and ``-1/λ`` (λ < 0) on the right one.  No quadrature and no truncation: the only
+rounding is arb's ball arithmetic, so the result is a rigorous enclosure.  (The same
+piecewise-exponential algebra is the basis of the Laplace case of Bhusal, Chadha, Sistla and
+Viswanathan's DiPApprox, CCS 2025; ours is written from the formulas above.)
+
+Numerics: each piece is expanded about its left end (its right end for the left end
+piece), so every coefficient is at most 1/min(s) in magnitude; what remains is the
+cancellation of alternating terms (a product of n factors ``1 - ½e^{…}`` loses up to about
+1.6n bits), which :func:`integral` absorbs by doubling the working precision until the
+enclosure is relatively ``prec`` bits wide or :data:`MAX_WORKING_PRECISION` is reached.
+
+Cost: with k distinct scales the product has O(n^k) distinct exponents, so a kernel is
+O(n^2) ball operations when all CDF factors share one scale (the sparse vector, report
+noisy max, DiPApprox's benchmark programs).  :data:`MAX_TERMS` bounds it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from itertools import pairwise
+from typing import Final, Literal
+
+from ._arb import arb, ball, real_ball, to_interval, working_precision
+from .errors import InvalidArgument, TooLargeToEnumerate
+from .reals import Interval, Real
+
+__all__ = ["MAX_TERMS", "MAX_WORKING_PRECISION", "Factor", "Family", "Part", "integral"]
+
+MAX_TERMS: Final = 1 << 16
+"""Most distinct exponents λ one piece's product may hold (else TooLargeToEnumerate)."""
+
+MAX_WORKING_PRECISION: Final = 1 << 14
+"""Largest arb precision (bits) :func:`integral` doubles to before returning a wider enclosure."""
+
+Family = Literal["laplace", "exponential"]
+Part = Literal["density", "cdf", "sf"]
+
+
+@dataclass(frozen=True, slots=True)
+class Factor:
+    """One factor of an integrand: the density, CDF or survival function of μ + Z at x.
+
+    ``family`` "laplace": Z has density e^{-|z|/s}/(2s); "exponential": e^{-z/s}/s on z >= 0.
+    The scale is s = ``scale``·``unit``: a rational, or a rational multiple of one exact
+    real (001 Algorithm 6's printed λ = √(32T ln(1/δ)/ε) is irrational); the factors of one
+    integrand share one unit, so that the exponents stay rational multiples of 1/unit.
+    """
+
+    family: Family
+    part: Part
+    location: Fraction
+    scale: Fraction
+    unit: Real | None = None
+
+    def __post_init__(self) -> None:
+        if self.family not in ("laplace", "exponential") or self.part not in ("density", "cdf",
+                                                                               "sf"):
+            raise InvalidArgument(f"factor {self.family} {self.part} is not supported")
+        if not isinstance(self.scale, Fraction) or self.scale <= 0:
+            raise InvalidArgument(f"scale={self.scale!r} must be a positive Fraction")
+        if not isinstance(self.location, Fraction):
+            raise InvalidArgument(f"location={self.location!r} must be a Fraction")
+        if self.unit is not None and not isinstance(self.unit, Real):
+            raise InvalidArgument(f"unit={self.unit!r} must be an exact Real or None")
+
+    def piece(self, right: bool) -> tuple[int, Fraction, Fraction]:
+        """(α, β, κ) with the factor equal to α + β·e^{κ(x-μ)/unit} on the side ``right`` of μ
+        (a density's β is to be divided by the unit too)."""
+        s = self.scale
+        if self.family == "laplace":
+            if self.part == "density":
+                return 0, 1 / (2 * s), (-1 / s if right else 1 / s)
+            half = Fraction(1, 2)
+            if right:  # x >= μ: cdf 1 - ½e^{-(x-μ)/s}, sf ½e^{-(x-μ)/s}
+                return (1, -half, -1 / s) if self.part == "cdf" else (0, half, -1 / s)
+            return (0, half, 1 / s) if self.part == "cdf" else (1, -half, 1 / s)
+        if not right:  # exponential, x < μ: density 0, cdf 0, sf 1
+            return (1, Fraction(0), Fraction(0)) if self.part == "sf" else (0, Fraction(0),
+                                                                            Fraction(0))
+        if self.part == "density":
+            return 0, 1 / s, -1 / s
+        return (1, Fraction(-1), -1 / s) if self.part == "cdf" else (0, Fraction(1), -1 / s)
+
+
+def _check(factors: tuple[Factor, ...]) -> None:
+    if not isinstance(factors, tuple) or not all(isinstance(f, Factor) for f in factors):
+        raise InvalidArgument("factors must be a tuple of Factor")
+    if sum(1 for f in factors if f.part == "density") != 1:
+        raise InvalidArgument("an integrand has exactly one density factor (the others are "
+                              "CDFs or survival functions), so that its integral is finite")
+    if len({id(f.unit) for f in factors}) != 1:
+        raise InvalidArgument("the factors of one integrand must share one scale unit")
+
+
+def _piece_terms(factors: tuple[Factor, ...], lo: Fraction | None, hi: Fraction | None,
+                 exps: dict[Fraction, arb], inv_unit: arb) -> dict[Fraction, arb]:
+    """The product on the piece (lo, hi) as {λ: c_λ} (terms c_λ·e^{λ(x-x0)/unit}), expanded
+    about its reference point x0."""
+    x0 = hi if lo is None else lo
+    assert x0 is not None
+    terms: dict[Fraction, arb] = {Fraction(0): arb(1)}
+    for f in factors:
+        alpha, beta, kappa = f.piece(lo is not None and lo >= f.location)
+        if beta == 0:
+            if alpha == 0:
+                return {}
+            continue
+        shift = kappa * (x0 - f.location)
+        if shift not in exps:
+            exps[shift] = (ball(shift) * inv_unit).exp()
+        coef = exps[shift] * ball(beta)
+        if f.part == "density":
+            coef *= inv_unit
+        new: dict[Fraction, arb] = dict(terms) if alpha else {}
+        for lam, c in terms.items():
+            key = lam + kappa
+            prod = c * coef
+            new[key] = new[key] + prod if key in new else prod
+        terms = new
+        if len(terms) > MAX_TERMS:
+            raise TooLargeToEnumerate(f"the integrand has more than {MAX_TERMS} distinct "
+                                      "exponents on one piece (too many distinct noise scales)")
+    return terms
+
+
+def _integral_ball(factors: tuple[Factor, ...]) -> arb:
+    """The integral as an arb ball at the current precision."""
+    kinks = sorted({f.location for f in factors})
+    ends: list[Fraction | None] = [None, *kinks, None]
+    exps: dict[Fraction, arb] = {}
+    unit = factors[0].unit
+    inv_unit = arb(1) if unit is None else 1 / real_ball(unit)
+    total = arb(0)
+    for lo, hi in pairwise(ends):
+        terms = _piece_terms(factors, lo, hi, exps, inv_unit)
+        for lam, c in terms.items():
+            if lo is None or hi is None:
+                if (lam > 0) != (lo is None) or lam == 0:
+                    raise InvalidArgument("the integrand does not decay in its tails")
+                total += c / (ball(abs(lam)) * inv_unit)
+            elif lam == 0:
+                total += c * ball(hi - lo)
+            else:
+                total += c * (ball(lam * (hi - lo)) * inv_unit).expm1() / (ball(lam) * inv_unit)
+    return total
+
+
+@lru_cache(maxsize=4096)
+def integral(factors: tuple[Factor, ...], prec: int) -> Interval:
+    """A rigorous enclosure of ``∫ Π factors dx`` (a probability), relatively ``prec`` bits wide.
+
+    The working precision starts at prec + 2n + 32 bits and doubles until the ball's
+    radius is at most 2^-prec of its lower end, or :data:`MAX_WORKING_PRECISION` is reached
+    (then the wider enclosure is returned: callers see the width, never a guess).  The result
+    is clipped to [0, 1].  Raises InvalidArgument for an integrand without exactly one
+    density, TooLargeToEnumerate past :data:`MAX_TERMS` or when arb cannot bound the value.
+    """
+    _check(factors)
+    work = prec + 2 * len(factors) + 32
+    while True:
+        with working_precision(work):
+            value = _integral_ball(factors)
+            box = to_interval(value, "a continuous-noise probability")
+        if box.hi - box.lo <= max(box.lo, Fraction(0)) / (1 << prec) \
+                or work >= MAX_WORKING_PRECISION:
+            one = Fraction(1)
+            return Interval(min(max(box.lo, Fraction(0)), one), min(max(box.hi, Fraction(0)), one))
+        work = min(2 * work, MAX_WORKING_PRECISION)

@@ -1,0 +1,400 @@
+"""Continuous Laplace and exponential noise, compared exactly: the events programs branch on.
+
+A program that adds continuous noise to a value and then *compares* (above a noisy
+threshold, the largest noisy value, the first query above a shared noisy threshold) yields
+one of the :class:`~privref.reference.program.FiniteEvent` choices below.  Both
+interpreters read the one definition:
+
+* the exact interpreter takes :meth:`branches`: the law of the event's finitely many
+  outcomes, each probability a rigorous enclosure of a one-dimensional integral of
+  Laplace/exponential densities and CDFs computed in closed form in arb ball arithmetic
+  (:mod:`privref.reference._piecewise_exp`: no quadrature, no truncation), relatively
+  ``prec`` bits wide;
+* the sampler draws the outcome from that same law by lazy refinement
+  (:func:`privref.reference._sampling.categorical_real`'s method): a uniform variate is
+  revealed 32 bits at a time and the enclosures tightened until it falls inside one
+  outcome's interval.  No float is ever drawn or compared, and the draw has the event's
+  law exactly.
+
+Laws (Z with location 0; a value ``shift + Z``):
+
+* :class:`LaplaceNoise`, scale b > 0: density e^{-|z|/b}/(2b) (the Laplace mechanism,
+  Dwork, McSherry, Nissim, Smith 2006; 001 Algorithms 2 and 6 draw Lap(λ), Lap(2λ));
+* :class:`ExponentialNoise`, scale b > 0: density e^{-z/b}/b on z >= 0 (report noisy max
+  with exponential noise, which releases the exponential mechanism's law; McKenna and
+  Sheldon 2020, "Permute-and-Flip").
+
+Comparisons between continuous values tie with probability 0, so ``>`` and ``>=`` are the
+same event here.  Shifts and thresholds are exact rationals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import ClassVar, TypeAlias, TypeVar, cast
+
+import numpy as np
+
+from ._arb import ball, real_ball, to_interval, working_precision
+from ._piecewise_exp import MAX_WORKING_PRECISION, Factor, Family, Part, integral
+from ._sampling import _lazy_choice
+from .errors import InvalidArgument
+from .program import FiniteEvent, Program
+from .reals import DEFAULT_PRECISION, Interval, Order, Prob, Real, compare
+from .validate import ExactInput, check_int, check_positive, to_fraction
+
+__all__ = [
+    "ContinuousNoise",
+    "ExponentialNoise",
+    "LaplaceNoise",
+    "NoiseContest",
+    "NoisyArgmax",
+    "ThresholdRun",
+    "ThresholdTest",
+    "argmax",
+    "argmin",
+    "beats",
+    "clear_caches",
+    "exceeds",
+    "first_above",
+    "first_below",
+    "law_of",
+]
+
+_E = TypeVar("_E")
+
+
+@dataclass(frozen=True, slots=True)
+class _ScaledNoise:
+    """A continuous noise law of scale ``scale``·``unit`` (``unit`` None: 1)."""
+
+    family: ClassVar[Family]
+    scale: Fraction
+    unit: Real | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "scale", check_positive(to_fraction(self.scale, "scale"),
+                                                         "scale"))
+        _check_unit(self.unit)
+
+    def factor(self, part: Part, location: Fraction) -> Factor:
+        """The density, CDF or survival function of ``location + Z`` as an integrand factor."""
+        return Factor(self.family, part, location, self.scale, self.unit)
+
+
+@dataclass(frozen=True, slots=True)
+class LaplaceNoise(_ScaledNoise):
+    """Continuous Laplace noise of scale b > 0: density e^{-|z|/b}/(2b).
+
+    b = ``scale`` (an exact rational) times ``unit`` (an exact positive Real, or None for 1;
+    e.g. 001 Algorithm 6's irrational λ).  The noises of one event must share the unit.
+    """
+
+    family: ClassVar[Family] = "laplace"
+
+
+@dataclass(frozen=True, slots=True)
+class ExponentialNoise(_ScaledNoise):
+    """Continuous exponential noise of scale b > 0: density e^{-z/b}/b on z >= 0.
+
+    b = ``scale`` (an exact rational) times ``unit`` (an exact positive Real, or None for 1).
+    The noises of one event must share the unit.
+    """
+
+    family: ClassVar[Family] = "exponential"
+
+
+def _check_unit(unit: object) -> None:
+    if unit is None:
+        return
+    if not isinstance(unit, Real):
+        raise InvalidArgument(f"unit={unit!r} must be an exact Real (privref.reference.reals) "
+                              "or None")
+    if compare(unit, 0)[0] is not Order.GREATER:
+        raise InvalidArgument(f"unit={unit} must be provably > 0")
+
+
+ContinuousNoise: TypeAlias = LaplaceNoise | ExponentialNoise
+
+
+def _check_noise(noise: object, name: str) -> None:
+    if not isinstance(noise, LaplaceNoise | ExponentialNoise):
+        raise InvalidArgument(f"{name}={noise!r} must be a LaplaceNoise or ExponentialNoise")
+
+
+def _exact(value: object, name: str) -> Fraction:
+    return to_fraction(value, name)
+
+
+def _tail(noise: ContinuousNoise, k: Fraction, upper: bool, prec: int) -> Interval:
+    """P(Z > k) (``upper``) or P(Z < k), relatively ``prec`` bits wide (closed form)."""
+    b = noise.scale
+    if isinstance(noise, LaplaceNoise) and not upper:
+        return _tail(noise, -k, True, prec)  # symmetric: P(Z < k) = P(Z > -k)
+    if isinstance(noise, ExponentialNoise) and k <= 0:
+        return Interval.point(Fraction(1 if upper else 0))
+    work = prec + 32
+    while True:
+        with working_precision(work):
+            x = ball(k / b) if noise.unit is None else ball(k / b) / real_ball(noise.unit)
+            if isinstance(noise, ExponentialNoise):  # e^{-x} or 1 - e^{-x}, x = k/b > 0
+                value = (-x).exp() if upper else -(-x).expm1()
+            elif k >= 0:
+                value = (-x).exp() / 2
+            else:
+                value = 1 - x.exp() / 2
+            box = to_interval(value, "a tail probability")
+        if box.width <= box.lo / (1 << prec) or work >= MAX_WORKING_PRECISION:
+            return Interval(max(box.lo, Fraction(0)), min(box.hi, Fraction(1)))
+        work *= 2
+
+
+def _draw(rng: np.random.Generator, law: Callable[[int], list[tuple[object, Prob]]]) -> object:
+    """One outcome drawn from ``law`` (prec -> enclosed law) by lazy refinement: exact."""
+    def bounds(prec: int) -> tuple[list[Fraction], list[Fraction]]:
+        boxes = [p if isinstance(p, Interval) else Interval.point(p) for _, p in law(prec)]
+        return [b.lo for b in boxes], [b.hi for b in boxes]
+
+    outcomes = [v for v, _ in law(DEFAULT_PRECISION)]
+    return outcomes[_lazy_choice(rng, bounds)]
+
+
+@dataclass(frozen=True, slots=True)
+class ThresholdTest(FiniteEvent):
+    """The event ``shift + Z > threshold`` for one continuous noise draw Z.
+
+    Exact law: True with P(Z > threshold - shift) in closed form (Laplace: ½e^{-k/b} for
+    k >= 0, 1 - ½e^{k/b} below; exponential: e^{-k/b} for k > 0, 1 below); False with the
+    complement, enclosed on its own (no cancellation).
+    """
+
+    noise: ContinuousNoise
+    shift: Fraction
+    threshold: Fraction
+
+    def __post_init__(self) -> None:
+        _check_noise(self.noise, "noise")
+        object.__setattr__(self, "shift", _exact(self.shift, "shift"))
+        object.__setattr__(self, "threshold", _exact(self.threshold, "threshold"))
+
+    def accepts(self, value: object) -> bool:
+        """True and False."""
+        return isinstance(value, bool)
+
+    def branches(self, prec: int) -> list[tuple[object, Prob]]:
+        """True and False with their enclosed probabilities."""
+        return list(_test_law(self, prec))
+
+    def draw(self, rng: np.random.Generator) -> bool:
+        """The outcome drawn exactly from :meth:`branches`' law."""
+        return bool(_draw(rng, self.branches))
+
+
+@lru_cache(maxsize=4096)
+def _test_law(test: ThresholdTest, prec: int) -> tuple[tuple[object, Prob], ...]:
+    k = test.threshold - test.shift
+    return ((True, _tight(_tail(test.noise, k, True, prec))),
+            (False, _tight(_tail(test.noise, k, False, prec))))
+
+
+def _tight(box: Interval) -> Prob:
+    return box.lo if box.is_point else box
+
+
+@dataclass(frozen=True, slots=True)
+class NoiseContest(FiniteEvent):
+    """The event ``shift1 + Z1 > shift2 + Z2`` for independent continuous Z1, Z2.
+
+    Exact law: True with ∫ f1(x)·F2(x) dx (f1 the density of shift1 + Z1, F2 the CDF of
+    shift2 + Z2), False with ∫ f1·(1 - F2); closed form (:mod:`._piecewise_exp`).
+    """
+
+    noise1: ContinuousNoise
+    shift1: Fraction
+    noise2: ContinuousNoise
+    shift2: Fraction
+
+    def __post_init__(self) -> None:
+        _check_noise(self.noise1, "noise1")
+        _check_noise(self.noise2, "noise2")
+        object.__setattr__(self, "shift1", _exact(self.shift1, "shift1"))
+        object.__setattr__(self, "shift2", _exact(self.shift2, "shift2"))
+
+    def accepts(self, value: object) -> bool:
+        """True and False."""
+        return isinstance(value, bool)
+
+    def branches(self, prec: int) -> list[tuple[object, Prob]]:
+        """True and False with their enclosed probabilities."""
+        density = self.noise1.factor("density", self.shift1)
+        return [(True, _tight(integral((density, self.noise2.factor("cdf", self.shift2)),
+                                       prec))),
+                (False, _tight(integral((density, self.noise2.factor("sf", self.shift2)),
+                                        prec)))]
+
+    def draw(self, rng: np.random.Generator) -> bool:
+        """The outcome drawn exactly from :meth:`branches`' law."""
+        return bool(_draw(rng, self.branches))
+
+
+@dataclass(frozen=True, slots=True)
+class ThresholdRun(FiniteEvent):
+    """The first j whose noisy value crosses one shared noisy threshold; len(values) if none.
+
+    ``above`` true: the first j with values[j] + ν_j > threshold + ρ (the sparse vector's
+    AboveThreshold, Dwork and Roth 2014 Algorithm 1: the first ⊤); false: the first j with
+    values[j] + ν_j < threshold + ρ.  ρ ~ ``threshold_noise`` is drawn once, each ν_j ~
+    ``query_noise`` afresh.  Exact law, with x = threshold + ρ:
+    P(j) = ∫ f_ρ(x) Π_{i<j} P(values[i] + ν_i on the other side of x)·P(values[j] + ν_j
+    crosses x) dx, each a closed-form integral (:mod:`._piecewise_exp`).
+    """
+
+    threshold_noise: ContinuousNoise
+    threshold: Fraction
+    query_noise: ContinuousNoise
+    values: tuple[Fraction, ...]
+    above: bool = True
+
+    def __post_init__(self) -> None:
+        _check_noise(self.threshold_noise, "threshold_noise")
+        _check_noise(self.query_noise, "query_noise")
+        object.__setattr__(self, "threshold", _exact(self.threshold, "threshold"))
+        if not isinstance(self.values, tuple) or not self.values:
+            raise InvalidArgument(f"values={self.values!r} must be a non-empty tuple")
+        object.__setattr__(self, "values", tuple(_exact(v, f"values[{i}]")
+                                                 for i, v in enumerate(self.values)))
+        if not isinstance(self.above, bool):
+            raise InvalidArgument(f"above={self.above!r} must be a bool")
+
+    def accepts(self, value: object) -> bool:
+        """The ints 0..len(values)."""
+        return (isinstance(value, int) and not isinstance(value, bool)
+                and 0 <= value <= len(self.values))
+
+    def branches(self, prec: int) -> list[tuple[object, Prob]]:
+        """Each stopping index with its enclosed probability (see the class docstring)."""
+        return list(_run_law(self, prec))
+
+    def draw(self, rng: np.random.Generator) -> int:
+        """The stopping index drawn exactly from :meth:`branches`' law."""
+        return cast(int, _draw(rng, self.branches))
+
+
+@lru_cache(maxsize=1024)
+def _run_law(run: ThresholdRun, prec: int) -> tuple[tuple[object, Prob], ...]:
+    cross: Part = "sf" if run.above else "cdf"
+    stay: Part = "cdf" if run.above else "sf"
+    density = run.threshold_noise.factor("density", run.threshold)
+    out: list[tuple[object, Prob]] = []
+    prefix: tuple[Factor, ...] = (density,)
+    for j, v in enumerate(run.values):
+        out.append((j, _tight(integral((*prefix, run.query_noise.factor(cross, v)), prec))))
+        prefix = (*prefix, run.query_noise.factor(stay, v))
+    out.append((len(run.values), _tight(integral(prefix, prec))))
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class NoisyArgmax(FiniteEvent):
+    """The index of the largest ``values[j] + Z_j`` (``maximum`` false: the smallest), Z_j iid.
+
+    Report noisy max (Dwork and Roth 2014, Claim 3.9).  Exact law:
+    P(j) = ∫ f_j(x) Π_{i≠j} F_i(x) dx (survival functions for the minimum), f_j the density
+    of values[j] + Z_j and F_i the CDF of values[i] + Z_i; ties have probability 0.
+    """
+
+    noise: ContinuousNoise
+    values: tuple[Fraction, ...]
+    maximum: bool = True
+
+    def __post_init__(self) -> None:
+        _check_noise(self.noise, "noise")
+        if not isinstance(self.values, tuple) or not self.values:
+            raise InvalidArgument(f"values={self.values!r} must be a non-empty tuple")
+        object.__setattr__(self, "values", tuple(_exact(v, f"values[{i}]")
+                                                 for i, v in enumerate(self.values)))
+        if not isinstance(self.maximum, bool):
+            raise InvalidArgument(f"maximum={self.maximum!r} must be a bool")
+
+    def accepts(self, value: object) -> bool:
+        """The ints 0..len(values) - 1."""
+        return (isinstance(value, int) and not isinstance(value, bool)
+                and 0 <= value < len(self.values))
+
+    def branches(self, prec: int) -> list[tuple[object, Prob]]:
+        """Each index with its enclosed probability (see the class docstring)."""
+        return list(_argmax_law(self, prec))
+
+    def draw(self, rng: np.random.Generator) -> int:
+        """The index drawn exactly from :meth:`branches`' law."""
+        return cast(int, _draw(rng, self.branches))
+
+
+@lru_cache(maxsize=1024)
+def _argmax_law(event: NoisyArgmax, prec: int) -> tuple[tuple[object, Prob], ...]:
+    below: Part = "cdf" if event.maximum else "sf"
+    out: list[tuple[object, Prob]] = []
+    for j, v in enumerate(event.values):
+        others = tuple(event.noise.factor(below, w) for i, w in enumerate(event.values) if i != j)
+        out.append((j, _tight(integral((event.noise.factor("density", v), *others), prec))))
+    return tuple(out)
+
+
+def law_of(event: FiniteEvent, prec: int = DEFAULT_PRECISION) -> tuple[tuple[object, Prob], ...]:
+    """The enclosed law of one of this module's events (what the exact interpreter reads)."""
+    if not isinstance(event, ThresholdTest | NoiseContest | ThresholdRun | NoisyArgmax):
+        raise InvalidArgument(f"event={event!r} is not a continuous-noise event")
+    check_int(prec, "prec", minimum=16)
+    return tuple(event.branches(prec))
+
+
+def clear_caches() -> None:
+    """Forget every memoized law and integral (for benchmarks that time cold computations)."""
+    _test_law.cache_clear()
+    _run_law.cache_clear()
+    _argmax_law.cache_clear()
+    integral.cache_clear()
+
+
+def exceeds(noise: ContinuousNoise, shift: ExactInput, threshold: ExactInput) -> Program[bool]:
+    """Yield the event ``shift + Z > threshold`` (validated now; :class:`ThresholdTest`)."""
+    return _event(ThresholdTest(noise, cast(Fraction, shift), cast(Fraction, threshold)))
+
+
+def beats(noise1: ContinuousNoise, shift1: ExactInput, noise2: ContinuousNoise,
+          shift2: ExactInput) -> Program[bool]:
+    """Yield the event ``shift1 + Z1 > shift2 + Z2`` (:class:`NoiseContest`)."""
+    return _event(NoiseContest(noise1, cast(Fraction, shift1), noise2, cast(Fraction, shift2)))
+
+
+def first_above(threshold_noise: ContinuousNoise, threshold: ExactInput,
+                query_noise: ContinuousNoise, values: tuple[ExactInput, ...]) -> Program[int]:
+    """Yield the first index above one shared noisy threshold (:class:`ThresholdRun`)."""
+    return _event(ThresholdRun(threshold_noise, cast(Fraction, threshold), query_noise,
+                               cast(tuple[Fraction, ...], tuple(values)), True))
+
+
+def first_below(threshold_noise: ContinuousNoise, threshold: ExactInput,
+                query_noise: ContinuousNoise, values: tuple[ExactInput, ...]) -> Program[int]:
+    """Yield the first index below one shared noisy threshold (:class:`ThresholdRun`)."""
+    return _event(ThresholdRun(threshold_noise, cast(Fraction, threshold), query_noise,
+                               cast(tuple[Fraction, ...], tuple(values)), False))
+
+
+def argmax(noise: ContinuousNoise, values: tuple[ExactInput, ...]) -> Program[int]:
+    """Yield the index of the largest noisy value (report noisy max; :class:`NoisyArgmax`)."""
+    return _event(NoisyArgmax(noise, cast(tuple[Fraction, ...], tuple(values)), True))
+
+
+def argmin(noise: ContinuousNoise, values: tuple[ExactInput, ...]) -> Program[int]:
+    """Yield the index of the smallest noisy value (report noisy min; :class:`NoisyArgmax`)."""
+    return _event(NoisyArgmax(noise, cast(tuple[Fraction, ...], tuple(values)), False))
+
+
+def _event(choice: FiniteEvent) -> Program[_E]:
+    value = yield choice
+    return cast(_E, value)
+
