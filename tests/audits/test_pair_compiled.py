@@ -40,7 +40,7 @@ from privref.reference.randomized_response import label_flip, randomized_respons
 from privref.reference.reals import Interval, Prob, Real, exp, log, rational
 
 PREC = 64
-SWEEP = settings(max_examples=120, deadline=None)
+SWEEP = settings(max_examples=90, deadline=None)
 DEEP_SWEEP = settings(max_examples=3000, deadline=None)
 
 _VALUES = (Fraction(1, 2), Fraction(1, 3), Fraction(1, 4), Fraction(1, 6), Fraction(1, 12),
@@ -300,3 +300,62 @@ def test_settled_is_the_relative_width_rule(t_lo: Fraction, shift: int, scale: i
     assert exact._settled(eps) is want
     assert exact._settled(_pair.LazyEpsilon(t_lo, t_hi, t_lo, False, ()))
     assert exact._settled(_pair.LazyEpsilon(t_lo, None, None, True, ()))
+
+
+class _FixedLaws(exact._Cache):
+    """An auditor's cache that serves given laws (the same at every precision)."""
+
+    def __init__(self, laws: dict[Any, Distribution[Hashable]]) -> None:
+        super().__init__(randomized_response("3/4"), 1000)
+        self.laws = laws
+
+    def get(self, data: Any, prec: int) -> Distribution[Any]:
+        return self.laws[data]
+
+
+@settings(max_examples=80, deadline=None)
+@given(pairs_of_laws, thresholds, deltas.filter(lambda d: d < 1), st.booleans())
+def test_a_decided_pair_equals_the_fraction_path(
+        laws_pq: tuple[Distribution[Hashable], Distribution[Hashable]], t: Real, delta: Fraction,
+        capped: bool) -> None:
+    """``_decide`` as a whole (verdict, margin, events, ε, precision loop, the cap's rule, and the
+    Fraction fallback for the order-dependent δ = 0 edge) on random laws, compiled or not."""
+    p, q = laws_pq
+    a, b = ("a",), ("b",)
+    claim = PrivacyClaim(rational(1), delta)
+    got = exact._decide(_FixedLaws({a: p, b: q}), a, b, claim, 64, 256, t, capped).report()
+    reference = _FixedLaws({a: p, b: q})
+    reference.get_compiled = lambda data, prec: None  # type: ignore[method-assign]
+    want = exact._decide(reference, a, b, claim, 64, 256, t, capped).report()
+    assert got == want
+
+
+def test_a_lower_ratio_of_exactly_one_is_no_witness() -> None:
+    """δ = 0 on enclosures: P(a)/Q(a) >= 1/2 / 1/2 = 1 is no loss, so ε's event is empty;
+    the first outcome whose lower ratio exceeds 1 (here b, not c after it) is the witness."""
+    half, quarter = Fraction(1, 2), Fraction(1, 4)
+    p: Distribution[Hashable] = Distribution(
+        (("a", Interval(half, half)), ("b", Interval(half, half)), ("c", Interval(half, half))))
+    q: Distribution[Hashable] = Distribution((("a", Interval(quarter, half)),))
+    check_pair(p, q, rational(2), Fraction(0))
+    index = OutcomeIndex()
+    cp, cq = compile_law(p, index), compile_law(q, index)
+    assert cp is not None and cq is not None
+    eps = compiled_pair(cp, cq, rational(2), Fraction(0), PREC).epsilon
+    assert eps is None  # b and c are absent from Q: the order-dependent edge
+    q2: Distribution[Hashable] = Distribution((("a", Interval(quarter, half)),
+                                               ("b", Interval(quarter, quarter)),
+                                               ("c", Interval(quarter, quarter))))
+    cq2 = compile_law(q2, index)
+    assert cq2 is not None
+    got = compiled_pair(cp, cq2, rational(2), Fraction(0), PREC).epsilon
+    assert got is not None and got.value().event == ("b",) and got.t_lo == 2
+    q3: Distribution[Hashable] = Distribution((("a", Interval(quarter, half)),
+                                               ("b", Interval(half, half)),
+                                               ("c", Interval(half, half))))
+    cq3 = compile_law(q3, index)
+    assert cq3 is not None
+    flat = compiled_pair(cp, cq3, rational(2), Fraction(0), PREC).epsilon
+    assert flat is not None and flat.value().event == () and flat.t_lo == 1
+    check_pair(p, q2, rational(2), Fraction(0))
+    check_pair(p, q3, rational(2), Fraction(0))
