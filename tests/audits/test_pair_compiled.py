@@ -13,6 +13,7 @@ Fraction path), field by field, witnesses and events included.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Hashable
 from fractions import Fraction
 from typing import Any
@@ -30,6 +31,8 @@ from privref.audits._pair import (
     hockey_stick,
 )
 from privref.audits.exact import AuditReport, Verdict, audit, audit_pair
+from privref.reference.concepts import thresholds_on
+from privref.reference.data import labeled
 from privref.reference.exponential import exponential_learner, exponential_mechanism
 from privref.reference.geometric import discrete_laplace_mechanism
 from privref.reference.mechanism import Mechanism
@@ -37,7 +40,7 @@ from privref.reference.neighbors import Universe
 from privref.reference.privacy import PrivacyClaim
 from privref.reference.program import Distribution
 from privref.reference.randomized_response import label_flip, randomized_response
-from privref.reference.reals import Interval, Prob, Real, exp, log, rational
+from privref.reference.reals import MAX_EXPONENT, Interval, Prob, Real, exp, log, rational
 
 PREC = 64
 SWEEP = settings(max_examples=90, deadline=None)
@@ -284,6 +287,65 @@ def test_a_law_with_unrelated_denominators_keeps_the_fraction_path() -> None:
     assert compile_law(law, OutcomeIndex()) is None
     assert compile_law(Distribution(((0, Fraction(1, 3)), (1, Fraction(2, 3)))),
                        OutcomeIndex()) is not None
+
+
+# ------------------------------------------------------------------ the size guard (COMPILED_BITS)
+
+
+def test_the_laws_of_the_learner_at_epsilon_1e9_keep_the_fraction_path(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Weights e^(-5·10^8) are enclosed in [0, 2^-MAX_EXPONENT]: a common denominator of 2^20
+    bits, far over COMPILED_BITS.  compile_law declines every such law before any lcm (no
+    integer of that length is built), and the audit decides no pair on compiled laws."""
+    learner = exponential_learner(list(thresholds_on(2)), epsilon=10**9)
+    universe = Universe(tuple(labeled(x, y) for x in range(2) for y in (0, 1)), (1,))
+
+    def no_lcm(*args: int) -> int:
+        raise AssertionError(f"lcm of {[a.bit_length() for a in args]} bits")
+
+    index = OutcomeIndex()
+    longest: set[int] = set()
+    with monkeypatch.context() as m:
+        m.setattr(math, "lcm", no_lcm)
+        for data in universe.datasets(order_invariant=True):
+            law = learner.distribution(data)
+            longest.add(max(x.denominator.bit_length() for _, p in law.items() for x in _ends(p)))
+            assert compile_law(law, index) is None
+    assert longest == {MAX_EXPONENT + 1, MAX_EXPONENT + 2}   # 2^-MAX_EXPONENT, halved once
+
+    def no_pair(*args: Any) -> _pair.CompiledPair:
+        raise AssertionError("a pair was decided on compiled laws")
+
+    monkeypatch.setattr(_pair, "compiled_pair", no_pair)
+    report = audit(learner, universe)
+    assert report.verdict is Verdict.UNDECIDED and report.pairs == 12
+
+
+def _ends(p: Prob) -> tuple[Fraction, Fraction]:
+    return (p, p) if isinstance(p, Fraction) else (p.lo, p.hi)
+
+
+def _longest(law: _pair.CompiledLaw) -> int:
+    return max(x.bit_length() for x in (law.den, *law.lo, *law.hi))
+
+
+@pytest.mark.parametrize(("other", "k"), [
+    (Fraction(1, 2), _pair.COMPILED_BITS - 1),      # den 2^k: k + 1 bits
+    (Fraction(1), _pair.COMPILED_BITS - 2),         # 1·den needs one bit more than den
+    (Interval(Fraction(0), Fraction(2**100)), _pair.COMPILED_BITS - 102),  # 2^100·den
+], ids=["one half", "one", "2^100"])
+def test_compiled_integers_stop_at_exactly_compiled_bits(other: Prob, k: int) -> None:
+    """An enclosure [0, 2^-k] beside another probability: compiled at the largest k that the
+    bound taken before building allows (each x·den within den's bits + x's numerator bits −
+    x's denominator bits + 1 <= COMPILED_BITS), with every integer within COMPILED_BITS bits
+    and the denominator 2^k exactly; declined one bit further."""
+    index = OutcomeIndex()
+    fits = compile_law(Distribution(((0, Interval(Fraction(0), Fraction(1, 2**k))), (1, other))),
+                       index)
+    assert fits is not None and fits.den == 2**k
+    assert _longest(fits) <= _pair.COMPILED_BITS
+    over = Distribution(((0, Interval(Fraction(0), Fraction(1, 2**(k + 1)))), (1, other)))
+    assert compile_law(over, index) is None
 
 
 @given(st.fractions(1, 10, max_denominator=2**50), st.integers(-3, 3), st.integers(1, 2**45),
