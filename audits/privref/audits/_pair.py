@@ -327,9 +327,10 @@ def compile_law(dist: Distribution[Any], index: OutcomeIndex) -> CompiledLaw | N
 
 def _common_denominator(ends: list[tuple[Fraction, Fraction]]) -> int | None:
     """The least common denominator of the endpoints, or None when it, or an endpoint over it,
-    would exceed the limits of :func:`compile_law`.  The lcm is built one denominator at a
-    time and abandoned as soon as it passes the limit, so no integer longer than the limit
-    (times the longest denominator) is ever formed; x·den has at most
+    would exceed the limits of :func:`compile_law`.  Nothing is built when one denominator is
+    already longer than the limit; otherwise the lcm is built one denominator at a time and
+    abandoned as soon as it passes the limit, so no intermediate has more than twice the
+    limit's bits.  x·den has at most
     ``den.bit_length() + x.numerator.bit_length() - x.denominator.bit_length() + 1`` bits."""
     dens = {x.denominator for pair in ends for x in pair}
     longest = max((d.bit_length() for d in dens), default=0)
