@@ -21,6 +21,13 @@ run takes under ``REPEAT_BELOW`` seconds, a single run otherwise):
    reduction on and off.  With it on, the audit first runs
    ``verify_order_invariance`` (every reordering of every multiset for n <= 4);
    that step is also timed on its own.
+4. ``pairs``: the exact auditor's cost per neighboring pair (issue 34 item 6) on the
+   exponential mechanism over |H| = 100, base 3/2 and epsilon = 1, with the compiled pair
+   analysis (integer rows, ``privref.audits._pair.compiled_pair``) and with the Fraction
+   path it replaces (``fraction`` cases: compiled laws switched off): (a) the pair
+   analysis alone with both laws cached, on the issue's pair and on every pair of a small
+   universe; (b) full audits of universes without and with the symmetry reduction.
+   Measured in process CPU time; ``pairs_per_cpu_minute`` is in each record's extra.
 
 A case whose predicted time (extrapolated from the previous size of its
 series) exceeds ``--cap-seconds`` is not run; it is recorded with status
@@ -46,10 +53,12 @@ from fractions import Fraction
 from functools import partial
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from privref.audits import _pair, exact  # noqa: E402
 from privref.audits.exact import audit, audit_pair, verify_order_invariance  # noqa: E402
 from privref.reference.data import Dataset  # noqa: E402
 from privref.reference.errors import TooLargeToEnumerate  # noqa: E402
@@ -59,9 +68,10 @@ from privref.reference.exponential import (  # noqa: E402
 )
 from privref.reference.mechanism import Mechanism  # noqa: E402
 from privref.reference.neighbors import Universe  # noqa: E402
+from privref.reference.privacy import PrivacyClaim  # noqa: E402
 from privref.reference.program import MAX_PATHS, Program  # noqa: E402
 from privref.reference.randomized_response import label_flip  # noqa: E402
-from privref.reference.reals import log  # noqa: E402
+from privref.reference.reals import Real, log, rational  # noqa: E402
 from privref.reference.resampling import resample_iid  # noqa: E402
 from privref.reference.subsampling import subsample  # noqa: E402
 
@@ -488,6 +498,115 @@ def series_universe(bench: Bench, counting_sizes: Sequence[int], domains: Sequen
                     bench.emit(check)
 
 
+# ------------------------------------------------------------------ series 4: pairs
+
+
+def fraction_path() -> Any:
+    """A context in which no law has a compiled form: every pair takes the Fraction path of
+    ``_pair.hockey_stick`` / ``_pair.epsilon_at_delta`` (the auditor before issue 34 item 6)."""
+    return mock.patch.object(_pair, "compile_law", lambda dist, index: None)
+
+
+def labeled_universe(points: int, n: int, domain: int = 100) -> Universe:
+    """``points`` points spread over range(domain), each with both labels; datasets of size n."""
+    xs = sorted({(2 * i + 1) * domain // (2 * points) for i in range(points)})
+    return Universe(tuple((x, y) for x in xs for y in (0, 1)), (n,))
+
+
+def _pair_forms() -> list[tuple[str, Real]]:
+    return [("base 3/2", log(BASE) * 2), ("eps=1", rational(1))]
+
+
+def _cpu_per_pair(run: Callable[[], int], min_seconds: float) -> tuple[float, int]:
+    """(best CPU seconds per pair over 3 rounds, pairs per round); a round repeats ``run``
+    (which returns how many pairs it decided) until it has used ``min_seconds`` of CPU."""
+    best = math.inf
+    pairs = 0
+    for _ in range(3):
+        count = 0
+        cpu0 = time.process_time()
+        while True:
+            count += run()
+            used = time.process_time() - cpu0
+            if used >= min_seconds:
+                break
+        best = min(best, used / count)
+        pairs = count
+    return best, pairs
+
+
+def _decide_all(cache: exact._Cache, pairs: list[tuple[Dataset, Dataset]], claim: PrivacyClaim,
+                t_claim: Real, capped: bool) -> int:
+    """Decide every pair as ``audit`` does (precision 64 up to 1024); the number of pairs."""
+    for a, b in pairs:
+        exact._decide(cache, a, b, claim, 64, 1024, t_claim, capped)
+    return len(pairs)
+
+
+def _emit_rate(bench: Bench, rec: Record, per_pair: float, repeats: int) -> None:
+    rec.cpu_seconds = per_pair
+    rec.repeats = repeats
+    rec.extra["us_per_pair_cpu"] = round(1e6 * per_pair, 2)
+    rec.extra["pairs_per_cpu_minute"] = round(60 / per_pair)
+    rec.extra["loadavg"] = _loadavg()
+    rec.note = f"{1e6 * per_pair:.1f} us/pair = {60 / per_pair:.3g} pairs/CPU-min"
+    bench.emit(rec)
+
+
+def series_pairs(bench: Bench, quick: bool) -> None:
+    """The per-pair cost of the exact auditor, compiled and Fraction paths (see the module doc).
+
+    (a) ``exact._decide`` on cached laws (the cost of one pair inside an audit): the issue's
+    pair (a 4-point sample and its first label flipped) and every pair of the universe
+    ``labeled_universe(5, 3)`` with the symmetry reduction (4950 pairs); the Fraction path is
+    timed on every 10th of them.  (b) full ``audit`` runs: ``labeled_universe(10, 2)``
+    without the reduction (15,200 pairs; quick: 5 points, 1800 pairs), and
+    ``labeled_universe(5, 3)`` with it (4950 pairs; quick: 3 points, 630 pairs), where the
+    laws and the order check dominate.
+    """
+    min_cpu = 0.2 if quick else 1.0
+    for form, eps in _pair_forms():
+        mech = exponential_learner(thresholds(100), epsilon=eps)
+        claim = mech.claim
+        t_claim, capped = exact._threshold(claim)
+        sample = labeled_sample(100, 4)
+        universe = labeled_universe(5, 3)
+        cases: list[tuple[str, list[tuple[Dataset, Dataset]]]] = [
+            ("issue pair", [(sample, flip_first_label(sample))]),
+            ("U(5 pts, n=3) pairs", list(universe.pairs(mech.relation, order_invariant=True)))]
+        for path in ("compiled", "fraction"):
+            for label, pairs in cases:
+                chosen = pairs if path == "compiled" else pairs[::10]
+                run = partial(_decide_all, exact._Cache(mech, MAX_PATHS), chosen, claim,
+                              t_claim, capped)
+                with fraction_path() if path == "fraction" else _no_patch():
+                    run()  # fills the law cache: the pair analysis alone is timed
+                    per_pair, count = _cpu_per_pair(run, min_cpu)
+                rec = Record("pairs", f"pair analysis {path}", f"EM learner |H|=100, {form}",
+                             "pairs", len(chosen), extra={"pairs_set": label,
+                                                          "pairs_per_round": count})
+                _emit_rate(bench, rec, per_pair, 3)
+        audits = ((labeled_universe(5, 2), False), (labeled_universe(3, 3), True)) if quick else (
+            (labeled_universe(10, 2), False), (labeled_universe(5, 3), True))
+        for path in ("compiled", "fraction"):
+            for uni, order_invariant in audits:
+                m = dataclasses.replace(mech, order_invariant=order_invariant)
+                rec = Record("pairs", f"audit {path} sym={'on' if order_invariant else 'off'}",
+                             f"EM learner |H|=100, {form}", "elements", len(uni.elements),
+                             extra={"sizes": list(uni.sizes)})
+                with fraction_path() if path == "fraction" else _no_patch():
+                    timing, rep = timed(partial(audit, m, uni))
+                rec.set(timing)
+                rec.pairs = rep.pairs
+                rec.verdict = rep.verdict.value
+                rec.epsilon = None if rep.epsilon_exact is None else str(rep.epsilon_exact)
+                _emit_rate(bench, rec, timing.cpu / rep.pairs, timing.repeats)
+
+
+def _no_patch() -> Any:
+    return mock.patch.object(_pair, "compile_law", _pair.compile_law)
+
+
 # ------------------------------------------------------------------ machine
 
 
@@ -561,7 +680,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--cap-seconds", type=float, default=None,
                         help="skip a case predicted to take longer (default 120, quick 10)")
     parser.add_argument("--series", default="H,n,universe",
-                        help="comma-separated subset of H,n,universe")
+                        help="comma-separated subset of H,n,universe,pairs (pairs is not in the "
+                             "default: it is the item-6 comparison, run on its own)")
     args = parser.parse_args(argv)
     cap = args.cap_seconds if args.cap_seconds is not None else (10.0 if args.quick else 120.0)
     out: Path | None = args.out
@@ -584,6 +704,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if "universe" in chosen:
         series_universe(bench, (5, 8, 10) if args.quick else (5, 8, 10, 13),
                         (2, 4) if args.quick else (2, 4, 6, 11))
+    if "pairs" in chosen:
+        series_pairs(bench, args.quick)
     total = time.perf_counter() - start
     info["loadavg_end"] = _loadavg()
     print(f"total wall time: {total:.1f} s; load average at start {info['loadavg_start']}, "

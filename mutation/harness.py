@@ -72,12 +72,13 @@ TARGETS: Final[dict[str, tuple[Command, ...]]] = {
     "audits/privref/audits/exact.py": (
         ("pytest", "tests/audits/test_decision_boundary.py", "tests/audits/test_exact.py",
          "tests/audits/test_exact_edges.py", "tests/audits/test_exact_huge.py",
-         "tests/app/test_golden_audit_table.py"),
+         "tests/audits/test_pair_compiled.py", "tests/app/test_golden_audit_table.py"),
         ("privref", "lemmas", "--check", "--quiet", "--id", "folklore")),
     "audits/privref/audits/_pair.py": (
-        ("pytest", "tests/audits/test_pair_intervals.py", "tests/audits/test_decision_boundary.py",
-         "tests/audits/test_exact.py", "tests/audits/test_exact_huge.py",
-         "tests/audits/test_tails.py", "tests/app/test_golden_audit_table.py"),
+        ("pytest", "tests/audits/test_pair_intervals.py", "tests/audits/test_pair_compiled.py",
+         "tests/audits/test_decision_boundary.py", "tests/audits/test_exact.py",
+         "tests/audits/test_exact_huge.py", "tests/audits/test_tails.py",
+         "tests/app/test_golden_audit_table.py"),
         ("privref", "lemmas", "--check", "--quiet", "--id", "folklore")),
     "audits/privref/audits/_tails.py": (
         ("pytest", "tests/audits/test_tails_edges.py", "tests/audits/test_tails.py",

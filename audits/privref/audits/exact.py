@@ -36,6 +36,7 @@ from privref.reference.reals import (
     DEFAULT_PRECISION,
     Interval,
     Order,
+    Prob,
     Real,
     compare,
     exp,
@@ -183,10 +184,15 @@ def epsilon_text(report: AuditReport) -> str:
 
 
 class _Cache:
+    """Each dataset's law per precision, computed once, and its compiled form (the pair
+    analysis's integer rows, :func:`privref.audits._pair.compile_law`) over one outcome index."""
+
     def __init__(self, mechanism: Mechanism[Any], max_paths: int) -> None:
         self.mechanism = mechanism
         self.max_paths = max_paths
         self.store: dict[tuple[Dataset, int], Distribution[Any]] = {}
+        self.compiled: dict[tuple[Dataset, int], _pair.CompiledLaw | None] = {}
+        self.index = _pair.OutcomeIndex()
 
     def get(self, data: Dataset, prec: int) -> Distribution[Any]:
         key = (data, prec)
@@ -195,6 +201,14 @@ class _Cache:
             dist = self.mechanism.distribution(data, precision=prec, max_paths=self.max_paths)
             self.store[key] = dist
         return dist
+
+    def get_compiled(self, data: Dataset, prec: int) -> _pair.CompiledLaw | None:
+        """The compiled law of ``data`` at ``prec``, or None when it has no compiled form."""
+        key = (data, prec)
+        if key in self.compiled:
+            return self.compiled[key]
+        law = self.compiled[key] = _pair.compile_law(self.get(data, prec), self.index)
+        return law
 
 
 def _same_law(p: Distribution[Any], q: Distribution[Any]) -> bool:
@@ -231,7 +245,8 @@ def _reorderings(data: Dataset, public: int) -> list[Dataset]:
 
 def verify_order_invariance(mechanism: Mechanism[Any], universe: Universe, *,
                             precision: int = DEFAULT_PRECISION,
-                            max_paths: int = MAX_PATHS, limit: int = MAX_PAIRS) -> None:
+                            max_paths: int = MAX_PATHS, limit: int = MAX_PAIRS,
+                            cache: _Cache | None = None) -> None:
     """Check a mechanism's ``order_invariant`` declaration on the universe; raise if it is false.
 
     Every distinct reordering of the private entries of every dataset of the universe is
@@ -241,14 +256,16 @@ def verify_order_invariance(mechanism: Mechanism[Any], universe: Universe, *,
     The cost is one law per dataset of the universe, as an audit without the reduction.
     Exact laws are compared exactly, enclosures by equality of their endpoints (the same
     computation on reordered input).  Raises TooLargeToEnumerate, naming ``limit``, before
-    any law when the universe holds more than ``limit`` datasets.
+    any law when the universe holds more than ``limit`` datasets.  ``cache`` (the audit's)
+    keeps the laws computed here for the audit that follows.
     """
     if universe.count() > limit:
         raise TooLargeToEnumerate(
             f"checking order_invariant=True needs one law per dataset, and the universe has "
             f"{universe.count()} datasets, more than limit={limit}; shrink elements or sizes, "
             "or raise pair_limit")
-    cache = _Cache(mechanism, max_paths)
+    if cache is None:
+        cache = _Cache(mechanism, max_paths)
     for data in universe.datasets(order_invariant=True):
         base = cache.get(data, precision)
         for other in _reorderings(data, len(universe.public)):
@@ -287,9 +304,66 @@ def _mass_where_q_vanishes(p: Distribution[Any], q: Distribution[Any]
     return Interval(lo, hi), tuple(event)
 
 
+@dataclass(frozen=True, slots=True)
+class _Found:
+    """A :class:`PairReport` whose events may still be unexpanded (most are never read)."""
+
+    a: Dataset
+    b: Dataset
+    verdict: Verdict
+    delta_at_claim: Interval
+    violation_event: tuple[Any, ...] | _pair.ClassEvent
+    violation_margin: Fraction
+    epsilon: _pair.LazyEpsilon
+    precision: int
+
+    def report(self) -> PairReport:
+        """The PairReport, its events expanded."""
+        ev = self.violation_event
+        return PairReport(self.a, self.b, self.verdict, self.delta_at_claim,
+                          ev if isinstance(ev, tuple) else ev.expand(), self.violation_margin,
+                          self.epsilon.value(), self.precision)
+
+
+def _analyse(cache: _Cache, a: Dataset, b: Dataset, p: Distribution[Any], q: Distribution[Any],
+             t_claim: Real, delta: Fraction, prec: int
+             ) -> tuple[Prob, Fraction, tuple[Any, ...] | _pair.ClassEvent, _pair.LazyEpsilon]:
+    """(divergence at t_claim, its proved lower bound, the witness event, ε at δ) of one pair:
+    from the compiled laws when both have one (equal results), else from the laws."""
+    if p.components or q.components:
+        hs, margin, event = _tails.hockey_stick(p, q, t_claim, prec)
+        eps = _tails.epsilon_at_delta(p, q, delta, prec)
+        return hs, margin, event, _lazy(eps)
+    cp, cq = cache.get_compiled(a, prec), cache.get_compiled(b, prec)
+    if cp is not None and cq is not None:
+        found = _pair.compiled_pair(cp, cq, t_claim, delta, prec)
+        lazy = found.epsilon
+        if lazy is None:  # the order-dependent edge of the δ = 0 enclosure: the law's order
+            lazy = _lazy(_pair.epsilon_at_delta(p, q, delta, prec))
+        return found.divergence, found.margin, found.event, lazy
+    hs, margin, event = _pair.hockey_stick(p, q, t_claim, prec)
+    return hs, margin, event, _lazy(_pair.epsilon_at_delta(p, q, delta, prec))
+
+
+def _lazy(eps: _pair.PairEpsilon) -> _pair.LazyEpsilon:
+    return _pair.LazyEpsilon(eps.t_lo, eps.t_hi, eps.t_exact, eps.infinite, eps.event)
+
+
+def _settled(eps: _pair.LazyEpsilon) -> bool:
+    """ε known exactly, proved infinite, or enclosed within a relative width of 2^-40:
+    t_hi - t_lo <= t_hi / 2^40, compared as integers (both sides times the denominators)."""
+    if eps.t_exact is not None or eps.infinite:
+        return True
+    hi, lo = eps.t_hi, eps.t_lo
+    if hi is None:
+        return False
+    scaled_hi = hi.numerator * lo.denominator
+    return (scaled_hi - lo.numerator * hi.denominator) << 40 <= scaled_hi
+
+
 def _decide(cache: _Cache, a: Dataset, b: Dataset, claim: PrivacyClaim, precision: int,
             max_precision: int, t_claim: Real | None = None, capped: bool = False
-            ) -> PairReport:
+            ) -> _Found:
     """One pair's verdict; ``t_claim`` = e^ε, shared across pairs so its enclosures are cached.
 
     With ``capped``, ``t_claim`` is a number <= e^ε (see :data:`EPSILON_CAP`): HOLDS carries
@@ -300,13 +374,8 @@ def _decide(cache: _Cache, a: Dataset, b: Dataset, claim: PrivacyClaim, precisio
         t_claim, capped = _threshold(claim)
     while True:
         p, q = cache.get(a, prec), cache.get(b, prec)
-        if p.components or q.components:
-            hs, margin, event = _tails.hockey_stick(p, q, t_claim, prec)
-            eps = _tails.epsilon_at_delta(p, q, claim.delta, prec)
-        else:
-            hs, margin, event = _pair.hockey_stick(p, q, t_claim, prec)
-            eps = _pair.epsilon_at_delta(p, q, claim.delta, prec)
-        box = prob_as_interval(hs)
+        hs, margin, event, eps = _analyse(cache, a, b, p, q, t_claim, claim.delta, prec)
+        box = _pair.ZERO_BOX if hs is _pair.ZERO else prob_as_interval(hs)
         final = False
         if capped:  # hs encloses the divergence at t_claim <= e^ε: an upper bound at e^ε
             free, free_event = _mass_where_q_vanishes(p, q)  # P(F) - e^ε·0 for Q(F) = 0
@@ -321,10 +390,8 @@ def _decide(cache: _Cache, a: Dataset, b: Dataset, claim: PrivacyClaim, precisio
             verdict = Verdict.VIOLATED
         else:
             verdict = Verdict.UNDECIDED
-        eps_settled = eps.t_exact is not None or eps.infinite or (
-            eps.t_hi is not None and eps.t_hi - eps.t_lo <= Fraction(1, 2**40) * eps.t_hi)
-        if (verdict is not Verdict.UNDECIDED and eps_settled) or final or prec >= max_precision:
-            return PairReport(a, b, verdict, box, event, margin, eps, prec)
+        if (verdict is not Verdict.UNDECIDED and _settled(eps)) or final or prec >= max_precision:
+            return _Found(a, b, verdict, box, event, margin, eps, prec)
         prec = min(2 * prec, max_precision)
 
 
@@ -335,7 +402,7 @@ def audit_pair(mechanism: Mechanism[Any], a: Iterable[Hashable], b: Iterable[Has
     da, db = as_dataset(a), as_dataset(b)
     check_neighbors(mechanism.relation, da, db)
     return _decide(_Cache(mechanism, max_paths), da, db, claim or mechanism.claim, precision,
-                   max_precision)
+                   max_precision).report()
 
 
 def audit(mechanism: Mechanism[Any], universe: Universe, *, claim: PrivacyClaim | None = None,
@@ -352,10 +419,10 @@ def audit(mechanism: Mechanism[Any], universe: Universe, *, claim: PrivacyClaim 
     if max_precision < precision:
         raise InvalidArgument(f"max_precision={max_precision} must be >= precision={precision}")
     stated = claim or mechanism.claim
+    cache = _Cache(mechanism, max_paths)
     if mechanism.order_invariant:
         verify_order_invariance(mechanism, universe, precision=precision, max_paths=max_paths,
-                                limit=pair_limit)
-    cache = _Cache(mechanism, max_paths)
+                                limit=pair_limit, cache=cache)
     if distance == 1:
         pairs: Iterable[tuple[Dataset, Dataset]] = universe.pairs(
             mechanism.relation, order_invariant=mechanism.order_invariant, limit=pair_limit)
@@ -365,9 +432,9 @@ def audit(mechanism: Mechanism[Any], universe: Universe, *, claim: PrivacyClaim 
                                            limit=pair_limit)
     t_claim, capped = _threshold(stated)     # one expression: its enclosures are computed once
     count = 0
-    worst: PairReport | None = None
-    violation: PairReport | None = None
-    undecided: PairReport | None = None
+    worst: _Found | None = None
+    violation: _Found | None = None
+    undecided: _Found | None = None
     lower, upper, exact = Fraction(1), Fraction(1), Fraction(1)
     upper_unbounded = infinite = False
     all_exact = True
@@ -411,9 +478,10 @@ def audit(mechanism: Mechanism[Any], universe: Universe, *, claim: PrivacyClaim 
     eps_box_hi: Fraction | None = None
     if not upper_unbounded and not infinite:
         eps_box_hi = log(rational(upper)).enclose(precision).hi
+    kept = violation or undecided
     witness = None
     if worst is not None:
-        witness = (worst.a, worst.b, worst.epsilon.event)
+        witness = (worst.a, worst.b, worst.epsilon.value().event)
     sizes = ",".join(str(s) for s in universe.sizes)
     uni_text = (f"{len(universe.elements)} elements, sizes {sizes}"
                 + (f", public prefix {universe.public!r}" if universe.public else ""))
@@ -422,7 +490,7 @@ def audit(mechanism: Mechanism[Any], universe: Universe, *, claim: PrivacyClaim 
         relation=str(mechanism.relation), universe=uni_text, pairs=count, verdict=verdict,
         epsilon_exact=eps_exact, epsilon_lower=max(eps_box_lo, Fraction(0)),
         epsilon_upper=eps_box_hi, epsilon_infinite=infinite, epsilon_witness=witness,
-        verdict_witness=violation or undecided,
+        verdict_witness=None if kept is None else kept.report(),
         undecided_width=None if undecided is None else undecided.delta_at_claim.width,
         precision=max_precision if undecided else precision,
         notes=(f"claimed epsilon > {EPSILON_CAP}: decided against e^{EPSILON_CAP} (HOLDS there "
