@@ -16,6 +16,7 @@ from privref.reference._piecewise_exp import Factor, integral
 from privref.reference.continuous_noise import (
     ContinuousNoise,
     ExponentialNoise,
+    GaussianNoise,
     LaplaceNoise,
     NoiseContest,
     NoisyArgmax,
@@ -242,6 +243,8 @@ def test_bad_scales_name_the_argument(scale: object) -> None:
         LaplaceNoise(scale)  # type: ignore[arg-type]
     with pytest.raises(InvalidArgument, match="scale"):
         ExponentialNoise(scale)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgument, match="scale"):
+        GaussianNoise(scale)  # type: ignore[arg-type]
 
 
 def test_bad_events_name_the_argument() -> None:
@@ -317,3 +320,52 @@ def test_answer_reads_one_int_entry_and_names_bad_ones() -> None:
         answer((True,), 0)
     with pytest.raises(InvalidArgument, match="i="):
         answer_query(-1)
+
+
+# ------------------------------------------------------------------ Gaussian noise (quadrature)
+
+def _ncdf(x: Fraction) -> Interval:
+    """Φ(x) by mpmath at 50 digits, widened by 10^-45 (an oracle, not a proof)."""
+    with mpmath.workdps(50):
+        value = F(mpmath.nstr(mpmath.ncdf(mpmath.mpf(x.numerator) / x.denominator), 48,
+                              min_fixed=-60, max_fixed=60))
+    return Interval(value - F(1, 10**45), value + F(1, 10**45))
+
+
+@pytest.mark.parametrize(("sigma", "k"), [(F(2), F(3)), (F(1, 2), F(-1, 3)), (F(4), F(0))])
+def test_gaussian_threshold_test_is_the_normal_tail(sigma: Fraction, k: Fraction) -> None:
+    law = _law(ThresholdTest(GaussianNoise(sigma), F(0), k))
+    assert _contains(law[True], _ncdf(-k / sigma))
+    assert _contains(law[False], _ncdf(k / sigma))
+    assert law[True].width <= law[True].lo / 2**96
+
+
+def test_gaussian_contest_is_the_normal_difference() -> None:
+    """N(0, 4) > 1 + N(0, 9) has probability Φ(-1/√13): checked against the quadrature's box."""
+    law = _law(NoiseContest(GaussianNoise(F(2)), F(0), GaussianNoise(F(3)), F(1)))
+    with mpmath.workdps(50):
+        value = F(mpmath.nstr(mpmath.ncdf(-1 / mpmath.sqrt(13)), 48))
+    assert law[True].lo - F(1, 10**45) <= value <= law[True].hi + F(1, 10**45)
+    assert law[True].width <= law[True].lo / 2**96
+
+
+def test_mixed_laplace_threshold_with_gaussian_queries_matches_quadrature() -> None:
+    """A Laplace density against Gaussian CDFs: kinks split the range; the law sums to 1 and
+    one stopping probability meets mpmath's quadrature."""
+    run = ThresholdRun(LaplaceNoise(F(4)), F(0), GaussianNoise(F(8)), (F(0), F(1), F(-1)))
+    law = _law(run, 64)
+    assert sum(b.lo for b in law.values()) <= 1 <= sum(b.hi for b in law.values())
+
+    def stop_at_1(x: mpmath.mpf) -> mpmath.mpf:
+        # density of ρ at x, then 0 + ν_0 <= x (no stop at 0), then 1 + ν_1 > x (stop at 1)
+        return mpmath.exp(-abs(x) / 4) / 8 * mpmath.ncdf(x / 8) * (1 - mpmath.ncdf((x - 1) / 8))
+
+    with mpmath.workdps(30):
+        value = F(mpmath.nstr(mpmath.quad(stop_at_1, [-mpmath.inf, 0, mpmath.inf]), 25))
+    assert law[1].lo - F(1, 10**22) <= value <= law[1].hi + F(1, 10**22)
+
+
+def test_gaussian_argmax_of_equal_values_is_uniform() -> None:
+    law = _law(NoisyArgmax(GaussianNoise(F(1)), (F(1),) * 3), 64)
+    for p in law.values():
+        assert p.lo <= F(1, 3) <= p.hi

@@ -35,7 +35,8 @@ from ._arb import arb, ball, real_ball, to_interval, working_precision
 from .errors import InvalidArgument, TooLargeToEnumerate
 from .reals import Interval, Real
 
-__all__ = ["MAX_TERMS", "MAX_WORKING_PRECISION", "Factor", "Family", "Part", "integral"]
+__all__ = ["MAX_TERMS", "MAX_WORKING_PRECISION", "Factor", "Family", "Part", "check_integrand",
+           "integral"]
 
 MAX_TERMS: Final = 1 << 16
 """Most distinct exponents λ one piece's product may hold (else TooLargeToEnumerate)."""
@@ -43,7 +44,7 @@ MAX_TERMS: Final = 1 << 16
 MAX_WORKING_PRECISION: Final = 1 << 14
 """Largest arb precision (bits) :func:`integral` doubles to before returning a wider enclosure."""
 
-Family = Literal["laplace", "exponential"]
+Family = Literal["laplace", "exponential", "gaussian"]
 Part = Literal["density", "cdf", "sf"]
 
 
@@ -51,7 +52,8 @@ Part = Literal["density", "cdf", "sf"]
 class Factor:
     """One factor of an integrand: the density, CDF or survival function of μ + Z at x.
 
-    ``family`` "laplace": Z has density e^{-|z|/s}/(2s); "exponential": e^{-z/s}/s on z >= 0.
+    ``family`` "laplace": Z has density e^{-|z|/s}/(2s); "exponential": e^{-z/s}/s on z >= 0;
+    "gaussian": Z ~ N(0, s²) (not piecewise exponential: :mod:`._quadrature` integrates it).
     The scale is s = ``scale``·``unit``: a rational, or a rational multiple of one exact
     real (001 Algorithm 6's printed λ = √(32T ln(1/δ)/ε) is irrational); the factors of one
     integrand share one unit, so that the exponents stay rational multiples of 1/unit.
@@ -64,8 +66,8 @@ class Factor:
     unit: Real | None = None
 
     def __post_init__(self) -> None:
-        if self.family not in ("laplace", "exponential") or self.part not in ("density", "cdf",
-                                                                               "sf"):
+        if self.family not in ("laplace", "exponential", "gaussian") \
+                or self.part not in ("density", "cdf", "sf"):
             raise InvalidArgument(f"factor {self.family} {self.part} is not supported")
         if not isinstance(self.scale, Fraction) or self.scale <= 0:
             raise InvalidArgument(f"scale={self.scale!r} must be a positive Fraction")
@@ -76,7 +78,9 @@ class Factor:
 
     def piece(self, right: bool) -> tuple[int, Fraction, Fraction]:
         """(α, β, κ) with the factor equal to α + β·e^{κ(x-μ)/unit} on the side ``right`` of μ
-        (a density's β is to be divided by the unit too)."""
+        (a density's β is to be divided by the unit too); Laplace and exponential only."""
+        if self.family == "gaussian":
+            raise InvalidArgument("a Gaussian factor is not piecewise exponential")
         s = self.scale
         if self.family == "laplace":
             if self.part == "density":
@@ -93,7 +97,9 @@ class Factor:
         return (1, Fraction(-1), -1 / s) if self.part == "cdf" else (0, Fraction(1), -1 / s)
 
 
-def _check(factors: tuple[Factor, ...]) -> None:
+def check_integrand(factors: tuple[Factor, ...]) -> None:
+    """InvalidArgument unless ``factors`` is a tuple of Factors with exactly one density and one
+    shared scale unit (so that the integral is a finite probability)."""
     if not isinstance(factors, tuple) or not all(isinstance(f, Factor) for f in factors):
         raise InvalidArgument("factors must be a tuple of Factor")
     if sum(1 for f in factors if f.part == "density") != 1:
@@ -166,7 +172,9 @@ def integral(factors: tuple[Factor, ...], prec: int) -> Interval:
     is clipped to [0, 1].  Raises InvalidArgument for an integrand without exactly one
     density, TooLargeToEnumerate past :data:`MAX_TERMS` or when arb cannot bound the value.
     """
-    _check(factors)
+    check_integrand(factors)
+    if any(f.family == "gaussian" for f in factors):
+        raise InvalidArgument("Gaussian factors are integrated by privref.reference._quadrature")
     work = prec + 2 * len(factors) + 32
     while True:
         with working_precision(work):

@@ -38,8 +38,10 @@ from typing import ClassVar, TypeAlias, TypeVar, cast
 
 import numpy as np
 
-from ._arb import ball, real_ball, to_interval, working_precision
-from ._piecewise_exp import MAX_WORKING_PRECISION, Factor, Family, Part, integral
+from . import _quadrature
+from ._arb import arb, ball, real_ball, to_interval, working_precision
+from ._piecewise_exp import MAX_WORKING_PRECISION, Factor, Family, Part
+from ._piecewise_exp import integral as _closed_form
 from ._sampling import _lazy_choice
 from .errors import InvalidArgument
 from .program import FiniteEvent, Program
@@ -49,6 +51,7 @@ from .validate import ExactInput, check_int, check_positive, to_fraction
 __all__ = [
     "ContinuousNoise",
     "ExponentialNoise",
+    "GaussianNoise",
     "LaplaceNoise",
     "NoiseContest",
     "NoisyArgmax",
@@ -61,6 +64,7 @@ __all__ = [
     "exceeds",
     "first_above",
     "first_below",
+    "integral",
     "law_of",
 ]
 
@@ -117,22 +121,43 @@ def _check_unit(unit: object) -> None:
         raise InvalidArgument(f"unit={unit} must be provably > 0")
 
 
-ContinuousNoise: TypeAlias = LaplaceNoise | ExponentialNoise
+@dataclass(frozen=True, slots=True)
+class GaussianNoise(_ScaledNoise):
+    """Continuous Gaussian noise N(0, σ²): σ = ``scale`` (an exact rational, the standard
+    deviation) times ``unit`` (an exact positive Real, or None for 1).
+
+    Events with Gaussian noise are integrated by validated quadrature (:mod:`._quadrature`):
+    slower than the closed form, and limited to :data:`._quadrature.MAX_QUADRATURE_PRECISION`.
+    """
+
+    family: ClassVar[Family] = "gaussian"
+
+
+ContinuousNoise: TypeAlias = LaplaceNoise | ExponentialNoise | GaussianNoise
 
 
 def _check_noise(noise: object, name: str) -> None:
-    if not isinstance(noise, LaplaceNoise | ExponentialNoise):
-        raise InvalidArgument(f"{name}={noise!r} must be a LaplaceNoise or ExponentialNoise")
+    if not isinstance(noise, LaplaceNoise | ExponentialNoise | GaussianNoise):
+        raise InvalidArgument(f"{name}={noise!r} must be a LaplaceNoise, ExponentialNoise or "
+                              "GaussianNoise")
 
 
 def _exact(value: object, name: str) -> Fraction:
     return to_fraction(value, name)
 
 
+def integral(factors: tuple[Factor, ...], prec: int) -> Interval:
+    """An enclosure of ``∫ Π factors dx``: in closed form (:mod:`._piecewise_exp`) for Laplace
+    and exponential factors, by validated quadrature (:mod:`._quadrature`) when one is Gaussian."""
+    if any(f.family == "gaussian" for f in factors):
+        return _quadrature.integral(factors, prec)
+    return _closed_form(factors, prec)
+
+
 def _tail(noise: ContinuousNoise, k: Fraction, upper: bool, prec: int) -> Interval:
     """P(Z > k) (``upper``) or P(Z < k), relatively ``prec`` bits wide (closed form)."""
     b = noise.scale
-    if isinstance(noise, LaplaceNoise) and not upper:
+    if isinstance(noise, LaplaceNoise | GaussianNoise) and not upper:
         return _tail(noise, -k, True, prec)  # symmetric: P(Z < k) = P(Z > -k)
     if isinstance(noise, ExponentialNoise) and k <= 0:
         return Interval.point(Fraction(1 if upper else 0))
@@ -140,7 +165,9 @@ def _tail(noise: ContinuousNoise, k: Fraction, upper: bool, prec: int) -> Interv
     while True:
         with working_precision(work):
             x = ball(k / b) if noise.unit is None else ball(k / b) / real_ball(noise.unit)
-            if isinstance(noise, ExponentialNoise):  # e^{-x} or 1 - e^{-x}, x = k/b > 0
+            if isinstance(noise, GaussianNoise):  # P(Z > k) = erfc(k/(σ√2))/2
+                value = (x / arb(2).sqrt()).erfc() / 2
+            elif isinstance(noise, ExponentialNoise):  # e^{-x} or 1 - e^{-x}, x = k/b > 0
                 value = (-x).exp() if upper else -(-x).expm1()
             elif k >= 0:
                 value = (-x).exp() / 2
@@ -356,7 +383,8 @@ def clear_caches() -> None:
     _test_law.cache_clear()
     _run_law.cache_clear()
     _argmax_law.cache_clear()
-    integral.cache_clear()
+    _closed_form.cache_clear()
+    _quadrature.integral.cache_clear()
 
 
 def exceeds(noise: ContinuousNoise, shift: ExactInput, threshold: ExactInput) -> Program[bool]:
