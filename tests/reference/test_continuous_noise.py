@@ -369,3 +369,17 @@ def test_gaussian_argmax_of_equal_values_is_uniform() -> None:
     law = _law(NoisyArgmax(GaussianNoise(F(1)), (F(1),) * 3), 64)
     for p in law.values():
         assert p.lo <= F(1, 3) <= p.hi
+
+
+@pytest.mark.parametrize("event", [
+    NoiseContest(GaussianNoise(F(1, 10**9)), F(0), GaussianNoise(F(1, 10**9)), F(1)),
+    NoiseContest(GaussianNoise(F(10**9)), F(0), GaussianNoise(F(10**9)), F(1)),
+    NoiseContest(LaplaceNoise(F(1, 10**9)), F(0), LaplaceNoise(F(1, 10**9)), F(1)),
+    NoisyArgmax(GaussianNoise(F(1)), (F(0), F(10**6))),
+])
+def test_extreme_scales_give_sound_laws(event: FiniteEvent) -> None:
+    """Scales far from the shifts: outcomes of probability below 2^-(2^20) are enclosed by
+    [0, 2^-(2^20)] (the magnitude policy), the others by intervals containing 1 - that."""
+    law = _law(event)
+    assert sum(b.lo for b in law.values()) <= 1 <= sum(b.hi for b in law.values())
+    assert max(b.lo for b in law.values()) > F(1, 2)
