@@ -59,8 +59,11 @@ from privref.audits.exact import audit, audit_pair  # noqa: E402
 from privref.reference.citations import Uncited  # noqa: E402
 from privref.reference.continuous_noise import (  # noqa: E402
     GaussianNoise,
+    LaplaceNoise,
+    NoNoise,
     argmax,
     clear_caches,
+    exceeds,
     first_above,
 )
 from privref.reference.data import Dataset  # noqa: E402
@@ -78,7 +81,8 @@ EPS = Fraction(1, 2)
 
 CLAIMS = {"(1/2, 1/100)": PrivacyClaim(rational(EPS), Fraction(1, 100)),
           "(1/2, 0)": PrivacyClaim(rational(EPS)),
-          "(1.24, 1/100)": PrivacyClaim(rational(Fraction(124, 100)), Fraction(1, 100))}
+          "(1.24, 1/100)": PrivacyClaim(rational(Fraction(124, 100)), Fraction(1, 100)),
+          "(4, 1/100)": PrivacyClaim(rational(4), Fraction(1, 100))}
 """Their Table 1/7 claims: (1/2, 1/100) for Laplace and NoisyMax programs, (1.24, 1/100) for the
 Gaussian SVT (their Theorem 1's bound at ε = 1/2, δ = 1/100); (1/2, 0) is their Table 3's."""
 
@@ -87,7 +91,14 @@ FAMILY_CLAIMS = {"svt-laplace": ("(1/2, 1/100)", "(1/2, 0)"),
                  "noisymax-laplace": ("(1/2, 1/100)", "(1/2, 0)"),
                  "noisymin-laplace": ("(1/2, 1/100)", "(1/2, 0)"),
                  "svt-gauss": ("(1.24, 1/100)",),
-                 "noisymax-gauss": ("(1/2, 1/100)",)}
+                 "noisymax-gauss": ("(1/2, 1/100)",),
+                 "svt-gauss-leaky-1": ("(4, 1/100)",),
+                 "svt-gauss-leaky-2": ("(1/2, 1/100)",),
+                 "svt-laplace-leaky-5": ("(1/2, 0)",)}
+
+SINGLE_PAIR: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
+    "svt-laplace-leaky-5": ((-1, 0), (-1, -1))}
+"""Families whose single pair is not (0ⁿ, 0ⁿ⁻¹1): their file ``dipc_inputs/svt_5.json``."""
 
 PUBLISHED: dict[str, dict[int, tuple[str, str]]] = {
     # their Table 7 (HEAD programs): n -> (single pair, all pairs) seconds or T.O / O.M
@@ -98,6 +109,9 @@ PUBLISHED: dict[str, dict[int, tuple[str, str]]] = {
     "svt-gauss": {2: ("1.6", "2.4"), 5: ("7.9", "76.7"), 25: ("441.3", "O.M")},
     "noisymax-gauss": {2: ("1.0", "1.3"), 3: ("1.6", "3.1"), 4: ("37.8", "303.0"),
                        5: ("T.O", "-")},
+    "svt-gauss-leaky-1": {5: ("1.0", "1.4"), 6: ("1.0", "2.1")},
+    "svt-gauss-leaky-2": {3: ("1.0", "1.0"), 6: ("1.0", "1.1")},
+    "svt-laplace-leaky-5": {2: ("1 (their Table 3, one pair)", "-")},
 }
 
 
@@ -106,6 +120,8 @@ def expected(family: str, workload: str, n: int) -> str:
     over all pairs from n = 5 (a float computation in a research note on DiPApprox's
     programs found δ = 0.0207 > 1/100 at (00001 -> 11110); DiPApprox never reached n = 5)."""
     if family == "noisymax-gauss" and workload == "all" and n >= 5:
+        return "VIOLATED"
+    if "leaky" in family:  # DiPApprox's non-private variants: "not DP" in every published row
         return "VIOLATED"
     return "HOLDS"
 
@@ -153,6 +169,35 @@ def noisymax_gauss(n: int) -> Mechanism[int]:
                      relation=LInf())
 
 
+def leaky_1(n: int) -> Mechanism[int]:
+    """Their SVT-Gauss-Leaky-1 (``new_nonpriv_svt_max``), ε = 8: the threshold is the constant
+    0 (no noise), Q_i ~ N(q_i, (2/ε)²), the first Q_i > 0: independent threshold tests."""
+    noise = GaussianNoise(Fraction(2, 8))
+
+    def program(data: Dataset) -> Program[int]:
+        for i in range(n):
+            if (yield from exceeds(noise, answer(data, i), 0)):
+                return i
+        return n
+
+    return Mechanism("SVT-Gauss-Leaky-1", program, CLAIMS["(4, 1/100)"],
+                     Uncited("DiPApprox benchmark program SVT-Gauss-Leaky-1 (not private)"),
+                     relation=LInf())
+
+
+def leaky_raw(n: int, threshold: GaussianNoise | LaplaceNoise, name: str, claim: str
+              ) -> Mechanism[int]:
+    """Their SVT-Gauss-Leaky-2 / SVT-Laplace-Leaky-5: a noisy threshold, the raw queries (no
+    noise), the first q_i > T."""
+    def program(data: Dataset) -> Program[int]:
+        return first_above(threshold, 0, NoNoise(), tuple(Fraction(answer(data, i))
+                                                         for i in range(n)))
+
+    return Mechanism(name, program, CLAIMS[claim],
+                     Uncited(f"DiPApprox benchmark program {name} (not private)"),
+                     relation=LInf())
+
+
 FAMILIES: dict[str, Callable[[int], Mechanism[int]]] = {
     "svt-laplace": partial(svt, above=True),
     "svt-laplace-ge": partial(svt, above=False),
@@ -160,6 +205,11 @@ FAMILIES: dict[str, Callable[[int], Mechanism[int]]] = {
     "noisymin-laplace": partial(noisy_extreme, maximum=False),
     "svt-gauss": svt_gauss,
     "noisymax-gauss": noisymax_gauss,
+    "svt-gauss-leaky-1": leaky_1,
+    "svt-gauss-leaky-2": partial(leaky_raw, threshold=GaussianNoise(1 / EPS),
+                                 name="SVT-Gauss-Leaky-2", claim="(1/2, 1/100)"),
+    "svt-laplace-leaky-5": partial(leaky_raw, threshold=LaplaceNoise(2 / EPS),
+                                   name="SVT-Laplace-Leaky-5", claim="(1/2, 0)"),
 }
 
 SIZES = {"single": {"svt-laplace": (2, 5, 11, 25, 30, 50, 100, 200),
@@ -167,13 +217,18 @@ SIZES = {"single": {"svt-laplace": (2, 5, 11, 25, 30, 50, 100, 200),
                     "noisymax-laplace": (3, 4, 6, 8, 16, 32, 64),
                     "noisymin-laplace": (3, 4, 6, 8, 32),
                     "svt-gauss": (2, 5, 10, 25, 30),
-                    "noisymax-gauss": (2, 3, 4, 5, 6, 8)},
+                    "noisymax-gauss": (2, 3, 4, 5, 6, 8),
+                    "svt-gauss-leaky-1": (5, 6),
+                    "svt-gauss-leaky-2": (3, 6),
+                    "svt-laplace-leaky-5": (2,)},
          "all": {"svt-laplace": (2, 3, 4, 5, 6, 7, 8, 9),
                  "svt-laplace-ge": (2, 5, 6),
                  "noisymax-laplace": (3, 4, 5, 6, 7, 8, 9),
                  "noisymin-laplace": (3, 4, 6),
                  "svt-gauss": (2, 3, 4, 5, 6, 7),
-                 "noisymax-gauss": (2, 3, 4, 5, 6, 7)}}
+                 "noisymax-gauss": (2, 3, 4, 5, 6, 7),
+                 "svt-gauss-leaky-1": (5, 6),
+                 "svt-gauss-leaky-2": (3, 6)}}
 QUICK = {"single": {k: v[:3] for k, v in SIZES["single"].items()},
          "all": {k: v[:2] for k, v in SIZES["all"].items()}}
 
@@ -188,21 +243,26 @@ def run_case(family: str, workload: str, n: int, claim_name: str) -> dict[str, A
     claim = CLAIMS[claim_name]
     clear_caches()  # every case computes its laws from scratch
     witness = ""
+    directions: dict[str, Any] = {}
     wall, cpu = time.perf_counter(), time.process_time()
     if workload == "single":
-        a, b = (0,) * n, (0,) * (n - 1) + (1,)
+        a, b = SINGLE_PAIR.get(family, ((0,) * n, (0,) * (n - 1) + (1,)))
         reps = [audit_pair(mech, a, b, claim=claim), audit_pair(mech, b, a, claim=claim)]
         verdicts = [r.verdict for r in reps]
+        directions = {"a": list(a), "b": list(b), "a_to_b": verdicts[0].value,
+                      "b_to_a": verdicts[1].value}
         verdict = (Verdict.VIOLATED if Verdict.VIOLATED in verdicts else
                    Verdict.UNDECIDED if Verdict.UNDECIDED in verdicts else Verdict.HOLDS)
         width = max(r.delta_at_claim.width for r in reps)
-        eps_lo = float(max(r.epsilon.t_lo for r in reps))
+        ratio = max(r.epsilon.t_lo for r in reps)
+        eps_lo = (math.inf if any(r.epsilon.infinite for r in reps)
+                  else math.log(ratio.numerator) - math.log(ratio.denominator))
         pairs = 2
     else:
         report = audit(mech, Universe((0, 1), (n,)), claim=claim)
         verdict, pairs = report.verdict, report.pairs
         width = report.undecided_width or Fraction(0)
-        eps_lo = math.exp(report.epsilon_lower)  # display only (as e^ε, like the pair reports)
+        eps_lo = math.inf if report.epsilon_infinite else float(report.epsilon_lower)
         if report.verdict_witness is not None and verdict is Verdict.VIOLATED:
             w = report.verdict_witness
             witness = (f"{w.a} -> {w.b}: δ(ε) >= {float(w.delta_at_claim.lo):.5f}")
@@ -213,9 +273,12 @@ def run_case(family: str, workload: str, n: int, claim_name: str) -> dict[str, A
         "cpu_seconds": round(time.process_time() - cpu, 3),
         "delta_width": float(width),
     }
-    out["epsilon_lower"] = round(math.log(eps_lo), 6)  # display only: the worst pair's ε, lower end
+    # display only: the worst pair's ε, lower end ("inf" when proved infinite)
+    out["epsilon_lower"] = "inf" if math.isinf(eps_lo) else round(eps_lo, 6)
     if witness:
         out["witness"] = witness
+    if directions:  # the single pair's two orders (DiPApprox checks a -> b only)
+        out["directions"] = directions
     return out
 
 
@@ -258,7 +321,7 @@ def render(result: dict[str, Any]) -> str:
                 eps = r.get("epsilon_lower")
                 verdict = r["verdict"] + (f" ({r['witness']})" if r.get("witness") else "")
                 lines.append(f"| {r['n']} | {r['claim']} | {verdict} | {r['pairs']} | "
-                             f"{'-' if eps is None else f'{eps:.4f}'} | "
+                             f"{'∞' if eps == 'inf' else f'{eps:.4f}'} | "
                              f"{r['delta_width']:.2g} | {r['wall_seconds']:.3g} | "
                              f"{r['cpu_seconds']:.3g} | {published} |")
             lines.append("")

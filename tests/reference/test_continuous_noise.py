@@ -20,6 +20,7 @@ from privref.reference.continuous_noise import (
     LaplaceNoise,
     NoiseContest,
     NoisyArgmax,
+    NoNoise,
     ThresholdRun,
     ThresholdTest,
     argmax,
@@ -383,3 +384,35 @@ def test_extreme_scales_give_sound_laws(event: FiniteEvent) -> None:
     law = _law(event)
     assert sum(b.lo for b in law.values()) <= 1 <= sum(b.hi for b in law.values())
     assert max(b.lo for b in law.values()) > F(1, 2)
+
+
+def test_raw_queries_against_a_noisy_threshold() -> None:
+    """NoNoise queries (the leaky sparse vectors): with ρ ~ Lap(2) and threshold 0, the run over
+    raw values (1, 3, 2) stops at 0 w.p. P(ρ < 1), at 1 w.p. P(1 <= ρ < 3), never at 2 (2 < 3),
+    and runs through w.p. P(ρ >= 3)."""
+    law = _law(ThresholdRun(LaplaceNoise(F(2)), F(0), NoNoise(), (F(1), F(3), F(2))))
+    below_1, below_3 = 1 - exp(F(-1, 2)) / 2, 1 - exp(F(-3, 2)) / 2
+    assert _contains(law[0], below_1.enclose(200))
+    assert _contains(law[1], (below_3 - below_1).enclose(200))
+    assert law[2] == Interval.point(F(0))
+    assert _contains(law[3], (1 - below_3).enclose(200))
+    gauss = _law(ThresholdRun(GaussianNoise(F(1)), F(0), NoNoise(), (F(0),)), 64)
+    assert gauss[0].lo <= F(1, 2) <= gauss[0].hi
+
+
+def test_no_noise_is_refused_where_ties_could_matter() -> None:
+    with pytest.raises(InvalidArgument, match="threshold_noise"):
+        ThresholdRun(NoNoise(), F(0), LaplaceNoise(F(1)), (F(0),))  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgument, match="noise"):
+        NoisyArgmax(NoNoise(), (F(0), F(1)))  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgument, match="noise"):
+        ThresholdTest(NoNoise(), F(0), F(0))  # type: ignore[arg-type]
+
+
+def test_an_impossible_stop_is_exactly_zero_with_gaussian_noise_too() -> None:
+    """Raw values (0, 0): the run cannot stop at 1 (it would need 0 <= T and 0 > T), so the
+    probability is exactly 0 (not an enclosure [0, tail]), and the loss of that event is
+    proved infinite."""
+    law = dict(law_of(ThresholdRun(GaussianNoise(F(2)), F(0), NoNoise(), (F(0), F(0))), 64))
+    assert law[1] == F(0)
+    assert law_of(ThresholdRun(LaplaceNoise(F(2)), F(0), NoNoise(), (F(0), F(0))))[1][1] == F(0)

@@ -44,7 +44,7 @@ MAX_TERMS: Final = 1 << 16
 MAX_WORKING_PRECISION: Final = 1 << 14
 """Largest arb precision (bits) :func:`integral` doubles to before returning a wider enclosure."""
 
-Family = Literal["laplace", "exponential", "gaussian"]
+Family = Literal["laplace", "exponential", "gaussian", "point"]
 Part = Literal["density", "cdf", "sf"]
 
 
@@ -53,7 +53,8 @@ class Factor:
     """One factor of an integrand: the density, CDF or survival function of μ + Z at x.
 
     ``family`` "laplace": Z has density e^{-|z|/s}/(2s); "exponential": e^{-z/s}/s on z >= 0;
-    "gaussian": Z ~ N(0, s²) (not piecewise exponential: :mod:`._quadrature` integrates it).
+    "gaussian": Z ~ N(0, s²) (not piecewise exponential: :mod:`._quadrature` integrates it);
+    "point": Z = 0 (no noise; a CDF or survival function only, a step at μ; scale unused).
     The scale is s = ``scale``·``unit``: a rational, or a rational multiple of one exact
     real (001 Algorithm 6's printed λ = √(32T ln(1/δ)/ε) is irrational); the factors of one
     integrand share one unit, so that the exponents stay rational multiples of 1/unit.
@@ -66,8 +67,9 @@ class Factor:
     unit: Real | None = None
 
     def __post_init__(self) -> None:
-        if self.family not in ("laplace", "exponential", "gaussian") \
-                or self.part not in ("density", "cdf", "sf"):
+        if self.family not in ("laplace", "exponential", "gaussian", "point") \
+                or self.part not in ("density", "cdf", "sf") \
+                or (self.family == "point" and self.part == "density"):
             raise InvalidArgument(f"factor {self.family} {self.part} is not supported")
         if not isinstance(self.scale, Fraction) or self.scale <= 0:
             raise InvalidArgument(f"scale={self.scale!r} must be a positive Fraction")
@@ -81,6 +83,9 @@ class Factor:
         (a density's β is to be divided by the unit too); Laplace and exponential only."""
         if self.family == "gaussian":
             raise InvalidArgument("a Gaussian factor is not piecewise exponential")
+        zero = Fraction(0)
+        if self.family == "point":  # P(μ <= x): 1 right of μ, 0 left of it; the sf the reverse
+            return (1 if right == (self.part == "cdf") else 0), zero, zero
         s = self.scale
         if self.family == "laplace":
             if self.part == "density":
@@ -105,7 +110,7 @@ def check_integrand(factors: tuple[Factor, ...]) -> None:
     if sum(1 for f in factors if f.part == "density") != 1:
         raise InvalidArgument("an integrand has exactly one density factor (the others are "
                               "CDFs or survival functions), so that its integral is finite")
-    if len({id(f.unit) for f in factors}) != 1:
+    if len({id(f.unit) for f in factors if f.family != "point"}) != 1:
         raise InvalidArgument("the factors of one integrand must share one scale unit")
 
 
@@ -145,7 +150,7 @@ def _integral_ball(factors: tuple[Factor, ...]) -> arb:
     kinks = sorted({f.location for f in factors})
     ends: list[Fraction | None] = [None, *kinks, None]
     exps: dict[Fraction, arb] = {}
-    unit = factors[0].unit
+    unit = next(f.unit for f in factors if f.part == "density")
     inv_unit = arb(1) if unit is None else 1 / real_ball(unit)
     total = arb(0)
     for lo, hi in pairwise(ends):

@@ -101,7 +101,7 @@ def _range(density: Factor, half_width: int, unit_hi: Fraction) -> tuple[Fractio
 def _integral_ball(factors: tuple[Factor, ...], half_width: int, prec: int) -> tuple[arb, arb]:
     """(∫ over the truncated range, tail bound) as arb balls at the current precision."""
     density = next(f for f in factors if f.part == "density")
-    unit = factors[0].unit
+    unit = density.unit
     unit_hi = Fraction(1) if unit is None else unit.enclose(prec + 16).hi
     inv_unit = arb(1) if unit is None else 1 / real_ball(unit)
     low, high = _range(density, half_width, unit_hi)
@@ -126,15 +126,36 @@ def _integral_ball(factors: tuple[Factor, ...], half_width: int, prec: int) -> t
     return total, _tail(density, half_width)
 
 
+def _vanishes(factors: tuple[Factor, ...]) -> bool:
+    """True when on every piece of the whole line some Laplace, exponential or no-noise factor
+    is identically 0 there (e.g. a raw value that can never pass): the integral is exactly 0."""
+    kinks = sorted({f.location for f in factors if f.family != "gaussian"})
+    ends: list[Fraction | None] = [None, *kinks, None]
+    for lo, _ in pairwise(ends):
+        if not any(f.family != "gaussian"
+                   and _is_zero(f.piece(lo is not None and lo >= f.location))
+                   for f in factors):
+            return False
+    return True
+
+
+def _is_zero(piece: tuple[int, Fraction, Fraction]) -> bool:
+    alpha, beta, _ = piece
+    return alpha == 0 and beta == 0
+
+
 @lru_cache(maxsize=4096)
 def integral(factors: tuple[Factor, ...], prec: int) -> Interval:
     """A rigorous enclosure of ``∫ Π factors dx`` (a probability), relatively ``prec`` bits
     wide when the limits allow (see the module docstring), clipped to [0, 1].
 
+    An integrand that vanishes on every piece by construction (:func:`_vanishes`) is exactly 0.
     Raises InvalidArgument for an integrand without exactly one density or with mixed units,
     TooLargeToEnumerate when arb cannot bound the value.
     """
     check_integrand(factors)
+    if _vanishes(factors):
+        return Interval.point(Fraction(0))
     density = next(f for f in factors if f.part == "density")
     work = min(prec + 2 * len(factors) + 32, MAX_QUADRATURE_PRECISION)
     half_width = _initial_half_width(density, prec + 16)

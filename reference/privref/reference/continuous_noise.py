@@ -53,6 +53,7 @@ __all__ = [
     "ExponentialNoise",
     "GaussianNoise",
     "LaplaceNoise",
+    "NoNoise",
     "NoiseContest",
     "NoisyArgmax",
     "ThresholdRun",
@@ -134,6 +135,21 @@ class GaussianNoise(_ScaledNoise):
 
 
 ContinuousNoise: TypeAlias = LaplaceNoise | ExponentialNoise | GaussianNoise
+
+
+@dataclass(frozen=True, slots=True)
+class NoNoise:
+    """No noise: the value is compared as it is (DiPApprox's leaky sparse vectors).
+
+    Accepted only as a :class:`ThresholdRun`'s ``query_noise``, against a continuous threshold
+    noise, where ties still have probability 0.
+    """
+
+    unit: None = None
+
+    def factor(self, part: Part, location: Fraction) -> Factor:
+        """The CDF or survival function of the constant ``location`` (a step at it)."""
+        return Factor("point", part, location, Fraction(1))
 
 
 def _check_noise(noise: object, name: str) -> None:
@@ -274,20 +290,21 @@ class ThresholdRun(FiniteEvent):
     ``above`` true: the first j with values[j] + ν_j > threshold + ρ (the sparse vector's
     AboveThreshold, Dwork and Roth 2014 Algorithm 1: the first ⊤); false: the first j with
     values[j] + ν_j < threshold + ρ.  ρ ~ ``threshold_noise`` is drawn once, each ν_j ~
-    ``query_noise`` afresh.  Exact law, with x = threshold + ρ:
+    ``query_noise`` afresh (or :class:`NoNoise`: the raw values).  Exact law, with x = threshold + ρ:
     P(j) = ∫ f_ρ(x) Π_{i<j} P(values[i] + ν_i on the other side of x)·P(values[j] + ν_j
     crosses x) dx, each a closed-form integral (:mod:`._piecewise_exp`).
     """
 
     threshold_noise: ContinuousNoise
     threshold: Fraction
-    query_noise: ContinuousNoise
+    query_noise: ContinuousNoise | NoNoise
     values: tuple[Fraction, ...]
     above: bool = True
 
     def __post_init__(self) -> None:
         _check_noise(self.threshold_noise, "threshold_noise")
-        _check_noise(self.query_noise, "query_noise")
+        if not isinstance(self.query_noise, NoNoise):
+            _check_noise(self.query_noise, "query_noise")
         object.__setattr__(self, "threshold", _exact(self.threshold, "threshold"))
         if not isinstance(self.values, tuple) or not self.values:
             raise InvalidArgument(f"values={self.values!r} must be a non-empty tuple")
@@ -399,14 +416,14 @@ def beats(noise1: ContinuousNoise, shift1: ExactInput, noise2: ContinuousNoise,
 
 
 def first_above(threshold_noise: ContinuousNoise, threshold: ExactInput,
-                query_noise: ContinuousNoise, values: tuple[ExactInput, ...]) -> Program[int]:
+                query_noise: ContinuousNoise | NoNoise, values: tuple[ExactInput, ...]) -> Program[int]:
     """Yield the first index above one shared noisy threshold (:class:`ThresholdRun`)."""
     return _event(ThresholdRun(threshold_noise, cast(Fraction, threshold), query_noise,
                                cast(tuple[Fraction, ...], tuple(values)), True))
 
 
 def first_below(threshold_noise: ContinuousNoise, threshold: ExactInput,
-                query_noise: ContinuousNoise, values: tuple[ExactInput, ...]) -> Program[int]:
+                query_noise: ContinuousNoise | NoNoise, values: tuple[ExactInput, ...]) -> Program[int]:
     """Yield the first index below one shared noisy threshold (:class:`ThresholdRun`)."""
     return _event(ThresholdRun(threshold_noise, cast(Fraction, threshold), query_noise,
                                cast(tuple[Fraction, ...], tuple(values)), False))
