@@ -14,6 +14,7 @@ import pytest
 from privref.audits.stats import bonferroni, cp_lower, cp_upper
 from privref.reference._piecewise_exp import Factor, integral
 from privref.reference.continuous_noise import (
+    MAX_EVENT_VALUES,
     ContinuousNoise,
     ExponentialNoise,
     GaussianNoise,
@@ -260,6 +261,11 @@ def test_bad_events_name_the_argument() -> None:
         ThresholdTest(lap, F(0), "inf")  # type: ignore[arg-type]
     with pytest.raises(InvalidArgument, match="values"):
         ThresholdRun(lap, F(0), lap, ())
+    with pytest.raises(InvalidArgument, match="MAX_EVENT_VALUES"):
+        NoisyArgmax(lap, (F(0),) * (MAX_EVENT_VALUES + 1))
+    with pytest.raises(InvalidArgument, match="MAX_EVENT_VALUES"):
+        ThresholdRun(lap, F(0), lap, (F(0),) * (MAX_EVENT_VALUES + 1))
+    assert len(NoisyArgmax(lap, (F(0),) * MAX_EVENT_VALUES).values) == MAX_EVENT_VALUES
     with pytest.raises(InvalidArgument, match=r"values\[1\]"):
         NoisyArgmax(lap, (F(0), "nan"))  # type: ignore[arg-type]
     with pytest.raises(InvalidArgument, match="prec"):
