@@ -36,7 +36,7 @@ from validation.zoo_dpsniper import (
     geometric_cdf_numerators,
     murmur3_32,
 )
-from validation.zoo_svt import BOTTOM, PrefixItem, SVTSpec, prefix_probability
+from validation.zoo_svt import BOTTOM, PrefixItem, SVTSpec, prefix_law
 from validation.zoo_types import NOT_PRIVATE, ZooEntry, rows_as_outcomes
 
 from ..stats import AUDIT_CONFIDENCE
@@ -245,8 +245,8 @@ def test_svt3_at_c1_attains_l_eps_over_2c() -> None:
     """Every factor of the witness integrand is a left tail: P(·|0^10) = e^{1/2}·P(·|1^10) exactly."""
     spec = SVTSpec(3, EPSILON, 1, Fraction(1))
     prefix: list[PrefixItem] = [*([BOTTOM] * 9), (None, Fraction(0))]
-    p = prefix_probability(spec, [0] * 10, prefix)
-    q = prefix_probability(spec, [1] * 10, prefix)
+    p = zoo_laws.exact(prefix_law(spec, [0] * 10, prefix))
+    q = zoo_laws.exact(prefix_law(spec, [1] * 10, prefix))
     assert q == _shifted(p, Fraction(-1, 2))
     e = entry("dpsniper_svt3")
     assert isinstance(e.true_epsilon, Real) and e.true_epsilon.exact == Fraction(1, 2)
