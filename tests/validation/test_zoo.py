@@ -303,7 +303,9 @@ def _ratio_box(w: Witness) -> Interval | None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_witnesses_agree_with_the_true_epsilon(name: str) -> None:
-    """Witness losses lie below the true epsilon's upper end; the enclosure's lower end is a witness's."""
+    """Witness losses lie below the true epsilon's upper end; the enclosure's lower end is a
+    witness's loss, or the exact auditor's loss over the entry's pairs (validation.zoo_exact),
+    which a witness attains (both are proved lower bounds, rounded differently: within 2^-60)."""
     e = entry(name)
     true = e.true_epsilon
     for w in e.witnesses:
@@ -316,7 +318,7 @@ def test_witnesses_agree_with_the_true_epsilon(name: str) -> None:
         elif isinstance(true, Real):
             assert compare(rational(lower), true)[0] is not Order.GREATER
     if isinstance(true, Interval) and name != "laplace_snapping":
-        assert true.lo == max(w.epsilon_lower() or 0 for w in e.witnesses)
+        assert abs(true.lo - max(w.epsilon_lower() or 0 for w in e.witnesses)) < Fraction(1, 2**60)
 
 
 @pytest.mark.parametrize("name", NAMES)

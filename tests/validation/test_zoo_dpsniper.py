@@ -287,11 +287,13 @@ def test_rappor_loss_by_enumeration(name: str, f: Fraction, p: Fraction | None, 
 
 
 def test_enclosures_and_verdicts_are_consistent() -> None:
-    """Lower ends are the witnesses' proved losses; incorrect entries have a proof, correct ones none."""
+    """Lower ends are the witnesses' proved losses (or the exact auditor's loss over the pairs,
+    which a witness attains within 2^-60); incorrect entries have a proof, correct ones none."""
     for e in ENTRIES:
         lowers = [w.epsilon_lower() for w in e.witnesses]
         if isinstance(e.true_epsilon, Interval):
-            assert e.true_epsilon.lo == max(x for x in lowers if x is not None), e.name
+            best = max(x for x in lowers if x is not None)
+            assert abs(e.true_epsilon.lo - best) < Fraction(1, 2**60), e.name
         proved = any(x is None or compare(rational(x), e.claimed_epsilon)[0] is Order.GREATER
                      for x in lowers)
         assert proved is not e.correct, e.name
