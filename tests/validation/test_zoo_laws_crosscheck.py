@@ -106,12 +106,23 @@ def test_svt3_released_value_windows_agree_and_partition_the_top_event(
     assert _agree(prefix_law(spec, data, [*prefix, (lo, hi)])).lo > 0
 
 
-def test_numerical_svt_laws_agree_with_the_exact_sums() -> None:
-    """NumericalSVT's witness and a two-sided release window: core enclosure against exact sum."""
+def test_numerical_svt_laws_agree_with_the_exact_sums_and_windows_partition_the_release(
+        ) -> None:
+    """NumericalSVT's witness and two-sided release windows: core enclosure against exact sum;
+    the windows (-∞, -3), [-3, 4), [4, ∞) of a release add up to the unconstrained ⊤, exactly."""
     a, b, prefix = NSVT_WITNESS
     for data in (a, b):
         _agree(numerical_svt_law(data, prefix))
         _agree(numerical_svt_law(data, (BOTTOM, (F(-3), F(4)), BOTTOM, (None, F(1)))))
+        windows: list[tuple[Fraction | None, Fraction | None]] = [(None, F(-3)), (F(-3), F(4)),
+                                                                   (F(4), None)]
+        parts = [zoo_laws.exact(numerical_svt_law(data, (BOTTOM, w))) for w in windows]
+        total: zoo_laws.ExpSum = {}
+        for part in parts:
+            for nu, c in part.items():
+                total[nu] = total.get(nu, F(0)) + c
+        whole = zoo_laws.exact(numerical_svt_law(data, (BOTTOM, (None, None))))
+        assert {nu: c for nu, c in total.items() if c} == whole
 
 
 @pytest.mark.parametrize(("scale", "k"), [(F(10), 1), (F(200), 20), (F(20), 5)])
