@@ -8,7 +8,9 @@ from fractions import Fraction
 
 import pytest
 
+from privref.audits.exact import Verdict, audit
 from privref.reference.errors import InvalidArgument, NotNeighboring
+from privref.reference.neighbors import Universe
 from privref.reference.reals import Interval, prob_as_interval
 from validation.zoo import zoo_entry
 from validation.zoo_exact import audited_loss, int_values, pairs_loss
@@ -85,3 +87,27 @@ def test_refusals() -> None:
         pairs_loss(mechanism, [((0, 0, 0, 0, 0), (2, 0, 0, 0, 0))])
     with pytest.raises(InvalidArgument, match="5 answers; this program takes 4"):
         svt_mechanism(SVTSpec(2, F(1), 1, F(0)), 4).distribution((0, 0, 0, 0, 0))
+
+
+@pytest.mark.deep  # about 12 s: two exact audits of 98 976 pairs each (docs/test-tiers.md)
+def test_universe_audits_of_report_noisy_max_quoted_in_the_docs() -> None:
+    """docs/blackbox-zoo.md, "Ground truth from the exact core": over every ℓ∞ pair of
+    {-1, 0, 1, 2}⁵ the worst loss of noisy_max_index (ε = 1) is at its listed pair, and that of
+    ReportNoisyMax1 (ε = 1/10) is 0.0953767 at 0 1⁴ → -1 2⁴, above its entry's lower end (the best
+    over DP-Sniper's pairs) and below the claim."""
+    universe = Universe((-1, 0, 1, 2), (5,))
+    zoo_pair = ((0, 1, 1, 1, 1), (-1, 2, 2, 2, 2))
+    index = audit(noisy_max_mechanism(F(1), "laplace"), universe)
+    assert index.pairs == 98_976 and index.verdict is Verdict.HOLDS
+    assert index.epsilon_witness is not None and index.epsilon_witness[:2] == zoo_pair
+    entry = zoo_entry("noisy_max_index")
+    assert isinstance(entry.true_epsilon, Interval)
+    assert abs(index.epsilon_lower - entry.true_epsilon.lo) < F(1, 2**60)
+    rnm1 = audit(noisy_max_mechanism(F(1, 10), "laplace"), universe)
+    assert rnm1.verdict is Verdict.HOLDS and rnm1.epsilon_witness is not None
+    assert rnm1.epsilon_witness[:2] == zoo_pair
+    assert F(95376, 10**6) < rnm1.epsilon_lower and rnm1.epsilon_upper is not None
+    assert rnm1.epsilon_upper < F(95377, 10**6)
+    dps = zoo_entry("dpsniper_report_noisy_max1")
+    assert isinstance(dps.true_epsilon, Interval)
+    assert dps.true_epsilon.lo < rnm1.epsilon_lower < dps.true_epsilon.hi
