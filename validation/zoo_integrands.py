@@ -1,4 +1,4 @@
-r"""The zoo's continuous-noise events as laws built from the exact core's pieces, and their enclosures.
+"""The zoo's continuous-noise events as laws built from the exact core's pieces, and their enclosures.
 
 The witnesses of the zoo's Laplace- and exponential-noise mechanisms (the sparse vector's
 outcome patterns, NumericalSVT's prefixes, report-noisy-max's left tails, the Laplace
@@ -6,18 +6,19 @@ mechanism's tails) all have probabilities of one shape: a signed sum of products
 
 * one-dimensional integrals ``∫ Π factors dx`` of the core's density, CDF and survival
   factors (``noise.factor(part, location)`` of :mod:`privref.reference.continuous_noise`'s
-  noises, held here as :class:`Piece`\ s; e.g. the noisy threshold's
-  density times one CDF or survival function per query), enclosed by the core's closed form
+  noises, held here as :class:`Piece` objects; e.g. the noisy threshold's density times one
+  CDF or survival function per query), enclosed by the core's closed form
   (:func:`privref.reference.continuous_noise.integral`), and
 * threshold tests ``P(shift + Z > threshold)`` or their complements
   (:class:`privref.reference.continuous_noise.ThresholdTest`), enclosed by the core's
   :func:`~privref.reference.continuous_noise.law_of`.
 
 A :data:`Law` holds such a sum symbolically; :func:`enclose` encloses it with the core alone,
-so the zoo's numbers have one source of truth.  The signs come only from released values
-(Algorithm 3's "⊤ with a value in [lo, hi)", see :func:`released_in`), which are written as
-differences of such terms.  :mod:`validation.zoo_laws` integrates the same laws independently,
-as exact sums Σ c·e^ν, for the tests.
+so the zoo's numbers have one source of truth.  The signs come only from released values in a
+window (Algorithm 3's "⊤ with a value in [lo, hi)", see :func:`released_in`; NumericalSVT's
+two-sided release windows), which are written as differences of such terms.
+:mod:`validation.zoo_laws` integrates the same laws independently, as exact sums Σ c·e^ν, for
+the tests.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from privref.reference.reals import DEFAULT_PRECISION, Interval, prob_as_interva
 
 __all__ = ["ONE", "Integrand", "Law", "Piece", "Pieces", "Term", "enclose", "expand", "integrand",
            "product", "released_in", "tail"]
+
 
 @dataclass(frozen=True, slots=True)
 class Piece:
