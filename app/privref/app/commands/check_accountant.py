@@ -261,6 +261,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote {json_path}")
     if any(r.role == "bound" for r in unsafe):
         return EXIT_VIOLATION
-    if any(r.cls in ("raised", "timeout", "invalid") for r in all_rows):
+    failed = [r for r in all_rows if r.cls in ("raised", "timeout", "invalid")]
+    if failed:
+        print(f"{COMMAND}: error: {len(failed)} answer(s) raised, overran --task-timeout="
+              f"{timeout:g} s or were NaN (rows marked raised / timeout / invalid): nothing was "
+              "concluded for those tasks", file=sys.stderr)
         return EXIT_TARGET
     return EXIT_OK
