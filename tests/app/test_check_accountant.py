@@ -181,3 +181,23 @@ def test_json_records_versions_enclosures_and_snippets(tmp_path: Path,
     (task,) = data["tasks"]
     lo, hi = (F(x) for x in task["enclosure"])
     assert lo <= hi < 1
+
+
+def test_all_skips_a_missing_library_and_a_broken_one_exits_5(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "privref_broken_fixture.py").write_text("raise RuntimeError('broken')\n")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    fake = _fake("result = 1.0")
+    monkeypatch.setattr(registry, "LIBRARIES", {
+        "fake": fake,
+        "ghost": Library("ghost", "privref_no_such_library", "ghost", fake.methods),
+    })
+    from privref.app.commands import check_accountant
+
+    monkeypatch.setattr(check_accountant, "LIBRARIES", registry.LIBRARIES)
+    assert main(["check-accountant", "all", "--only", "delta-s1.0-R1-e1.0", "--quiet"]) == 0
+    assert "ghost: not installed (skipped)" in capsys.readouterr().out
+    registry.LIBRARIES["broken"] = Library("broken", "privref_broken_fixture", "broken",
+                                           fake.methods)
+    assert main(["check-accountant", "all", "--only", "delta-s1.0-R1-e1.0", "--quiet"]) == 5
+    assert "broken failed to import" in capsys.readouterr().err

@@ -63,6 +63,8 @@ class Worker:
     def __init__(self, module: str, distribution: str, timeout: float) -> None:
         self.module, self.distribution, self.timeout = module, distribution, timeout
         self.version: str | None = None
+        self.dependencies: dict[str, str] = {}
+        """numpy's and scipy's versions in the child (when installed)."""
         self._proc: subprocess.Popen[str] | None = None
         self._log: IO[str] | None = None
 
@@ -92,6 +94,7 @@ class Worker:
             self.close()
             raise LibraryFailed(f"importing {self.distribution} raised {hello['import_error']}")
         self.version = str(hello["version"])
+        self.dependencies = {str(k): str(v) for k, v in hello.get("dependencies", {}).items()}
         return self.version
 
     def _read(self, timeout: float) -> str | None:
@@ -191,7 +194,11 @@ def _serve(module: str, distribution: str) -> None:
         version = metadata.version(distribution)
     except metadata.PackageNotFoundError:
         version = "unknown"
-    say({"version": version, "python": platform.python_version()})
+    found = {}
+    for dependency in ("numpy", "scipy"):
+        with contextlib.suppress(metadata.PackageNotFoundError):
+            found[dependency] = metadata.version(dependency)
+    say({"version": version, "python": platform.python_version(), "dependencies": found})
     for line in sys.stdin:
         request = json.loads(line)
         scope: dict[str, Any] = {"__name__": "__accountant__"}

@@ -100,11 +100,13 @@ def _tasks(only: str | None) -> list[Task]:
 
 
 def run_library(library: Library, tasks: list[Task], timeout: float,
-                certified: dict[str, Certified], quiet: bool = True) -> tuple[str, list[Row]]:
+                certified: dict[str, Certified],
+                quiet: bool = True) -> tuple[str, dict[str, str], list[Row]]:
     """Run every method of ``library`` on each task of its kind and classify each output.
 
-    Returns the library's version and the rows.  Raises LibraryMissing / LibraryFailed when the
-    library cannot be imported.  ``certified`` caches privref's enclosures across libraries.
+    Returns the library's version, its numpy and scipy versions, and the rows.  Raises
+    LibraryMissing / LibraryFailed when the library cannot be imported.  ``certified`` caches
+    privref's enclosures across libraries.
     """
     worker = Worker(library.module, library.distribution, timeout)
     version = worker.start()
@@ -132,7 +134,7 @@ def run_library(library: Library, tasks: list[Task], timeout: float,
                     rows.append(Row(task, method, name, role, value, classify(cert, value), answer))
     finally:
         worker.close()
-    return version, rows
+    return version, worker.dependencies, rows
 
 
 def _distance(row: Row) -> str:
@@ -212,27 +214,34 @@ def run(args: argparse.Namespace) -> int:
             results[library.name] = {"status": "no task selected"}
             continue
         try:
-            version, rows = run_library(library, wanted, timeout, certified, quiet=args.quiet)
+            version, dependencies, rows = run_library(library, wanted, timeout, certified,
+                                                      quiet=args.quiet)
         except LibraryMissing as exc:
             if name != "all":
                 print(f"{COMMAND}: error: {exc}: pip install {library.distribution} "
                       "(or pip install 'privref[accounting]')", file=sys.stderr)
                 return EXIT_NOTHING_CHECKED
             results[library.name] = {"status": "not installed"}
+            print(f"{library.name}: not installed (skipped)\n")
             continue
         except LibraryFailed as exc:
             if name != "all":
                 raise TargetFailure(str(exc)) from None
             results[library.name] = {"status": f"failed: {exc}"}
+            print(f"{library.name}: {exc} (skipped)\n")
             continue
         except TooLargeToEnumerate as exc:  # privref's own work caps: a bug in the grid
             raise PrivrefError(f"privref could not certify a grid task: {exc}") from None
         all_rows.extend(rows)
         _print_rows(library.name, version, rows)
         results[library.name] = {"status": "ran", "distribution": library.distribution,
-                                 "version": version, "counts": _counts(rows),
+                                 "version": version, "dependencies": dependencies,
+                                 "counts": _counts(rows),
                                  "answers": [_row_json(r, certified[r.task.id]) for r in rows]}
     ran = [n for n, r in results.items() if r["status"] == "ran"]
+    broken = [n for n, r in results.items() if str(r["status"]).startswith("failed")]
+    if not ran and broken:
+        raise TargetFailure(f"no library could be imported: {', '.join(broken)} failed to import")
     if not ran:
         print(f"{COMMAND}: error: none of {', '.join(LIBRARIES)} is installed: pip install "
               "'privref[accounting]'", file=sys.stderr)
@@ -262,6 +271,10 @@ def run(args: argparse.Namespace) -> int:
     if any(r.role == "bound" for r in unsafe):
         return EXIT_VIOLATION
     failed = [r for r in all_rows if r.cls in ("raised", "timeout", "invalid")]
+    if broken:
+        print(f"{COMMAND}: error: {', '.join(broken)} failed to import (see above)",
+              file=sys.stderr)
+        return EXIT_TARGET
     if failed:
         print(f"{COMMAND}: error: {len(failed)} answer(s) raised, overran --task-timeout="
               f"{timeout:g} s or were NaN (rows marked raised / timeout / invalid): nothing was "
