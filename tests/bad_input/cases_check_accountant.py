@@ -22,6 +22,8 @@ CASES: list[Case] = [
     _cli("check-accountant-timeout-nan", "--task-timeout", "autodp", "--task-timeout", "nan"),
     _cli("check-accountant-timeout-huge", "--task-timeout", "autodp", "--task-timeout", "1e9"),
     _cli("check-accountant-only-nothing", "--only", "autodp", "--only", "no-such-task"),
+    _cli("check-accountant-only-other-kind", "--only.*selects no task dp-accounting answers",
+         "dp-accounting", "--only", "zcdp"),
     _cli("check-accountant-json-is-directory", "--json", "autodp", *_ONE, "--json", "{cwd}"),
     _cli("check-accountant-json-dev-full", "--json", "autodp", *_ONE, "--json", "/dev/full",
          exit_code=EXIT_INTERNAL),

@@ -1,8 +1,9 @@
 """Run a third-party accountant in a child process, each call under a time limit and the process
 under a memory limit.
 
-The child (``python -P -m privref.app.accountants.worker MODULE DISTRIBUTION``) imports the
-library first and says whether it is there (``missing``), failed to import (``import_error``) or is
+The child (``python -P .../worker.py MODULE DISTRIBUTION``: this file run as a script, which
+imports only the standard library, so it starts in milliseconds) imports the library first and
+says whether it is there (``missing``), failed to import (``import_error``) or is
 ready (with its version); then it answers one request per line: a Python snippet (a method's code
 from an adapter, with the task's parameters filled in) is executed and its ``result`` (a float or a
 tuple of floats) returned, each float as ``float.hex`` so that it crosses the pipe exactly.  A
@@ -74,7 +75,7 @@ class Worker:
         self.close()
         self._log = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 - closed in close()
         self._proc = subprocess.Popen(
-            [sys.executable, "-P", "-m", __name__, self.module, self.distribution],
+            [sys.executable, "-P", os.path.abspath(__file__), self.module, self.distribution],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log, text=True,
             start_new_session=True)
         line = self._read(STARTUP_TIMEOUT)

@@ -211,6 +211,10 @@ def run(args: argparse.Namespace) -> int:
     for library in libraries:
         wanted = [t for t in tasks if any(m.kind == t.kind for m in library.methods)]
         if not wanted:
+            if name != "all":
+                kinds = sorted({m.kind for m in library.methods})
+                raise InvalidArgument(f"--only={args.only!r} selects no task {name} answers "
+                                      f"(its task kinds: {', '.join(kinds)})")
             results[library.name] = {"status": "no task selected"}
             continue
         try:
@@ -242,6 +246,8 @@ def run(args: argparse.Namespace) -> int:
     broken = [n for n, r in results.items() if str(r["status"]).startswith("failed")]
     if not ran and broken:
         raise TargetFailure(f"no library could be imported: {', '.join(broken)} failed to import")
+    if not ran and all(r["status"] == "no task selected" for r in results.values()):
+        raise InvalidArgument(f"--only={args.only!r} selects no task any library answers")
     if not ran:
         print(f"{COMMAND}: error: none of {', '.join(LIBRARIES)} is installed: pip install "
               "'privref[accounting]'", file=sys.stderr)
