@@ -50,6 +50,7 @@ from .validate import ExactInput, check_int, check_positive, to_fraction
 
 __all__ = [
     "MAX_EVENT_VALUES",
+    "MAX_VECTOR_VALUES",
     "ContinuousNoise",
     "ExponentialNoise",
     "GaussianNoise",
@@ -57,17 +58,21 @@ __all__ = [
     "NoNoise",
     "NoiseContest",
     "NoisyArgmax",
+    "NoisyBetween",
     "ThresholdRun",
     "ThresholdTest",
+    "ThresholdVector",
     "argmax",
     "argmin",
     "beats",
+    "between",
     "clear_caches",
     "exceeds",
     "first_above",
     "first_below",
     "integral",
     "law_of",
+    "threshold_vector",
 ]
 
 _E = TypeVar("_E")
@@ -399,9 +404,158 @@ def _argmax_law(event: NoisyArgmax, prec: int) -> tuple[tuple[object, Prob], ...
     return tuple(out)
 
 
+MAX_VECTOR_VALUES: Final = 12
+"""Most comparisons one :class:`ThresholdVector` may release (its law has 2^n outcomes, each
+one integral: 4096 at the limit)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ThresholdVector(FiniteEvent):
+    """Every comparison with one shared noisy threshold, all released: the tuple of
+    ``values[j] + ν_j > threshold + ρ`` over j.
+
+    The sparse vector without halting, which is not private (DiPApprox's SVT-Laplace-Leaky-6,
+    taken from DiPC; Lyu, Su and Li 2017 analyse such variants).  ρ ~ ``threshold_noise`` is
+    drawn once, each ν_j ~ ``query_noise`` afresh (or :class:`NoNoise`: the raw values).  Exact
+    law, with x = threshold + ρ: P(b) = ∫ f_ρ(x) Π_j G_j(x) dx, G_j(x) = P(values[j] + ν_j > x)
+    where b_j is true and P(values[j] + ν_j < x) where it is false; one closed-form integral
+    (:mod:`._piecewise_exp`), or a validated quadrature with Gaussian noise, per outcome.
+    """
+
+    threshold_noise: ContinuousNoise
+    threshold: Fraction
+    query_noise: ContinuousNoise | NoNoise
+    values: tuple[Fraction, ...]
+
+    def __post_init__(self) -> None:
+        _check_noise(self.threshold_noise, "threshold_noise")
+        if not isinstance(self.query_noise, NoNoise):
+            _check_noise(self.query_noise, "query_noise")
+        object.__setattr__(self, "threshold", _exact(self.threshold, "threshold"))
+        _check_values(self.values)
+        if len(self.values) > MAX_VECTOR_VALUES:
+            raise InvalidArgument(f"values has {len(self.values)} entries; a ThresholdVector "
+                                  f"releases at most {MAX_VECTOR_VALUES} (MAX_VECTOR_VALUES) "
+                                  "comparisons (its law has 2^n outcomes)")
+        object.__setattr__(self, "values", tuple(_exact(v, f"values[{i}]")
+                                                 for i, v in enumerate(self.values)))
+
+    def accepts(self, value: object) -> bool:
+        """The tuples of len(values) bools."""
+        return (isinstance(value, tuple) and len(value) == len(self.values)
+                and all(isinstance(b, bool) for b in value))
+
+    def branches(self, prec: int) -> list[tuple[object, Prob]]:
+        """Each tuple of comparisons with its enclosed probability (see the class docstring)."""
+        return list(_vector_law(self, prec))
+
+    def draw(self, rng: np.random.Generator) -> tuple[bool, ...]:
+        """The comparisons drawn exactly from :meth:`branches`' law."""
+        return cast(tuple[bool, ...], _draw(rng, self.branches))
+
+
+@lru_cache(maxsize=256)
+def _vector_law(event: ThresholdVector, prec: int) -> tuple[tuple[object, Prob], ...]:
+    n = len(event.values)
+    density = event.threshold_noise.factor("density", event.threshold)
+    out: list[tuple[object, Prob]] = []
+    for code in range(1 << n):
+        bits = tuple(bool(code >> (n - 1 - j) & 1) for j in range(n))
+        # the integrand depends on the multiset of (bit, value) only: sort it, so that outcomes
+        # with the same multiset share one cached integral
+        pairs = sorted(zip(bits, event.values, strict=True))
+        factors = tuple(event.query_noise.factor("sf" if b else "cdf", v) for b, v in pairs)
+        out.append((bits, _tight(integral((density, *factors), prec))))
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class NoisyBetween(FiniteEvent):
+    """Whether ``value + Z`` lies strictly between ``low + Z_low`` and ``high + Z_high`` (Z,
+    Z_low, Z_high independent continuous noises).
+
+    ``ordered`` true: the event low + Z_low < value + Z < high + Z_high (false when the noisy
+    low exceeds the noisy high): DiPApprox's m-Range at one query.  ``ordered`` false: value + Z
+    lies between the smaller and the larger of the two: DiPApprox's k-Min-Max at k = 2 and three
+    queries (the third noisy query inside the range of the first two).  Exact law, conditioning
+    on y = value + Z (density f), the two bounds being independent given y (CDFs F_low, F_high,
+    survival functions S = 1 - F): ordered: True with ∫ f·F_low·S_high, False with
+    ∫ f·S_low + ∫ f·F_low·F_high; unordered: True with ∫ f·F_low·S_high + ∫ f·S_low·F_high,
+    False with ∫ f·S_low·S_high + ∫ f·F_low·F_high.  Every term is a closed-form integral (or a
+    validated quadrature with Gaussian noise), each outcome a sum of positive terms (no
+    cancellation).
+    """
+
+    noise: ContinuousNoise
+    value: Fraction
+    low_noise: ContinuousNoise
+    low: Fraction
+    high_noise: ContinuousNoise
+    high: Fraction
+    ordered: bool = True
+
+    def __post_init__(self) -> None:
+        _check_noise(self.noise, "noise")
+        _check_noise(self.low_noise, "low_noise")
+        _check_noise(self.high_noise, "high_noise")
+        for name in ("value", "low", "high"):
+            object.__setattr__(self, name, _exact(getattr(self, name), name))
+        if not isinstance(self.ordered, bool):
+            raise InvalidArgument(f"ordered={self.ordered!r} must be a bool")
+
+    def accepts(self, value: object) -> bool:
+        """True and False."""
+        return isinstance(value, bool)
+
+    def branches(self, prec: int) -> list[tuple[object, Prob]]:
+        """True and False with their enclosed probabilities (see the class docstring)."""
+        return list(_between_law(self, prec))
+
+    def draw(self, rng: np.random.Generator) -> bool:
+        """The outcome drawn exactly from :meth:`branches`' law."""
+        return bool(_draw(rng, self.branches))
+
+
+@lru_cache(maxsize=1024)
+def _between_law(event: NoisyBetween, prec: int) -> tuple[tuple[object, Prob], ...]:
+    f = event.noise.factor("density", event.value)
+
+    def lo(part: Part) -> Factor:
+        return event.low_noise.factor(part, event.low)
+
+    def hi(part: Part) -> Factor:
+        return event.high_noise.factor(part, event.high)
+
+    inside = integral((f, lo("cdf"), hi("sf")), prec)
+    outside = integral((f, lo("cdf"), hi("cdf")), prec)  # above both
+    if event.ordered:
+        outside = outside + integral((f, lo("sf")), prec)  # below the low end
+    else:
+        inside = inside + integral((f, lo("sf"), hi("cdf")), prec)
+        outside = outside + integral((f, lo("sf"), hi("sf")), prec)  # below both
+    return ((True, _tight(inside)), (False, _tight(outside)))
+
+
+def threshold_vector(threshold_noise: ContinuousNoise, threshold: ExactInput,
+                     query_noise: ContinuousNoise | NoNoise, values: tuple[ExactInput, ...]
+                     ) -> Program[tuple[bool, ...]]:
+    """Yield every comparison with one shared noisy threshold (:class:`ThresholdVector`)."""
+    return _event(ThresholdVector(threshold_noise, cast(Fraction, threshold), query_noise,
+                                  cast(tuple[Fraction, ...], tuple(values))))
+
+
+def between(noise: ContinuousNoise, value: ExactInput, low_noise: ContinuousNoise,
+            low: ExactInput, high_noise: ContinuousNoise, high: ExactInput,
+            ordered: bool = True) -> Program[bool]:
+    """Yield whether a noisy value lies strictly between two noisy bounds (:class:`NoisyBetween`)."""
+    return _event(NoisyBetween(noise, cast(Fraction, value), low_noise, cast(Fraction, low),
+                               high_noise, cast(Fraction, high), ordered))
+
+
 def law_of(event: FiniteEvent, prec: int = DEFAULT_PRECISION) -> tuple[tuple[object, Prob], ...]:
     """The enclosed law of one of this module's events (what the exact interpreter reads)."""
-    if not isinstance(event, ThresholdTest | NoiseContest | ThresholdRun | NoisyArgmax):
+    if not isinstance(event, ThresholdTest | NoiseContest | ThresholdRun | NoisyArgmax
+                                 | ThresholdVector | NoisyBetween):
         raise InvalidArgument(f"event={event!r} is not a continuous-noise event")
     check_int(prec, "prec", minimum=16)
     return tuple(event.branches(prec))
@@ -412,6 +566,8 @@ def clear_caches() -> None:
     _test_law.cache_clear()
     _run_law.cache_clear()
     _argmax_law.cache_clear()
+    _vector_law.cache_clear()
+    _between_law.cache_clear()
     _closed_form.cache_clear()
     _quadrature.integral.cache_clear()
 
