@@ -1,11 +1,14 @@
 """Continuous-noise events beyond the run and the argmax: every comparison with one shared noisy
-threshold (ThresholdVector) and a noisy value between two noisy bounds (NoisyBetween).  Laws
-checked against an independent mpmath quadrature written from the densities (not from the
-Factor code), against the existing events where the laws coincide, and against the exact
+threshold (ThresholdVector), a noisy value between two noisy bounds (NoisyBetween), several
+queries between two shared noisy bounds (RangeRun) and the first query inside the noisy range of
+two others (FirstInRange; nested integrals).  Laws checked against an independent mpmath
+quadrature written from the densities (not from the Factor code), against exact rational laws
+of iid orderings, against the existing events where the laws coincide, and against the exact
 sampler."""
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable
 from fractions import Fraction
@@ -15,24 +18,30 @@ import numpy as np
 import pytest
 
 from privref.audits.stats import bonferroni, cp_lower, cp_upper
+from privref.reference._nested_quadrature import nested_integral
+from privref.reference._piecewise_exp import Factor, Family
 from privref.reference.continuous_noise import (
     MAX_VECTOR_VALUES,
     ContinuousNoise,
+    FirstInRange,
     GaussianNoise,
     LaplaceNoise,
     NoiseContest,
     NoisyBetween,
     NoNoise,
+    RangeRun,
     ThresholdRun,
     ThresholdVector,
     between,
     clear_caches,
+    first_in_range,
     law_of,
+    range_run,
     threshold_vector,
 )
 from privref.reference.errors import InvalidArgument
 from privref.reference.program import FiniteEvent, Program, distribution, sample
-from privref.reference.reals import Interval, prob_as_interval
+from privref.reference.reals import Interval, prob_as_interval, rational
 
 F = Fraction
 ALPHA = F(1, 10**6)
@@ -191,6 +200,124 @@ def test_ordered_between_is_directional() -> None:
     assert wrong[True].hi < F(1, 100) < F(9, 10) < either[True].lo
 
 
+# ------------------------------------------------------------------ nested laws
+
+def _fpdf(noise: ContinuousNoise, mu: float, x: float) -> float:
+    s = float(noise.scale)
+    if isinstance(noise, GaussianNoise):
+        return math.exp(-((x - mu) / s) ** 2 / 2) / (s * math.sqrt(2 * math.pi))
+    return math.exp(-abs(x - mu) / s) / (2 * s)
+
+
+def _fcdf(noise: ContinuousNoise, mu: float, x: float) -> float:
+    s, z = float(noise.scale), x - mu
+    if isinstance(noise, GaussianNoise):
+        return math.erfc(-z / (s * math.sqrt(2))) / 2
+    return math.exp(z / s) / 2 if z < 0 else 1 - math.exp(-z / s) / 2
+
+
+def _nested_oracle(g: Callable[[float], float], h: Callable[[float], float],
+                   kinks: list[float]) -> float:
+    """∫ g(x) ∫_{y>x} h(y) dy dx by nested scipy quadrature in floats over ±200 (an oracle
+    independent of arb and of the Factor code; accurate to about 1e-11)."""
+    quad = pytest.importorskip("scipy.integrate").quad
+
+    def k_of(x: float) -> float:
+        return float(quad(h, x, 200, points=[k for k in kinks if k > x] or None,
+                          epsabs=1e-14, epsrel=1e-12, limit=200)[0])
+
+    return float(quad(lambda x: g(x) * k_of(x), -200, 200, points=kinks or None,
+                      epsabs=1e-14, epsrel=1e-12, limit=200)[0])
+
+
+NESTED_SLACK = 1e-9
+
+
+def _meets_float(box: Interval, value: float) -> bool:
+    return float(box.lo) - NESTED_SLACK <= value <= float(box.hi) + NESTED_SLACK
+
+
+@pytest.mark.parametrize("gauss", [True, False])
+def test_nested_integral_matches_nested_quadrature(gauss: bool) -> None:
+    """∫ f_0(x) F_0(x) ∫_{y>x} f_1(y) S_{-1}(y): the chain Q < A < B < C of four values."""
+    noise: ContinuousNoise = GaussianNoise(F(4)) if gauss else LaplaceNoise(F(4))
+    family: Family = "gaussian" if gauss else "laplace"
+    outer = (Factor(family, "density", F(0), F(4)), Factor(family, "cdf", F(0), F(4)))
+    inner = (Factor(family, "density", F(1), F(4)), Factor(family, "sf", F(-1), F(4)))
+    box = nested_integral(outer, inner, 40)
+    assert box.width <= box.lo / 2**40
+    oracle = _nested_oracle(lambda x: _fpdf(noise, 0, x) * _fcdf(noise, 0, x),
+                            lambda y: _fpdf(noise, 1, y) * (1 - _fcdf(noise, -1, y)),
+                            [] if gauss else [-1.0, 0.0, 1.0])
+    assert _meets_float(box, oracle)
+
+
+@pytest.mark.parametrize("noise", [LaplaceNoise(F(2)), GaussianNoise(F(2))])
+def test_iid_orderings_give_exact_rational_laws(noise: ContinuousNoise) -> None:
+    """All values iid: a run between two noisy bounds of two queries has P(2) = 2/4! = 1/12,
+    P(1) = 1/3! - 1/12 = 1/12, P(0) = 5/6 (of three: P(3) = 3!/5! = 1/20); the first query
+    inside the range of two others among four has P(0) = 1/3, P(1) = 2/4! = 1/12, P(none) = 7/12."""
+    run = _law(RangeRun(noise, F(1), noise, F(1), noise, F(1), 2))
+    run3 = _law(RangeRun(noise, F(1), noise, F(1), noise, F(1), 3))
+    first = _law(FirstInRange(noise, (F(1),) * 4))
+    for law, expected in ((run, {0: F(5, 6), 1: F(1, 12), 2: F(1, 12)}),
+                          (run3, {0: F(5, 6), 1: F(1, 12), 2: F(1, 12) - F(1, 20),
+                                  3: F(1, 20)}),
+                          (first, {0: F(1, 3), 1: F(1, 12), 2: F(7, 12)})):
+        for outcome, p in expected.items():
+            assert law[outcome].lo <= p <= law[outcome].hi, (outcome, law[outcome])
+            assert law[outcome].width < F(1, 10**6)
+
+
+def test_short_runs_and_ranges_are_the_one_dimensional_events() -> None:
+    """One query: a RangeRun is an ordered NoisyBetween; three values: a FirstInRange is an
+    unordered NoisyBetween of the third between the first two."""
+    q, b = GaussianNoise(F(4)), GaussianNoise(F(8))
+    run = _law(RangeRun(q, F(0), b, F(0), b, F(1), 1))
+    btw = _law(NoisyBetween(q, F(0), b, F(0), b, F(1)))
+    assert run[1].lo <= btw[True].hi and btw[True].lo <= run[1].hi
+    lap = LaplaceNoise(F(4))
+    first = _law(FirstInRange(lap, (F(0), F(1), F(0))))
+    mid = _law(NoisyBetween(lap, F(0), lap, F(0), lap, F(1), ordered=False))
+    assert first[0].lo <= mid[True].hi and mid[True].lo <= first[0].hi
+
+
+def test_range_run_matches_nested_quadrature() -> None:
+    """Two Laplace queries at 0 between LOW ~ 0 + Lap(8) and HIGH ~ 1 + Lap(8): P(both inside)
+    = E[(F(H) - F(L))⁺²] by nested quadrature."""
+    q, b = LaplaceNoise(F(4)), LaplaceNoise(F(8))
+    law = _law(RangeRun(q, F(0), b, F(0), b, F(1), 2))
+    quad = pytest.importorskip("scipy.integrate").quad
+
+    def inner(lo: float) -> float:
+        def f(hi: float) -> float:
+            return _fpdf(b, 1, hi) * (_fcdf(q, 0, hi) - _fcdf(q, 0, lo)) ** 2
+        return float(quad(f, lo, 400, points=[p for p in (0.0, 1.0) if p > lo] or None,
+                          epsabs=1e-14, epsrel=1e-12, limit=200)[0])
+
+    oracle = float(quad(lambda lo: _fpdf(b, 0, lo) * inner(lo), -400, 400, points=[0.0, 1.0],
+                        epsabs=1e-14, epsrel=1e-12, limit=200)[0])
+    assert _meets_float(law[2], oracle)
+    assert sum(p.lo for p in law.values()) <= 1 <= sum(p.hi for p in law.values())
+
+
+def test_first_in_range_matches_nested_quadrature() -> None:
+    """Values (0, 1, 0, 1), Gaussian σ = 4: P(Q_2 below the minimum, Q_3 inside the range)."""
+    nu = GaussianNoise(F(4))
+    law = _law(FirstInRange(nu, (F(0), F(1), F(0), F(1))))
+    total = 0.0
+    for a, b in ((0, 1), (1, 0)):  # the locations of the minimum and the maximum
+        def g(x: float, a: int = a) -> float:
+            return _fpdf(nu, a, x) * _fcdf(nu, 0, x)
+
+        def h(y: float, b: int = b) -> float:
+            return _fpdf(nu, 1, y) * (1 - _fcdf(nu, b, y))
+
+        total += _nested_oracle(g, h, [])
+    assert _meets_float(law[1], total)
+    assert sum(p.lo for p in law.values()) <= 1 <= sum(p.hi for p in law.values())
+
+
 # ------------------------------------------------------------------ sampler and programs
 
 def _vector() -> Program[tuple[bool, ...]]:
@@ -202,7 +329,17 @@ def _between() -> Program[bool]:
                    ordered=False)
 
 
-@pytest.mark.parametrize(("program", "seed"), [(_vector, 31), (_between, 32)])
+def _first_in_range() -> Program[int]:
+    return first_in_range(LaplaceNoise(F(1)), (F(0), F(1), F(0), F(1)))
+
+
+def _range_run() -> Program[int]:
+    return range_run(LaplaceNoise(F(1)), F(0), LaplaceNoise(F(2)), F(-1), LaplaceNoise(F(2)),
+                     F(1), 2)
+
+
+@pytest.mark.parametrize(("program", "seed"), [(_vector, 31), (_between, 32),
+                                               (_first_in_range, 33), (_range_run, 34)])
 def test_sampler_frequencies_match_the_exact_law(program: Callable[[], Program[object]],
                                                  seed: int) -> None:
     law = distribution(program)
@@ -244,6 +381,14 @@ def test_bad_events_name_the_argument() -> None:
         NoisyBetween(lap, F(0), lap, F(0), lap, "inf")  # type: ignore[arg-type]
     with pytest.raises(InvalidArgument, match="ordered"):
         NoisyBetween(lap, F(0), lap, F(0), lap, F(1), 1)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgument, match="count"):
+        RangeRun(lap, F(0), lap, F(0), lap, F(1), 0)
+    with pytest.raises(InvalidArgument, match="MAX_VECTOR_VALUES"):
+        RangeRun(lap, F(0), lap, F(0), lap, F(1), MAX_VECTOR_VALUES + 1)
+    with pytest.raises(InvalidArgument, match="at least 3"):
+        FirstInRange(lap, (F(0), F(1)))
+    with pytest.raises(InvalidArgument, match="unit"):
+        FirstInRange(LaplaceNoise(F(1), rational(2)), (F(0),) * 3)
 
 
 def test_accepts_only_the_outcomes() -> None:

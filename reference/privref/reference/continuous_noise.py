@@ -53,12 +53,14 @@ __all__ = [
     "MAX_VECTOR_VALUES",
     "ContinuousNoise",
     "ExponentialNoise",
+    "FirstInRange",
     "GaussianNoise",
     "LaplaceNoise",
     "NoNoise",
     "NoiseContest",
     "NoisyArgmax",
     "NoisyBetween",
+    "RangeRun",
     "ThresholdRun",
     "ThresholdTest",
     "ThresholdVector",
@@ -70,8 +72,10 @@ __all__ = [
     "exceeds",
     "first_above",
     "first_below",
+    "first_in_range",
     "integral",
     "law_of",
+    "range_run",
     "threshold_vector",
 ]
 
@@ -552,10 +556,186 @@ def between(noise: ContinuousNoise, value: ExactInput, low_noise: ContinuousNois
                                high_noise, cast(Fraction, high), ordered))
 
 
+def _nested_bits(prec: int) -> int:
+    """The relative precision asked of a two-dimensional law: a quarter of ``prec`` (at least 24
+    bits), since one nested integral costs about a one-dimensional quadrature per evaluation;
+    it still grows with ``prec``, so the exact sampler's refinement terminates."""
+    return max(24, prec // 4)
+
+
+def _nested(outer: tuple[Factor, ...], inner: tuple[Factor, ...], prec: int) -> Interval:
+    from ._nested_quadrature import nested_integral  # a local import: the header is shared
+    return nested_integral(outer, inner, _nested_bits(prec))
+
+
+def _probability(box: Interval) -> Prob:
+    """A sum of signed enclosures as a probability: clipped to [0, 1]."""
+    return _tight(Interval(max(box.lo, Fraction(0)), min(box.hi, Fraction(1))))
+
+
+def _check_rational_scale(noise: ContinuousNoise, name: str) -> None:
+    if noise.unit is not None:
+        raise InvalidArgument(f"{name}={noise!r}: a two-dimensional law takes a rational scale "
+                              "(unit None)")
+
+
+@dataclass(frozen=True, slots=True)
+class RangeRun(FiniteEvent):
+    """How many of ``count`` noisy queries, drawn one after another, fall strictly between one
+    pair of noisy bounds before the first that does not: k in 0..count.
+
+    DiPApprox's m-Range with one range, as their files ``examples/mrange/mrange_{1,2,3}.dip``
+    write it: LOW = low + Z_low and HIGH = high + Z_high drawn once; the queries Q_i = value +
+    Z_i iid (their files read the same input for every query); the run continues while LOW <
+    Q_i < HIGH and stops at the first query outside.  With p = P(LOW < Q < HIGH | LOW, HIGH) =
+    (F(HIGH) - F(LOW))⁺ (F the CDF of Q) and M_k = E[p^k]: P(k) = M_k - M_{k+1} (k < count),
+    P(count) = M_count, P(0) = ∫ f_Q·S_low + ∫ f_Q·F_low·F_high (enclosed on its own) and
+    M_1 = ∫ f_Q·F_low·S_high.  For k >= 2, expanding (F(h) - F(l))^k binomially,
+    M_k = Σ_a C(k, a)(-1)^{k-a} ∫ f_low(l) F(l)^{k-a} ∫_{h>l} f_high(h) F(h)^a dh dl: nested
+    integrals (:mod:`._nested_quadrature`), enclosed relatively prec/4 bits wide (the signed
+    sum loses some of them; the auditor sees the width).
+    """
+
+    noise: ContinuousNoise
+    value: Fraction
+    low_noise: ContinuousNoise
+    low: Fraction
+    high_noise: ContinuousNoise
+    high: Fraction
+    count: int
+
+    def __post_init__(self) -> None:
+        for name in ("noise", "low_noise", "high_noise"):
+            _check_noise(getattr(self, name), name)
+            _check_rational_scale(getattr(self, name), name)
+        for name in ("value", "low", "high"):
+            object.__setattr__(self, name, _exact(getattr(self, name), name))
+        check_int(self.count, "count", minimum=1)
+        if self.count > MAX_VECTOR_VALUES:
+            raise InvalidArgument(f"count={self.count}: a RangeRun takes at most "
+                                  f"{MAX_VECTOR_VALUES} (MAX_VECTOR_VALUES) queries (its law "
+                                  "costs O(count²) nested integrals)")
+
+    def accepts(self, value: object) -> bool:
+        """The ints 0..count."""
+        return (isinstance(value, int) and not isinstance(value, bool)
+                and 0 <= value <= self.count)
+
+    def branches(self, prec: int) -> list[tuple[object, Prob]]:
+        """Each run length with its enclosed probability (see the class docstring)."""
+        return list(_range_run_law(self, prec))
+
+    def draw(self, rng: np.random.Generator) -> int:
+        """The run length drawn exactly from :meth:`branches`' law."""
+        return cast(int, _draw(rng, self.branches))
+
+
+@lru_cache(maxsize=256)
+def _range_run_law(event: RangeRun, prec: int) -> tuple[tuple[object, Prob], ...]:
+    f = event.noise.factor("density", event.value)
+    below = event.noise.factor("cdf", event.value)
+    low, high = event.low_noise, event.high_noise
+    zero = integral((f, low.factor("sf", event.low)), prec) \
+        + integral((f, low.factor("cdf", event.low), high.factor("cdf", event.high)), prec)
+    moments = [Interval.point(Fraction(1)),
+               integral((f, low.factor("cdf", event.low), high.factor("sf", event.high)), prec)]
+    for k in range(2, event.count + 1):
+        total, binomial = Interval.point(Fraction(0)), 1  # binomial = C(k, a)
+        for a in range(k + 1):
+            term = _nested((low.factor("density", event.low), *(below,) * (k - a)),
+                           (high.factor("density", event.high), *(below,) * a), prec)
+            total = total + term * (binomial * (-1) ** (k - a))
+            binomial = binomial * (k - a) // (a + 1)
+        moments.append(total)
+    out: list[tuple[object, Prob]] = [(0, _tight(zero))]
+    for k in range(1, event.count):
+        out.append((k, _probability(moments[k] - moments[k + 1])))
+    out.append((event.count, _probability(moments[event.count])))
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class FirstInRange(FiniteEvent):
+    """The first noisy query strictly between the noisy minimum and maximum of the first two,
+    scanning while the queries stay below the minimum: j - 2 for query j, or len(values) - 2
+    when a query reaches the maximum or none is found.
+
+    DiPApprox's k-Min-Max at k = 2, as their files ``examples/kminmax/example_{3,4}.dip`` write
+    it (their paper's Algorithm 26 differs): Q_i = values[i] + Z_i iid noise; MIN and MAX the
+    smaller and larger of Q_0 and Q_1; for j = 2, 3, ...: MIN < Q_j < MAX stops with j - 2;
+    Q_j >= MAX stops with none; Q_j <= MIN continues.  Exact law, summing over which of Q_0,
+    Q_1 is the minimum (A) and which the maximum (B), F_i and S_i the CDF and survival function
+    of Q_i: P(j - 2) = Σ_{A,B} ∫ f_A(x) Π_{2<=i<j} F_i(x) ∫_{y>x} f_j(y) S_B(y) dy dx; P(none)
+    = Σ_{A,B} [Σ_j ∫ f_A Π_{i<j} F_i ∫_{y>x} f_B S_j + ∫ f_A·S_B·Π_{i>=2} F_i]: sums of
+    positive nested integrals (:mod:`._nested_quadrature`), each enclosed relatively prec/4
+    bits wide.
+    """
+
+    noise: ContinuousNoise
+    values: tuple[Fraction, ...]
+
+    def __post_init__(self) -> None:
+        _check_noise(self.noise, "noise")
+        _check_rational_scale(self.noise, "noise")
+        _check_values(self.values)
+        if len(self.values) < 3:
+            raise InvalidArgument(f"values has {len(self.values)} entries; a FirstInRange "
+                                  "needs at least 3 (two for the range, one to test)")
+        if len(self.values) > MAX_VECTOR_VALUES:
+            raise InvalidArgument(f"values has {len(self.values)} entries; a FirstInRange "
+                                  f"takes at most {MAX_VECTOR_VALUES} (MAX_VECTOR_VALUES)")
+        object.__setattr__(self, "values", tuple(_exact(v, f"values[{i}]")
+                                                 for i, v in enumerate(self.values)))
+
+    def accepts(self, value: object) -> bool:
+        """The ints 0..len(values) - 2."""
+        return (isinstance(value, int) and not isinstance(value, bool)
+                and 0 <= value <= len(self.values) - 2)
+
+    def branches(self, prec: int) -> list[tuple[object, Prob]]:
+        """Each outcome with its enclosed probability (see the class docstring)."""
+        return list(_first_in_range_law(self, prec))
+
+    def draw(self, rng: np.random.Generator) -> int:
+        """The outcome drawn exactly from :meth:`branches`' law."""
+        return cast(int, _draw(rng, self.branches))
+
+
+@lru_cache(maxsize=256)
+def _first_in_range_law(event: FirstInRange, prec: int) -> tuple[tuple[object, Prob], ...]:
+    n, q, nu = len(event.values), event.values, event.noise
+    found: list[Interval] = [Interval.point(Fraction(0)) for _ in range(2, n)]
+    none = Interval.point(Fraction(0))
+    for a, b in ((0, 1), (1, 0)):
+        for j in range(2, n):
+            outer = (nu.factor("density", q[a]), *(nu.factor("cdf", q[i]) for i in range(2, j)))
+            found[j - 2] = found[j - 2] + _nested(
+                outer, (nu.factor("density", q[j]), nu.factor("sf", q[b])), prec)
+            none = none + _nested(outer, (nu.factor("density", q[b]), nu.factor("sf", q[j])),
+                                  prec)
+        none = none + integral((nu.factor("density", q[a]), nu.factor("sf", q[b]),
+                                *(nu.factor("cdf", q[i]) for i in range(2, n))), prec)
+    return (*((j, _probability(p)) for j, p in enumerate(found)), (n - 2, _probability(none)))
+
+
+def range_run(noise: ContinuousNoise, value: ExactInput, low_noise: ContinuousNoise,
+              low: ExactInput, high_noise: ContinuousNoise, high: ExactInput, count: int
+              ) -> Program[int]:
+    """Yield how many noisy queries fall between two noisy bounds before one does not
+    (:class:`RangeRun`)."""
+    return _event(RangeRun(noise, cast(Fraction, value), low_noise, cast(Fraction, low),
+                           high_noise, cast(Fraction, high), count))
+
+
+def first_in_range(noise: ContinuousNoise, values: tuple[ExactInput, ...]) -> Program[int]:
+    """Yield the first noisy query inside the noisy range of the first two (:class:`FirstInRange`)."""
+    return _event(FirstInRange(noise, cast(tuple[Fraction, ...], tuple(values))))
+
+
 def law_of(event: FiniteEvent, prec: int = DEFAULT_PRECISION) -> tuple[tuple[object, Prob], ...]:
     """The enclosed law of one of this module's events (what the exact interpreter reads)."""
     if not isinstance(event, ThresholdTest | NoiseContest | ThresholdRun | NoisyArgmax
-                                 | ThresholdVector | NoisyBetween):
+                                 | ThresholdVector | NoisyBetween | RangeRun | FirstInRange):
         raise InvalidArgument(f"event={event!r} is not a continuous-noise event")
     check_int(prec, "prec", minimum=16)
     return tuple(event.branches(prec))
@@ -568,6 +748,10 @@ def clear_caches() -> None:
     _argmax_law.cache_clear()
     _vector_law.cache_clear()
     _between_law.cache_clear()
+    _range_run_law.cache_clear()
+    _first_in_range_law.cache_clear()
+    from ._nested_quadrature import nested_integral
+    nested_integral.cache_clear()
     _closed_form.cache_clear()
     _quadrature.integral.cache_clear()
 
