@@ -30,6 +30,7 @@ from privref.reference.continuous_noise import (
     NoisyBetween,
     NoNoise,
     RangeRun,
+    SignedThresholdRun,
     ThresholdRun,
     ThresholdVector,
     between,
@@ -37,6 +38,7 @@ from privref.reference.continuous_noise import (
     first_in_range,
     law_of,
     range_run,
+    signed_first_below,
     threshold_vector,
 )
 from privref.reference.errors import InvalidArgument
@@ -318,6 +320,40 @@ def test_first_in_range_matches_nested_quadrature() -> None:
     assert sum(p.lo for p in law.values()) <= 1 <= sum(p.hi for p in law.values())
 
 
+@pytest.mark.parametrize("above", [True, False])
+def test_signed_run_splits_the_run_by_the_side_of_the_cut(above: bool) -> None:
+    """Summing the two sides gives the ThresholdRun's law; the law sums to 1."""
+    rho, nu = LaplaceNoise(F(2)), LaplaceNoise(F(3))
+    values = (F(-1), F(0), F(1))
+    signed = _law(SignedThresholdRun(rho, F(0), nu, values, F(1, 2), above))
+    run = _law(ThresholdRun(rho, F(0), nu, values, above))
+    for j in range(3):
+        both = signed[(j, True)] + signed[(j, False)]
+        assert both.lo <= run[j].hi and run[j].lo <= both.hi
+    assert signed[(3, False)] == run[3]
+    assert sum(p.lo for p in signed.values()) <= 1 <= sum(p.hi for p in signed.values())
+
+
+def test_signed_run_of_iid_values_has_exact_rational_laws() -> None:
+    """Threshold and queries iid symmetric at 0, cut 0, firing below: P(stop at 0 with a value
+    >= 0) = P(0 <= Q < T) = 1/8, P(stop at 0 below 0) = 1/2 - 1/8 = 3/8; no stop among four:
+    P(T below all) = 1/5."""
+    for noise in (LaplaceNoise(F(2)), GaussianNoise(F(2))):
+        law = _law(SignedThresholdRun(noise, F(0), noise, (F(0),) * 4, F(0), above=False))
+        for outcome, p in {(0, True): F(1, 8), (0, False): F(3, 8), (4, False): F(1, 5)}.items():
+            assert law[outcome].lo <= p <= law[outcome].hi, (outcome, law[outcome])
+
+
+def test_signed_run_matches_nested_quadrature() -> None:
+    """Above: P(the first query crosses and is >= 1/2) = ∫ f_ρ(x) ∫_{y > max(x, 1/2)} f_0(y)."""
+    rho, nu = LaplaceNoise(F(2)), LaplaceNoise(F(3))
+    law = _law(SignedThresholdRun(rho, F(0), nu, (F(1), F(0)), F(1, 2)))
+    oracle = _nested_oracle(lambda x: _fpdf(rho, 0, x),
+                            lambda y: _fpdf(nu, 1, y) * (1.0 if y >= 0.5 else 0.0),
+                            [0.0, 0.5, 1.0])
+    assert _meets_float(law[(0, True)], oracle)
+
+
 # ------------------------------------------------------------------ sampler and programs
 
 def _vector() -> Program[tuple[bool, ...]]:
@@ -333,13 +369,18 @@ def _first_in_range() -> Program[int]:
     return first_in_range(LaplaceNoise(F(1)), (F(0), F(1), F(0), F(1)))
 
 
+def _signed() -> Program[tuple[int, bool]]:
+    return signed_first_below(LaplaceNoise(F(1)), F(0), LaplaceNoise(F(1)), (F(0), F(-1)), F(0))
+
+
 def _range_run() -> Program[int]:
     return range_run(LaplaceNoise(F(1)), F(0), LaplaceNoise(F(2)), F(-1), LaplaceNoise(F(2)),
                      F(1), 2)
 
 
 @pytest.mark.parametrize(("program", "seed"), [(_vector, 31), (_between, 32),
-                                               (_first_in_range, 33), (_range_run, 34)])
+                                               (_first_in_range, 33), (_range_run, 34),
+                                               (_signed, 35)])
 def test_sampler_frequencies_match_the_exact_law(program: Callable[[], Program[object]],
                                                  seed: int) -> None:
     law = distribution(program)
@@ -385,6 +426,12 @@ def test_bad_events_name_the_argument() -> None:
         RangeRun(lap, F(0), lap, F(0), lap, F(1), 0)
     with pytest.raises(InvalidArgument, match="MAX_VECTOR_VALUES"):
         RangeRun(lap, F(0), lap, F(0), lap, F(1), MAX_VECTOR_VALUES + 1)
+    with pytest.raises(InvalidArgument, match="cut"):
+        SignedThresholdRun(lap, F(0), lap, (F(0),), "nan")  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgument, match="above"):
+        SignedThresholdRun(lap, F(0), lap, (F(0),), F(0), 0)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgument, match="query_noise"):
+        SignedThresholdRun(lap, F(0), NoNoise(), (F(0),), F(0))  # type: ignore[arg-type]
     with pytest.raises(InvalidArgument, match="at least 3"):
         FirstInRange(lap, (F(0), F(1)))
     with pytest.raises(InvalidArgument, match="unit"):
@@ -397,4 +444,7 @@ def test_accepts_only_the_outcomes() -> None:
     assert vec.accepts((True, False)) and not vec.accepts((True,)) and not vec.accepts((1, 0))
     btw = NoisyBetween(lap, F(0), lap, F(0), lap, F(1))
     assert btw.accepts(False) and not btw.accepts(0)
+    signed = SignedThresholdRun(lap, F(0), lap, (F(0), F(1)), F(0))
+    assert signed.accepts((1, True)) and signed.accepts((2, False))
+    assert not signed.accepts((2, True)) and not signed.accepts((True, True))
 

@@ -61,6 +61,7 @@ __all__ = [
     "NoisyArgmax",
     "NoisyBetween",
     "RangeRun",
+    "SignedThresholdRun",
     "ThresholdRun",
     "ThresholdTest",
     "ThresholdVector",
@@ -76,6 +77,7 @@ __all__ = [
     "integral",
     "law_of",
     "range_run",
+    "signed_first_below",
     "threshold_vector",
 ]
 
@@ -732,10 +734,95 @@ def first_in_range(noise: ContinuousNoise, values: tuple[ExactInput, ...]) -> Pr
     return _event(FirstInRange(noise, cast(tuple[Fraction, ...], tuple(values))))
 
 
+@dataclass(frozen=True, slots=True)
+class SignedThresholdRun(FiniteEvent):
+    """A :class:`ThresholdRun` that also releases whether the crossing noisy value is at least
+    ``cut``: (j, values[j] + ν_j >= cut) for the first crossing j, or (len(values), False) if
+    none crosses.
+
+    DiPApprox's SVT-Laplace-Leaky-3 (``examples/dipc/svt_3.dip``, from DiPC): the sparse vector
+    that, at the first query below the noisy threshold, also releases the sign of the noisy
+    query.  With x = threshold + ρ and y = values[j] + ν_j, ``above`` true (crossing y > x):
+    P(j, side) = ∫ f_ρ(x) Π_{i<j} F_i(x) ∫_{y>x} f_j(y)·1[y >= cut or y < cut] dy dx; ``above``
+    false (crossing y < x): P(j, side) = ∫ f_j(y)·1[...] ∫_{x>y} f_ρ(x) Π_{i<j} S_i(x) dx dy
+    (the indicator a no-noise factor at ``cut``); P(none) = ∫ f_ρ Π_i (stay) — nested integrals
+    of positive integrands (:mod:`._nested_quadrature`), enclosed relatively prec/4 bits wide.
+    """
+
+    threshold_noise: ContinuousNoise
+    threshold: Fraction
+    query_noise: ContinuousNoise
+    values: tuple[Fraction, ...]
+    cut: Fraction
+    above: bool = True
+
+    def __post_init__(self) -> None:
+        _check_noise(self.threshold_noise, "threshold_noise")
+        _check_noise(self.query_noise, "query_noise")
+        _check_rational_scale(self.threshold_noise, "threshold_noise")
+        _check_rational_scale(self.query_noise, "query_noise")
+        object.__setattr__(self, "threshold", _exact(self.threshold, "threshold"))
+        object.__setattr__(self, "cut", _exact(self.cut, "cut"))
+        _check_values(self.values)
+        if len(self.values) > MAX_VECTOR_VALUES:
+            raise InvalidArgument(f"values has {len(self.values)} entries; a SignedThresholdRun "
+                                  f"takes at most {MAX_VECTOR_VALUES} (MAX_VECTOR_VALUES)")
+        object.__setattr__(self, "values", tuple(_exact(v, f"values[{i}]")
+                                                 for i, v in enumerate(self.values)))
+        if not isinstance(self.above, bool):
+            raise InvalidArgument(f"above={self.above!r} must be a bool")
+
+    def accepts(self, value: object) -> bool:
+        """(j, side) for j < len(values), and (len(values), False)."""
+        if not (isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], bool)):
+            return False
+        j, side = value
+        n = len(self.values)
+        return (isinstance(j, int) and not isinstance(j, bool)
+                and (0 <= j < n or (j == n and not side)))
+
+    def branches(self, prec: int) -> list[tuple[object, Prob]]:
+        """Each (stopping index, side of ``cut``) with its enclosed probability."""
+        return list(_signed_run_law(self, prec))
+
+    def draw(self, rng: np.random.Generator) -> tuple[int, bool]:
+        """The outcome drawn exactly from :meth:`branches`' law."""
+        return cast(tuple[int, bool], _draw(rng, self.branches))
+
+
+@lru_cache(maxsize=256)
+def _signed_run_law(event: SignedThresholdRun, prec: int) -> tuple[tuple[object, Prob], ...]:
+    stay: Part = "cdf" if event.above else "sf"
+    rho, nu = event.threshold_noise, event.query_noise
+    prefix: tuple[Factor, ...] = (rho.factor("density", event.threshold),)
+    out: list[tuple[object, Prob]] = []
+    for j, v in enumerate(event.values):
+        for side in (True, False):
+            crossing = (nu.factor("density", v), NoNoise().factor("cdf" if side else "sf",
+                                                                   event.cut))
+            box = (_nested(prefix, crossing, prec) if event.above
+                   else _nested(crossing, prefix, prec))
+            out.append(((j, side), _probability(box)))
+        prefix = (*prefix, nu.factor(stay, v))
+    out.append(((len(event.values), False), _tight(integral(prefix, prec))))
+    return tuple(out)
+
+
+def signed_first_below(threshold_noise: ContinuousNoise, threshold: ExactInput,
+                       query_noise: ContinuousNoise, values: tuple[ExactInput, ...],
+                       cut: ExactInput) -> Program[tuple[int, bool]]:
+    """Yield the first index below one shared noisy threshold and whether that noisy value is at
+    least ``cut`` (:class:`SignedThresholdRun`)."""
+    return _event(SignedThresholdRun(threshold_noise, cast(Fraction, threshold), query_noise,
+                                     cast(tuple[Fraction, ...], tuple(values)),
+                                     cast(Fraction, cut), False))
+
+
 def law_of(event: FiniteEvent, prec: int = DEFAULT_PRECISION) -> tuple[tuple[object, Prob], ...]:
     """The enclosed law of one of this module's events (what the exact interpreter reads)."""
     if not isinstance(event, ThresholdTest | NoiseContest | ThresholdRun | NoisyArgmax
-                                 | ThresholdVector | NoisyBetween | RangeRun | FirstInRange):
+                                 | ThresholdVector | NoisyBetween | RangeRun | FirstInRange
+                                 | SignedThresholdRun):
         raise InvalidArgument(f"event={event!r} is not a continuous-noise event")
     check_int(prec, "prec", minimum=16)
     return tuple(event.branches(prec))
@@ -750,6 +837,7 @@ def clear_caches() -> None:
     _between_law.cache_clear()
     _range_run_law.cache_clear()
     _first_in_range_law.cache_clear()
+    _signed_run_law.cache_clear()
     from ._nested_quadrature import nested_integral
     nested_integral.cache_clear()
     _closed_form.cache_clear()
