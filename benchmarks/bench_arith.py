@@ -28,6 +28,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from functools import partial
 from pathlib import Path
+from typing import cast
 
 import mpmath
 from flint import arb, ctx, fmpq
@@ -83,7 +84,7 @@ def _quad(factors: tuple[Factor, ...], digits: int) -> object:
     def g(x: object) -> object:
         v = mpmath.mpf(1)
         for f in factors:
-            z = (x - f.location.numerator) / f.scale  # type: ignore[operator]
+            z = (x - int(cast(Fraction, f.location))) / f.scale  # type: ignore[operator]
             if f.part == "density":
                 v *= mpmath.exp(-abs(z)) / (2 * f.scale)
             else:
@@ -92,7 +93,7 @@ def _quad(factors: tuple[Factor, ...], digits: int) -> object:
         return v
 
     with mpmath.workdps(digits):
-        kinks = sorted({int(f.location) for f in factors})
+        kinks = sorted({int(cast(Fraction, f.location)) for f in factors})
         return mpmath.quad(g, [-mpmath.inf, *kinks, mpmath.inf])
 
 

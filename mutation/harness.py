@@ -86,6 +86,16 @@ TARGETS: Final[dict[str, tuple[Command, ...]]] = {
          "tests/audits/test_decision_boundary.py",
          "tests/audits/test_exact.py", "tests/app/test_golden_audit_table.py"),
         ("privref", "lemmas", "--check", "--quiet", "--id", "folklore")),
+    "reference/privref/reference/released_density.py": (
+        ("pytest", "tests/audits/test_released.py", "tests/reference/test_contract_continuous.py"),
+        ("privref", "lemmas", "--check", "--quiet", "--id", "folklore")),
+    "audits/privref/audits/_released.py": (
+        ("pytest", "tests/audits/test_released.py", "tests/reference/test_contract_continuous.py"),
+        ("privref", "lemmas", "--check", "--quiet", "--id", "folklore")),
+    "reference/privref/reference/_piecewise_exp.py": (
+        ("pytest", "tests/reference/test_continuous_noise.py",
+         "tests/reference/test_piecewise_real_kinks.py", "tests/reference/test_pate_printed.py",
+         "tests/validation/test_zoo_laws_crosscheck.py"),),
     "reference/privref/reference/accounting.py": (
         ("pytest", "tests/reference/test_accounting_edges.py", "tests/reference/test_accounting.py",
          "tests/reference/test_accounting_crosscheck.py", "tests/proofs/test_folklore_zcdp.py",

@@ -143,7 +143,7 @@ def _label_mass(dist: Distribution[Any], label: Any) -> Prob:
         noise = aff.noise
         if not isinstance(noise, (TwoSidedGeometric, DiscreteLaplace, DiscreteGaussian)):
             raise UnsupportedProgram(f"noise {noise!r} has no closed-form law")
-        c = aff.offset  # sign·Z + c has the law of Z + c (symmetric laws)
+        c = aff.integer_offset  # sign·Z + c has the law of Z + c (symmetric laws)
         if isinstance(label, loss.IntegerTail):
             part = (_noise_ge(noise, label.bound + 1 - c) if label.above
                     else _noise_ge(noise, c + 1 - label.bound))
@@ -369,11 +369,11 @@ def sum_in_event(dist: Distribution[Any], event: Event) -> Prob:
             radius *= 2
             if radius > 10**6:
                 raise InvalidArgument(f"noise {noise!r} is too wide to sum an event over it")
-        window = list(range(aff.offset - radius, aff.offset + radius + 1))
+        window = list(range(aff.integer_offset - radius, aff.integer_offset + radius + 1))
         part: Prob = Fraction(0)
         for o, hit in zip(window, event.mask(window).tolist(), strict=True):
             if hit:
-                part = prob_add(part, noise.pmf(o - aff.offset, DEFAULT_PRECISION))
+                part = prob_add(part, noise.pmf(o - aff.integer_offset, DEFAULT_PRECISION))
         outside = prob_as_interval(noise.tail_mass(radius + 1, DEFAULT_PRECISION)).hi * 2
         box = prob_as_interval(part)
         total = prob_add(total, prob_mul(w, Interval(box.lo, box.hi + outside)))

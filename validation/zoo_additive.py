@@ -30,11 +30,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from privref.reference.continuous_noise import LaplaceNoise
 from privref.reference.discrete_noise import discrete_laplace_array, sample_discrete_laplace
 from privref.reference.errors import InvalidArgument
 from privref.reference.geometric import discrete_laplace_mechanism
 from privref.reference.reals import Interval, interval_exp, rational
 
+from .zoo_integrands import enclose, tail
 from .zoo_samplers import full_precision_uniform
 from .zoo_types import NOT_PRIVATE, Witness, ZooEntry
 
@@ -246,12 +248,13 @@ def laplace_entries() -> tuple[ZooEntry, ...]:
               "has probability 2^-53); planning value: uniform-low-bits model",
         p_estimate=_off_grid_model())
     snap_claim = snapping_epsilon(1 / eps, SNAP_BOUND)
-    half = Fraction(1, 2)
-    ideal_p = interval_exp(Interval.point(-half / (1 / eps))) * half
-    ideal_q = interval_exp(Interval.point(-3 * half / (1 / eps))) * half
+    below = Fraction(-1, 2)  # count + noise rounds to <= -1 (ties up) iff it is < -1/2
+    ideal_p, ideal_q = (enclose(tail(LaplaceNoise(1 / eps), Fraction(c), below, False))
+                        for c in (0, 1))
     snap_w = Witness(a=[0], b=[1], event="the release is <= -1", contains=lambda o: o <= -1,
                      p=ideal_p, q=ideal_q,
-                     basis="real-arithmetic snapping: P(Lap(λ) < -1/2) and P(Lap(λ) < -3/2)")
+                     basis="real-arithmetic snapping: P(0 + Lap(λ) < -1/2) and P(1 + Lap(λ) < -1/2) "
+                           "(exact core: continuous_noise.ThresholdTest)")
     return (
         ZooEntry(
             name="laplace_float", sampler=laplace_float, vectorized=laplace_float_vectorized,

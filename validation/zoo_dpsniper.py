@@ -51,10 +51,19 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from privref.reference.continuous_noise import (
+    ContinuousNoise,
+    ExponentialNoise,
+    LaplaceNoise,
+    NoisyArgmax,
+    law_of,
+)
 from privref.reference.errors import InvalidArgument
-from privref.reference.reals import Interval, Real, interval_exp, log, rational
+from privref.reference.reals import Interval, Real, interval_exp, log, prob_as_interval, rational
 
-from . import zoo_laws
+from .zoo_exact import audited_loss
+from .zoo_integrands import ONE, Law, Piece, Term, enclose, integrand, product, tail
+from .zoo_selection import noisy_max_mechanism
 from .zoo_svt import (
     BOTTOM,
     TOP,
@@ -62,6 +71,7 @@ from .zoo_svt import (
     SVTSpec,
     enclose_prefix,
     prefix_contains,
+    svt_mechanism,
     svt_sampler,
     svt_vectorized,
 )
@@ -76,8 +86,9 @@ __all__ = [
     "dpsniper_entries",
     "dpsniper_pairs",
     "geometric_cdf_numerators",
+    "left_tail_laws",
     "murmur3_32",
-    "numerical_svt_probability",
+    "numerical_svt_law",
 ]
 
 EPSILON = Fraction(1, 10)
@@ -180,10 +191,18 @@ def _ints(data: Sequence[object], length: int, what: str, lo: int | None = None,
 
 
 def _left_tails(scale: Fraction, k: int, shift: int = 1) -> tuple[Interval, Interval]:
-    """(P, Q) = ((½)^k, (½e^{-shift/scale})^k): k independent Laplace(scale) left tails, moved."""
-    half = Fraction(1, 2)
-    q = interval_exp(Interval.point(-shift * k / scale)) * half**k
-    return Interval.point(half**k), q
+    """(P, Q) = (P(L <= 0)^k, P(shift + L <= 0)^k) = ((½)^k, (½e^{-shift/scale})^k) for k
+    independent L ~ Laplace(scale): the core's threshold tests (``left_tail_laws``)."""
+    p, q = left_tail_laws(scale, k, shift)
+    return enclose(p), enclose(q)
+
+
+def left_tail_laws(scale: Fraction, k: int, shift: int = 1) -> tuple[Law, Law]:
+    """The laws of :func:`_left_tails`: k core threshold tests P(0 + L <= 0), P(shift + L <= 0)."""
+    noise = LaplaceNoise(scale)
+    zero = Fraction(0)
+    return (product(*[tail(noise, zero, zero, False)] * k),
+            product(*[tail(noise, Fraction(shift), zero, False)] * k))
 
 
 # ------------------------------------------------------- additive noise
@@ -217,8 +236,9 @@ def _laplace_targets(length: int, copies: int, scale: Fraction, name: str, *,
 def _tail_witness(a: list[int], b: list[int], pq: tuple[Interval, Interval], event: str,
                   contains: Callable[[Any], bool]) -> Witness:
     return Witness(a=a, b=b, event=event, contains=contains, p=pq[0], q=pq[1],
-                   basis="closed form: Laplace left tails P(x + L < x) = 1/2 and "
-                         "P(x + 1 + L < x) = e^(-1/b)/2, independent coordinates")
+                   basis="exact core: Laplace left tails P(x + L < x) = 1/2 and "
+                         "P(x + 1 + L < x) = e^(-1/b)/2 (continuous_noise.ThresholdTest), "
+                         "independent coordinates")
 
 
 # ------------------------------------------------------- truncated geometric
@@ -293,11 +313,11 @@ def _noisy_max_targets(exponential: bool, value: bool, name: str) -> tuple[Sampl
     return sampler, vectorized
 
 
-def _laplace_argmax_probability(scores: Sequence[int], index: int, scale: Fraction) -> Interval:
-    """P(index wins) = ∫ f_b(z) Π_{j≠i} P(ν_j < q_i - q_j + z) dz for Laplace(b) noise, enclosed."""
-    qi = Fraction(scores[index])
-    factors = [zoo_laws.below(qi - qj, scale) for j, qj in enumerate(scores) if j != index]
-    return zoo_laws.enclose(zoo_laws.integrate(scale, factors))
+def _argmax_probability(noise: ContinuousNoise, scores: Sequence[int], index: int) -> Interval:
+    """P(index wins) = ∫ f(z - q_i) Π_{j≠i} P(q_j + ν_j < z) dz: the law of the core's
+    :class:`privref.reference.continuous_noise.NoisyArgmax`, enclosed."""
+    law = dict(law_of(NoisyArgmax(noise, tuple(Fraction(q) for q in scores))))
+    return prob_as_interval(law[index])
 
 
 # ------------------------------------------------------------- RAPPOR
@@ -429,43 +449,42 @@ def _nsvt_sampler(data: list[Any], rng: np.random.Generator) -> tuple[float, ...
     return tuple(out)
 
 
-def _interval_mass(lo: Fraction | None, hi: Fraction | None, scale: Fraction) -> zoo_laws.ExpSum:
-    """P(lo <= ν < hi) for ν ~ Laplace(scale), as an exact sum."""
-    total: zoo_laws.ExpSum = ({Fraction(0): Fraction(1)} if hi is None
-                              else dict(zoo_laws.laplace_cdf(hi, scale)))
-    if lo is not None:
-        for nu, c in zoo_laws.laplace_cdf(lo, scale).items():
-            total[nu] = total.get(nu, Fraction(0)) - c
-    return {nu: c for nu, c in total.items() if c != 0}
+def _released(noise: LaplaceNoise, x: int, lo: Fraction | None, hi: Fraction | None) -> Law:
+    """P(lo <= x + ν < hi) for ν ~ ``noise`` (None: unbounded): the core's threshold tests."""
+    q = Fraction(x)
+    if lo is None:
+        return ONE if hi is None else tail(noise, q, hi, False)
+    if hi is None:
+        return tail(noise, q, lo, True)
+    return (*tail(noise, q, lo, True), *(Term(-t.sign, t.tests, t.integrals)
+                                          for t in tail(noise, q, hi, True)))
 
 
-def numerical_svt_probability(data: Sequence[int], prefix: Sequence[NumericalItem]) -> zoo_laws.ExpSum:
-    """Exact P(the outcome starts with ``prefix``) for real-arithmetic NumericalSVT (Wang et al. 2019).
+def numerical_svt_law(data: Sequence[int], prefix: Sequence[NumericalItem]) -> Law:
+    """P(the outcome starts with ``prefix``) for real-arithmetic NumericalSVT (Wang et al. 2019).
 
-    Given the threshold noise ρ the comparisons are independent, and each
-    released value q_i + Lap(3c/ε) is independent of everything else, so
-    P = ∫ f(ρ) Π_i P(comparison i | ρ) dρ · Π_{⊤ i} P(q_i + Lap ∈ [lo, hi)).  The
-    prefix holds at most c ⊤ and ends at the c-th one if it holds c.
+    Given the threshold x = T + ρ the comparisons are independent, and each released value
+    q_i + Lap(3c/ε) is independent of everything else, so
+    P = ∫ f_x Π_i P(comparison i | x) dx · Π_{⊤ i} P(q_i + Lap ∈ [lo, hi)): one core integrand
+    times core threshold tests.  The prefix holds at most c ⊤ and ends at the c-th one if it
+    holds c.
     """
     tops = [i for i, item in enumerate(prefix) if item != BOTTOM]
     if len(prefix) > len(data) or len(tops) > NSVT_CUTOFF or (
             len(tops) == NSVT_CUTOFF and tops[-1] != len(prefix) - 1):
         raise InvalidArgument(f"prefix {tuple(prefix)!r} is not a prefix of an outcome")
-    b0, b1, b2 = _nsvt_scales()
-    factors = []
-    result: zoo_laws.ExpSum = {Fraction(0): Fraction(1)}
+    b0, b1, b2 = (LaplaceNoise(b) for b in _nsvt_scales())
+    factors = [Piece(b0, "density", NSVT_THRESHOLD)]
+    releases: list[Law] = []
     for item, x in zip(prefix, data, strict=False):
-        shift = NSVT_THRESHOLD - x
         if item == BOTTOM:
-            factors.append(zoo_laws.below(shift, b1))
+            factors.append(Piece(b1, "cdf", Fraction(x)))
             continue
         if not isinstance(item, tuple):
             raise InvalidArgument(f"prefix item {item!r} must be BOTTOM or (lo, hi)")
-        lo, hi = item
-        factors.append(zoo_laws.above(shift, b1))
-        result = zoo_laws.times(result, _interval_mass(None if lo is None else lo - x,
-                                                       None if hi is None else hi - x, b2))
-    return zoo_laws.times(result, zoo_laws.integrate(b0, factors))
+        factors.append(Piece(b1, "sf", Fraction(x)))
+        releases.append(_released(b2, x, *item))
+    return product(integrand(tuple(factors)), *releases)
 
 
 def _nsvt_contains(prefix: Sequence[NumericalItem], outcome: Sequence[float]) -> bool:
@@ -514,7 +533,8 @@ def _svt_witness(spec: SVTSpec, a: list[int], b: list[int], prefix: Sequence[Pre
     return Witness(a=a, b=b, event=_describe(pre),
                    contains=lambda o: prefix_contains(spec, pre, o),
                    p=_svt_enclosed(spec, tuple(a), pre), q=_svt_enclosed(spec, tuple(b), pre),
-                   basis="closed form: one-dimensional Laplace integral (zoo_laws), enclosed rigorously")
+                   basis="exact core: closed-form Laplace integrals over the threshold "
+                         "(continuous_noise.integral via zoo_integrands), enclosed rigorously")
 
 
 def _svt34_targets(s3: SVTSpec, s4: SVTSpec) -> tuple[Sampler, Vectorized]:
@@ -550,6 +570,8 @@ def _entry(name: str, dps: str, targets: tuple[Sampler, Vectorized], claimed: Re
         float_outputs=float_outputs, aliases=(dps,))
 
 
+_AUDITED = ("the exact auditor's loss over DP-Sniper's 16 ordered pairs (audits.exact.audit_pair on "
+            "the mechanism as a core program, every outcome set)")
 _ONE_ENTRY = "neighbors differ by at most 1 in one coordinate (DP-Sniper's one-entry patterns)"
 _COMPONENTWISE = ("query answers (sensitivity 1 each); neighbors differ by at most 1 in every "
                   "coordinate (DP-Sniper's component-wise patterns)")
@@ -630,24 +652,29 @@ def _noisy_max_entries() -> list[ZooEntry]:
     pairs = dpsniper_pairs(5, True)
     ones, shifted, twos = [1] * 5, [0, 2, 2, 2, 2], [2] * 5
     relation = f"5 scores; {_COMPONENTWISE}"
-    p1, q1 = (_laplace_argmax_probability(ones, 0, b), _laplace_argmax_probability(shifted, 0, b))
+    laplace, expo = LaplaceNoise(b), ExponentialNoise(b)
+    p1, q1 = _argmax_probability(laplace, ones, 0), _argmax_probability(laplace, shifted, 0)
     w1 = Witness(a=ones, b=shifted, event="index 0", contains=lambda o: o == 0, p=p1, q=q1,
-                 basis="closed form: one-dimensional Laplace integral (zoo_laws), enclosed rigorously")
+                 basis="exact core: the law of continuous_noise.NoisyArgmax (closed-form Laplace "
+                       "integral), enclosed rigorously")
     w2 = Witness(a=ones, b=shifted, event="index 0", contains=lambda o: o == 0,
-                 p=Interval.point(Fraction(1, 5)), q=interval_exp(Interval.point(-eps)) / 5,
-                 basis="closed form: 1/5 by symmetry; ∫_2^∞ λe^{-λr}(1 - e^{-λ(r-2)})^4 dr = e^{-2λ}/5")
+                 p=_argmax_probability(expo, ones, 0), q=_argmax_probability(expo, shifted, 0),
+                 basis="exact core: the law of continuous_noise.NoisyArgmax with exponential noise; "
+                       "closed form 1/5 by symmetry and ∫_2^∞ λe^{-λr}(1 - e^{-λ(r-2)})^4 dr = "
+                       "e^{-2λ}/5")
     zero_max = _left_tails(b, 5)
     w3 = _tail_witness(ones, twos, zero_max, "max < 1", lambda o: o < 1)
-    below_one = Interval.point(1) - interval_exp(Interval.point(-1 / b))
-    tiny = below_one * below_one * below_one * below_one * below_one
-    w4 = Witness(a=ones, b=twos, event="max < 2", contains=lambda o: o < 2, p=tiny,
-                 q=Interval.point(0), basis="exact: every noisy score is >= its score, so max >= 2 on "
-                 "2^5; on 1^5 the event is all five Exp(20) below 1")
+    below_two = [enclose(product(*[tail(expo, Fraction(q), Fraction(2), False)] * 5)) for q in (1, 2)]
+    w4 = Witness(a=ones, b=twos, event="max < 2", contains=lambda o: o < 2, p=below_two[0],
+                 q=below_two[1], basis="exact core: Π_i P(q_i + E_i <= 2) (continuous_noise."
+                 "ThresholdTest); every noisy score is >= its score, so max >= 2 on 2^5 (exactly "
+                 "0); on 1^5 the event is all five Exp(20) <= 1, (1 - e^{-1/20})^5")
     return [
         _entry("dpsniper_report_noisy_max1", "ReportNoisyMax1", _noisy_max_targets(False, False, "rnm1"),
-               rational(eps), Interval(_lower((w1,)), eps),
+               rational(eps), Interval(audited_loss(noisy_max_mechanism, (eps, "laplace"), pairs).lower,
+                                       eps),
                "upper: report-noisy-max with Laplace(2/ε) is ε-DP (Dwork and Roth 2014, Claim 3.9); "
-               "lower: the exact loss of the witness (the best index event over DP-Sniper's pairs)",
+               f"lower: {_AUDITED} (zoo_selection.noisy_max_mechanism), attained by the witness",
                True, f"{_DING}, Algorithm 5", relation, pairs, (w1,),
                "Index of the largest q_i + Laplace(2/ε).", float_outputs=False),
         _entry("dpsniper_report_noisy_max2", "ReportNoisyMax2", _noisy_max_targets(True, False, "rnm2"),
@@ -689,17 +716,21 @@ def _svt_entries() -> list[ZooEntry]:
         5: (_svt_witness(specs[5], [2] + [0] * 9, ones, [TOP, BOTTOM]),),
         6: (_svt_witness(specs[6], ones, mixed, [BOTTOM] * 5 + [TOP] * 5),),
     }
-    best = ("lower: the exact loss of the witness, the best single outcome over DP-Sniper's 16 "
-            "ordered pairs")
+    best = (f"lower: {_AUDITED} (zoo_svt.svt_mechanism: one first_above), attained by the "
+            "witness")
+
+    def audited(k: int) -> Fraction:
+        return audited_loss(svt_mechanism, (specs[k], 10), pairs).lower
+
     truth: dict[int, tuple[TrueEpsilon, str, bool]] = {
-        1: (Interval(_lower(w[1]), eps), f"upper: Lyu et al. prove Alg. 1 ε-DP; {best}", True),
-        2: (Interval(_lower(w[2]), eps), f"upper: Lyu et al. show Alg. 2 ε-DP; {best} (with c = 1 "
+        1: (Interval(audited(1), eps), f"upper: Lyu et al. prove Alg. 1 ε-DP; {best}", True),
+        2: (Interval(audited(2), eps), f"upper: Lyu et al. show Alg. 2 ε-DP; {best} (with c = 1 "
             "Algorithm 2 has Algorithm 1's law)", True),
         3: (rational(10 * eps / 2), "exact: ℓ·ε2/c = 1/2 (as zoo svt3): upper, composition over the "
             "ℓ released answers q_i + Lap(c/ε2); lower, every factor of the witness integrand is a "
             "left-tail Laplace CDF, so its ratio is e^{1/2} exactly (the second, likelier witness: "
             "e^{1/5} exactly, 4 left tails)", False),
-        4: (Interval(_lower(w[4]), (1 + 6 * 1) * eps / 4), "upper: Lyu et al., ((1+6c)/4)ε-DP; "
+        4: (Interval(audited(4), (1 + 6 * 1) * eps / 4), "upper: Lyu et al., ((1+6c)/4)ε-DP; "
             + best, False),
         5: (NOT_PRIVATE, "exact: without query noise ⊤ on q_1 = 2 and ⊥ on q_2 = 0 needs "
             "ρ in (-1, 1], but both are impossible together when q_1 = q_2 (witness)", False),
@@ -733,7 +764,8 @@ def _svt34_entry() -> ZooEntry:
     q = _svt_enclosed(s3, tuple(ones), pre3) * _svt_enclosed(s4, tuple(ones), pre4)
     w = Witness(a=zeros, b=ones, event=f"SVT3 part: {_describe(pre3)}; SVT4 part: {_describe(pre4)}",
                 contains=lambda o: prefix_contains(s3, pre3, o[:10]) and prefix_contains(s4, pre4, o[10:]),
-                p=p, q=q, basis="product of the two independent parts' exact laws (zoo_laws)")
+                p=p, q=q, basis="product of the two independent parts' exact laws (exact core, "
+                "zoo_integrands)")
     upper = 10 * eps / (2 * 2) + (1 + 6 * 2) * eps / 4
     return _entry(
         "dpsniper_svt34_parallel", "SVT34Parallel", _svt34_targets(s3, s4), rational(2 * eps),
@@ -773,10 +805,9 @@ def _rappor_entries() -> list[ZooEntry]:
 
 def _nsvt_witness(a: list[int], b: list[int], prefix: tuple[NumericalItem, ...]) -> Witness:
     return Witness(a=a, b=b, event=_describe(prefix), contains=lambda o: _nsvt_contains(prefix, o),
-                   p=zoo_laws.enclose(numerical_svt_probability(a, prefix)),
-                   q=zoo_laws.enclose(numerical_svt_probability(b, prefix)),
-                   basis="closed form: one-dimensional Laplace integral times independent release "
-                         "tails (numerical_svt_probability), enclosed rigorously")
+                   p=enclose(numerical_svt_law(a, prefix)), q=enclose(numerical_svt_law(b, prefix)),
+                   basis="exact core: a closed-form Laplace integral over the threshold times "
+                         "independent release tails (numerical_svt_law), enclosed rigorously")
 
 
 NSVT_WITNESS: tuple[list[int], list[int], tuple[NumericalItem, ...]] = (

@@ -1,27 +1,25 @@
-"""Exact laws of the zoo's Laplace-noise programs: closed-form event probabilities, rigorously enclosed.
+"""An independent exact integrator for the zoo's Laplace-noise laws: exact sums Σ c·e^ν.
 
-The sparse-vector variants of Lyu, Su and Li (PVLDB 10(6), 2017) and
-report-noisy-max with Laplace noise share one shape: conditionally on one
-Laplace variable R (the noisy threshold, or the winner's noise) the events are
-independent, and each is a Laplace CDF evaluated at R plus a rational shift.
-So every event probability is one integral
+The zoo's witness probabilities come from the exact core
+(:mod:`validation.zoo_integrands`: the core's closed-form integrals and threshold tests,
+enclosed in arb balls).  This module computes the same :data:`~validation.zoo_integrands.Law`
+a second way, for the tests: symbolically, as an exact finite sum Σ c_k·e^{ν_k} with rational
+c_k, ν_k, so that a test can check the core's enclosure against it and prove a ratio exactly
+(e.g. P(F|a) = e^{5/2}·P(F|b) as an identity of sums, :func:`exact`).
+
+Conditionally on one Laplace variable R (the noisy threshold, or the winner's noise) the
+factors of an integrand are Laplace CDFs at R plus a rational shift, so
 
     P = ∫ f_{b0}(r) · Π_j g_j(r) dr,        f_{b0}(r) = e^{-|r|/b0} / (2·b0),
 
-where each factor g_j is, piecewise in r, a finite sum of terms c·e^{μ + λ·r}
-with rational c, μ, λ (the Laplace CDF is ½e^{x/b} for x < 0 and
-1 - ½e^{-x/b} for x >= 0).  On each cell between breakpoints the product is
-again such a sum, and ∫ e^{μ + λ r} dr = (e^{μ + λ v} - e^{μ + λ u})/λ (or
-e^{μ}·(v - u) when λ = 0).  The result is an exact finite sum Σ c_k·e^{ν_k}
-with rational c_k, ν_k; :func:`enclose` turns it into a rigorous
-:class:`privref.reference.reals.Interval` (mpmath interval exponentials, outward
-rounding).  Nothing is sampled, truncated or approximated.
-
-Scale 0 means "no noise" (Lyu et al.'s Algorithm 5): the CDF is then an
-indicator and the same machinery integrates the threshold density over an
-interval.
+where each g_j is, piecewise in r, a finite sum of terms c·e^{μ + λ·r} with rational c, μ, λ
+(the Laplace CDF is ½e^{x/b} for x < 0 and 1 - ½e^{-x/b} for x >= 0).  On each cell between
+breakpoints the product is again such a sum, and ∫ e^{μ + λ r} dr = (e^{μ + λ v} - e^{μ + λ u})/λ
+(or e^{μ}·(v - u) when λ = 0).  :func:`enclose` turns the sum into a rigorous
+:class:`privref.reference.reals.Interval` (mpmath interval exponentials, outward rounding).
+Scale 0 means "no noise" (Lyu et al.'s Algorithm 5, the core's point factors): the CDF is then
+an indicator.
 """
-
 from __future__ import annotations
 
 import itertools
@@ -29,8 +27,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from privref.reference.continuous_noise import LaplaceNoise, NoNoise
 from privref.reference.errors import InvalidArgument
 from privref.reference.reals import DEFAULT_PRECISION, Interval, interval_exp
+
+from .zoo_integrands import Integrand, Law, Piece
 
 __all__ = [
     "ExpSum",
@@ -39,10 +40,11 @@ __all__ = [
     "below",
     "constant",
     "enclose",
+    "exact",
+    "exact_integral",
     "integrate",
     "laplace_cdf",
     "times",
-    "value_between",
 ]
 
 Term = tuple[Fraction, Fraction]  # (λ, μ): the function r -> e^{μ + λ·r}
@@ -109,33 +111,6 @@ def _cdf_const(c: Fraction, scale: Fraction) -> ExpPoly:
     if c == 0:
         return {(Fraction(0), Fraction(0)): _HALF}
     return {**_ONE, (Fraction(0), -c / scale): -_HALF}
-
-
-def value_between(shift: Fraction, low: Fraction | None, high: Fraction, scale: Fraction) -> Factor:
-    """g(r) = P(max(r + shift, low) <= ν < high), ν ~ Laplace(scale > 0); low None means -∞.
-
-    This is the event "the query passed the threshold and its released noisy
-    value lies in [low + q, high + q)" after subtracting the query answer q.
-    """
-    if scale <= 0:
-        raise InvalidArgument(f"scale={scale} must be > 0 for a released noisy value")
-    breaks = [-shift, high - shift] + ([] if low is None else [low - shift])
-
-    def piece(m: Fraction) -> ExpPoly:
-        start = m + shift if low is None or m + shift > low else low
-        if start >= high:
-            return {}
-        top = _cdf_const(high, scale)
-        if low is not None and start == low:
-            bottom = _cdf_const(low, scale)
-        else:
-            bottom = _cdf_at(shift, scale, m, upper=False)
-        out = dict(top)
-        for k, c in bottom.items():
-            out[k] = out.get(k, Fraction(0)) - c
-        return {k: c for k, c in out.items() if c != 0}
-
-    return Factor(tuple(breaks), piece)
 
 
 def constant(value: Fraction) -> Factor:
@@ -213,3 +188,48 @@ def enclose(value: ExpSum, prec: int = DEFAULT_PRECISION) -> Interval:
     if box.hi < 0:
         raise AssertionError(f"a probability enclosed as {box}, which is negative")
     return box.clamp_low(Fraction(0))  # a probability is >= 0: a valid tightening
+
+
+def _as_factor(factor: Piece, origin: Fraction) -> Factor:
+    """The CDF or survival function of m + Z at x = origin + r (Laplace or no noise), as a
+    factor of r."""
+    if isinstance(factor.noise, NoNoise):
+        scale = Fraction(0)
+    elif isinstance(factor.noise, LaplaceNoise) and factor.noise.unit is None:
+        scale = factor.noise.scale
+    else:
+        raise InvalidArgument(f"factor {factor} is not on unit-free Laplace noise or no noise")
+    shift = origin - factor.location  # P(m + Z <= x) = P(Z <= r + origin - m)
+    return below(shift, scale) if factor.part == "cdf" else above(shift, scale)
+
+
+def exact_integral(factors: Integrand) -> ExpSum:
+    """The integrand ``∫ Π factors dx`` (one unit-free Laplace density; Laplace or step CDFs and
+    survival functions) as an exact sum, independently of the core's integrator."""
+    densities = [f.noise for f in factors if f.part == "density"]
+    if len(densities) != 1 or not isinstance(densities[0], LaplaceNoise) \
+            or densities[0].unit is not None:
+        raise InvalidArgument("an integrand needs exactly one unit-free Laplace density")
+    origin = next(f.location for f in factors if f.part == "density")
+    return integrate(densities[0].scale, [_as_factor(f, origin)
+                                          for f in factors if f.part != "density"])
+
+
+def exact(law: Law) -> ExpSum:
+    """A :data:`validation.zoo_integrands.Law` with Laplace noise as an exact sum Σ c·e^ν."""
+    total: ExpSum = {}
+    for term in law:
+        value: ExpSum = {Fraction(0): Fraction(term.sign)}
+        for test, outcome in term.tests:
+            if not isinstance(test.noise, LaplaceNoise) or test.noise.unit is not None:
+                raise InvalidArgument(f"test {test} is not on unit-free Laplace noise")
+            below_sum = laplace_cdf(test.threshold - test.shift, test.noise.scale)
+            if outcome:  # P(shift + Z > threshold) = 1 - P(Z < threshold - shift)
+                below_sum = {nu: -c for nu, c in below_sum.items()}
+                below_sum[Fraction(0)] = below_sum.get(Fraction(0), Fraction(0)) + 1
+            value = times(value, below_sum)
+        for factors in term.integrals:
+            value = times(value, exact_integral(factors))
+        for nu, c in value.items():
+            total[nu] = total.get(nu, Fraction(0)) + c
+    return {nu: c for nu, c in total.items() if c != 0}

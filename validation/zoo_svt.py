@@ -25,8 +25,8 @@ determined by the earlier entries, so nothing is lost).  StatDP
 ``iSVT1`` = 5, ``iSVT2`` = 6, ``iSVT3`` = 4, ``iSVT4`` = 3.
 
 The noise is numpy's float Laplace, as in the third-party implementations
-these entries model; the exact laws in :func:`prefix_probability` are those
-of the real-arithmetic algorithm (see :mod:`validation.zoo_laws`).
+these entries model; the exact laws in :func:`prefix_law` are those of the
+real-arithmetic algorithm, enclosed by the exact core (:mod:`validation.zoo_integrands`).
 """
 
 from __future__ import annotations
@@ -41,11 +41,18 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from privref.reference.citations import Uncited
+from privref.reference.continuous_noise import LaplaceNoise, NoNoise, first_above
+from privref.reference.data import Dataset
 from privref.reference.errors import InvalidArgument
+from privref.reference.mechanism import Mechanism
+from privref.reference.neighbors import LInf
+from privref.reference.privacy import PrivacyClaim
+from privref.reference.program import Program
 from privref.reference.reals import Interval, rational
 
-from . import zoo_laws
-from .zoo_laws import Factor
+from .zoo_exact import audited_loss, int_values
+from .zoo_integrands import Law, Piece, Pieces, enclose, expand, product, released_in
 from .zoo_types import NOT_PRIVATE, Sampler, TrueEpsilon, Vectorized, Witness, ZooEntry
 
 __all__ = [
@@ -54,9 +61,11 @@ __all__ = [
     "TOP",
     "PrefixItem",
     "SVTSpec",
+    "enclose_prefix",
     "prefix_contains",
-    "prefix_probability",
+    "prefix_law",
     "svt_entries",
+    "svt_mechanism",
     "svt_sampler",
     "svt_vectorized",
 ]
@@ -64,9 +73,9 @@ __all__ = [
 TOP, BOTTOM, ABORTED = 1, 0, -1
 """Codes of the boolean variants' outcome entries."""
 
-PrefixItem = int | tuple[Fraction | None, Fraction]
+PrefixItem = int | tuple[Fraction | None, Fraction | None]
 """One constrained position of an event: TOP, BOTTOM, or (lo, hi): "⊤ with noisy value in [lo, hi)"
-(Algorithm 3 only; lo None means -∞)."""
+(Algorithm 3 only; lo None means -∞, hi None +∞)."""
 
 Variant = Literal[1, 2, 3, 4, 5, 6]
 
@@ -190,19 +199,25 @@ def svt_sampler(spec: SVTSpec, data: Sequence[object], rng: np.random.Generator
     return tuple(values) if spec.numeric else tuple(codes)
 
 
-def _factor(spec: SVTSpec, item: PrefixItem, answer: Fraction) -> Factor:
-    shift = spec.threshold - answer  # the event is about ν vs T + r - q = r + shift
-    b = spec.query_scale
+def _noises(spec: SVTSpec) -> tuple[LaplaceNoise, LaplaceNoise | NoNoise]:
+    """(threshold noise ρ, query noise ν) as the core's noise laws (Algorithm 5: no query noise)."""
+    query = spec.query_scale
+    return LaplaceNoise(spec.threshold_scale), (LaplaceNoise(query) if query else NoNoise())
+
+
+def _factor(spec: SVTSpec, item: PrefixItem, answer: Fraction) -> Piece | Pieces:
+    """The factor of x = T + ρ that ``item`` contributes at a query with answer q: ⊤ is
+    P(q + ν > x) (the survival factor of q + ν), ⊥ its CDF, (lo, hi) :func:`released_in`."""
+    _, nu = _noises(spec)
     match item:
         case 1:
-            return zoo_laws.above(shift, b)
+            return Piece(nu, "sf", answer)
         case 0:
-            return zoo_laws.below(shift, b)
+            return Piece(nu, "cdf", answer)
         case (lo, hi):
-            if not spec.numeric:
+            if not spec.numeric or isinstance(nu, NoNoise):
                 raise InvalidArgument("value intervals are only meaningful for Algorithm 3")
-            return zoo_laws.value_between(shift, None if lo is None else lo - answer,
-                                          hi - answer, b)
+            return released_in(nu, answer, lo, hi)
     raise InvalidArgument(f"prefix item {item!r} must be TOP, BOTTOM or a (lo, hi) value interval")
 
 
@@ -210,13 +225,15 @@ def _is_top(item: PrefixItem) -> bool:
     return item == TOP or isinstance(item, tuple)
 
 
-def prefix_probability(spec: SVTSpec, data: Sequence[int], prefix: Sequence[PrefixItem]
-                       ) -> zoo_laws.ExpSum:
-    """Exact P(the first len(prefix) outcome entries match ``prefix``) for the real-arithmetic algorithm.
+def prefix_law(spec: SVTSpec, data: Sequence[int], prefix: Sequence[PrefixItem]) -> Law:
+    """P(the first len(prefix) outcome entries match ``prefix``) for the real-arithmetic algorithm.
 
-    The prefix may not run past the abort: it holds at most c ⊤ and, if it
-    holds c, ends with the c-th one.  Later entries are unconstrained, so
-    full outcomes are the prefixes of length ℓ (or ending at the abort).
+    With x = T + ρ, the entries are independent given x, so the probability is
+    ∫ f_x · Π_i g_i(x) dx with g_i the factor of entry i (:func:`_factor`): the core's
+    closed-form integrand, one per segment of Algorithm 2 (which draws a fresh threshold after
+    each ⊤).  The prefix may not run past the abort: it holds at most c ⊤ and, if it holds c,
+    ends with the c-th one.  Later entries are unconstrained, so full outcomes are the
+    prefixes of length ℓ (or ending at the abort).
     """
     if len(prefix) > len(data):
         raise InvalidArgument(f"prefix of length {len(prefix)} is longer than data ({len(data)})")
@@ -225,16 +242,14 @@ def prefix_probability(spec: SVTSpec, data: Sequence[int], prefix: Sequence[Pref
             len(tops) == spec.cutoff and tops[-1] != len(prefix) - 1)):
         raise InvalidArgument(f"prefix {tuple(prefix)!r} runs past the abort after {spec.cutoff} ⊤")
     answers = [Fraction(x) for x in data]
-    segments: list[list[Factor]] = [[]]
+    segments: list[list[Piece | Pieces]] = [[]]
     for item, answer in zip(prefix, answers, strict=False):
         segments[-1].append(_factor(spec, item, answer))
         if spec.variant == 2 and _is_top(item):
             segments.append([])  # Algorithm 2 draws a fresh threshold after each ⊤
-    result: zoo_laws.ExpSum = {Fraction(0): Fraction(1)}
-    for factors in segments:
-        if factors:
-            result = zoo_laws.times(result, zoo_laws.integrate(spec.threshold_scale, factors))
-    return result
+    rho, _ = _noises(spec)
+    density = Piece(rho, "density", spec.threshold)
+    return product(*(expand(density, factors) for factors in segments if factors))
 
 
 def prefix_contains(spec: SVTSpec, prefix: Sequence[PrefixItem], outcome: Sequence[float]) -> bool:
@@ -246,7 +261,7 @@ def prefix_contains(spec: SVTSpec, prefix: Sequence[PrefixItem], outcome: Sequen
             ok = value == item
         elif isinstance(item, tuple):
             lo, hi = item
-            ok = value != -math.inf and (lo is None or value >= lo) and value < hi
+            ok = value != -math.inf and (lo is None or value >= lo) and (hi is None or value < hi)
         else:
             ok = (value != -math.inf) == (item == TOP)
         if not ok:
@@ -255,8 +270,47 @@ def prefix_contains(spec: SVTSpec, prefix: Sequence[PrefixItem], outcome: Sequen
 
 
 def enclose_prefix(spec: SVTSpec, data: Sequence[int], prefix: Sequence[PrefixItem]) -> Interval:
-    """Rigorous enclosure of :func:`prefix_probability`."""
-    return zoo_laws.enclose(prefix_probability(spec, data, prefix))
+    """Rigorous enclosure of :func:`prefix_law`, by the exact core (:func:`zoo_integrands.enclose`)."""
+    return enclose(prefix_law(spec, data, prefix))
+
+
+def svt_mechanism(spec: SVTSpec, length: int) -> Mechanism[tuple[int, ...]]:
+    """Lyu et al.'s Algorithm ``spec.variant`` on ``length`` sensitivity-1 answers, as a core
+    program whose outcomes are :func:`validation.zoo_svt.svt_sampler`'s codes (1 ⊤, 0 ⊥,
+    -1 aborted).
+
+    Each round is one :func:`~privref.reference.continuous_noise.first_above` over the
+    answers not yet read, with its own threshold noise: exact for Algorithm 2 (a fresh
+    threshold after each ⊤) at any cut-off, and for Algorithms 1 and 4 at c = 1 (one round).
+    InvalidArgument for the others (a threshold shared by several ⊤, or released values).
+    """
+    if not (spec.variant == 2 or (spec.variant in (1, 4) and spec.cutoff == 1)):
+        raise InvalidArgument(f"variant={spec.variant} with cutoff={spec.cutoff} shares one noisy "
+                              "threshold across several answers or releases values: no core "
+                              "event gives its law")
+    if length < 1:
+        raise InvalidArgument(f"length={length} must be >= 1")
+    rho, nu = LaplaceNoise(spec.threshold_scale), LaplaceNoise(spec.query_scale)
+
+    def program(data: Dataset) -> Program[tuple[int, ...]]:
+        values = int_values(data)
+        if len(values) != length:
+            raise InvalidArgument(f"data has {len(values)} answers; this program takes {length}")
+        codes: list[int] = []
+        while len(codes) < length:
+            if codes.count(TOP) == spec.cutoff:
+                codes.append(ABORTED)
+                continue
+            rest = values[len(codes):]
+            j = yield from first_above(rho, spec.threshold, nu, rest)
+            codes += [BOTTOM] * j + ([TOP] if j < len(rest) else [])
+        return tuple(codes)
+
+    return Mechanism(f"sparse vector (Lyu et al. Algorithm {spec.variant}, c = {spec.cutoff})",
+                     program, PrivacyClaim(rational(spec.epsilon)),
+                     Uncited("the zoo's sparse vector as a core program (validation)"),
+                     relation=LInf(),
+                     description=f"threshold {spec.threshold} + {rho}, queries + {nu}")
 
 
 # ------------------------------------------------------------------ zoo entries
@@ -307,6 +361,7 @@ def _describe(prefix: Sequence[PrefixItem]) -> str:
         if isinstance(item, tuple):
             lo, hi = item
             parts.append(f"#{i} ⊤ with noisy value < {hi}" if lo is None
+                         else f"#{i} ⊤ with noisy value >= {lo}" if hi is None
                          else f"#{i} ⊤ with noisy value in [{lo}, {hi})")
         else:
             parts.append(f"#{i} {'⊤' if item == TOP else '⊥'}")
@@ -324,8 +379,8 @@ def _witness(spec: SVTSpec, a: Sequence[int], b: Sequence[int], prefix: Sequence
     return Witness(a=list(a), b=list(b), event=_describe(pre),
                    contains=lambda outcome: prefix_contains(spec, pre, outcome),
                    p=_enclosed(spec, tuple(a), pre), q=_enclosed(spec, tuple(b), pre),
-                   basis="closed form: one-dimensional Laplace integral, enclosed rigorously "
-                         "(audits.blackbox.zoo_laws)")
+                   basis="exact core: closed-form Laplace integrals over the threshold "
+                         "(continuous_noise.integral via zoo_integrands), enclosed rigorously")
 
 
 def _lower(witnesses: Sequence[Witness]) -> Fraction:
@@ -355,10 +410,14 @@ def svt_entries() -> tuple[ZooEntry, ...]:
 
     s2 = _spec(2)
     w2 = (_witness(s2, flat, [4] * 9 + [2], [BOTTOM] * 4 + [TOP] + [BOTTOM] * 4 + [TOP]),)
+    audited2 = audited_loss(svt_mechanism, (s2, LENGTH), [(w.a, w.b) for w in w2])
     entries.append(_entry(
-        s2, "svt2", True, Interval(_lower(w2), eps), w2, (),
+        s2, "svt2", True, Interval(audited2.lower, eps), w2, (),
         basis="upper: Lyu et al. show Dwork and Roth's SVT ε-DP (Section 3; Table 1); lower: the "
-              "exact loss of the listed witness event",
+              "exact auditor's loss over the listed pair in both orders (audits.exact.audit_pair "
+              "on the core program validation.zoo_exact.svt_mechanism: one first_above per ⊤, "
+              "each with its fresh threshold; every outcome set), which the listed witness "
+              "event attains",
         notes="Dwork and Roth (2014) resample the threshold after every ⊤; with ε1 = ε2 its "
               "noise scales are 2c/ε (threshold) and 4c/ε (queries).  Witness: the best of the "
               "same search as svt1."))

@@ -80,7 +80,7 @@ def enclosed_mass(dist: Distribution[Any], o: object, prec: int = PREC + 40) -> 
         for aff, w in dist.components:
             noise = aff.noise
             assert isinstance(noise, (TwoSidedGeometric, DiscreteLaplace, DiscreteGaussian))
-            pmf = prob_as_interval(noise.pmf(o - aff.offset, prec))
+            pmf = prob_as_interval(noise.pmf(o - aff.integer_offset, prec))
             total = total + pmf * prob_as_interval(w)
     return total
 
@@ -91,7 +91,7 @@ def _outside(dist: Distribution[Any], radius: int, prec: int) -> Fraction:
     for aff, w in dist.components:
         noise = aff.noise
         assert isinstance(noise, (TwoSidedGeometric, DiscreteLaplace, DiscreteGaussian))
-        k = radius + 1 - abs(aff.offset)
+        k = radius + 1 - abs(aff.integer_offset)
         bound += 2 * prob_as_interval(noise.tail_mass(k, prec)).hi * prob_as_interval(w).hi
     return bound
 

@@ -55,12 +55,17 @@ def _law(event: FiniteEvent, prec: int = 96) -> dict[object, Interval]:
 
 # ------------------------------------------------------------------ an independent oracle
 
+def _location(f: Factor) -> Fraction:
+    assert isinstance(f.location, Fraction)
+    return f.location
+
+
 def _quad(factors: tuple[Factor, ...]) -> mpmath.mpf:
     """∫ Π factors by mpmath quadrature at 40 digits, split at the kinks (an oracle, not a proof)."""
     def g(x: mpmath.mpf) -> mpmath.mpf:
         v = mpmath.mpf(1)
         for f in factors:
-            mu = mpmath.mpf(f.location.numerator) / f.location.denominator
+            mu = mpmath.mpf(_location(f).numerator) / _location(f).denominator
             s = mpmath.mpf(f.scale.numerator) / f.scale.denominator
             z = x - mu
             if f.family == "laplace":
@@ -73,7 +78,7 @@ def _quad(factors: tuple[Factor, ...]) -> mpmath.mpf:
         return v
 
     with mpmath.workdps(40):
-        kinks = sorted({mpmath.mpf(f.location.numerator) / f.location.denominator
+        kinks = sorted({mpmath.mpf(_location(f).numerator) / _location(f).denominator
                         for f in factors})
         return mpmath.quad(g, [-mpmath.inf, *kinks, mpmath.inf])
 

@@ -1,4 +1,5 @@
-"""MechanismContract for the continuous-Laplace textbook mechanisms (Dwork–Roth 2014)."""
+"""MechanismContract for the continuous-noise textbook mechanisms (Dwork–Roth 2014; the Laplace
+and Gaussian mechanisms' released values)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from collections.abc import Hashable
 from fractions import Fraction
 from typing import Any
 
+from privref.reference.continuous_release import gaussian_mechanism, laplace_mechanism
 from privref.reference.mechanism import Mechanism
 from privref.reference.neighbors import LInf, Universe, answer, answer_query
 from privref.reference.noisy_max import report_noisy_max_laplace
@@ -45,3 +47,41 @@ class TestAboveThreshold(MechanismContract):
 
     def inputs(self) -> list[tuple[Hashable, ...]]:
         return [(0, 0, 0), (1, 1, 1), (0, 1, 0)]
+
+
+_RELEASED = {"test_sampler_agrees_with_distribution":
+             "a released continuous value has no finite law to chi-square against; the "
+             "sampler's tail frequencies are checked in tests/audits/test_released.py"}
+SUMS = Universe((0, 1), (1, 2))              # bounded sums, one or two records
+
+
+class TestLaplaceMechanism(MechanismContract):
+    """The Laplace mechanism, ε = 1: the released value decided from the density ratio."""
+
+    constructors = (laplace_mechanism,)
+    skips = _RELEASED
+
+    def mechanism(self) -> Mechanism[Any]:
+        return laplace_mechanism(1)
+
+    def universe(self) -> Universe:
+        return SUMS
+
+    def inputs(self) -> list[tuple[Hashable, ...]]:
+        return [(0,), (1, 1)]
+
+
+class TestGaussianMechanism(MechanismContract):
+    """The Gaussian mechanism, σ = 2, claiming Balle–Wang's δ(1): the released value."""
+
+    constructors = (gaussian_mechanism,)
+    skips = _RELEASED
+
+    def mechanism(self) -> Mechanism[Any]:
+        return gaussian_mechanism(2)
+
+    def universe(self) -> Universe:
+        return SUMS
+
+    def inputs(self) -> list[tuple[Hashable, ...]]:
+        return [(0,), (1, 1)]

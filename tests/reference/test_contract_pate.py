@@ -10,7 +10,14 @@ from typing import Any
 from privref.reference.concepts import thresholds_on
 from privref.reference.mechanism import Mechanism
 from privref.reference.neighbors import Universe
-from privref.reference.pate import gaussian_pate, gaussian_pate_at, svt_pate, svt_pate_at
+from privref.reference.pate import (
+    gaussian_pate,
+    gaussian_pate_at,
+    printed_gaussian_pate,
+    printed_svt_pate,
+    svt_pate,
+    svt_pate_at,
+)
 from privref.reference.pate_learning import asq_mechanism, gaussian_aggregator, psq_mechanism
 from privref.reference.stability_release import distance_to_instability
 
@@ -86,6 +93,38 @@ class TestSvtPate(MechanismContract):
 
     def mechanism(self) -> Mechanism[Any]:
         return svt_pate(1, 1, 1, DELTA)
+
+    def universe(self) -> Universe:
+        return ONE_QUERY
+
+    def inputs(self) -> list[tuple[Hashable, ...]]:
+        return list(TEACHERS)
+
+
+class TestPrintedGaussianPate(MechanismContract):
+    """001 Algorithm 1 as printed: continuous N(0, σ²), Step 1's exact σ, one query."""
+
+    constructors = (printed_gaussian_pate,)
+    samples = 1000
+
+    def mechanism(self) -> Mechanism[Any]:
+        return printed_gaussian_pate(1, 1, DELTA)
+
+    def universe(self) -> Universe:
+        return ONE_QUERY
+
+    def inputs(self) -> list[tuple[Hashable, ...]]:
+        return list(TEACHERS)
+
+
+class TestPrintedSvtPate(MechanismContract):
+    """001 Algorithm 2 as printed: continuous Lap(λ), Lap(2λ), exact λ and w, one query."""
+
+    constructors = (printed_svt_pate,)
+    samples = 1000
+
+    def mechanism(self) -> Mechanism[Any]:
+        return printed_svt_pate(1, 1, 1, DELTA)
 
     def universe(self) -> Universe:
         return ONE_QUERY

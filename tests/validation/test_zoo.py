@@ -24,7 +24,6 @@ from privref.reference.errors import InvalidArgument
 from privref.reference.geometric import discrete_laplace_mechanism
 from privref.reference.reals import Interval, Order, Real, compare, exp, interval_exp, rational
 from tests.stats import chi_square_pvalue, expected_probabilities, fits
-from validation import zoo_laws
 from validation.zoo import NOT_PRIVATE, Witness, ZooEntry, rows_as_outcomes, zoo, zoo_entry
 from validation.zoo_samplers import finite_law_samplers, full_precision_uniform
 from validation.zoo_selection import exponential_mechanisms
@@ -32,7 +31,7 @@ from validation.zoo_svt import (
     ABORTED,
     SVTSpec,
     Variant,
-    prefix_probability,
+    enclose_prefix,
     svt_sampler,
     svt_vectorized,
 )
@@ -191,7 +190,7 @@ def test_svt_samplers_follow_the_exact_law(variant: Variant) -> None:
     """Both forms of every variant against the closed-form law of every outcome pattern (ℓ = 4)."""
     spec = SVTSpec(variant, Fraction(1), 2, Fraction(0))
     data = [0, 2, -1, 1]
-    probs = {o: float(zoo_laws.enclose(prefix_probability(spec, data, o)).lo)
+    probs = {o: float(enclose_prefix(spec, data, o).lo)
              for o in _svt_outcomes(spec, len(data))}
     assert math.isclose(sum(probs.values()), 1.0, rel_tol=1e-12)
     n = 20_000
@@ -304,7 +303,9 @@ def _ratio_box(w: Witness) -> Interval | None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_witnesses_agree_with_the_true_epsilon(name: str) -> None:
-    """Witness losses lie below the true epsilon's upper end; the enclosure's lower end is a witness's."""
+    """Witness losses lie below the true epsilon's upper end; the enclosure's lower end is a
+    witness's loss, or the exact auditor's loss over the entry's pairs (validation.zoo_exact),
+    which a witness attains (both are proved lower bounds, rounded differently: within 2^-60)."""
     e = entry(name)
     true = e.true_epsilon
     for w in e.witnesses:
@@ -317,7 +318,7 @@ def test_witnesses_agree_with_the_true_epsilon(name: str) -> None:
         elif isinstance(true, Real):
             assert compare(rational(lower), true)[0] is not Order.GREATER
     if isinstance(true, Interval) and name != "laplace_snapping":
-        assert true.lo == max(w.epsilon_lower() or 0 for w in e.witnesses)
+        assert abs(true.lo - max(w.epsilon_lower() or 0 for w in e.witnesses)) < Fraction(1, 2**60)
 
 
 @pytest.mark.parametrize("name", NAMES)

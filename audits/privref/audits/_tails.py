@@ -47,12 +47,13 @@ from privref.reference.reals import (
     Interval,
     Prob,
     Real,
+    exp_form,
     interval_exp,
     prob_add,
     prob_as_interval,
 )
 
-from . import _pair
+from . import _pair, _released
 from ._pair import PairEpsilon, solve_exact
 
 __all__ = ["MAX_WINDOW", "IntegerTail", "epsilon_at_delta", "hockey_stick"]
@@ -106,7 +107,8 @@ def _split(p: Distribution[Any], q: Distribution[Any]) -> tuple[NoiseLaw | None,
             if not isinstance(noise, (TwoSidedGeometric, DiscreteLaplace, DiscreteGaussian)):
                 raise UnsupportedProgram(f"noise {noise!r} has no closed-form law for the auditor")
             noises.add(noise)
-            weights[aff.offset] = prob_add(weights[aff.offset], w) if aff.offset in weights else w
+            c = aff.integer_offset
+            weights[c] = prob_add(weights[c], w) if c in weights else w
         mixes.append(_Mixture(dist.as_dict(), weights))
     if len(noises) > 1:
         raise UnsupportedProgram(f"the pair mixes different noise laws {sorted(map(repr, noises))};"
@@ -203,23 +205,10 @@ def _ieval(poly: Mapping[int, Prob], base: _Base, d: int, prec: int) -> Interval
     return total
 
 
-def _t_form(t: Real) -> tuple[Fraction, Fraction] | None:
-    """(c, ε) with t = c·e^ε exactly, c and ε rational; None when t has another form."""
-    if t.exact is not None:
-        return t.exact, Fraction(0)
-    if t.op == "exp" and t.args[0].exact is not None:
-        return Fraction(1), t.args[0].exact
-    if t.op == "mul" and t.args[1].exact is not None and t.args[0].op == "exp":
-        inner = t.args[0].args[0].exact
-        if inner is not None:
-            return t.args[1].exact, inner
-    return None
-
-
 def _symbolic_gap(pp: Poly, qq: Poly, base: _Base, t: Real
                   ) -> tuple[dict[int, Fraction], int] | None:
     """(g, d) with (1+q)(P - tQ) = g(u), u = q^{1/d}, when everything is rational-exact."""
-    ep, eq, form = _exact_coeffs(pp), _exact_coeffs(qq), _t_form(t)
+    ep, eq, form = _exact_coeffs(pp), _exact_coeffs(qq), exp_form(t)
     if ep is None or eq is None or form is None:
         return None
     c, eps = form
@@ -361,6 +350,8 @@ def hockey_stick(p: Distribution[Any], q: Distribution[Any], t: Real, prec: int
     1/(1 − α), σ): the enclosure is at most 8·2^-prec wide, and a row's sign is decided
     whenever MAX_PRECISION bits decide it (tests/audits/test_tails_precision.py).
     """
+    if _released.applies(p, q):
+        return _released.hockey_stick(p, q, t, prec)
     noise, mp, mq = _split(p, q)
     gaps: list[tuple[Any, int | None, Prob]] = []
     match noise:
@@ -426,6 +417,8 @@ def epsilon_at_delta(p: Distribution[Any], q: Distribution[Any], delta: Fraction
     exceeds the one at t_hi by at most 16·2^-prec.  The width of [t_lo, t_hi] is that
     error over Q's mass on the event, so it has no bound in units of 2^-prec·t_hi.
     """
+    if _released.applies(p, q):
+        return _released.epsilon_at_delta(p, q, delta, prec)
     noise, mp, mq = _split(p, q)
     match noise:
         case None:

@@ -37,6 +37,8 @@ from ._common import audit_result, combine
 from ._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
 from .folklore_continuous import (
     check_above_threshold,
+    check_gaussian_release_profile,
+    check_laplace_mechanism,
     check_noisy_max,
     check_noisy_max_needs_the_factor_2,
 )
@@ -265,6 +267,17 @@ ENTRIES: tuple[Entry, ...] = (
           kind=Kind.FOLKLORE, status=Status.CHECKED,
           checks=(Check("exact audits at decay 1/2, 2/3, 1/5", check_permute_and_flip),),
           subjects=("reference.noisy_max",)),
+    Entry(paper="folklore", number="Dwork-McSherry-Nissim-Smith 2006",
+          statement="The Laplace mechanism (Dwork, McSherry, Nissim, Smith, TCC 2006): a query "
+                    "of sensitivity Δ plus continuous Lap(Δ/eps) noise, the noisy value itself "
+                    "released, is eps-DP, and no smaller eps holds (the density ratio reaches "
+                    "e^eps on a half-line).",
+          kind=Kind.FOLKLORE, status=Status.CHECKED,
+          checks=(Check("exact audits of the released value, eps = 1/2, 1, 3, Δ = 1, 2 "
+                        "(tight: decided from the density ratio)", check_laplace_mechanism,
+                        constant="LAPLACE_CLAIM_SCALE"),),
+          subjects=("reference.continuous_release", "reference.released_density",
+                    "audits._released")),
     Entry(paper="folklore", number="Dwork-Roth 2014 Claim 3.9",
           statement="Report noisy max (Dwork and Roth 2014, Claim 3.9): adding independent "
                     "Laplace noise to each score and releasing the argmax is eps-DP: with "
@@ -321,7 +334,9 @@ ENTRIES: tuple[Entry, ...] = (
           checks=(Check("meets the hockey-stick integral by Riemann sums, 5 points",
                         check_hockey_stick_integral),
                   Check("below the zCDP bound of 001 Lemma 51, 9 points",
-                        check_against_lemma_51, constant="LEMMA_51_FACTOR")),
+                        check_against_lemma_51, constant="LEMMA_51_FACTOR"),
+                  Check("the released q(D) + N(0, σ²) meets δ(ε) and not 0.999·δ(ε) (exact "
+                        "audits, 3 points)", check_gaussian_release_profile)),
           notes="The hockey-stick divergence of N(0, 1) from N(μ, 1) at e^ε is ∫ (φ(t) − "
                 "e^ε φ(t − μ))₊ dt, and the integrand is positive exactly for t < μ/2 − ε/μ; "
                 "the integral is enclosed by monotone Riemann sums with interval exponentials "

@@ -28,12 +28,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from itertools import pairwise
 from typing import Final, Literal
 
 from ._arb import arb, ball, real_ball, to_interval, working_precision
 from .errors import InvalidArgument, TooLargeToEnumerate
-from .reals import Interval, Real
+from .reals import Interval, Order, Real, compare
 
 __all__ = ["MAX_TERMS", "MAX_WORKING_PRECISION", "Factor", "Family", "Part", "check_integrand",
            "integral"]
@@ -57,12 +56,15 @@ class Factor:
     "point": Z = 0 (no noise; a CDF or survival function only, a step at μ; scale unused).
     The scale is s = ``scale``·``unit``: a rational, or a rational multiple of one exact
     real (001 Algorithm 6's printed λ = √(32T ln(1/δ)/ε) is irrational); the factors of one
-    integrand share one unit, so that the exponents stay rational multiples of 1/unit.
+    integrand share one unit, so that the exponents stay rational multiples of 1/unit.  The
+    location is a rational or an exact :class:`~privref.reference.reals.Real` (001 Algorithm
+    2's threshold w = 3λ ln(2(ℓ+T)/δ)); kinks at Real locations are ordered by exact
+    comparison (:func:`~privref.reference.reals.compare`), in closed form only.
     """
 
     family: Family
     part: Part
-    location: Fraction
+    location: Fraction | Real
     scale: Fraction
     unit: Real | None = None
 
@@ -73,8 +75,8 @@ class Factor:
             raise InvalidArgument(f"factor {self.family} {self.part} is not supported")
         if not isinstance(self.scale, Fraction) or self.scale <= 0:
             raise InvalidArgument(f"scale={self.scale!r} must be a positive Fraction")
-        if not isinstance(self.location, Fraction):
-            raise InvalidArgument(f"location={self.location!r} must be a Fraction")
+        if not isinstance(self.location, Fraction | Real):
+            raise InvalidArgument(f"location={self.location!r} must be a Fraction or an exact Real")
         if self.unit is not None and not isinstance(self.unit, Real):
             raise InvalidArgument(f"unit={self.unit!r} must be an exact Real or None")
 
@@ -114,30 +116,85 @@ def check_integrand(factors: tuple[Factor, ...]) -> None:
         raise InvalidArgument("the factors of one integrand must share one scale unit")
 
 
-def _piece_terms(factors: tuple[Factor, ...], lo: Fraction | None, hi: Fraction | None,
-                 exps: dict[Fraction, arb], inv_unit: arb) -> dict[Fraction, arb]:
-    """The product on the piece (lo, hi) as {λ: c_λ} (terms c_λ·e^{λ(x-x0)/unit}), expanded
-    about its reference point x0."""
-    x0 = hi if lo is None else lo
-    assert x0 is not None
-    terms: dict[Fraction, arb] = {Fraction(0): arb(1)}
+Location = Fraction | Real
+
+
+def _layout(factors: tuple[Factor, ...]) -> tuple[list[Location], list[int]]:
+    """The distinct kinks in increasing order, and the index of each factor's kink.
+
+    Rational kinks are sorted directly; a Real one is placed by exact comparison, and two
+    kinks whose order :func:`~privref.reference.reals.compare` cannot prove (equal but
+    written differently, or closer than its precision) are refused as TooLargeToEnumerate:
+    the pieces would be wrong, and no guess is made.
+    """
+    kinks: list[Location] = []
+    kinks.extend(sorted({f.location for f in factors if isinstance(f.location, Fraction)}))
+    for loc in dict.fromkeys(f.location for f in factors if isinstance(f.location, Real)):
+        at = 0
+        for at, kink in enumerate(kinks):  # noqa: B007 - `at` is the insertion point
+            order, _ = compare(loc, kink)
+            if order is Order.UNDECIDED:
+                raise TooLargeToEnumerate(f"the kinks at {loc} and {kink} could not be ordered "
+                                          "exactly")
+            if order is not Order.GREATER:
+                break
+        else:
+            at = len(kinks)
+        if at < len(kinks) and compare(loc, kinks[at])[0] is Order.EQUAL:
+            continue
+        kinks.insert(at, loc)
+    rank = {id(k): i for i, k in enumerate(kinks)}
+    index = {k: i for i, k in enumerate(kinks) if isinstance(k, Fraction)}
+    where: list[int] = []
     for f in factors:
-        alpha, beta, kappa = f.piece(lo is not None and lo >= f.location)
+        at_ = f.location
+        if isinstance(at_, Fraction):
+            where.append(index[at_])
+        else:
+            where.append(rank[id(at_)] if id(at_) in rank
+                         else next(i for i, k in enumerate(kinks)
+                                   if compare(at_, k)[0] is Order.EQUAL))
+    return kinks, where
+
+
+def _point(x: Location) -> arb:
+    return ball(x) if isinstance(x, Fraction) else real_ball(x)
+
+
+def _gap(a: Location, b: Location) -> Fraction | arb:
+    """b - a: exact when both are rational, else a ball."""
+    if isinstance(a, Fraction) and isinstance(b, Fraction):
+        return b - a
+    return _point(b) - _point(a)
+
+
+def _piece_terms(factors: tuple[Factor, ...], where: list[int], kinks: list[Location], piece: int,
+                 exps: dict[object, arb], inv_unit: arb) -> dict[Fraction, arb]:
+    """The product on piece ``piece`` (between kinks[piece-1] and kinks[piece]) as {λ: c_λ}
+    (terms c_λ·e^{λ(x-x0)/unit}), expanded about its reference point x0: its left end, or
+    its right end for the left end piece."""
+    ref = piece - 1 if piece > 0 else piece
+    x0 = kinks[ref]
+    terms: dict[Fraction, arb] = {Fraction(0): arb(1)}
+    for f, at in zip(factors, where, strict=True):
+        alpha, beta, kappa = f.piece(piece > at)
         if beta == 0:
             if alpha == 0:
                 return {}
             continue
-        shift = kappa * (x0 - f.location)
-        if shift not in exps:
-            exps[shift] = (ball(shift) * inv_unit).exp()
-        coef = exps[shift] * ball(beta)
+        gap = _gap(f.location, x0)
+        key: object = kappa * gap if isinstance(gap, Fraction) else (kappa, ref, at)
+        if key not in exps:
+            shift = ball(kappa * gap) if isinstance(gap, Fraction) else ball(kappa) * gap
+            exps[key] = (shift * inv_unit).exp()
+        coef = exps[key] * ball(beta)
         if f.part == "density":
             coef *= inv_unit
         new: dict[Fraction, arb] = dict(terms) if alpha else {}
         for lam, c in terms.items():
-            key = lam + kappa
+            key_lam = lam + kappa
             prod = c * coef
-            new[key] = new[key] + prod if key in new else prod
+            new[key_lam] = new[key_lam] + prod if key_lam in new else prod
         terms = new
         if len(terms) > MAX_TERMS:
             raise TooLargeToEnumerate(f"the integrand has more than {MAX_TERMS} distinct "
@@ -145,25 +202,27 @@ def _piece_terms(factors: tuple[Factor, ...], lo: Fraction | None, hi: Fraction 
     return terms
 
 
-def _integral_ball(factors: tuple[Factor, ...]) -> arb:
+def _integral_ball(factors: tuple[Factor, ...], layout: tuple[list[Location], list[int]]) -> arb:
     """The integral as an arb ball at the current precision."""
-    kinks = sorted({f.location for f in factors})
-    ends: list[Fraction | None] = [None, *kinks, None]
-    exps: dict[Fraction, arb] = {}
+    kinks, where = layout
+    exps: dict[object, arb] = {}
     unit = next(f.unit for f in factors if f.part == "density")
     inv_unit = arb(1) if unit is None else 1 / real_ball(unit)
     total = arb(0)
-    for lo, hi in pairwise(ends):
-        terms = _piece_terms(factors, lo, hi, exps, inv_unit)
+    for piece in range(len(kinks) + 1):
+        terms = _piece_terms(factors, where, kinks, piece, exps, inv_unit)
+        end_piece = piece == 0 or piece == len(kinks)
+        length = None if end_piece else _gap(kinks[piece - 1], kinks[piece])
         for lam, c in terms.items():
-            if lo is None or hi is None:
-                if (lam > 0) != (lo is None) or lam == 0:
+            if length is None:
+                if (lam > 0) != (piece == 0) or lam == 0:
                     raise InvalidArgument("the integrand does not decay in its tails")
                 total += c / (ball(abs(lam)) * inv_unit)
             elif lam == 0:
-                total += c * ball(hi - lo)
+                total += c * (ball(length) if isinstance(length, Fraction) else length)
             else:
-                total += c * (ball(lam * (hi - lo)) * inv_unit).expm1() / (ball(lam) * inv_unit)
+                span = ball(lam * length) if isinstance(length, Fraction) else ball(lam) * length
+                total += c * (span * inv_unit).expm1() / (ball(lam) * inv_unit)
     return total
 
 
@@ -180,10 +239,11 @@ def integral(factors: tuple[Factor, ...], prec: int) -> Interval:
     check_integrand(factors)
     if any(f.family == "gaussian" for f in factors):
         raise InvalidArgument("Gaussian factors are integrated by privref.reference._quadrature")
+    layout = _layout(factors)
     work = prec + 2 * len(factors) + 32
     while True:
         with working_precision(work):
-            value = _integral_ball(factors)
+            value = _integral_ball(factors, layout)
             box = to_interval(value, "a continuous-noise probability")
         if box.hi - box.lo <= max(box.lo, Fraction(0)) / (1 << prec) \
                 or work >= MAX_WORKING_PRECISION:

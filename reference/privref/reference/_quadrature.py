@@ -40,7 +40,7 @@ from flint import acb, arb
 
 from ._arb import ball, real_ball, to_interval, working_precision
 from ._piecewise_exp import Factor, check_integrand
-from .errors import TooLargeToEnumerate
+from .errors import InvalidArgument, TooLargeToEnumerate
 from .reals import Interval
 
 __all__ = ["EVAL_LIMIT", "MAX_HALF_WIDTH", "MAX_QUADRATURE_PRECISION", "integral"]
@@ -53,6 +53,14 @@ MAX_QUADRATURE_PRECISION: Final = 1536
 
 MAX_HALF_WIDTH: Final = 1 << 12
 """Largest half-width L (in units of the density's scale) of the integration range."""
+
+
+def _loc(factor: Factor) -> Fraction:
+    """The factor's location, which must be rational here (InvalidArgument otherwise)."""
+    if not isinstance(factor.location, Fraction):
+        raise InvalidArgument("Gaussian-noise integrals take rational locations only (an exact "
+                              "Real location is supported with Laplace and exponential noise)")
+    return factor.location
 
 
 def _initial_half_width(factor: Factor, bits: int) -> int:
@@ -72,7 +80,7 @@ def _tail(factor: Factor, half_width: int) -> arb:
 
 def _evaluator(factor: Factor, right: bool, inv_unit: arb) -> Callable[[acb], acb]:
     """The factor as an entire function of z on one side of its location."""
-    mu = ball(factor.location)
+    mu = ball(_loc(factor))
     if factor.family == "gaussian":
         inv_sigma = inv_unit / ball(factor.scale)
         root2 = arb(2).sqrt()
@@ -94,8 +102,8 @@ def _evaluator(factor: Factor, right: bool, inv_unit: arb) -> Callable[[acb], ac
 def _range(density: Factor, half_width: int, unit_hi: Fraction) -> tuple[Fraction, Fraction]:
     """Rational ends at least ``half_width`` scales from the density's location."""
     reach = half_width * density.scale * unit_hi
-    low = density.location if density.family == "exponential" else density.location - reach
-    return low, density.location + reach
+    low = _loc(density) if density.family == "exponential" else _loc(density) - reach
+    return low, _loc(density) + reach
 
 
 def _integral_ball(factors: tuple[Factor, ...], half_width: int, prec: int) -> tuple[arb, arb]:
@@ -105,13 +113,13 @@ def _integral_ball(factors: tuple[Factor, ...], half_width: int, prec: int) -> t
     unit_hi = Fraction(1) if unit is None else unit.enclose(prec + 16).hi
     inv_unit = arb(1) if unit is None else 1 / real_ball(unit)
     low, high = _range(density, half_width, unit_hi)
-    kinks = sorted({f.location for f in factors if f.family != "gaussian"
-                    and low < f.location < high})
+    kinks = sorted({_loc(f) for f in factors if f.family != "gaussian"
+                    and low < _loc(f) < high})
     rel = arb(2) ** -(prec + 8)
     tiny = arb(2) ** -(4 * prec)
     total = arb(0)
     for a, b in pairwise([low, *kinks, high]):
-        parts = [_evaluator(f, f.family != "gaussian" and a >= f.location, inv_unit)
+        parts = [_evaluator(f, f.family != "gaussian" and a >= _loc(f), inv_unit)
                  for f in factors]
 
         def g(z: acb, _analytic: bool, parts: list[Callable[[acb], acb]] = parts) -> acb:
@@ -129,11 +137,11 @@ def _integral_ball(factors: tuple[Factor, ...], half_width: int, prec: int) -> t
 def _vanishes(factors: tuple[Factor, ...]) -> bool:
     """True when on every piece of the whole line some Laplace, exponential or no-noise factor
     is identically 0 there (e.g. a raw value that can never pass): the integral is exactly 0."""
-    kinks = sorted({f.location for f in factors if f.family != "gaussian"})
+    kinks = sorted({_loc(f) for f in factors if f.family != "gaussian"})
     ends: list[Fraction | None] = [None, *kinks, None]
     for lo, _ in pairwise(ends):
         if not any(f.family != "gaussian"
-                   and _is_zero(f.piece(lo is not None and lo >= f.location))
+                   and _is_zero(f.piece(lo is not None and lo >= _loc(f)))
                    for f in factors):
             return False
     return True
@@ -150,10 +158,13 @@ def integral(factors: tuple[Factor, ...], prec: int) -> Interval:
     wide when the limits allow (see the module docstring), clipped to [0, 1].
 
     An integrand that vanishes on every piece by construction (:func:`_vanishes`) is exactly 0.
-    Raises InvalidArgument for an integrand without exactly one density or with mixed units,
-    TooLargeToEnumerate when arb cannot bound the value.
+    Raises InvalidArgument for an integrand without exactly one density, with mixed units or
+    with an irrational location (those are supported in closed form only), TooLargeToEnumerate
+    when arb cannot bound the value.
     """
     check_integrand(factors)
+    for f in factors:
+        _loc(f)
     if _vanishes(factors):
         return Interval.point(Fraction(0))
     density = next(f for f in factors if f.part == "density")

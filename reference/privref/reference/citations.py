@@ -103,6 +103,7 @@ EXTERNAL: Final[tuple[str, ...]] = (
     "Delta leak",
     "Warner 1965",
     "McKenna-Sheldon 2020 Theorem 1",
+    "Dwork-McSherry-Nissim-Smith 2006",
     "Dwork-Roth 2014 Claim 3.9",
     "Dwork-Roth 2014 Theorem 3.23",
     "Ghosh-Roughgarden-Sundararajan 2009",

@@ -97,7 +97,7 @@ class _ScaledNoise:
                                                          "scale"))
         _check_unit(self.unit)
 
-    def factor(self, part: Part, location: Fraction) -> Factor:
+    def factor(self, part: Part, location: Fraction | Real) -> Factor:
         """The density, CDF or survival function of ``location + Z`` as an integrand factor."""
         return Factor(self.family, part, location, self.scale, self.unit)
 
@@ -315,13 +315,15 @@ class ThresholdRun(FiniteEvent):
     ``above`` true: the first j with values[j] + ν_j > threshold + ρ (the sparse vector's
     AboveThreshold, Dwork and Roth 2014 Algorithm 1: the first ⊤); false: the first j with
     values[j] + ν_j < threshold + ρ.  ρ ~ ``threshold_noise`` is drawn once, each ν_j ~
-    ``query_noise`` afresh (or :class:`NoNoise`: the raw values).  Exact law, with x = threshold + ρ:
+    ``query_noise`` afresh (or :class:`NoNoise`: the raw values).  The threshold is a rational or,
+    with Laplace and exponential noise, an exact :class:`~privref.reference.reals.Real` (001
+    Algorithm 2's w = 3λ ln(2(ℓ+T)/δ)).  Exact law, with x = threshold + ρ:
     P(j) = ∫ f_ρ(x) Π_{i<j} P(values[i] + ν_i on the other side of x)·P(values[j] + ν_j
     crosses x) dx, each a closed-form integral (:mod:`._piecewise_exp`).
     """
 
     threshold_noise: ContinuousNoise
-    threshold: Fraction
+    threshold: Fraction | Real
     query_noise: ContinuousNoise | NoNoise
     values: tuple[Fraction, ...]
     above: bool = True
@@ -330,7 +332,12 @@ class ThresholdRun(FiniteEvent):
         _check_noise(self.threshold_noise, "threshold_noise")
         if not isinstance(self.query_noise, NoNoise):
             _check_noise(self.query_noise, "query_noise")
-        object.__setattr__(self, "threshold", _exact(self.threshold, "threshold"))
+        if isinstance(self.threshold, Real):
+            if any(isinstance(n, GaussianNoise) for n in (self.threshold_noise, self.query_noise)):
+                raise InvalidArgument(f"threshold={self.threshold}: an irrational threshold is "
+                                      "supported with Laplace and exponential noise only")
+        else:
+            object.__setattr__(self, "threshold", _exact(self.threshold, "threshold"))
         _check_values(self.values)
         object.__setattr__(self, "values", tuple(_exact(v, f"values[{i}]")
                                                  for i, v in enumerate(self.values)))
@@ -855,14 +862,14 @@ def beats(noise1: ContinuousNoise, shift1: ExactInput, noise2: ContinuousNoise,
     return _event(NoiseContest(noise1, cast(Fraction, shift1), noise2, cast(Fraction, shift2)))
 
 
-def first_above(threshold_noise: ContinuousNoise, threshold: ExactInput,
+def first_above(threshold_noise: ContinuousNoise, threshold: ExactInput | Real,
                 query_noise: ContinuousNoise | NoNoise, values: tuple[ExactInput, ...]) -> Program[int]:
     """Yield the first index above one shared noisy threshold (:class:`ThresholdRun`)."""
     return _event(ThresholdRun(threshold_noise, cast(Fraction, threshold), query_noise,
                                cast(tuple[Fraction, ...], tuple(values)), True))
 
 
-def first_below(threshold_noise: ContinuousNoise, threshold: ExactInput,
+def first_below(threshold_noise: ContinuousNoise, threshold: ExactInput | Real,
                 query_noise: ContinuousNoise | NoNoise, values: tuple[ExactInput, ...]) -> Program[int]:
     """Yield the first index below one shared noisy threshold (:class:`ThresholdRun`)."""
     return _event(ThresholdRun(threshold_noise, cast(Fraction, threshold), query_noise,

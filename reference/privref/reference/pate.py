@@ -47,6 +47,7 @@ checks ℓ·P(ν - ρ > ⌊w⌋) <= δ/2 exactly at construction).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -54,18 +55,18 @@ from .accounting import (
     algorithm1_sigma,
     algorithm2_lambda,
     algorithm2_threshold,
-    normal_cdf_real,
     zcdp_compose,
     zcdp_epsilon,
 )
 from .citations import cite
+from .continuous_noise import GaussianNoise, LaplaceNoise, exceeds, first_below
 from .data import Dataset
 from .discrete_noise import DiscreteGaussian, DiscreteLaplace, at_least, first_at_most
 from .errors import InvalidArgument
 from .mechanism import Mechanism
 from .privacy import PrivacyClaim
-from .program import Program, bernoulli
-from .reals import Interval, Real, rational
+from .program import Program
+from .reals import Interval, Order, Real, compare, rational
 from .sparse_vector import discrete_release_probability, rational_scale_at_least
 from .stability_release import instability_distance, majority, threshold_floor
 from .validate import ExactInput, check_delta, check_int, check_positive, to_fraction
@@ -75,6 +76,7 @@ __all__ = [
     "SvtPateParameters",
     "continuous_gaussian_label",
     "continuous_gaussian_votes",
+    "continuous_svt_votes",
     "gaussian_label",
     "gaussian_pate",
     "gaussian_pate_at",
@@ -82,6 +84,8 @@ __all__ = [
     "gaussian_votes",
     "majority_label",
     "majority_votes",
+    "printed_gaussian_pate",
+    "printed_svt_pate",
     "svt_pate",
     "svt_pate_at",
     "svt_pate_parameters",
@@ -176,49 +180,49 @@ def gaussian_votes(votes: tuple[int, ...], k: int, sigma2: ExactInput) -> Progra
     return run()
 
 
-def _continuous_p(vote: int, k: int, sigma: Fraction) -> Real:
-    # P(vote + Z >= K/2) = P(Z >= K/2 − vote) = Φ((vote − K/2)/σ) for Z ~ N(0, σ²)
-    return normal_cdf_real((Fraction(vote) - Fraction(k, 2)) / sigma)
+def _gaussian(sigma: ExactInput | Real) -> GaussianNoise:
+    """N(0, σ²) for a positive exact σ: a rational, or an exact Real (Step 1's printed σ)."""
+    if isinstance(sigma, Real):
+        if compare(sigma, 0)[0] is not Order.GREATER:
+            raise InvalidArgument(f"sigma={sigma} must be provably > 0")
+        return GaussianNoise(Fraction(1), sigma)
+    return GaussianNoise(check_positive(to_fraction(sigma, "sigma"), "sigma"))
 
 
-def continuous_gaussian_label(vote: int, k: int, sigma: ExactInput) -> Program[int]:
+def continuous_gaussian_label(vote: int, k: int, sigma: ExactInput | Real) -> Program[int]:
     """ONE query of 001 Algorithm 1 with the paper's continuous noise: 1(vote + Z >= K/2), Z ~ N(0, σ²).
 
-    The released bit is Bernoulli(p) with p = Φ((vote − K/2)/σ), an exact real
-    (:func:`normal_cdf_real`; exactly 1/2 when vote = K/2): the exact interpreter gets its
-    enclosure, and :func:`~privref.reference.program.sample` draws the bit exactly by lazy
-    refinement.  No float decides anything.  σ is any positive exact number (int, Fraction,
-    str).  Nothing is cached across calls: one evaluation of Φ at the default precision plus one
-    draw costs about a millisecond (measured in the tests' timing note); a caller making many
-    queries may memoise the program arguments per vote value (there are only K + 1).
+    The released bit is the event vote + Z > K/2 of
+    :func:`~privref.reference.continuous_noise.exceeds` (ties have probability 0): 1 with
+    probability Φ((vote − K/2)/σ), exactly 1/2 when vote = K/2, enclosed in arb (erfc) by the
+    exact interpreter and drawn exactly by lazy refinement by
+    :func:`~privref.reference.program.sample`.  No float decides anything.  σ is any positive
+    exact number (int, Fraction, str) or an exact Real (:func:`gaussian_pate`'s printed σ).
     InvalidArgument names k (< 1), vote (outside [0, k]) or sigma (<= 0), at call time.
     """
     v, kk = _check_vote(vote, k)
-    s = check_positive(to_fraction(sigma, "sigma"), "sigma")
-    return _bit(_continuous_p(v, kk, s))
+    return _noisy_bit(_gaussian(sigma), v, Fraction(kk, 2))
 
 
-def _bit(p: Real) -> Program[int]:
-    one = yield from bernoulli(p)
-    return 1 if one else 0
+def _noisy_bit(noise: GaussianNoise, vote: int, half: Fraction) -> Program[int]:
+    passed = yield from exceeds(noise, vote, half)
+    return 1 if passed else 0
 
 
-def continuous_gaussian_votes(votes: tuple[int, ...], k: int, sigma: ExactInput
+def continuous_gaussian_votes(votes: tuple[int, ...], k: int, sigma: ExactInput | Real
                               ) -> Program[tuple[int, ...]]:
     """001 Algorithm 1 with continuous N(0, σ²) noise on a vote vector: one
     :func:`continuous_gaussian_label` per query, in order, with independent noise.
 
-    Within one call the exact real p is built once per distinct vote value (a local table, no
-    global cache).  InvalidArgument names k, votes or sigma, at call time.
+    InvalidArgument names k, votes or sigma, at call time.
     """
     vs, kk = _check_votes(votes, k)
-    s = check_positive(to_fraction(sigma, "sigma"), "sigma")
-    table = {v: _continuous_p(v, kk, s) for v in set(vs)}
+    noise = _gaussian(sigma)
 
     def run() -> Program[tuple[int, ...]]:
         out: list[int] = []
         for v in vs:
-            out.append((yield from _bit(table[v])))
+            out.append((yield from _noisy_bit(noise, v, Fraction(kk, 2))))
         return tuple(out)
 
     return run()
@@ -313,6 +317,32 @@ def gaussian_pate(queries: int, epsilon: ExactInput, delta: ExactInput, denomina
                                f"Step 1 sigma^2 rounded up, claim epsilon={eps}")
 
 
+def printed_gaussian_pate(queries: int, epsilon: ExactInput, delta: ExactInput
+                          ) -> Mechanism[tuple[int, ...]]:
+    """001 Algorithm 1 exactly as printed, claiming (ε, δ) as 001 Theorem 2 states.
+
+    Continuous N(0, σ²) noise with Step 1's σ (:func:`~privref.reference.accounting.algorithm1_sigma`,
+    an exact Real, not rounded): :func:`continuous_gaussian_votes`.  InvalidArgument names
+    queries, epsilon or delta.
+    """
+    ell = check_int(queries, "queries", minimum=1)
+    eps = check_positive(to_fraction(epsilon, "epsilon"), "epsilon")
+    d = _check_open_delta(delta)
+    sigma = algorithm1_sigma(ell, eps, d)
+
+    def program(data: Dataset) -> Program[tuple[int, ...]]:
+        votes, k = teacher_votes(data, ell)
+        return (yield from continuous_gaussian_votes(votes, k, sigma))
+
+    return Mechanism("Gaussian PATE (continuous, as printed)", program,
+                     PrivacyClaim(rational(eps), d), cite("001 Theorem 2"),
+                     order_invariant=True,
+                     description=f"001 Algorithm 1 on {ell} queries as printed: continuous "
+                                 f"N(0, sigma^2) with Step 1's sigma exact (claim epsilon={eps}, "
+                                 f"delta={d}); data = the teachers' label vectors, a neighbor "
+                                 "substitutes one teacher's vector")
+
+
 # ------------------------------------------------------------------ Algorithm 2
 
 
@@ -329,14 +359,53 @@ def svt_votes(votes: tuple[int, ...], k: int, scale: ExactInput, threshold: int,
     w = check_int(threshold, "threshold")
     big_t = check_int(cutoff, "cutoff", minimum=1)
     bar_noise, query_noise = DiscreteLaplace(t), DiscreteLaplace(2 * t)
-    dists = tuple(instability_distance(v, kk) for v in vs)
-    labels = tuple(majority(v, kk) for v in vs)
+
+    def run(dists: tuple[int, ...]) -> Program[int]:
+        return (yield from first_at_most(bar_noise, w, query_noise, dists))
+
+    return _svt_run(vs, kk, big_t, run)
+
+
+def continuous_svt_votes(votes: tuple[int, ...], k: int, scale: ExactInput | Real,
+                         threshold: ExactInput | Real, cutoff: int) -> Program[tuple[int | str, ...]]:
+    """001 Algorithm 2 as printed, on a vote vector: continuous Lap(λ) and Lap(2λ) noise.
+
+    As :func:`svt_votes`, with ρ ~ Lap(λ) and ν_j ~ Lap(2λ) continuous and the real threshold
+    w; λ and w may be exact Reals (:func:`svt_pate`'s printed λ and w = 3λ ln(2(ℓ+T)/δ)).
+    Each stretch between two ⊥'s is one
+    :class:`~privref.reference.continuous_noise.ThresholdRun` (the first j with
+    dist_j + ν_j < w + ρ; ties have probability 0).  InvalidArgument names k, votes, scale,
+    threshold or cutoff, at call time.
+    """
+    vs, kk = _check_votes(votes, k)
+    if isinstance(scale, Real):
+        bar_noise = LaplaceNoise(Fraction(1), scale)
+        query_noise = LaplaceNoise(Fraction(2), scale)
+    else:
+        t = check_positive(to_fraction(scale, "scale"), "scale")
+        bar_noise, query_noise = LaplaceNoise(t), LaplaceNoise(2 * t)
+    w = threshold if isinstance(threshold, Real) else to_fraction(threshold, "threshold")
+    big_t = check_int(cutoff, "cutoff", minimum=1)
+
+    def run(dists: tuple[int, ...]) -> Program[int]:
+        return (yield from first_below(bar_noise, w, query_noise, dists))
+
+    return _svt_run(vs, kk, big_t, run)
+
+
+def _svt_run(vs: tuple[int, ...], k: int, cutoff: int,
+             first_failure: Callable[[tuple[int, ...]], Program[int]]
+             ) -> Program[tuple[int | str, ...]]:
+    """Algorithm 2's loop: answer the passing queries by the majority, ⊥ at a failure (then a
+    fresh threshold noise: ``first_failure`` on the remaining distances), stop at the T-th ⊥."""
+    dists = tuple(instability_distance(v, k) for v in vs)
+    labels = tuple(majority(v, k) for v in vs)
 
     def run() -> Program[tuple[int | str, ...]]:
         out: list[int | str] = []
         start, count = 0, 0
         while start < len(vs):
-            passed = yield from first_at_most(bar_noise, w, query_noise, dists[start:])
+            passed = yield from first_failure(dists[start:])
             out.extend(labels[start:start + passed])
             start += passed
             if start == len(vs):
@@ -344,7 +413,7 @@ def svt_votes(votes: tuple[int, ...], k: int, scale: ExactInput, threshold: int,
             out.append(BOTTOM)
             start += 1
             count += 1
-            if count >= big_t:
+            if count >= cutoff:
                 break
         return tuple(out)
 
@@ -434,4 +503,34 @@ def svt_pate(queries: int, cutoff: int, epsilon: ExactInput, delta: ExactInput, 
         raise InvalidArgument(f"delta={d}: the release bound {float(bound):.3g} exceeds delta/2")
     return _svt_mechanism(queries, params.scale, params.threshold, cutoff,
                           PrivacyClaim(rational(eps), d), f"Steps 2-3, claim epsilon={eps}")
+
+
+def printed_svt_pate(queries: int, cutoff: int, epsilon: ExactInput, delta: ExactInput
+                     ) -> Mechanism[tuple[int | str, ...]]:
+    """001 Algorithm 2 exactly as printed, claiming (ε, δ) as 001 Theorem 2 states.
+
+    Continuous ρ ~ Lap(λ), ν_j ~ Lap(2λ) with the printed λ
+    (:func:`~privref.reference.accounting.algorithm2_lambda`) and threshold
+    w = 3λ ln(2(ℓ+T)/δ) (:func:`~privref.reference.accounting.algorithm2_threshold`), both
+    exact Reals: no rounding of either (:func:`continuous_svt_votes`).  InvalidArgument names
+    queries, cutoff, epsilon or delta.
+    """
+    ell = check_int(queries, "queries", minimum=1)
+    big_t = check_int(cutoff, "cutoff", minimum=1)
+    eps = check_positive(to_fraction(epsilon, "epsilon"), "epsilon")
+    d = _check_open_delta(delta)
+    lam = algorithm2_lambda(big_t, eps, d)
+    w = algorithm2_threshold(ell, big_t, eps, d)
+
+    def program(data: Dataset) -> Program[tuple[int | str, ...]]:
+        votes, k = teacher_votes(data, ell)
+        return (yield from continuous_svt_votes(votes, k, lam, w, big_t))
+
+    return Mechanism("SVT-PATE (continuous Laplace, as printed)", program,
+                     PrivacyClaim(rational(eps), d), cite("001 Theorem 2"),
+                     order_invariant=True,
+                     description=f"001 Algorithm 2 on {ell} queries as printed: continuous "
+                                 f"Lap(lambda), Lap(2 lambda), lambda and w exact (T={big_t}, "
+                                 f"claim epsilon={eps}, delta={d}); data = the teachers' label "
+                                 "vectors, a neighbor substitutes one teacher's vector")
 

@@ -49,6 +49,7 @@ __all__ = [
     "Call",
     "Categorical",
     "Choice",
+    "ContinuousChoice",
     "Distribution",
     "FiniteEvent",
     "InfiniteChoice",
@@ -109,6 +110,19 @@ class InfiniteChoice(Choice):
     __slots__ = ()
 
 
+class ContinuousChoice(InfiniteChoice):
+    """A real-valued choice with a density (continuous Laplace or Gaussian noise).
+
+    As with :class:`InfiniteChoice`, the exact interpreter sends an :class:`Affine`
+    placeholder; the program may add or subtract exact rationals, negate it and return it
+    (``return value + noise``): the path then contributes a shifted copy of the density, which
+    the auditor decides from the density ratio (:mod:`privref.audits._released`).  The sampler
+    gets an exact :class:`~privref.reference.reals.Real` draw.
+    """
+
+    __slots__ = ()
+
+
 class FiniteEvent(Choice):
     """A choice with finitely many outcomes that is *defined* by comparing infinite-support noise.
 
@@ -128,28 +142,52 @@ class FiniteEvent(Choice):
 
 @dataclass(frozen=True, slots=True)
 class Affine:
-    """Placeholder for ``sign * noise + offset`` during exact interpretation."""
+    """Placeholder for ``sign * noise + offset`` during exact interpretation.
+
+    The offset is an int; for a :class:`ContinuousChoice` it may be any exact rational.
+    """
 
     noise: InfiniteChoice
     sign: int = 1
-    offset: int = 0
+    offset: int | Fraction = 0
 
-    def __add__(self, other: int) -> Affine:
-        if isinstance(other, bool) or not isinstance(other, int):
+    @property
+    def integer_offset(self) -> int:
+        """The offset of an integer-noise placeholder (UnsupportedProgram for a rational one)."""
+        if isinstance(self.offset, int):
+            return self.offset
+        raise UnsupportedProgram(f"offset={self.offset} is not an integer: a continuous "
+                                 "release, not an integer-noise one")
+
+    def _shift(self, other: object) -> int | Fraction | None:
+        """``other`` as an offset this placeholder can take, else None."""
+        if isinstance(other, bool):
+            return None
+        if isinstance(other, int):
+            return other
+        if isinstance(other, Fraction) and isinstance(self.noise, ContinuousChoice):
+            return other
+        return None
+
+    def __add__(self, other: int | Fraction) -> Affine:
+        k = self._shift(other)
+        if k is None:
             return NotImplemented
-        return Affine(self.noise, self.sign, self.offset + other)
+        return Affine(self.noise, self.sign, self.offset + k)
 
     __radd__ = __add__
 
-    def __sub__(self, other: int) -> Affine:
-        if isinstance(other, bool) or not isinstance(other, int):
+    def __sub__(self, other: int | Fraction) -> Affine:
+        k = self._shift(other)
+        if k is None:
             return NotImplemented
-        return Affine(self.noise, self.sign, self.offset - other)
+        return Affine(self.noise, self.sign, self.offset - k)
 
-    def __rsub__(self, other: int) -> Affine:
-        if isinstance(other, bool) or not isinstance(other, int):
+    def __rsub__(self, other: int | Fraction) -> Affine:
+        k = self._shift(other)
+        if k is None:
             return NotImplemented
-        return Affine(self.noise, -self.sign, other - self.offset)
+        return Affine(self.noise, -self.sign, k - self.offset)
 
     def __neg__(self) -> Affine:
         return Affine(self.noise, -self.sign, -self.offset)

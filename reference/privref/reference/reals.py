@@ -42,6 +42,7 @@ __all__ = [
     "Real",
     "compare",
     "exp",
+    "exp_form",
     "interval_exp",
     "interval_log",
     "interval_sqrt",
@@ -436,6 +437,25 @@ def sqrt(x: Real | Fraction | int) -> Real:
         if rn * rn == n and rd * rd == d:
             return rational(Fraction(rn, rd))
     return Real("sqrt", (r,))
+
+
+def exp_form(t: Real | Fraction) -> tuple[Fraction, Fraction] | None:
+    """(c, x) with t = c·e^x exactly, c and x rational (e.g. a claim's e^ε); None for another form.
+
+    Sums Σ c_i·e^{x_i} over distinct rationals x_i vanish only when every c_i does
+    (Lindemann–Weierstrass), so this form lets callers prove exact zeros no ball can.
+    """
+    if isinstance(t, Fraction):
+        return t, Fraction(0)
+    if t.exact is not None:
+        return t.exact, Fraction(0)
+    if t.op == "exp" and t.args[0].exact is not None:
+        return Fraction(1), t.args[0].exact
+    if t.op == "mul" and t.args[1].exact is not None and t.args[0].op == "exp":
+        inner = t.args[0].args[0].exact
+        if inner is not None:
+            return t.args[1].exact, inner
+    return None
 
 
 class Order(Enum):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from privref.reference.citations import cite
 from privref.reference.composition import compose, leak
 from privref.reference.concepts import thresholds_on
+from privref.reference.continuous_release import gaussian_mechanism, laplace_mechanism
 from privref.reference.exponential import (
     count_score,
     exponential_learner,
@@ -84,10 +85,14 @@ def _mechanism_audits(deep: bool) -> list[BuiltinAudit]:
 
 
 def _continuous_audits(deep: bool) -> list[BuiltinAudit]:
-    """The textbook continuous-Laplace rows: query-answer vectors in {0,1}^n under l-infinity."""
+    """The textbook continuous-noise rows: the Laplace and Gaussian mechanisms' released values
+    (bounded sums), then query-answer vectors in {0,1}^n under l-infinity."""
     n = 4 if deep else 3
     vectors = Universe((0, 1), (n,))
+    sums = Universe((0, 1), (1, 2, 3) if deep else (1, 2))
     return [
+        BuiltinAudit(laplace_mechanism(1), sums),
+        BuiltinAudit(gaussian_mechanism(2, epsilon=1), sums),
         BuiltinAudit(report_noisy_max_laplace(range(n), answer, epsilon=1, relation=LInf(),
                                               name="report noisy max, Lap(2/eps) (eps=1)"),
                      vectors),

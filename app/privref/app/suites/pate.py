@@ -3,8 +3,10 @@
 Each row audits one 001 mechanism, written once in ``reference/``, on a tiny universe at its own
 claim (at the claim's δ when it is (ε, δ)):
 
-* Algorithm 1 (Gaussian PATE, discrete Gaussian) with a given σ² and as calibrated by Step 1;
-* Algorithm 2 (SVT-PATE) as calibrated by Steps 2-3, and with the basic accounting 2T/t;
+* Algorithm 1 (Gaussian PATE, discrete Gaussian) with a given σ² and as calibrated by Step 1,
+  and as printed (continuous N(0, σ²) with Step 1's exact σ);
+* Algorithm 2 (SVT-PATE) as calibrated by Steps 2-3, with the basic accounting 2T/t, and as
+  printed (continuous Lap(λ), Lap(2λ) with the exact λ and irrational threshold w);
 * Algorithm 6 (the sparse vector) as printed, which the auditor must find VIOLATED (the row
   expects it: 001 Lemma 45 is REFUTED as printed), and as corrected;
 * Algorithm 7 (distance to instability);
@@ -29,7 +31,14 @@ from privref.reference.citations import cite
 from privref.reference.concepts import thresholds_on
 from privref.reference.data import Dataset
 from privref.reference.neighbors import Universe
-from privref.reference.pate import gaussian_pate, gaussian_pate_at, svt_pate, svt_pate_at
+from privref.reference.pate import (
+    gaussian_pate,
+    gaussian_pate_at,
+    printed_gaussian_pate,
+    printed_svt_pate,
+    svt_pate,
+    svt_pate_at,
+)
 from privref.reference.pate_learning import (
     asq_mechanism,
     continuous_gaussian_aggregator,
@@ -83,8 +92,14 @@ def pate_audits(deep: bool) -> list[BuiltinAudit]:
                      label=f"Gaussian PATE ({ell} queries, discrete sigma^2=1) [001 Algorithm 1]"),
         BuiltinAudit(gaussian_pate(ell, 1, tenth), teachers,
                      label=f"Gaussian PATE ({ell} queries, Step 1 sigma, eps=1) [001 Algorithm 1]"),
+        BuiltinAudit(printed_gaussian_pate(ell, 1, tenth), teachers,
+                     label=f"Gaussian PATE as printed ({ell} queries, continuous N(0, sigma^2), "
+                           "Step 1 sigma exact, eps=1) [001 Algorithm 1]"),
         BuiltinAudit(svt_pate(ell, 1, 1, tenth), teachers,
                      label=f"SVT-PATE ({ell} queries, T=1, Steps 2-3, eps=1) [001 Algorithm 2]"),
+        BuiltinAudit(printed_svt_pate(ell, 1, 1, tenth), teachers,
+                     label=f"SVT-PATE as printed ({ell} queries, T=1, continuous Lap(lambda), "
+                           "Lap(2 lambda), lambda and w exact, eps=1) [001 Algorithm 2]"),
         BuiltinAudit(svt_pate_at(ell, Fraction(1, 2), 1, 2), teachers,
                      label=f"SVT-PATE ({ell} queries, T=2, t=1/2, w=1, basic 2T/t) "
                            "[001 Algorithm 2]"),

@@ -25,6 +25,7 @@ from typing import Final
 from privref.reference.accounting import (
     algorithm1_sigma,
     algorithm2_lambda,
+    algorithm2_threshold,
     analytic_gaussian_delta,
     classical_gaussian_sigma,
     epsilon_ex_post,
@@ -32,6 +33,7 @@ from privref.reference.accounting import (
     zcdp_epsilon,
 )
 from privref.reference.concepts import thresholds_on
+from privref.reference.continuous_noise import LaplaceNoise, ThresholdRun, law_of
 from privref.reference.decide import at_most, equal, greater_than, less_than
 from privref.reference.discrete_noise import (
     DiscreteGaussian,
@@ -51,6 +53,8 @@ from privref.reference.neighbors import Universe
 from privref.reference.pate import (
     gaussian_pate,
     gaussian_pate_at,
+    printed_gaussian_pate,
+    printed_svt_pate,
     svt_pate,
     svt_pate_at,
 )
@@ -105,6 +109,8 @@ ALGORITHM1_CLAIM_SCALE = F(1)
 """001 Theorem 2: Algorithm 1's claimed ε (leading 1, audited exactly)."""
 ALGORITHM2_CLAIM_SCALE = F(1)
 """001 Theorem 2: Algorithm 2's claimed ε (leading 1, audited exactly)."""
+ALGORITHM2_THRESHOLD_SCALE = F(1)
+"""001 Algorithm 2 Step 3: the threshold w = 3λ ln(2(ℓ+T)/δ), as a multiple of it (1)."""
 GNMAX_VARIANCE_FACTOR = F(1, 2)
 """001 Theorem 2 (not GNMax): Var((Z1 − Z0)/2) = σ²/2, the 1/2."""
 LEMMA40_FACTOR = F(1)
@@ -174,6 +180,50 @@ def check_algorithm2_audits() -> CheckResult:
         (svt_pate(2, 1, 1, _DELTA), Universe(_vectors(2), (2, 3))),  # type: ignore[list-item]
     ]
     return _audits(mechs, ALGORITHM2_CLAIM_SCALE)
+
+
+def check_printed_audits() -> CheckResult:
+    """Exact audits of 001 Algorithms 1 and 2 exactly as printed, at the claim (ε, δ) = (1, 1/10).
+
+    Continuous N(0, σ²) with Step 1's exact σ (:func:`~privref.reference.pate.printed_gaussian_pate`)
+    and continuous Lap(λ), Lap(2λ) with Steps 2–3's exact λ and w
+    (:func:`~privref.reference.pate.printed_svt_pate`), ℓ = 1, 2, T = 1, K = 2, 3 teachers.
+    """
+    mechs: list[tuple[Mechanism[object], Universe]] = [
+        (printed_gaussian_pate(1, 1, _DELTA), Universe(_vectors(1), (2, 3))),  # type: ignore[list-item]
+        (printed_gaussian_pate(2, 1, _DELTA), Universe(_vectors(2), (2, 3))),  # type: ignore[list-item]
+        (printed_svt_pate(1, 1, 1, _DELTA), Universe(_vectors(1), (2, 3))),  # type: ignore[list-item]
+        (printed_svt_pate(2, 1, 1, _DELTA), Universe(_vectors(2), (2, 3))),  # type: ignore[list-item]
+    ]
+    return _audits(mechs, F(1))
+
+
+_RELEASE_GRID: Final = tuple(itertools.product((1, 3, 40), (1, 3), (F(1, 2), F(1), F(8)),
+                                               (F(1, 10), F(1, 10**5))))
+
+
+def check_printed_release_probability() -> CheckResult:
+    """P(ν − ρ > w) <= δ/(2(ℓ + T)) for continuous ν ~ Lap(2λ), ρ ~ Lap(λ) at the printed λ, w.
+
+    001 Algorithm 2 Step 3 (and Theorem 2's proof): an unstable query passes the noisy
+    threshold with probability at most e^{−w/(3λ)}.  The probability is the law of a one-query
+    :class:`~privref.reference.continuous_noise.ThresholdRun` (closed form, exact λ and w
+    times :data:`ALGORITHM2_THRESHOLD_SCALE`), decided against the bound by interval
+    arithmetic on a grid of (ℓ, T, ε, δ); half the threshold must fail.
+    """
+    for ell, big_t, eps, delta in _RELEASE_GRID:
+        lam = algorithm2_lambda(big_t, eps, delta)
+        w = algorithm2_threshold(ell, big_t, eps, delta) * ALGORITHM2_THRESHOLD_SCALE
+        run = ThresholdRun(LaplaceNoise(F(1), lam), w, LaplaceNoise(F(2), lam), (F(0),))
+        passes = dict(law_of(run))[0]
+        bound = delta / (2 * (ell + big_t))
+        verdict = at_most(passes, bound)
+        if verdict is not Verdict.HOLDS:
+            return CheckResult(verdict, "release probability not proved below δ/(2(ℓ+T))",
+                               f"ℓ={ell}, T={big_t}, ε={eps}, δ={delta}: "
+                               f"P ∈ {interval_text(_box(passes))}, bound {bound}")
+    return CheckResult(Verdict.HOLDS, f"{len(_RELEASE_GRID)} (ℓ, T, ε, δ) grid points: "
+                       "P(ν − ρ > w) <= δ/(2(ℓ+T)) proved with continuous Laplace noise")
 
 
 # ================================================================== Theorem 2: calibration
@@ -665,8 +715,10 @@ def check_randomized_response_renyi() -> CheckResult:
 
 # ================================================================== entries
 
-_ALG1: Final = ("reference.pate.gaussian_pate", "reference.pate.gaussian_pate_at")
-_ALG2: Final = ("reference.pate.svt_pate", "reference.pate.svt_pate_at")
+_ALG1: Final = ("reference.pate.gaussian_pate", "reference.pate.gaussian_pate_at",
+                 "reference.pate.printed_gaussian_pate")
+_ALG2: Final = ("reference.pate.svt_pate", "reference.pate.svt_pate_at",
+                 "reference.pate.printed_svt_pate")
 
 _THEOREM2_CHECKS: Final = (
     Check("exact audits of Algorithm 1 (discrete Gaussian) at its claims",
@@ -674,6 +726,10 @@ _THEOREM2_CHECKS: Final = (
     Check("exact audits of Algorithm 2 (discrete Laplace) at its claims",
           check_algorithm2_audits, constant="ALGORITHM2_CLAIM_SCALE"),
     Check("calibration identities of λ and σ, enclosed", check_calibration_identities),
+    Check("exact audits of Algorithms 1 and 2 as printed (continuous noise, exact σ, λ, w)",
+          check_printed_audits),
+    Check("printed threshold: an unstable query passes with probability <= δ/(2(ℓ+T))",
+          check_printed_release_probability, constant="ALGORITHM2_THRESHOLD_SCALE"),
 )
 
 _THEOREM2_NOTES: Final = (
@@ -681,9 +737,11 @@ _THEOREM2_NOTES: Final = (
     "teachers, ℓ = 1, 2 queries, substitution of one teacher's label vector) at their own "
     "claims: the zCDP claim ρ + 2√(ρ ln(1/δ)) with ρ = ℓ/(2σ²) for the discrete Gaussian "
     "(CKS20 Theorem 4), Step 1's σ² rounded up, the basic-composition claim (2T/t, "
-    "ℓ·P(ν − ρ > w)) and the paper's (ε, δ) calibration for the discrete SVT.  The continuous "
-    "mechanisms are covered by the exact steps: the calibration identities, the closed-form "
-    "release probability and the sensitivity of dist (svt_privacy). Proof of the identities: "
+    "ℓ·P(ν − ρ > w)) and the paper's (ε, δ) calibration for the discrete SVT.  The printed "
+    "continuous mechanisms (N(0, σ²) with Step 1's exact σ; Lap(λ), Lap(2λ) with Steps 2–3's "
+    "exact λ and irrational w) are audited exactly too (ℓ = 1, 2, T = 1, claim (1, 1/10)), and "
+    "the printed threshold's release probability is decided in closed form on a grid. "
+    "Proof of the identities: "
     "with L = ln(2/δ), a = √(2T(ε + L)), b = √(2TL), a² − b² = 2Tε, so 1/λ = ε/(a + b) = "
     "(a − b)/(2T), ρ = 2T/λ² = (a − b)²/(2T), √(ρL) = (a − b)b/(2T), and ρ + 2√(ρL) = "
     "(a − b)(a + b)/(2T) = ε.  With L = ln(1/δ), b = √(2ℓL), c = √(2ℓL + 2εℓ), σ = (b + c)/(2ε): "
@@ -696,7 +754,8 @@ ENTRIES: tuple[Entry, ...] = (
         paper="001", number="Theorem 2",
         statement=("001 Theorem 2 (L213–215, proof L727–739): Algorithms 1 and 2 are both "
                    "(ε, δ)-DP when one private record changes one teacher's vote. Checked: exact "
-                   "audits of their discrete-noise versions at their claims, and the exact "
+                   "audits of their discrete-noise versions and of the printed continuous ones "
+                   "at their claims, the printed threshold's release probability, and the exact "
                    "calibration identities of Step 1 (σ) and Steps 2–3 (λ)."),
         kind=Kind.THEOREM, status=Status.CHECKED, checks=_THEOREM2_CHECKS,
         notes=_THEOREM2_NOTES, subjects=(*_ALG1, *_ALG2, "reference.accounting.algorithm1_sigma",
