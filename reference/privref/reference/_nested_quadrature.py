@@ -38,7 +38,7 @@ from flint import acb, arb
 
 from ._arb import ball, to_interval, working_precision
 from ._piecewise_exp import Factor, check_integrand
-from ._quadrature import EVAL_LIMIT, MAX_HALF_WIDTH, _evaluator, _initial_half_width, _tail
+from ._quadrature import EVAL_LIMIT, MAX_HALF_WIDTH, _evaluator, _initial_half_width, _loc, _tail
 from .errors import InvalidArgument, TooLargeToEnumerate
 from .reals import Interval
 
@@ -51,7 +51,7 @@ inner integration, so the cost grows faster than the one-dimensional quadrature'
 
 def _product(factors: tuple[Factor, ...], left: Fraction) -> Callable[[acb], acb]:
     """The product of ``factors`` as one entire function on the piece starting at ``left``."""
-    parts = [_evaluator(f, f.family != "gaussian" and left >= f.location, arb(1))
+    parts = [_evaluator(f, f.family != "gaussian" and left >= _loc(f), arb(1))
              for f in factors]
 
     def value(z: acb) -> acb:
@@ -68,9 +68,9 @@ def _density(factors: tuple[Factor, ...]) -> Factor:
 
 
 def _reach(density: Factor, half_width: int) -> tuple[Fraction, Fraction]:
-    span = half_width * density.scale
-    low = density.location if density.family == "exponential" else density.location - span
-    return low, density.location + span
+    span, mu = half_width * density.scale, _loc(density)
+    low = mu if density.family == "exponential" else mu - span
+    return low, mu + span
 
 
 def _nested_ball(outer: tuple[Factor, ...], inner: tuple[Factor, ...], half_width: int,
@@ -80,8 +80,8 @@ def _nested_ball(outer: tuple[Factor, ...], inner: tuple[Factor, ...], half_widt
     d_out, d_in = _density(outer), _density(inner)
     low, high = _reach(d_out, half_width)
     right = max(high, _reach(d_in, half_width)[1])
-    kinks = sorted({f.location for f in (*outer, *inner) if f.family != "gaussian"
-                    and low < f.location < right})
+    kinks = sorted({_loc(f) for f in (*outer, *inner) if f.family != "gaussian"
+                    and low < _loc(f) < right})
     ends = [low, *[k for k in kinks if k < high], high]
     inner_ends = sorted({*ends, *kinks, right})
     rel, tiny = arb(2) ** -(goal + 8), arb(2) ** -(4 * goal)
@@ -123,13 +123,14 @@ def nested_integral(outer: tuple[Factor, ...], inner: tuple[Factor, ...], prec: 
     with exactly one density; a probability), relatively ``prec`` bits wide when the limits
     allow (see the module docstring), clipped to [0, 1].
 
-    Raises InvalidArgument for factors with a scale unit (not supported here) or without
-    exactly one density each, TooLargeToEnumerate when arb cannot bound the value.
+    Raises InvalidArgument for factors with a scale unit or an irrational location (not
+    supported here) or without exactly one density each, TooLargeToEnumerate when arb cannot
+    bound the value.
     """
     check_integrand(outer)
     check_integrand(inner)
-    if any(f.unit is not None for f in (*outer, *inner)):
-        raise InvalidArgument("nested integrals take rational scales only (unit None)")
+    if any(f.unit is not None or not isinstance(f.location, Fraction) for f in (*outer, *inner)):
+        raise InvalidArgument("nested integrals take rational scales and locations only")
     half_width = max(_initial_half_width(_density(outer), prec + 16),
                      _initial_half_width(_density(inner), prec + 16))
     work = min(prec + 32, MAX_NESTED_PRECISION)
