@@ -24,12 +24,44 @@ the scales.
 * ``noisymax-gauss`` (their NoisyMax, ``noisy_max``): Q_i ~ N(q_i, (2/ε)²) as in their files
   (their paper's Algorithm 21 says 4/ε), the argmax; claim (1/2, 1/100).
 
-Gaussian events are integrated by validated quadrature (``privref.reference._quadrature``).
+* ``svt-gauss-ge`` (``svt``), ``svt-mix1`` / ``svt-mix1-ge`` (``svt_mix1_max`` / ``svt_mix1``: T ~
+  Lap(2/ε), Q_i ~ N(q_i, (4/ε)²)), ``svt-mix2`` / ``svt-mix2-ge`` (``svt_mix2_max`` / ``svt_mix2``:
+  T ~ N(0, (2/ε)²), Q_i ~ Lap(q_i, 4/ε)): one ThresholdRun each (their files stop at the first
+  crossing; their Algorithms 8, 9, 17, 18 print a cutoff c); claim (1.24, 1/100);
+* ``svt-gauss-ge-leaky-1`` (``new_nonpriv_svt``, ε = 8, the first Q_i < 0) and
+  ``svt-gauss-ge-leaky-2`` (``nonpriv_svt``, raw queries, the first q_i < T);
+* ``noisymin-gauss`` (``noisy_min``): Q_i ~ N(q_i, (2/ε)²), the argmin;
+* ``svt-laplace-leaky-4`` (``dipc/svt_4.dip``, ε = 1, claim (1, 0)): T ~ Lap(4/ε), Q_i ~
+  Lap(q_i, 4/(3ε)), the first Q_i > T;
+* ``svt-laplace-leaky-6`` (``dipc/svt_6.dip``, ε = 1, claim (1, 0)): T ~ Lap(2/ε), Q_i ~ Lap(q_i,
+  2/ε), every comparison Q_i > T released (one ThresholdVector);
+* ``mrange-gauss`` / ``mrange-laplace`` (``mrange``, ``mrange_laplace``): one RangeRun (their
+  files read INPUT[0] for every query, so on {0,1}ⁿ the output law is the same for every
+  input: the reflection x -> 1 - x swaps the laws of LOW ~ 0 + noise and HIGH ~ 1 + noise);
+* ``kminmax-gauss`` / ``kminmax-laplace`` (``kminmax``, ``kminmax_laplace``, k = 2): one
+  FirstInRange, their n = 4 file's pattern extended to n queries.
 
-Claims: their Table 1/7's, and (1/2, 0) (pure; their Table 3) for the Laplace families.  Two
-workloads: ``single`` = their single pair (0ⁿ, 0ⁿ⁻¹1), decided here in both orders (they check
-one); ``all`` = every ordered pair of distinct vectors in {0,1}ⁿ (``privref.audits.exact.audit``).
+Gaussian events are integrated by validated quadrature (``privref.reference._quadrature``);
+RangeRun and FirstInRange by nested validated quadrature (``._nested_quadrature``).
+
+Single pairs: their input files' pairs (``examples/inputs``: (0ⁿ, 0ⁿ⁻¹1) except (000, 010) and
+(0⁶, 000100); ``dipc_inputs`` for the DiPC programs), checked in both orders.
+
+Where privref's verdict differs from DiPApprox's published one (see :func:`expected`):
+
+* SVT-Gauss-Leaky-2's single pair: they report "not DP" checking one order; privref proves the
+  claim holds in that order and fails in the other (ε = ∞).  A research note on their code
+  traced their "not DP" to an integral with reversed limits (a negative "probability").
+* SVT-Gauss-Ge-Leaky-2's single pair: they report "not DP"; privref proves HOLDS in both orders,
+  because both inputs have the same output law (raw queries in {0, 1} against a noisy T, firing
+  on q_i < T: both stop at the first query when T > 0 and never otherwise).  No claim can fail
+  on a pair with equal laws, so their "not DP" there cannot be right.
+
+Claims: their Table 1/7's, and (1/2, 0) (pure; their Tables 3 and 8) for the Laplace families.  Two
+workloads: ``single`` = their single pair (:func:`single_pair`), decided here in both orders (they
+check one); ``all`` = every ordered pair of distinct vectors in {0,1}ⁿ (``privref.audits.exact.audit``).
 Each case is timed once (wall and CPU seconds; the decision includes computing every law).
+``--families`` runs a subset (the outputs then hold only those families).
 A family stops growing n once a case took more than ``--cap-seconds``; cases not run are
 recorded as such, never dropped.  Nothing here asserts on time.
 
@@ -62,9 +94,15 @@ from privref.reference.continuous_noise import (  # noqa: E402
     LaplaceNoise,
     NoNoise,
     argmax,
+    argmin,
     clear_caches,
     exceeds,
     first_above,
+    first_below,
+    first_in_range,
+    range_run,
+    signed_first_below,
+    threshold_vector,
 )
 from privref.reference.data import Dataset  # noqa: E402
 from privref.reference.mechanism import Mechanism  # noqa: E402
@@ -82,9 +120,12 @@ EPS = Fraction(1, 2)
 CLAIMS = {"(1/2, 1/100)": PrivacyClaim(rational(EPS), Fraction(1, 100)),
           "(1/2, 0)": PrivacyClaim(rational(EPS)),
           "(1.24, 1/100)": PrivacyClaim(rational(Fraction(124, 100)), Fraction(1, 100)),
-          "(4, 1/100)": PrivacyClaim(rational(4), Fraction(1, 100))}
+          "(4, 1/100)": PrivacyClaim(rational(4), Fraction(1, 100)),
+          "(1, 0)": PrivacyClaim(rational(1))}
 """Their Table 1/7 claims: (1/2, 1/100) for Laplace and NoisyMax programs, (1.24, 1/100) for the
-Gaussian SVT (their Theorem 1's bound at ε = 1/2, δ = 1/100); (1/2, 0) is their Table 3's."""
+Gaussian SVT (their Theorem 1's bound at ε = 1/2, δ = 1/100) and the mixed ones; (1/2, 0) is their
+Table 3's and Table 8's (Laplace m-Range and k-Min-Max); (1, 0) their Table 3's for the leaky
+SVTs 4 and 6 (at ε = 1)."""
 
 FAMILY_CLAIMS = {"svt-laplace": ("(1/2, 1/100)", "(1/2, 0)"),
                  "svt-laplace-ge": ("(1/2, 1/100)", "(1/2, 0)"),
@@ -94,11 +135,48 @@ FAMILY_CLAIMS = {"svt-laplace": ("(1/2, 1/100)", "(1/2, 0)"),
                  "noisymax-gauss": ("(1/2, 1/100)",),
                  "svt-gauss-leaky-1": ("(4, 1/100)",),
                  "svt-gauss-leaky-2": ("(1/2, 1/100)",),
-                 "svt-laplace-leaky-5": ("(1/2, 0)",)}
+                 "svt-laplace-leaky-5": ("(1/2, 0)",),
+                 "svt-gauss-ge": ("(1.24, 1/100)",),
+                 "svt-mix1": ("(1.24, 1/100)",),
+                 "svt-mix1-ge": ("(1.24, 1/100)",),
+                 "svt-mix2": ("(1.24, 1/100)",),
+                 "svt-mix2-ge": ("(1.24, 1/100)",),
+                 "svt-gauss-ge-leaky-1": ("(4, 1/100)",),
+                 "svt-gauss-ge-leaky-2": ("(1/2, 1/100)",),
+                 "noisymin-gauss": ("(1/2, 1/100)",),
+                 "svt-laplace-leaky-4": ("(1, 0)",),
+                 "svt-laplace-leaky-6": ("(1, 0)",),
+                 "svt-laplace-leaky-3": ("(1/2, 0)",),
+                 "mrange-gauss": ("(1/2, 1/100)",),
+                 "mrange-laplace": ("(1/2, 0)",),
+                 "kminmax-gauss": ("(1/2, 1/100)",),
+                 "kminmax-laplace": ("(1/2, 0)",)}
 
 SINGLE_PAIR: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
     "svt-laplace-leaky-5": ((-1, 0), (-1, -1))}
-"""Families whose single pair is not (0ⁿ, 0ⁿ⁻¹1): their file ``dipc_inputs/svt_5.json``."""
+"""Families whose single pair is their DiPC file's (``dipc_inputs/svt_5.json``), at its n."""
+
+DIPC_PATTERN = ("svt-laplace-leaky-4", "svt-laplace-leaky-6")
+"""Families whose single pair is (−1ⁿ⁻¹0, 0ⁿ⁻¹−1): their DiPC files ``dipc_inputs/svt_4.json``
+((−1,0), (0,−1)) and ``svt_6.json`` ((−1,−1,0), (0,0,−1)), both orders listed, extended to
+every n by the same pattern (every query moves, the last against the others)."""
+
+THEIR_INPUTS: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {
+    3: ((0, 0, 0), (0, 1, 0)), 6: ((0,) * 6, (0, 0, 0, 1, 0, 0))}
+"""Their ``examples/inputs/inputs_{n}.json`` pairs where they are not (0ⁿ, 0ⁿ⁻¹1) (the paper's
+text says 0ⁿ⁻¹1 for every n; their runs read these files)."""
+
+
+def single_pair(family: str, n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The pair DiPApprox's single-pair run checks (their input files), privref checks both orders."""
+    pair = SINGLE_PAIR.get(family)
+    if pair is not None and len(pair[0]) == n:
+        return pair
+    if family in DIPC_PATTERN:
+        return (-1,) * (n - 1) + (0,), (0,) * (n - 1) + (-1,)
+    if family == "svt-laplace-leaky-3":  # their dipc_inputs/svt_3.json at n = 5: (-1⁵, 0⁵)
+        return (-1,) * n, (0,) * n
+    return THEIR_INPUTS.get(n, ((0,) * n, (0,) * (n - 1) + (1,)))
 
 PUBLISHED: dict[str, dict[int, tuple[str, str]]] = {
     # their Table 7 (HEAD programs): n -> (single pair, all pairs) seconds or T.O / O.M
@@ -112,16 +190,52 @@ PUBLISHED: dict[str, dict[int, tuple[str, str]]] = {
     "svt-gauss-leaky-1": {5: ("1.0", "1.4"), 6: ("1.0", "2.1")},
     "svt-gauss-leaky-2": {3: ("1.0", "1.0"), 6: ("1.0", "1.1")},
     "svt-laplace-leaky-5": {2: ("1 (their Table 3, one pair)", "-")},
+    "svt-gauss-ge": {2: ("1.3", "1.5"), 5: ("5.7", "72.3"), 25: ("501.6", "O.M")},
+    "svt-mix1": {2: ("2.4", "4.3"), 5: ("19.5", "285.4"), 17: ("365.7", "O.M")},
+    "svt-mix1-ge": {2: ("2.3", "4.1"), 5: ("16.1", "261.0"), 17: ("343.6", "O.M")},
+    "svt-mix2": {2: ("7.2", "14.4"), 5: ("72.2", "T.O"), 10: ("524.6", "O.M")},
+    "svt-mix2-ge": {2: ("7.1", "13.4"), 5: ("67.7", "T.O"), 10: ("506.5", "O.M")},
+    "svt-gauss-ge-leaky-1": {5: ("1.0", "1.2"), 6: ("1.0", "1.7")},
+    "svt-gauss-ge-leaky-2": {3: ("1.0", "0.9"), 6: ("1.0", "1.0")},
+    "noisymin-gauss": {2: ("1.0", "1.3"), 3: ("1.6", "3.1"), 4: ("36.8", "303.6"),
+                       5: ("T.O", "-")},
+    "svt-laplace-leaky-4": {2: ("167 (their Table 3, one pair, both orders)", "-")},
+    "svt-laplace-leaky-6": {3: ("1075 (their Table 3, one pair, both orders)", "-")},
+    "svt-laplace-leaky-3": {},
+    "mrange-gauss": {1: ("1.5", "1.8"), 2: ("171.2", "344.4"), 3: ("T.O", "T.O")},
+    "mrange-laplace": {1: ("19.3 (their Table 8)", "-")},
+    "kminmax-gauss": {3: ("2.1", "5.7"), 4: ("41.2", "335.7")},
+    "kminmax-laplace": {3: ("200.3 (their Table 8)", "-")},
 }
 
 
 def expected(family: str, workload: str, n: int) -> str:
-    """The verdict each case must reach: HOLDS, except report noisy max with N(0, (2/ε)²)
-    over all pairs from n = 5 (a float computation in a research note on DiPApprox's
-    programs found δ = 0.0207 > 1/100 at (00001 -> 11110); DiPApprox never reached n = 5)."""
-    if family == "noisymax-gauss" and workload == "all" and n >= 5:
+    """The verdict each case must reach: HOLDS, except
+
+    * report noisy max (and min: the same law on the complemented inputs) with N(0, (2/ε)²)
+      over all pairs from n = 5 (a float computation in a research note on DiPApprox's programs
+      found δ = 0.0207 > 1/100 at (00001 -> 11110); DiPApprox never reached n = 5);
+    * the leaky (non-private) variants: VIOLATED, as DiPApprox's "not DP" in every published
+      row, except SVT-Gauss-Ge-Leaky-2's single pair, whose two inputs have the same output law
+      (a noisy threshold T against raw queries in {0, 1}, firing on q_i < T: both inputs
+      stop at the first query when T > 0 and never stop otherwise), and SVT-Laplace-Leaky-6
+      over all pairs at n = 2 (the privacy loss of two released comparisons stays below 1:
+      privref's worst ε is 0.7367; DiPApprox ran it at n = 3 only), and SVT-Laplace-Leaky-3
+      there too (worst ε 0.3653; DiPApprox never ran Leaky-3; its single pair at n = 2 has
+      ε exactly 1/2, the claim, which intervals cannot prove: UNDECIDED, so n = 2 is not in
+      the sizes);
+    * k-Min-Max over all pairs from n = 5, past DiPApprox's n = 4 (their n = 4 file's pattern
+      extended: more queries, each moved by 1 in the ℓ∞ relation, reveal more; privref's
+      witnesses are in docs/continuous-noise.md)."""
+    if family in ("noisymax-gauss", "noisymin-gauss") and workload == "all" and n >= 5:
         return "VIOLATED"
-    if "leaky" in family:  # DiPApprox's non-private variants: "not DP" in every published row
+    if family.startswith("kminmax") and workload == "all" and n >= 5:
+        return "VIOLATED"
+    if family == "svt-gauss-ge-leaky-2" and workload == "single":
+        return "HOLDS"
+    if family in ("svt-laplace-leaky-6", "svt-laplace-leaky-3") and workload == "all" and n <= 2:
+        return "HOLDS"
+    if "leaky" in family:
         return "VIOLATED"
     return "HOLDS"
 
@@ -198,7 +312,128 @@ def leaky_raw(n: int, threshold: GaussianNoise | LaplaceNoise, name: str, claim:
                      relation=LInf())
 
 
-FAMILIES: dict[str, Callable[[int], Mechanism[int]]] = {
+def _mechanism(name: str, program: Callable[[Dataset], Program[Any]], claim: str,
+               note: str) -> Mechanism[Any]:
+    return Mechanism(name, program, CLAIMS[claim],
+                     Uncited(f"DiPApprox benchmark program {name} ({note})"), relation=LInf())
+
+
+def _answers(data: Dataset, n: int) -> tuple[Fraction, ...]:
+    return tuple(Fraction(answer(data, i)) for i in range(n))
+
+
+def svt_general(n: int, threshold: LaplaceNoise | GaussianNoise, query: LaplaceNoise | GaussianNoise
+                | NoNoise, above: bool, name: str, claim: str, note: str) -> Mechanism[int]:
+    """Their SVT variants at HEAD (``svt*``, ``nonpriv_svt*``, ``dipc/svt_4.dip``): one noisy
+    threshold T (location 0), the first query with q_i + ν_i > T (``above``) or < T, n if none:
+    one :class:`~privref.reference.continuous_noise.ThresholdRun`.  The "-Ge" programs (their
+    folders without ``_max``) fire on Q_i < T, as their Algorithms 15-20 (r <= r_T) say."""
+    run = first_above if above else first_below
+
+    def program(data: Dataset) -> Program[int]:
+        return run(threshold, 0, query, _answers(data, n))
+
+    return _mechanism(name, program, claim, note)
+
+
+def leaky_ge_1(n: int) -> Mechanism[int]:
+    """Their SVT-Gauss-Ge-Leaky-1 (``new_nonpriv_svt``), ε = 8: constant threshold 0, Q_i ~
+    N(q_i, (2/ε)²), the first Q_i < 0: independent threshold tests (no shared noise)."""
+    noise = GaussianNoise(Fraction(2, 8))
+
+    def program(data: Dataset) -> Program[int]:
+        for i in range(n):
+            if not (yield from exceeds(noise, answer(data, i), 0)):
+                return i
+        return n
+
+    return _mechanism("SVT-Gauss-Ge-Leaky-1", program, "(4, 1/100)", "not private")
+
+
+def noisymin_gauss(n: int) -> Mechanism[int]:
+    """Their Noisy-Min-Gauss (``noisy_min``): Q_i ~ N(q_i, (2/ε)²) as in their files (their
+    Algorithm 22 says 4/ε), the argmin."""
+    noise = GaussianNoise(2 / EPS)
+
+    def program(data: Dataset) -> Program[int]:
+        return argmin(noise, _answers(data, n))
+
+    return _mechanism("NoisyMin-Gauss", program, "(1/2, 1/100)", "report noisy min")
+
+
+def leaky_6(n: int) -> Mechanism[tuple[bool, ...]]:
+    """Their SVT-Laplace-Leaky-6 (``dipc/svt_6.dip``, from DiPC), ε = 1: T ~ Lap(2/ε), Q_i ~
+    Lap(q_i, 2/ε), every comparison Q_i > T released (no halting): one
+    :class:`~privref.reference.continuous_noise.ThresholdVector`."""
+    noise = LaplaceNoise(Fraction(2))
+
+    def program(data: Dataset) -> Program[tuple[bool, ...]]:
+        return threshold_vector(noise, 0, noise, _answers(data, n))
+
+    return _mechanism("SVT-Laplace-Leaky-6", program, "(1, 0)", "not private")
+
+
+def leaky_3(n: int) -> Mechanism[tuple[int, ...]]:
+    """Their SVT-Laplace-Leaky-3 (``dipc/svt_3.dip``, from DiPC; in no table of theirs): T ~
+    Lap(2/ε), Q_i ~ Lap(q_i, 2/ε), the first Q_i < T, and OUTPUT[i] = 1 if that Q_i >= 0 (the
+    sign of the noisy query released); all zeros otherwise: one
+    :class:`~privref.reference.continuous_noise.SignedThresholdRun`, then their output vector."""
+    noise = LaplaceNoise(2 / EPS)
+
+    def program(data: Dataset) -> Program[tuple[int, ...]]:
+        j, side = yield from signed_first_below(noise, 0, noise, _answers(data, n), 0)
+        return tuple(int(side and i == j) for i in range(n))
+
+    return _mechanism("SVT-Laplace-Leaky-3", program, "(1/2, 0)", "not private")
+
+
+def mrange(n: int, gauss: bool) -> Mechanism[int]:
+    """Their m-Range with one range (``mrange/mrange_{n}.dip``; ``mrange_laplace``): LOW ~ noise
+    of scale 4/ε at 0, HIGH at 1, then n queries Q_i ~ noise of scale 2/ε, each at q_0 (their
+    files read INPUT[0] for every query; their Algorithm 25 reads q[m(i-1)+j] and prints
+    Lap(4m/ε), Lap(4/ε)); the output is how many queries fall in (LOW, HIGH) before the first
+    outside (their OUTPUT vector is that many 1s, then 0s): one
+    :class:`~privref.reference.continuous_noise.RangeRun`."""
+    bound = GaussianNoise(4 / EPS) if gauss else LaplaceNoise(4 / EPS)
+    query = GaussianNoise(2 / EPS) if gauss else LaplaceNoise(2 / EPS)
+
+    def program(data: Dataset) -> Program[int]:
+        return range_run(query, answer(data, 0), bound, 0, bound, 1, n)
+
+    name = "m-Range-" + ("Gauss" if gauss else "Laplace")
+    return _mechanism(name, program, "(1/2, 1/100)" if gauss else "(1/2, 0)", "one range")
+
+
+def kminmax(n: int, gauss: bool) -> Mechanism[int]:
+    """Their k-Min-Max at k = 2 (``kminmax/example_{3,4}.dip``; ``kminmax_laplace``), extended
+    to n queries by their n = 4 file's pattern: Q_i ~ noise of scale 2/ε at q_i (their
+    Algorithm 26 prints 4k/ε), MIN and MAX the smaller and larger of Q_0 and Q_1; for j = 2, 3,
+    ...: MIN < Q_j < MAX stops with OUTPUT[j-2] = 1, Q_j >= MAX stops with all zeros, Q_j <= MIN
+    continues (their Algorithm 26 instead continues inside the range): one
+    :class:`~privref.reference.continuous_noise.FirstInRange` (j - 2, or n - 2 for all
+    zeros)."""
+    noise = GaussianNoise(2 / EPS) if gauss else LaplaceNoise(2 / EPS)
+
+    def program(data: Dataset) -> Program[int]:
+        return first_in_range(noise, _answers(data, n))
+
+    name = "k-Min-Max-" + ("Gauss" if gauss else "Laplace")
+    return _mechanism(name, program, "(1/2, 1/100)" if gauss else "(1/2, 0)", "k = 2")
+
+
+MIXED: dict[str, Callable[[int], Mechanism[Any]]] = {
+    f"svt-mix{k}{'' if above else '-ge'}": partial(
+        svt_general, threshold=threshold, query=query, above=above,
+        name=f"SVT-Mix{k}{'' if above else '-Ge'}", claim="(1.24, 1/100)",
+        note=f"folder svt_mix{k}{'_max' if above else ''}: {kind}")
+    for k, threshold, query, kind in (
+        (1, LaplaceNoise(2 / EPS), GaussianNoise(4 / EPS), "Laplace threshold, Gaussian queries"),
+        (2, GaussianNoise(2 / EPS), LaplaceNoise(4 / EPS), "Gaussian threshold, Laplace queries"))
+    for above in (True, False)}
+"""Their mixed SVTs: Mix1 (``svt_mix1_max``) and Mix1-Ge (``svt_mix1``), Mix2 and Mix2-Ge."""
+
+
+FAMILIES: dict[str, Callable[[int], Mechanism[Any]]] = {
     "svt-laplace": partial(svt, above=True),
     "svt-laplace-ge": partial(svt, above=False),
     "noisymax-laplace": partial(noisy_extreme, maximum=True),
@@ -210,6 +445,27 @@ FAMILIES: dict[str, Callable[[int], Mechanism[int]]] = {
                                  name="SVT-Gauss-Leaky-2", claim="(1/2, 1/100)"),
     "svt-laplace-leaky-5": partial(leaky_raw, threshold=LaplaceNoise(2 / EPS),
                                    name="SVT-Laplace-Leaky-5", claim="(1/2, 0)"),
+    "svt-gauss-ge": partial(svt_general, threshold=GaussianNoise(2 / EPS),
+                            query=GaussianNoise(4 / EPS), above=False, name="SVT-Gauss-Ge",
+                            claim="(1.24, 1/100)", note="folder svt"),
+    **MIXED,
+    "svt-gauss-ge-leaky-1": leaky_ge_1,
+    "svt-gauss-ge-leaky-2": partial(svt_general, threshold=GaussianNoise(1 / EPS), query=NoNoise(),
+                                    above=False, name="SVT-Gauss-Ge-Leaky-2",
+                                    claim="(1/2, 1/100)", note="folder nonpriv_svt; not private"),
+    "noisymin-gauss": noisymin_gauss,
+    # their dipc/svt_4.dip at ε = 1: T ~ Lap(4/ε), Q_i ~ Lap(q_i, 4/(3ε)) (the file writes the
+    # divisor 1.33333333333334 for their Algorithm 12's 3/4), the first Q_i > T
+    "svt-laplace-leaky-4": partial(svt_general, threshold=LaplaceNoise(Fraction(4)),
+                                   query=LaplaceNoise(Fraction(4, 3)), above=True,
+                                   name="SVT-Laplace-Leaky-4", claim="(1, 0)",
+                                   note="dipc/svt_4.dip; not private"),
+    "svt-laplace-leaky-6": leaky_6,
+    "svt-laplace-leaky-3": leaky_3,
+    "mrange-gauss": partial(mrange, gauss=True),
+    "mrange-laplace": partial(mrange, gauss=False),
+    "kminmax-gauss": partial(kminmax, gauss=True),
+    "kminmax-laplace": partial(kminmax, gauss=False),
 }
 
 SIZES = {"single": {"svt-laplace": (2, 5, 11, 25, 30, 50, 100, 200),
@@ -220,7 +476,22 @@ SIZES = {"single": {"svt-laplace": (2, 5, 11, 25, 30, 50, 100, 200),
                     "noisymax-gauss": (2, 3, 4, 5, 6, 8),
                     "svt-gauss-leaky-1": (5, 6),
                     "svt-gauss-leaky-2": (3, 6),
-                    "svt-laplace-leaky-5": (2,)},
+                    "svt-laplace-leaky-5": (2,),
+                    "svt-gauss-ge": (2, 5, 10, 25, 30),
+                    "svt-mix1": (2, 5, 17, 25, 30),
+                    "svt-mix1-ge": (2, 5, 17, 30),
+                    "svt-mix2": (2, 5, 10, 25, 30),
+                    "svt-mix2-ge": (2, 5, 10, 30),
+                    "svt-gauss-ge-leaky-1": (5, 6),
+                    "svt-gauss-ge-leaky-2": (3, 6),
+                    "noisymin-gauss": (2, 3, 4, 5, 6, 8),
+                    "svt-laplace-leaky-4": (2, 3, 5, 10),
+                    "svt-laplace-leaky-6": (3, 4, 6, 8, 10, 12),
+                    "svt-laplace-leaky-3": (3, 5, 8),
+                    "mrange-gauss": (1, 2, 3, 4, 5, 6),
+                    "mrange-laplace": (1, 2, 3, 4, 5, 6),
+                    "kminmax-gauss": (3, 4, 5, 6, 8),
+                    "kminmax-laplace": (3, 4, 5, 6, 8)},
          "all": {"svt-laplace": (2, 3, 4, 5, 6, 7, 8, 9),
                  "svt-laplace-ge": (2, 5, 6),
                  "noisymax-laplace": (3, 4, 5, 6, 7, 8, 9),
@@ -228,7 +499,22 @@ SIZES = {"single": {"svt-laplace": (2, 5, 11, 25, 30, 50, 100, 200),
                  "svt-gauss": (2, 3, 4, 5, 6, 7),
                  "noisymax-gauss": (2, 3, 4, 5, 6, 7),
                  "svt-gauss-leaky-1": (5, 6),
-                 "svt-gauss-leaky-2": (3, 6)}}
+                 "svt-gauss-leaky-2": (3, 6),
+                 "svt-gauss-ge": (2, 5, 6, 7),
+                 "svt-mix1": (2, 3, 4, 5, 6, 7),
+                 "svt-mix1-ge": (2, 5, 6),
+                 "svt-mix2": (2, 3, 4, 5, 6, 7),
+                 "svt-mix2-ge": (2, 5, 6),
+                 "svt-gauss-ge-leaky-1": (5, 6),
+                 "svt-gauss-ge-leaky-2": (3, 6),
+                 "noisymin-gauss": (2, 3, 4, 5, 6),
+                 "svt-laplace-leaky-4": (2, 3, 4, 5, 6),
+                 "svt-laplace-leaky-6": (2, 3, 4, 5),
+                 "svt-laplace-leaky-3": (2, 3, 4),
+                 "mrange-gauss": (1, 2, 3, 4),
+                 "mrange-laplace": (1, 2, 3, 4),
+                 "kminmax-gauss": (3, 4, 5),
+                 "kminmax-laplace": (3, 4, 5)}}
 QUICK = {"single": {k: v[:3] for k, v in SIZES["single"].items()},
          "all": {k: v[:2] for k, v in SIZES["all"].items()}}
 
@@ -246,7 +532,7 @@ def run_case(family: str, workload: str, n: int, claim_name: str) -> dict[str, A
     directions: dict[str, Any] = {}
     wall, cpu = time.perf_counter(), time.process_time()
     if workload == "single":
-        a, b = SINGLE_PAIR.get(family, ((0,) * n, (0,) * (n - 1) + (1,)))
+        a, b = single_pair(family, n)
         reps = [audit_pair(mech, a, b, claim=claim), audit_pair(mech, b, a, claim=claim)]
         verdicts = [r.verdict for r in reps]
         directions = {"a": list(a), "b": list(b), "a_to_b": verdicts[0].value,
@@ -299,13 +585,17 @@ def render(result: dict[str, Any]) -> str:
     lines = [f"Generated by `{m['command']}` on {m['date']} ({m['seconds']} s; {m['cpus']} CPUs, "
              f"load {m['loadavg_start'][0]} at the start, {m['loadavg_end'][0]} at the end; "
              f"{m['platform']}, Python {m['python']}). Do not edit by hand.", ""]
+    for u in result.get("updates", []):
+        lines[-1:-1] = [f"Families {', '.join(u['families'])} rerun by `{u['command']}` on "
+                        f"{u['date']} ({u['seconds']} s, load {u['loadavg_start'][0]} at the "
+                        "start).", ""]
     for family in FAMILIES:
         for workload in ("single", "all"):
             rows = [r for r in result["cases"] if r["family"] == family
                     and r["workload"] == workload]
             if not rows:
                 continue
-            title = ("single pair (0ⁿ, 0ⁿ⁻¹1), both orders" if workload == "single"
+            title = ("their single pair a -> b, both orders" if workload == "single"
                      else "all ordered pairs of {0,1}ⁿ")
             lines += [f"### {family}, {title}", "",
                       "| n | claim | verdict | pairs | worst ε (lower end) | δ enclosure width "
@@ -320,12 +610,30 @@ def render(result: dict[str, Any]) -> str:
                     continue
                 eps = r.get("epsilon_lower")
                 verdict = r["verdict"] + (f" ({r['witness']})" if r.get("witness") else "")
+                if "directions" in r:  # the pair, and the verdict of each order
+                    d = r["directions"]
+                    a, b = (",".join(map(str, d[k])) for k in ("a", "b"))
+                    verdict += f" (({a}) -> ({b}): {d['a_to_b']}; reverse: {d['b_to_a']})"
                 lines.append(f"| {r['n']} | {r['claim']} | {verdict} | {r['pairs']} | "
                              f"{'∞' if eps == 'inf' else f'{eps:.4f}'} | "
                              f"{r['delta_width']:.2g} | {r['wall_seconds']:.3g} | "
                              f"{r['cpu_seconds']:.3g} | {published} |")
             lines.append("")
     return "\n".join(lines)
+
+
+def dumps(result: dict[str, Any]) -> str:
+    """The JSON text of one run: one case per line (compact: docs/generated/ is size-bounded)."""
+    head = {k: v for k, v in result.items() if k != "cases"}
+    cases = ",\n".join(json.dumps(c, ensure_ascii=False) for c in result["cases"])
+    return json.dumps(head, ensure_ascii=False)[:-1] + ', "cases": [\n' + cases + "\n]}\n"
+
+
+def write(result: dict[str, Any], out: Path, markdown: Path) -> None:
+    """Write the run's JSON and its Markdown tables."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(dumps(result), encoding="utf-8")
+    markdown.write_text(render(result) + "\n", encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -337,6 +645,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="stop growing n in a family once a case took longer (default 120)")
     parser.add_argument("--out", type=Path, default=ROOT / "docs/generated/dipapprox.json")
     parser.add_argument("--markdown", type=Path, default=ROOT / "docs/generated/dipapprox.md")
+    parser.add_argument("--families", nargs="+", choices=sorted(FAMILIES), metavar="FAMILY",
+                        help="run only these families (default: all)")
+    parser.add_argument("--merge", action="store_true",
+                        help="keep the other families' cases already in --out (with their run's "
+                             "record) and replace only the families run now")
     args = parser.parse_args(argv)
     if args.cap_seconds <= 0:
         parser.error(f"--cap-seconds={args.cap_seconds} must be > 0")
@@ -345,6 +658,8 @@ def main(argv: list[str] | None = None) -> int:
     cases: list[dict[str, Any]] = []
     for workload in ("single", "all"):
         for family, ns in sizes[workload].items():
+            if args.families and family not in args.families:
+                continue
             stopped = False
             for n in ns:
                 for claim in FAMILY_CLAIMS[family]:
@@ -357,10 +672,17 @@ def main(argv: list[str] | None = None) -> int:
                     print(json.dumps(rec), flush=True)
                     cases.append(rec)
                     stopped = rec["wall_seconds"] > args.cap_seconds
-    result = {"meta": _meta(started, load), "cases": cases}
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
-    args.markdown.write_text(render(result) + "\n", encoding="utf-8")
+    result: dict[str, Any] = {"meta": _meta(started, load), "cases": cases}
+    if args.merge and args.out.exists():
+        before = json.loads(args.out.read_text(encoding="utf-8"))
+        ran = {c["family"] for c in cases}
+        kept = [c for c in before["cases"] if c["family"] not in ran]
+        result = {"meta": before["meta"], "cases": kept + cases,
+                  "updates": [*before.get("updates", []),
+                              {**result["meta"], "families": sorted(ran)}]}
+        order = list(FAMILIES)
+        result["cases"].sort(key=lambda c: (c["workload"] != "single", order.index(c["family"])))
+    write(result, args.out, args.markdown)
     wrong = [c for c in cases if c["verdict"] != "not run"
              and c["verdict"] != expected(c["family"], c["workload"], c["n"])]
     for c in wrong:

@@ -96,6 +96,8 @@ TARGETS: Final[dict[str, tuple[Command, ...]]] = {
         ("pytest", "tests/reference/test_continuous_noise.py",
          "tests/reference/test_piecewise_real_kinks.py", "tests/reference/test_pate_printed.py",
          "tests/validation/test_zoo_laws_crosscheck.py"),),
+    "reference/privref/reference/_nested_quadrature.py": (
+        ("pytest", "tests/reference/test_continuous_events_more.py"),),
     "reference/privref/reference/accounting.py": (
         ("pytest", "tests/reference/test_accounting_edges.py", "tests/reference/test_accounting.py",
          "tests/reference/test_accounting_crosscheck.py", "tests/proofs/test_folklore_zcdp.py",

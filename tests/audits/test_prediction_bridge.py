@@ -9,7 +9,6 @@ must treat it as any other target.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Hashable
 from fractions import Fraction
 
@@ -159,14 +158,12 @@ def test_blackbox_passes_a_correct_predictor(predictor: Predictor,
     (ln 3 is FLIP's true ε, 1/3 RANDOM_LABEL's true γ on size 3), so it is the tightest case.
     """
     m = predictor.at(0)
-    start = time.monotonic()
     given = assert_private(m, epsilon=m.claim.epsilon, delta=m.claim.delta, pairs=[pair],
                            samples=2000, seed=1, confidence=AUDIT_CONFIDENCE)
     searched = assert_private(m, epsilon=m.claim.epsilon, delta=m.claim.delta, samples=2000,
                               seed=1, search=SearchSpace(elements=EXAMPLES, sizes=(3,)),
                               confidence=AUDIT_CONFIDENCE)
     assert given.verdict is searched.verdict is BlackboxVerdict.NO_VIOLATION_FOUND
-    assert time.monotonic() - start < 10
 
 
 @pytest.mark.parametrize(("predictor", "claim", "pair"), [

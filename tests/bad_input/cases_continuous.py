@@ -12,6 +12,9 @@ from privref.reference.continuous_noise import (
     law_of)
 from privref.reference.pate import continuous_gaussian_label, printed_svt_pate
 from privref.reference.reals import log, rational, sqrt
+from privref.reference.continuous_release import (
+    NoiseDraw, gaussian_mechanism, laplace_mechanism, release)
+from privref.reference.continuous_noise import ExponentialNoise as _Exp
 """
 
 
@@ -45,4 +48,24 @@ CASES: list[Case] = [
     _api("api-continuous-label-zero-sigma", "sigma", "continuous_gaussian_label(1, 2, 0)"),
     _api("api-continuous-label-negative-real-sigma", "sigma",
          "continuous_gaussian_label(1, 2, -sqrt(rational(2)))"),
+    _api("api-release-exponential-noise", "noise", "NoiseDraw(_Exp(1))"),
+    _api("api-release-float-value", "value", "release(LaplaceNoise(1), float('nan'))"),
+    _api("api-laplace-mechanism-zero-epsilon", "epsilon", "laplace_mechanism(0)"),
+    _api("api-laplace-mechanism-zero-sensitivity", "sensitivity", "laplace_mechanism(1, 0)"),
+    _api("api-gaussian-mechanism-negative-sigma", "sigma", "gaussian_mechanism(-1)"),
+    _api("api-released-value-branched-on", "branched",
+         "from privref.reference.program import distribution\n"
+         "def g():\n"
+         "    z = yield from release(LaplaceNoise(1), 0)\n"
+         "    return 1 if z else 0\n"
+         "distribution(g)", error="UnsupportedProgram"),
+    _api("api-released-noise-depends-on-data", "different noise laws",
+         "from privref import Universe, audit\n"
+         "from privref.reference.mechanism import Mechanism\n"
+         "from privref.reference.privacy import PrivacyClaim\n"
+         "from privref.reference.citations import Uncited\n"
+         "def p(data):\n"
+         "    return (yield from release(LaplaceNoise(1 + sum(data)), 0))\n"
+         "m = Mechanism('x', p, PrivacyClaim(rational(1)), Uncited('t'), description='x')\n"
+         "audit(m, Universe((0, 1), (1,)))", error="UnsupportedProgram"),
 ]

@@ -50,24 +50,35 @@ from .validate import ExactInput, check_int, check_positive, to_fraction
 
 __all__ = [
     "MAX_EVENT_VALUES",
+    "MAX_VECTOR_VALUES",
     "ContinuousNoise",
     "ExponentialNoise",
+    "FirstInRange",
     "GaussianNoise",
     "LaplaceNoise",
     "NoNoise",
     "NoiseContest",
     "NoisyArgmax",
+    "NoisyBetween",
+    "RangeRun",
+    "SignedThresholdRun",
     "ThresholdRun",
     "ThresholdTest",
+    "ThresholdVector",
     "argmax",
     "argmin",
     "beats",
+    "between",
     "clear_caches",
     "exceeds",
     "first_above",
     "first_below",
+    "first_in_range",
     "integral",
     "law_of",
+    "range_run",
+    "signed_first_below",
+    "threshold_vector",
 ]
 
 _E = TypeVar("_E")
@@ -406,9 +417,419 @@ def _argmax_law(event: NoisyArgmax, prec: int) -> tuple[tuple[object, Prob], ...
     return tuple(out)
 
 
+MAX_VECTOR_VALUES: Final = 12
+"""Most comparisons one :class:`ThresholdVector` may release (its law has 2^n outcomes, each
+one integral: 4096 at the limit)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ThresholdVector(FiniteEvent):
+    """Every comparison with one shared noisy threshold, all released: the tuple of
+    ``values[j] + ν_j > threshold + ρ`` over j.
+
+    The sparse vector without halting, which is not private (DiPApprox's SVT-Laplace-Leaky-6,
+    taken from DiPC; Lyu, Su and Li 2017 analyse such variants).  ρ ~ ``threshold_noise`` is
+    drawn once, each ν_j ~ ``query_noise`` afresh (or :class:`NoNoise`: the raw values).  Exact
+    law, with x = threshold + ρ: P(b) = ∫ f_ρ(x) Π_j G_j(x) dx, G_j(x) = P(values[j] + ν_j > x)
+    where b_j is true and P(values[j] + ν_j < x) where it is false; one closed-form integral
+    (:mod:`._piecewise_exp`), or a validated quadrature with Gaussian noise, per outcome.
+    """
+
+    threshold_noise: ContinuousNoise
+    threshold: Fraction
+    query_noise: ContinuousNoise | NoNoise
+    values: tuple[Fraction, ...]
+
+    def __post_init__(self) -> None:
+        _check_noise(self.threshold_noise, "threshold_noise")
+        if not isinstance(self.query_noise, NoNoise):
+            _check_noise(self.query_noise, "query_noise")
+        object.__setattr__(self, "threshold", _exact(self.threshold, "threshold"))
+        _check_values(self.values)
+        if len(self.values) > MAX_VECTOR_VALUES:
+            raise InvalidArgument(f"values has {len(self.values)} entries; a ThresholdVector "
+                                  f"releases at most {MAX_VECTOR_VALUES} (MAX_VECTOR_VALUES) "
+                                  "comparisons (its law has 2^n outcomes)")
+        object.__setattr__(self, "values", tuple(_exact(v, f"values[{i}]")
+                                                 for i, v in enumerate(self.values)))
+
+    def accepts(self, value: object) -> bool:
+        """The tuples of len(values) bools."""
+        return (isinstance(value, tuple) and len(value) == len(self.values)
+                and all(isinstance(b, bool) for b in value))
+
+    def branches(self, prec: int) -> list[tuple[object, Prob]]:
+        """Each tuple of comparisons with its enclosed probability (see the class docstring)."""
+        return list(_vector_law(self, prec))
+
+    def draw(self, rng: np.random.Generator) -> tuple[bool, ...]:
+        """The comparisons drawn exactly from :meth:`branches`' law."""
+        return cast(tuple[bool, ...], _draw(rng, self.branches))
+
+
+@lru_cache(maxsize=256)
+def _vector_law(event: ThresholdVector, prec: int) -> tuple[tuple[object, Prob], ...]:
+    n = len(event.values)
+    density = event.threshold_noise.factor("density", event.threshold)
+    out: list[tuple[object, Prob]] = []
+    for code in range(1 << n):
+        bits = tuple(bool(code >> (n - 1 - j) & 1) for j in range(n))
+        # the integrand depends on the multiset of (bit, value) only: sort it, so that outcomes
+        # with the same multiset share one cached integral
+        pairs = sorted(zip(bits, event.values, strict=True))
+        factors = tuple(event.query_noise.factor("sf" if b else "cdf", v) for b, v in pairs)
+        out.append((bits, _tight(integral((density, *factors), prec))))
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class NoisyBetween(FiniteEvent):
+    """Whether ``value + Z`` lies strictly between ``low + Z_low`` and ``high + Z_high`` (Z,
+    Z_low, Z_high independent continuous noises).
+
+    ``ordered`` true: the event low + Z_low < value + Z < high + Z_high (false when the noisy
+    low exceeds the noisy high): DiPApprox's m-Range at one query.  ``ordered`` false: value + Z
+    lies between the smaller and the larger of the two: DiPApprox's k-Min-Max at k = 2 and three
+    queries (the third noisy query inside the range of the first two).  Exact law, conditioning
+    on y = value + Z (density f), the two bounds being independent given y (CDFs F_low, F_high,
+    survival functions S = 1 - F): ordered: True with ∫ f·F_low·S_high, False with
+    ∫ f·S_low + ∫ f·F_low·F_high; unordered: True with ∫ f·F_low·S_high + ∫ f·S_low·F_high,
+    False with ∫ f·S_low·S_high + ∫ f·F_low·F_high.  Every term is a closed-form integral (or a
+    validated quadrature with Gaussian noise), each outcome a sum of positive terms (no
+    cancellation).
+    """
+
+    noise: ContinuousNoise
+    value: Fraction
+    low_noise: ContinuousNoise
+    low: Fraction
+    high_noise: ContinuousNoise
+    high: Fraction
+    ordered: bool = True
+
+    def __post_init__(self) -> None:
+        _check_noise(self.noise, "noise")
+        _check_noise(self.low_noise, "low_noise")
+        _check_noise(self.high_noise, "high_noise")
+        for name in ("value", "low", "high"):
+            object.__setattr__(self, name, _exact(getattr(self, name), name))
+        if not isinstance(self.ordered, bool):
+            raise InvalidArgument(f"ordered={self.ordered!r} must be a bool")
+
+    def accepts(self, value: object) -> bool:
+        """True and False."""
+        return isinstance(value, bool)
+
+    def branches(self, prec: int) -> list[tuple[object, Prob]]:
+        """True and False with their enclosed probabilities (see the class docstring)."""
+        return list(_between_law(self, prec))
+
+    def draw(self, rng: np.random.Generator) -> bool:
+        """The outcome drawn exactly from :meth:`branches`' law."""
+        return bool(_draw(rng, self.branches))
+
+
+@lru_cache(maxsize=1024)
+def _between_law(event: NoisyBetween, prec: int) -> tuple[tuple[object, Prob], ...]:
+    f = event.noise.factor("density", event.value)
+
+    def lo(part: Part) -> Factor:
+        return event.low_noise.factor(part, event.low)
+
+    def hi(part: Part) -> Factor:
+        return event.high_noise.factor(part, event.high)
+
+    inside = integral((f, lo("cdf"), hi("sf")), prec)
+    outside = integral((f, lo("cdf"), hi("cdf")), prec)  # above both
+    if event.ordered:
+        outside = outside + integral((f, lo("sf")), prec)  # below the low end
+    else:
+        inside = inside + integral((f, lo("sf"), hi("cdf")), prec)
+        outside = outside + integral((f, lo("sf"), hi("sf")), prec)  # below both
+    return ((True, _tight(inside)), (False, _tight(outside)))
+
+
+def threshold_vector(threshold_noise: ContinuousNoise, threshold: ExactInput,
+                     query_noise: ContinuousNoise | NoNoise, values: tuple[ExactInput, ...]
+                     ) -> Program[tuple[bool, ...]]:
+    """Yield every comparison with one shared noisy threshold (:class:`ThresholdVector`)."""
+    return _event(ThresholdVector(threshold_noise, cast(Fraction, threshold), query_noise,
+                                  cast(tuple[Fraction, ...], tuple(values))))
+
+
+def between(noise: ContinuousNoise, value: ExactInput, low_noise: ContinuousNoise,
+            low: ExactInput, high_noise: ContinuousNoise, high: ExactInput,
+            ordered: bool = True) -> Program[bool]:
+    """Yield whether a noisy value lies strictly between two noisy bounds (:class:`NoisyBetween`)."""
+    return _event(NoisyBetween(noise, cast(Fraction, value), low_noise, cast(Fraction, low),
+                               high_noise, cast(Fraction, high), ordered))
+
+
+def _nested_bits(prec: int) -> int:
+    """The relative precision asked of a two-dimensional law: a quarter of ``prec`` (at least 24
+    bits), since one nested integral costs about a one-dimensional quadrature per evaluation;
+    it still grows with ``prec``, so the exact sampler's refinement terminates."""
+    return max(24, prec // 4)
+
+
+def _nested(outer: tuple[Factor, ...], inner: tuple[Factor, ...], prec: int) -> Interval:
+    from ._nested_quadrature import nested_integral  # a local import: the header is shared
+    return nested_integral(outer, inner, _nested_bits(prec))
+
+
+def _probability(box: Interval) -> Prob:
+    """A sum of signed enclosures as a probability: clipped to [0, 1]."""
+    return _tight(Interval(max(box.lo, Fraction(0)), min(box.hi, Fraction(1))))
+
+
+def _check_rational_scale(noise: ContinuousNoise, name: str) -> None:
+    if noise.unit is not None:
+        raise InvalidArgument(f"{name}={noise!r}: a two-dimensional law takes a rational scale "
+                              "(unit None)")
+
+
+@dataclass(frozen=True, slots=True)
+class RangeRun(FiniteEvent):
+    """How many of ``count`` noisy queries, drawn one after another, fall strictly between one
+    pair of noisy bounds before the first that does not: k in 0..count.
+
+    DiPApprox's m-Range with one range, as their files ``examples/mrange/mrange_{1,2,3}.dip``
+    write it: LOW = low + Z_low and HIGH = high + Z_high drawn once; the queries Q_i = value +
+    Z_i iid (their files read the same input for every query); the run continues while LOW <
+    Q_i < HIGH and stops at the first query outside.  With p = P(LOW < Q < HIGH | LOW, HIGH) =
+    (F(HIGH) - F(LOW))⁺ (F the CDF of Q) and M_k = E[p^k]: P(k) = M_k - M_{k+1} (k < count),
+    P(count) = M_count, P(0) = ∫ f_Q·S_low + ∫ f_Q·F_low·F_high (enclosed on its own) and
+    M_1 = ∫ f_Q·F_low·S_high.  For k >= 2, expanding (F(h) - F(l))^k binomially,
+    M_k = Σ_a C(k, a)(-1)^{k-a} ∫ f_low(l) F(l)^{k-a} ∫_{h>l} f_high(h) F(h)^a dh dl: nested
+    integrals (:mod:`._nested_quadrature`), enclosed relatively prec/4 bits wide (the signed
+    sum loses some of them; the auditor sees the width).
+    """
+
+    noise: ContinuousNoise
+    value: Fraction
+    low_noise: ContinuousNoise
+    low: Fraction
+    high_noise: ContinuousNoise
+    high: Fraction
+    count: int
+
+    def __post_init__(self) -> None:
+        for name in ("noise", "low_noise", "high_noise"):
+            _check_noise(getattr(self, name), name)
+            _check_rational_scale(getattr(self, name), name)
+        for name in ("value", "low", "high"):
+            object.__setattr__(self, name, _exact(getattr(self, name), name))
+        check_int(self.count, "count", minimum=1)
+        if self.count > MAX_VECTOR_VALUES:
+            raise InvalidArgument(f"count={self.count}: a RangeRun takes at most "
+                                  f"{MAX_VECTOR_VALUES} (MAX_VECTOR_VALUES) queries (its law "
+                                  "costs O(count²) nested integrals)")
+
+    def accepts(self, value: object) -> bool:
+        """The ints 0..count."""
+        return (isinstance(value, int) and not isinstance(value, bool)
+                and 0 <= value <= self.count)
+
+    def branches(self, prec: int) -> list[tuple[object, Prob]]:
+        """Each run length with its enclosed probability (see the class docstring)."""
+        return list(_range_run_law(self, prec))
+
+    def draw(self, rng: np.random.Generator) -> int:
+        """The run length drawn exactly from :meth:`branches`' law."""
+        return cast(int, _draw(rng, self.branches))
+
+
+@lru_cache(maxsize=256)
+def _range_run_law(event: RangeRun, prec: int) -> tuple[tuple[object, Prob], ...]:
+    f = event.noise.factor("density", event.value)
+    below = event.noise.factor("cdf", event.value)
+    low, high = event.low_noise, event.high_noise
+    zero = integral((f, low.factor("sf", event.low)), prec) \
+        + integral((f, low.factor("cdf", event.low), high.factor("cdf", event.high)), prec)
+    moments = [Interval.point(Fraction(1)),
+               integral((f, low.factor("cdf", event.low), high.factor("sf", event.high)), prec)]
+    for k in range(2, event.count + 1):
+        total, binomial = Interval.point(Fraction(0)), 1  # binomial = C(k, a)
+        for a in range(k + 1):
+            term = _nested((low.factor("density", event.low), *(below,) * (k - a)),
+                           (high.factor("density", event.high), *(below,) * a), prec)
+            total = total + term * (binomial * (-1) ** (k - a))
+            binomial = binomial * (k - a) // (a + 1)
+        moments.append(total)
+    out: list[tuple[object, Prob]] = [(0, _tight(zero))]
+    for k in range(1, event.count):
+        out.append((k, _probability(moments[k] - moments[k + 1])))
+    out.append((event.count, _probability(moments[event.count])))
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class FirstInRange(FiniteEvent):
+    """The first noisy query strictly between the noisy minimum and maximum of the first two,
+    scanning while the queries stay below the minimum: j - 2 for query j, or len(values) - 2
+    when a query reaches the maximum or none is found.
+
+    DiPApprox's k-Min-Max at k = 2, as their files ``examples/kminmax/example_{3,4}.dip`` write
+    it (their paper's Algorithm 26 differs): Q_i = values[i] + Z_i iid noise; MIN and MAX the
+    smaller and larger of Q_0 and Q_1; for j = 2, 3, ...: MIN < Q_j < MAX stops with j - 2;
+    Q_j >= MAX stops with none; Q_j <= MIN continues.  Exact law, summing over which of Q_0,
+    Q_1 is the minimum (A) and which the maximum (B), F_i and S_i the CDF and survival function
+    of Q_i: P(j - 2) = Σ_{A,B} ∫ f_A(x) Π_{2<=i<j} F_i(x) ∫_{y>x} f_j(y) S_B(y) dy dx; P(none)
+    = Σ_{A,B} [Σ_j ∫ f_A Π_{i<j} F_i ∫_{y>x} f_B S_j + ∫ f_A·S_B·Π_{i>=2} F_i]: sums of
+    positive nested integrals (:mod:`._nested_quadrature`), each enclosed relatively prec/4
+    bits wide.
+    """
+
+    noise: ContinuousNoise
+    values: tuple[Fraction, ...]
+
+    def __post_init__(self) -> None:
+        _check_noise(self.noise, "noise")
+        _check_rational_scale(self.noise, "noise")
+        _check_values(self.values)
+        if len(self.values) < 3:
+            raise InvalidArgument(f"values has {len(self.values)} entries; a FirstInRange "
+                                  "needs at least 3 (two for the range, one to test)")
+        if len(self.values) > MAX_VECTOR_VALUES:
+            raise InvalidArgument(f"values has {len(self.values)} entries; a FirstInRange "
+                                  f"takes at most {MAX_VECTOR_VALUES} (MAX_VECTOR_VALUES)")
+        object.__setattr__(self, "values", tuple(_exact(v, f"values[{i}]")
+                                                 for i, v in enumerate(self.values)))
+
+    def accepts(self, value: object) -> bool:
+        """The ints 0..len(values) - 2."""
+        return (isinstance(value, int) and not isinstance(value, bool)
+                and 0 <= value <= len(self.values) - 2)
+
+    def branches(self, prec: int) -> list[tuple[object, Prob]]:
+        """Each outcome with its enclosed probability (see the class docstring)."""
+        return list(_first_in_range_law(self, prec))
+
+    def draw(self, rng: np.random.Generator) -> int:
+        """The outcome drawn exactly from :meth:`branches`' law."""
+        return cast(int, _draw(rng, self.branches))
+
+
+@lru_cache(maxsize=256)
+def _first_in_range_law(event: FirstInRange, prec: int) -> tuple[tuple[object, Prob], ...]:
+    n, q, nu = len(event.values), event.values, event.noise
+    found: list[Interval] = [Interval.point(Fraction(0)) for _ in range(2, n)]
+    none = Interval.point(Fraction(0))
+    for a, b in ((0, 1), (1, 0)):
+        for j in range(2, n):
+            outer = (nu.factor("density", q[a]), *(nu.factor("cdf", q[i]) for i in range(2, j)))
+            found[j - 2] = found[j - 2] + _nested(
+                outer, (nu.factor("density", q[j]), nu.factor("sf", q[b])), prec)
+            none = none + _nested(outer, (nu.factor("density", q[b]), nu.factor("sf", q[j])),
+                                  prec)
+        none = none + integral((nu.factor("density", q[a]), nu.factor("sf", q[b]),
+                                *(nu.factor("cdf", q[i]) for i in range(2, n))), prec)
+    return (*((j, _probability(p)) for j, p in enumerate(found)), (n - 2, _probability(none)))
+
+
+def range_run(noise: ContinuousNoise, value: ExactInput, low_noise: ContinuousNoise,
+              low: ExactInput, high_noise: ContinuousNoise, high: ExactInput, count: int
+              ) -> Program[int]:
+    """Yield how many noisy queries fall between two noisy bounds before one does not
+    (:class:`RangeRun`)."""
+    return _event(RangeRun(noise, cast(Fraction, value), low_noise, cast(Fraction, low),
+                           high_noise, cast(Fraction, high), count))
+
+
+def first_in_range(noise: ContinuousNoise, values: tuple[ExactInput, ...]) -> Program[int]:
+    """Yield the first noisy query inside the noisy range of the first two (:class:`FirstInRange`)."""
+    return _event(FirstInRange(noise, cast(tuple[Fraction, ...], tuple(values))))
+
+
+@dataclass(frozen=True, slots=True)
+class SignedThresholdRun(FiniteEvent):
+    """A :class:`ThresholdRun` that also releases whether the crossing noisy value is at least
+    ``cut``: (j, values[j] + ν_j >= cut) for the first crossing j, or (len(values), False) if
+    none crosses.
+
+    DiPApprox's SVT-Laplace-Leaky-3 (``examples/dipc/svt_3.dip``, from DiPC): the sparse vector
+    that, at the first query below the noisy threshold, also releases the sign of the noisy
+    query.  With x = threshold + ρ and y = values[j] + ν_j, ``above`` true (crossing y > x):
+    P(j, side) = ∫ f_ρ(x) Π_{i<j} F_i(x) ∫_{y>x} f_j(y)·1[y >= cut or y < cut] dy dx; ``above``
+    false (crossing y < x): P(j, side) = ∫ f_j(y)·1[...] ∫_{x>y} f_ρ(x) Π_{i<j} S_i(x) dx dy
+    (the indicator a no-noise factor at ``cut``); P(none) = ∫ f_ρ Π_i (stay) — nested integrals
+    of positive integrands (:mod:`._nested_quadrature`), enclosed relatively prec/4 bits wide.
+    """
+
+    threshold_noise: ContinuousNoise
+    threshold: Fraction
+    query_noise: ContinuousNoise
+    values: tuple[Fraction, ...]
+    cut: Fraction
+    above: bool = True
+
+    def __post_init__(self) -> None:
+        _check_noise(self.threshold_noise, "threshold_noise")
+        _check_noise(self.query_noise, "query_noise")
+        _check_rational_scale(self.threshold_noise, "threshold_noise")
+        _check_rational_scale(self.query_noise, "query_noise")
+        object.__setattr__(self, "threshold", _exact(self.threshold, "threshold"))
+        object.__setattr__(self, "cut", _exact(self.cut, "cut"))
+        _check_values(self.values)
+        if len(self.values) > MAX_VECTOR_VALUES:
+            raise InvalidArgument(f"values has {len(self.values)} entries; a SignedThresholdRun "
+                                  f"takes at most {MAX_VECTOR_VALUES} (MAX_VECTOR_VALUES)")
+        object.__setattr__(self, "values", tuple(_exact(v, f"values[{i}]")
+                                                 for i, v in enumerate(self.values)))
+        if not isinstance(self.above, bool):
+            raise InvalidArgument(f"above={self.above!r} must be a bool")
+
+    def accepts(self, value: object) -> bool:
+        """(j, side) for j < len(values), and (len(values), False)."""
+        if not (isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], bool)):
+            return False
+        j, side = value
+        n = len(self.values)
+        return (isinstance(j, int) and not isinstance(j, bool)
+                and (0 <= j < n or (j == n and not side)))
+
+    def branches(self, prec: int) -> list[tuple[object, Prob]]:
+        """Each (stopping index, side of ``cut``) with its enclosed probability."""
+        return list(_signed_run_law(self, prec))
+
+    def draw(self, rng: np.random.Generator) -> tuple[int, bool]:
+        """The outcome drawn exactly from :meth:`branches`' law."""
+        return cast(tuple[int, bool], _draw(rng, self.branches))
+
+
+@lru_cache(maxsize=256)
+def _signed_run_law(event: SignedThresholdRun, prec: int) -> tuple[tuple[object, Prob], ...]:
+    stay: Part = "cdf" if event.above else "sf"
+    rho, nu = event.threshold_noise, event.query_noise
+    prefix: tuple[Factor, ...] = (rho.factor("density", event.threshold),)
+    out: list[tuple[object, Prob]] = []
+    for j, v in enumerate(event.values):
+        for side in (True, False):
+            crossing = (nu.factor("density", v), NoNoise().factor("cdf" if side else "sf",
+                                                                   event.cut))
+            box = (_nested(prefix, crossing, prec) if event.above
+                   else _nested(crossing, prefix, prec))
+            out.append(((j, side), _probability(box)))
+        prefix = (*prefix, nu.factor(stay, v))
+    out.append(((len(event.values), False), _tight(integral(prefix, prec))))
+    return tuple(out)
+
+
+def signed_first_below(threshold_noise: ContinuousNoise, threshold: ExactInput,
+                       query_noise: ContinuousNoise, values: tuple[ExactInput, ...],
+                       cut: ExactInput) -> Program[tuple[int, bool]]:
+    """Yield the first index below one shared noisy threshold and whether that noisy value is at
+    least ``cut`` (:class:`SignedThresholdRun`)."""
+    return _event(SignedThresholdRun(threshold_noise, cast(Fraction, threshold), query_noise,
+                                     cast(tuple[Fraction, ...], tuple(values)),
+                                     cast(Fraction, cut), False))
+
+
 def law_of(event: FiniteEvent, prec: int = DEFAULT_PRECISION) -> tuple[tuple[object, Prob], ...]:
     """The enclosed law of one of this module's events (what the exact interpreter reads)."""
-    if not isinstance(event, ThresholdTest | NoiseContest | ThresholdRun | NoisyArgmax):
+    if not isinstance(event, ThresholdTest | NoiseContest | ThresholdRun | NoisyArgmax
+                                 | ThresholdVector | NoisyBetween | RangeRun | FirstInRange
+                                 | SignedThresholdRun):
         raise InvalidArgument(f"event={event!r} is not a continuous-noise event")
     check_int(prec, "prec", minimum=16)
     return tuple(event.branches(prec))
@@ -419,6 +840,13 @@ def clear_caches() -> None:
     _test_law.cache_clear()
     _run_law.cache_clear()
     _argmax_law.cache_clear()
+    _vector_law.cache_clear()
+    _between_law.cache_clear()
+    _range_run_law.cache_clear()
+    _first_in_range_law.cache_clear()
+    _signed_run_law.cache_clear()
+    from ._nested_quadrature import nested_integral
+    nested_integral.cache_clear()
     _closed_form.cache_clear()
     _quadrature.integral.cache_clear()
 

@@ -195,7 +195,7 @@ class Affine:
     def __bool__(self) -> bool:
         raise UnsupportedProgram(
             "a program branched on infinite-support noise; its exact distribution is only "
-            "available when the noise is returned as an affine integer expression")
+            "available when the noise is returned as an affine expression (value + noise)")
 
     def __index__(self) -> int:
         raise UnsupportedProgram("infinite-support noise cannot be converted to int exactly")
