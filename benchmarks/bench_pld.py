@@ -55,7 +55,7 @@ def privref_row(sigma: Fraction, k: int, delta: Fraction, step: Fraction) -> dic
 
 def dp_accounting_row(sigma: float, k: int, delta: float, step: float) -> dict[str, Any]:
     try:
-        from dp_accounting.pld import privacy_loss_distribution as pldm
+        from dp_accounting.pld import privacy_loss_distribution as pldm  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         return {"skipped": "dp-accounting not installed"}
     import importlib.metadata as md
@@ -67,8 +67,10 @@ def dp_accounting_row(sigma: float, k: int, delta: float, step: float) -> dict[s
 
 def prv_row(sigma: float, k: int, delta: float, step: float) -> dict[str, Any]:
     try:
-        from prv_accountant import PRVAccountant
-        from prv_accountant.privacy_random_variables import GaussianMechanism
+        from prv_accountant import PRVAccountant  # type: ignore[import-untyped,unused-ignore]
+        from prv_accountant.privacy_random_variables import (  # type: ignore[import-untyped,unused-ignore]
+            GaussianMechanism,
+        )
     except ImportError:
         return {"skipped": "prv_accountant not installed"}
     import importlib.metadata as md
