@@ -7,9 +7,9 @@ distribution it stands for; a *lower* grid is a sub-probability measure (its mis
 −∞) that is stochastically dominated by it.  Every function here preserves that invariant; the
 proof is in :mod:`.pld`'s docstring.  The three moves:
 
-* :func:`discretize` builds both grids from enclosures of the survival function P(L > t) and
-  P(L >= t) at the grid points, rounding survival probabilities up (upper) or down (lower) to
-  units of 2^-bits;
+* :func:`discretize_upper` and :func:`discretize_lower` build the grids from enclosures of the
+  survival functions P(L > t), P(L >= t) (and the same under Q) at the grid points, rounding
+  survival probabilities up (upper) or down (lower) to units of 2^-bits;
 * :func:`convolve` multiplies two grids exactly (Kronecker substitution: pack the integer masses
   into one huge integer each, multiply with FLINT, unpack), then rounds the survival function of
   the exact product back to 2^-bits in the grid's direction and truncates tails of at most
@@ -34,9 +34,9 @@ from ._arb import arb, ball, multiply_integers, to_interval, working_precision
 from .errors import InvalidArgument, TooLargeToEnumerate
 from .reals import Interval
 
-Survival = Callable[[Fraction, bool], arb]
-"""(t, strict) -> a ball containing P(L > t) (strict) or P(L >= t); called under the working
-precision :func:`discretize` sets."""
+Survival = Callable[[Fraction, bool, bool], arb]
+"""(t, strict, under_q) -> a ball containing P(L > t) (strict) or P(L >= t), or the same
+probabilities under Q when ``under_q``; called under the working precision the builders set."""
 
 GUARD: int = 96
 """Extra fixed-point bits of the δ tables (the e^{−h} recurrence) beyond the mass bits."""
@@ -76,33 +76,69 @@ def _check_points(count: int) -> None:
                                   "use a coarser step")
 
 
-def discretize(survival: Survival, step: Fraction, bits: int, lo: int, hi: int,
-               upper: bool) -> Grid:
-    """The upper (or lower) grid on indices lo..hi of the loss L whose survival is enclosed.
+def _ceil_units(box: arb, unit: int) -> int:
+    return min(unit, max(0, math.ceil(to_interval(box, "a probability").hi * unit)))
 
-    Upper: S_i = ⌈2^bits·P(L > (i−1)h)⌉ (an enclosure's upper end, made nonincreasing by a
-    running minimum, which keeps it an upper bound since the true survival is nonincreasing) is the
-    mass at indices >= i; mass below lo·h goes to lo, mass above hi·h to +∞.  Lower:
-    R_i = ⌊2^bits·P(L >= i·h)⌋ (running maximum from the top) is the mass at indices >= i;
-    mass at or above hi·h sits at hi, mass below lo·h is dropped.
+
+def _floor_units(box: arb, unit: int) -> int:
+    return min(unit, max(0, math.floor(to_interval(box, "a probability").lo * unit)))
+
+
+def discretize_upper(survival: Survival, step: Fraction, bits: int, lo: int, hi: int) -> Grid:
+    """The pessimistic grid on indices lo..hi: the split ("connect the dots") pair, then rounded up.
+
+    Each loss l in an open bucket (jh, (j+1)h), lo <= j < hi, is split between jh and (j+1)h with
+    the P-mass a at jh chosen so that the Q-mass is kept: a·e^{−jh} + (m − a)·e^{−(j+1)h} = Q-mass.
+    Summed over the bucket, a_j = (Q_j − e^{−(j+1)h}·P_j)/(e^{−jh} − e^{−(j+1)h}) with P_j, Q_j the
+    bucket's P- and Q-masses.  The survival S_i (mass at indices >= i) is then
+    P(L > (i−1)h) − a_{i−1}; mass above hi·h goes to +∞ and mass below lo·h up to lo.  Each S_i is
+    enclosed, rounded up to 2^-bits and made nonincreasing by a running minimum.
     """
     _check_points(hi - lo + 1)
     unit = 1 << bits
-    prec = bits + 40
     values: list[int] = []
-    with working_precision(prec):
-        if upper:
-            for i in range(lo + 1, hi + 2):
-                box = to_interval(survival((i - 1) * step, True), "a survival probability")
-                values.append(min(unit, math.ceil(box.hi * unit)))
-        else:
-            for i in range(lo, hi + 1):
-                box = to_interval(survival(i * step, False), "a survival probability")
-                values.append(max(0, min(unit, math.floor(box.lo * unit))))
-    if upper:
-        surv = [unit, *accumulate(values, min)]  # S_lo = unit, then S_{lo+1} .. S_{hi+1}
-        masses = tuple(surv[n] - surv[n + 1] for n in range(hi - lo + 1))
-        return Grid(step, bits, lo, masses, surv[-1], True)
+    with working_precision(bits + 48):
+        gt_p = [survival(i * step, True, False) for i in range(lo, hi + 1)]
+        for n, i in enumerate(range(lo + 1, hi + 1)):  # bucket ((i-1)h, ih)
+            p_mass = gt_p[n] - survival(i * step, False, False)
+            q_mass = survival((i - 1) * step, True, True) - survival(i * step, False, True)
+            near, far = (-ball((i - 1) * step)).exp(), (-ball(i * step)).exp()
+            low_part = (q_mass - far * p_mass) / (near - far)
+            values.append(_ceil_units(gt_p[n] - low_part, unit))
+        values.append(_ceil_units(gt_p[-1], unit))  # S_{hi+1}: the mass at +infinity
+    surv = [unit, *accumulate(values, min)]  # S_lo = unit, then S_{lo+1} .. S_{hi+1}
+    masses = tuple(surv[n] - surv[n + 1] for n in range(hi - lo + 1))
+    return Grid(step, bits, lo, masses, surv[-1], True)
+
+
+def discretize_lower(survival: Survival, step: Fraction, bits: int, lo: int, hi: int,
+                     merge: bool) -> Grid:
+    """The optimistic grid on indices lo..hi.
+
+    ``merge=False``: every loss moves down to the grid, [ih, (i+1)h) -> ih, survival
+    R_i = P(L >= ih).  ``merge=True``: the buckets B_i = [ih − w, ih + h − w), w = h/2 − h/32
+    (B_hi unbounded above) are merged, each into one outcome of loss m_i = ln(P(B_i)/Q(B_i)) in
+    B_i, placed at ih when m_i >= ih is proved (P(B_i)·e^{−ih} − Q(B_i) >= 0 enclosed) and at
+    (i−1)h < m_i otherwise (dropped below lo).  Mass below the first bucket is dropped.  Each R_i
+    is enclosed, rounded down to 2^-bits and made nonincreasing by a running maximum from the top.
+    """
+    _check_points(hi - lo + 1)
+    unit = 1 << bits
+    values: list[int] = []
+    shift = step / 2 - step / 32 if merge else Fraction(0)
+    with working_precision(bits + 48):
+        edges_p = [survival(i * step - shift, False, False) for i in range(lo, hi + 2)]
+        for n, i in enumerate(range(lo, hi + 1)):
+            r_i = edges_p[n]
+            if merge:
+                top = i == hi
+                p_mass = r_i if top else r_i - edges_p[n + 1]
+                q_lo = survival(i * step - shift, False, True)
+                q_mass = q_lo if top else q_lo - survival((i + 1) * step - shift, False, True)
+                test = to_interval(p_mass * (-ball(i * step)).exp() - q_mass, "a merge test")
+                if test.lo < 0:  # m_i >= ih not proved: the bucket goes one point down
+                    r_i = r_i - p_mass
+            values.append(_floor_units(r_i, unit))
     low = [*list(accumulate(reversed(values), max))[::-1], 0]  # R_lo .. R_hi, R_{hi+1} = 0
     masses = tuple(low[n] - low[n + 1] for n in range(hi - lo + 1))
     return Grid(step, bits, lo, masses, 0, False)

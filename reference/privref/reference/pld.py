@@ -165,9 +165,9 @@ class CertifiedPLD:
 
 
 def _build(survival: Survival, step: Fraction, bits: int, lo: int, hi: int, relation: str,
-           tail: int) -> CertifiedPLD:
-    return CertifiedPLD(grid_.discretize(survival, step, bits, lo, hi, True),
-                        grid_.discretize(survival, step, bits, lo, hi, False), relation, tail)
+           tail: int, merge: bool = False) -> CertifiedPLD:
+    return CertifiedPLD(grid_.discretize_upper(survival, step, bits, lo, hi),
+                        grid_.discretize_lower(survival, step, bits, lo, hi, merge), relation, tail)
 
 
 def _tail(value: object) -> int:
@@ -198,14 +198,14 @@ def gaussian_pld(sigma: ExactInput, sensitivity: ExactInput = 1, *,
     h, b, t = _step(step), _bits(bits), _tail(tail)
     mu = d / s
 
-    def survival(x: Fraction, strict: bool) -> arb:
-        arg = (ball(x / mu) - ball(mu / 2)) / arb(2).sqrt()
-        return arg.erfc() / 2
+    def survival(x: Fraction, strict: bool, under_q: bool) -> arb:
+        centre = -mu / 2 if under_q else mu / 2  # L ~ N(±μ²/2, μ²) under P / under Q
+        return ((ball(x / mu) - ball(centre)) / arb(2).sqrt()).erfc() / 2
 
     z = _tail_radius(b)
     lo = math.floor((mu * mu / 2 - z * mu) / h)
     hi = math.ceil((mu * mu / 2 + z * mu) / h)
-    return _build(survival, h, b, lo, hi, f"Gaussian sigma={s} sensitivity={d}", t)
+    return _build(survival, h, b, lo, hi, f"Gaussian sigma={s} sensitivity={d}", t, merge=True)
 
 
 def laplace_pld(scale: ExactInput, sensitivity: ExactInput = 1, *,
@@ -223,29 +223,28 @@ def laplace_pld(scale: ExactInput, sensitivity: ExactInput = 1, *,
     h, b, t = _step(step), _bits(bits), _tail(tail)
     eps0 = d / b_
 
-    def survival(x: Fraction, strict: bool) -> arb:
+    def survival(x: Fraction, strict: bool, under_q: bool) -> arb:
         if x > eps0 or (strict and x == eps0):
             return arb(0)
         if x < -eps0 or (not strict and x == -eps0):
             return arb(1)
+        if under_q:  # Q(L > x) = Q(X < (Δ − x·b)/2) for X ~ Lap(Δ, b)
+            return (ball(-(eps0 + x) / 2)).exp() / 2
         return 1 - (ball((x - eps0) / 2)).exp() / 2
 
     return _build(survival, h, b, math.floor(-eps0 / h), math.ceil(eps0 / h),
                   f"Laplace scale={b_} sensitivity={d}", t)
 
 
-def _atoms_survival(atoms: Sequence[tuple[Fraction, Fraction | arb]]) -> Survival:
-    """Survival of a finite law of exact losses with enclosed masses (each a callable of the
-    current precision is not needed: masses are built inside the caller's working precision)."""
-
-    def survival(x: Fraction, strict: bool) -> arb:
-        total = arb(0)
-        for loss, mass in atoms:
-            if loss > x or (not strict and loss == x):
-                total += mass if isinstance(mass, arb) else ball(mass)
-        return total
-
-    return survival
+def _atoms_survival(atoms: Sequence[tuple[Fraction, arb]], x: Fraction, strict: bool,
+                    under_q: bool) -> arb:
+    """P(L > x) (or >=, or under Q) of a finite law of exact losses with ball P-masses; the
+    Q-mass of an atom of loss l is its P-mass times e^{−l}."""
+    total = arb(0)
+    for loss, mass in atoms:
+        if loss > x or (not strict and loss == x):
+            total += mass * (-ball(loss)).exp() if under_q else mass
+    return total
 
 
 def randomized_response_pld(epsilon: ExactInput, *, step: ExactInput = DEFAULT_STEP,
@@ -259,9 +258,9 @@ def randomized_response_pld(epsilon: ExactInput, *, step: ExactInput = DEFAULT_S
     e0 = _positive(epsilon, "epsilon")
     h, b, t = _step(step), _bits(bits), _tail(tail)
 
-    def survival(x: Fraction, strict: bool) -> arb:
+    def survival(x: Fraction, strict: bool, under_q: bool) -> arb:
         w = ball(e0).exp()
-        return _atoms_survival([(e0, w / (1 + w)), (-e0, 1 / (1 + w))])(x, strict)
+        return _atoms_survival([(e0, w / (1 + w)), (-e0, 1 / (1 + w))], x, strict, under_q)
 
     return _build(survival, h, b, math.floor(-e0 / h), math.ceil(e0 / h),
                   f"randomized response epsilon={e0}", t)
@@ -282,12 +281,12 @@ def discrete_laplace_pld(scale: ExactInput, sensitivity: int = 1, *,
     d = check_int(sensitivity, "sensitivity", minimum=1, maximum=1 << 16)
     h, b, t = _step(step), _bits(bits), _tail(tail)
 
-    def survival(x: Fraction, strict: bool) -> arb:
+    def survival(x: Fraction, strict: bool, under_q: bool) -> arb:
         q = (-ball(1 / t_)).exp()
-        atoms: list[tuple[Fraction, Fraction | arb]] = [
+        atoms: list[tuple[Fraction, arb]] = [
             (Fraction(d) / t_, 1 / (1 + q)), (-Fraction(d) / t_, q ** d / (1 + q))]
         atoms += [(Fraction(d - 2 * z) / t_, (1 - q) * q ** z / (1 + q)) for z in range(1, d)]
-        return _atoms_survival(atoms)(x, strict)
+        return _atoms_survival(atoms, x, strict, under_q)
 
     e0 = Fraction(d) / t_
     return _build(survival, h, b, math.floor(-e0 / h), math.ceil(e0 / h),
