@@ -216,3 +216,47 @@ def test_delta_table_rounds_in_its_direction(upper: bool) -> None:
             assert _grid_delta(g, eps).hi <= delta
         else:
             assert eps == 0 or _grid_delta(g, eps).lo >= delta
+
+
+@pytest.mark.parametrize("eps", [F(0), F(1, 2), F(9, 10)])
+def test_split_is_exact_at_grid_points(eps: F) -> None:
+    """The split (connect-the-dots) pair has the true δ at grid points for one mechanism: the
+    pessimistic end exceeds the truth by mass rounding only."""
+    for box, exact in (
+        (pld.gaussian_pld(1, step=STEP).delta(eps), analytic_gaussian_delta(eps, 1, 1, prec=128)),
+        (pld.laplace_pld(2, 2, step=STEP).delta(eps), _laplace_exact(F(1), eps)),
+    ):
+        assert exact.hi <= box.hi < exact.hi + F(1, 2**50)
+
+
+def _laplace_exact(eps0: F, eps: F) -> Interval:
+    with working_precision(320):
+        return to_interval(1 - ball((eps - eps0) / 2).exp())
+
+
+@pytest.mark.parametrize(("step", "k"), [(F(1, 2), 1), (F(1, 3), 3), (F(1, 4), 6)])
+def test_coarse_grid_merge_stays_sound(step: F, k: int) -> None:
+    """On coarse grids the merged buckets' losses often fall below their grid point and must be
+    moved one point down; the enclosure must still contain the truth."""
+    composed = pld.gaussian_pld(F(3, 4), step=step).self_compose(k)
+    for eps in (F(0), F(1), F(3)):
+        exact = analytic_gaussian_delta(eps, k, F(3, 4), prec=128)
+        assert _strictly_inside(exact, composed.delta(eps))
+
+
+def test_merge_moves_a_bucket_down_when_its_loss_is_below_the_point() -> None:
+    """Two atoms at ±(1/2 − 1/1000), merged on a grid of step 1/10: the bucket around 1/2 holds
+    only the atom below 1/2, so it must go down to 2/5; left at 1/2 the optimistic δ would exceed
+    the truth."""
+    eps0 = F(1, 2) - F(1, 1000)
+
+    def survival(x: F, strict: bool, under_q: bool) -> arb:
+        w = ball(eps0).exp()
+        return pld._atoms_survival([(eps0, w / (1 + w)), (-eps0, 1 / (1 + w))], x, strict, under_q)
+
+    low = grid_.discretize_lower(survival, F(1, 10), 62, -6, 6, merge=True)
+    for eps in (F(0), F(1, 4)):
+        with working_precision(320):
+            w = ball(eps0).exp()
+            exact = _finite_delta([(eps0, w / (1 + w)), (-eps0, 1 / (1 + w))], eps)
+        assert low.table().delta(eps, 256) <= exact.lo
