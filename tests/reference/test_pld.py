@@ -219,11 +219,11 @@ def test_delta_table_rounds_in_its_direction(upper: bool) -> None:
 
 
 @pytest.mark.parametrize("eps", [F(0), F(1, 2), F(9, 10)])
-def test_split_is_exact_at_grid_points(eps: F) -> None:
+def test_split_is_exact_at_grid_points(gauss: pld.CertifiedPLD, eps: F) -> None:
     """The split (connect-the-dots) pair has the true δ at grid points for one mechanism: the
     pessimistic end exceeds the truth by mass rounding only."""
     for box, exact in (
-        (pld.gaussian_pld(1, step=STEP).delta(eps), analytic_gaussian_delta(eps, 1, 1, prec=128)),
+        (gauss.delta(eps), analytic_gaussian_delta(eps, 1, 1, prec=128)),
         (pld.laplace_pld(2, 2, step=STEP).delta(eps), _laplace_exact(F(1), eps)),
     ):
         assert exact.hi <= box.hi < exact.hi + F(1, 2**50)

@@ -165,9 +165,21 @@ class CertifiedPLD:
 
 
 def _build(survival: Survival, step: Fraction, bits: int, lo: int, hi: int, relation: str,
-           tail: int, merge: bool = False) -> CertifiedPLD:
-    return CertifiedPLD(grid_.discretize_upper(survival, step, bits, lo, hi),
-                        grid_.discretize_lower(survival, step, bits, lo, hi, merge), relation, tail)
+           tail: int, merge: bool = False, continuous: bool = False) -> CertifiedPLD:
+    """Both grids; each survival value is computed once (for a ``continuous`` law, whose
+    P(L > t) and P(L >= t) coincide, once for both)."""
+    memo: dict[tuple[Fraction, bool, bool], arb] = {}
+
+    def cached(x: Fraction, strict: bool, under_q: bool) -> arb:
+        key = (x, strict and not continuous, under_q)
+        if key not in memo:
+            memo[key] = survival(x, strict, under_q)
+        return memo[key]
+
+    with grid_.working_precision(bits + 48):  # one precision for every memoized ball
+        return CertifiedPLD(grid_.discretize_upper(cached, step, bits, lo, hi),
+                            grid_.discretize_lower(cached, step, bits, lo, hi, merge), relation,
+                            tail)
 
 
 def _tail(value: object) -> int:
@@ -205,7 +217,8 @@ def gaussian_pld(sigma: ExactInput, sensitivity: ExactInput = 1, *,
     z = _tail_radius(b)
     lo = math.floor((mu * mu / 2 - z * mu) / h)
     hi = math.ceil((mu * mu / 2 + z * mu) / h)
-    return _build(survival, h, b, lo, hi, f"Gaussian sigma={s} sensitivity={d}", t, merge=True)
+    return _build(survival, h, b, lo, hi, f"Gaussian sigma={s} sensitivity={d}", t, merge=True,
+                  continuous=True)
 
 
 def laplace_pld(scale: ExactInput, sensitivity: ExactInput = 1, *,
