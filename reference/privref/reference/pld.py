@@ -17,40 +17,55 @@ with o1, o2 independent, so the PLD of the product is the convolution ω1 * ω2 
 (Zhu, Dong & Wang 2022, Theorem 10); so δ of k composed mechanisms is at most
 E_{ω1*…*ωk}[(1 − e^{ε−L})_+], with equality for the non-adaptive product of tight pairs.
 
-**What is proved here (the rounding argument).**  Let f_ε(l) = (1 − e^{ε−l})_+ on [−∞, +∞]
-(f(−∞) = 0, f(+∞) = 1); f_ε is nondecreasing.  Write ν <= ν' (stochastic order) when
-ν(L > t) <= ν'(L > t) for every real t, for finite measures on [−∞, +∞] of equal total mass
-(missing mass of a sub-probability measure counted at −∞).  Then
+**What is proved here.**  Let f_ε(l) = (1 − e^{ε−l})_+ on [−∞, +∞] (f(−∞) = 0, f(+∞) = 1),
+a nondecreasing function.  Write ν <= ν' (stochastic order) when ν(L > t) <= ν'(L > t) for every
+real t, for measures of equal total mass on [−∞, +∞] (the missing mass of a sub-probability
+measure counted at −∞).  Four facts:
 
-1. ν <= ν' implies E_ν[f_ε] <= E_ν'[f_ε] (f_ε nondecreasing; layer-cake formula);
-2. ν1 <= ν1' and ν2 <= ν2' imply ν1 * ν2 <= ν1' * ν2' (couple each pair monotonically,
-   ν_i = law of X_i, ν_i' = law of X_i' with X_i <= X_i' pointwise, take the couplings independent;
-   then X1 + X2 <= X1' + X2' with +∞ and −∞ absorbing, and −∞ never meets +∞ below because
-   upper measures have no −∞ mass and lower ones no +∞ mass);
-3. so if every step keeps lower_i <= ω_i <= upper_i, then for every ε
-   E_{lower_1*…*lower_k}[f_ε] <= δ_{ΠP_i,ΠQ_i}(ε) <= E_{upper_1*…*upper_k}[f_ε].
+1. ν <= ν' implies E_ν[f_ε] <= E_ν'[f_ε] (f_ε nondecreasing; layer-cake formula).
+2. ν1 <= ν1' and ν2 <= ν2' imply ν1 * ν2 <= ν1' * ν2' (couple each pair monotonically, X_i <= X_i'
+   pointwise, the two couplings independent; X1 + X2 <= X1' + X2' with ±∞ absorbing; −∞ never
+   meets +∞ because pessimistic measures carry no −∞ mass and optimistic ones no +∞ mass).
+3. Post-processing: if (P, Q) = (K∘P', K∘Q') for one Markov kernel K, then δ_{P,Q} <= δ_{P',Q'}
+   pointwise, and products of such pairs are again related by the product kernel; so replacing
+   every (P_i, Q_i) by a pair it is a post-processing of can only raise the composed δ, and
+   replacing it by a post-processing of it can only lower it.
+4. Pessimistic split ("connect the dots", Doroshenko, Ghazi, Kamath, Kumar & Manurangsi 2022):
+   give each outcome o whose loss l lies in a grid bucket (jh, (j+1)h) inside the grid a label,
+   "low" with P-probability λ and "high" with 1 − λ, where λ solves
+   λ·e^{−jh} + (1 − λ)·e^{−(j+1)h} = e^{−l}, and set Q'(o, low) = P(o)·λ·e^{−jh},
+   Q'(o, high) = P(o)(1 − λ)·e^{−(j+1)h} (other outcomes unlabelled).  Then Q' sums back to Q, the
+   kernel "forget the label" maps (P', Q') to (P, Q), and the loss of (P', Q') is jh or (j+1)h.
+   Optimistic merge (Gaussian): the kernel o -> the bucket B_i = [ih − w, ih + h − w) holding
+   L(o) maps (P, Q) to a pair whose loss m_i = ln(P(B_i)/Q(B_i)) lies in B_i.
 
-The grids of :mod:`._pld_grid` are built to keep exactly that invariant: the *pessimistic* grid
-moves every loss up to the next grid point ((i−1)h, ih] -> ih (mass beyond the grid to +∞, counted
-fully in δ) and rounds its survival function P(L >= ih) *up* to a multiple of 2^-bits, so it
-dominates ω; the *optimistic* grid moves losses down [ih, (i+1)h) -> ih and rounds survival *down*
-(mass below the grid dropped, i.e. sent to −∞), so ω dominates it.  After each exact convolution
-(integer masses, Kronecker substitution) the product is re-rounded the same way, which by (2) keeps
-the order; truncating a tail moves mass up (pessimistic) or down (optimistic), which keeps it too.
-Finally δ(ε) of a grid is evaluated with e^{−h} and each product rounded in the direction that
-can only raise (pessimistic) or lower (optimistic) the value.  Rounding losses up is the
-"pessimistic PLD" of Meiser & Mohammadi 2018 and Koskela, Jälkö & Honkela 2020; the pessimistic /
-optimistic pair is the one of Doroshenko, Ghazi, Kamath, Kumar & Manurangsi 2022 ("Connect the
-dots"), here with every floating-point step replaced by exact integers or arb balls.
+The grids of :mod:`._pld_grid` are built from these.  *Pessimistic*: the split pair's loss
+distribution ω' (by 4, whose δ dominates the truth by 3), then mass beyond the grid moved to +∞
+(counted fully in δ) or up to the lowest point, and its survival function rounded *up* to
+multiples of 2^-bits; so the grid is >= ω' stochastically.  *Optimistic*: for the Gaussian the
+merged pair (dominated by 3), each m_i placed at ih when m_i >= ih is proved and otherwise one
+point lower, below-grid mass dropped, survival rounded *down*; for the other mechanisms every loss
+is simply moved down to the grid, [ih, (i+1)h) -> ih.  Either way the grid is <= the loss
+distribution of a pair dominated by the truth.  After each exact convolution (integer masses,
+Kronecker substitution) the product is re-rounded the same way and its tails of at most ``tail``
+units truncated (up to +∞ or the lowest point; down to the top point or dropped), which by 2
+keeps each order.  Chaining 1-3:
 
-So :meth:`CertifiedPLD.delta` returns [lo, hi] with lo <= δ_{ΠP_i,ΠQ_i}(ε) <= hi *proved* (for the
-ordered pairs named at each constructor; with a tight pair, this is the exact privacy profile of
-the non-adaptive composition, and hi bounds every adaptive composition).  What is *not* claimed:
-that the opposite ordered pair (Q, P) is covered, unless the constructor says the pair is
-symmetric; and anything about a mechanism other than the named pair.  The width comes from the
-grid (about k·h in ε after k compositions, since each loss moves by less than h in each
-direction), the mass bits (about 2^-bits per rounding) and the truncated tails (at most ``tail``
-per convolution, moved to +∞ in the pessimistic grid).
+    E_{lower_1*…*lower_k}[f_ε] <= δ_{ΠP_i,ΠQ_i}(ε) <= E_{upper_1*…*upper_k}[f_ε]   for every ε,
+
+and δ(ε) of a grid is then evaluated with e^{−h} and each product rounded in the direction that
+can only raise (pessimistic) or lower (optimistic) the value.  So :meth:`CertifiedPLD.delta`
+returns [lo, hi] with lo <= δ_{ΠP_i,ΠQ_i}(ε) <= hi *proved*, for the ordered pairs named at each
+constructor; with a tight pair this is the exact privacy profile of the non-adaptive composition,
+and hi bounds every adaptive composition.  Not claimed: the opposite ordered pair (Q, P) unless
+the constructor says the pair is symmetric, or anything about another mechanism.
+
+Width: the split is exact at grid points for one mechanism (only mass rounding), so the
+pessimistic end is nearly the truth; the optimistic end loses about h/32 per composed Gaussian
+(the merged loss sits about h/32 above its grid point) and up to h per composed mechanism of the
+other kinds; mass rounding adds about 2^-bits per rounding and truncation at most ``tail``·2^-bits
+per convolution.  Rounding losses up instead of splitting (Meiser & Mohammadi 2018; Koskela,
+Jälkö & Honkela 2020) would be sound too, but biased by up to h per composition.
 """
 
 from __future__ import annotations
@@ -62,7 +77,7 @@ from fractions import Fraction
 from typing import Final
 
 from . import _pld_grid as grid_
-from ._arb import arb, ball
+from ._arb import arb, ball, working_precision
 from ._pld_grid import Grid, Survival
 from .errors import InvalidArgument
 from .reals import Interval
@@ -176,7 +191,7 @@ def _build(survival: Survival, step: Fraction, bits: int, lo: int, hi: int, rela
             memo[key] = survival(x, strict, under_q)
         return memo[key]
 
-    with grid_.working_precision(bits + 48):  # one precision for every memoized ball
+    with working_precision(bits + 48):  # one precision for every memoized ball
         return CertifiedPLD(grid_.discretize_upper(cached, step, bits, lo, hi),
                             grid_.discretize_lower(cached, step, bits, lo, hi, merge), relation,
                             tail)
