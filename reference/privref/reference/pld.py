@@ -61,9 +61,10 @@ and hi bounds every adaptive composition.  Not claimed: the opposite ordered pai
 the constructor says the pair is symmetric, or anything about another mechanism.
 
 Width: the split is exact at grid points for one mechanism (only mass rounding), so the
-pessimistic end is nearly the truth; the optimistic end loses about h/32 per composed Gaussian
-(the merged loss sits about h/32 above its grid point) and up to h per composed mechanism of the
-other kinds; mass rounding adds about 2^-bits per rounding and truncation at most ``tail``·2^-bits
+pessimistic end is nearly the truth; the optimistic end loses about s = min(2h², h/32) per
+composed Gaussian (the merged loss sits about s above its grid point:
+:func:`._pld_grid.merge_offset`) and up to h per composed mechanism of the other kinds; mass
+rounding adds about 2^-bits per rounding and truncation at most ``tail``·2^-bits
 per convolution.  Rounding losses up instead of splitting (Meiser & Mohammadi 2018; Koskela,
 Jälkö & Honkela 2020) would be sound too, but biased by up to h per composition.
 """
