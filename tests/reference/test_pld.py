@@ -18,7 +18,7 @@ from privref.reference import _pld_grid as grid_
 from privref.reference import pld
 from privref.reference._arb import arb, ball, to_interval, working_precision
 from privref.reference.accounting import analytic_gaussian_delta
-from privref.reference.errors import InvalidArgument
+from privref.reference.errors import InvalidArgument, TooLargeToEnumerate
 from privref.reference.reals import Interval
 
 STEP = F(1, 100)
@@ -260,3 +260,11 @@ def test_merge_moves_a_bucket_down_when_its_loss_is_below_the_point() -> None:
             w = ball(eps0).exp()
             exact = _finite_delta([(eps0, w / (1 + w)), (-eps0, 1 / (1 + w))], eps)
         assert low.table().delta(eps, 256) <= exact.lo
+
+
+def test_epsilon_refused_below_the_infinite_atom(gauss: pld.CertifiedPLD) -> None:
+    """The pessimistic grid keeps the Gaussian's far tail at +∞ (at least 2^-62): a δ below it has
+    no certified finite ε, which must be an error, not a number."""
+    assert gauss.upper.infinity >= 1
+    with pytest.raises(TooLargeToEnumerate, match="infinite loss"):
+        gauss.epsilon(F(1, 10**30))
