@@ -268,3 +268,45 @@ def test_epsilon_refused_below_the_infinite_atom(gauss: pld.CertifiedPLD) -> Non
     assert gauss.upper.infinity >= 1
     with pytest.raises(TooLargeToEnumerate, match="infinite loss"):
         gauss.epsilon(F(1, 10**30))
+
+
+def _subsampled_exact(sigma: F, q: F, order: str, eps: F) -> Interval:
+    """δ(ε) of one Poisson-subsampled Gaussian (Zhu-Dong-Wang's pairs), directly: the optimal set
+    is a half-line {X > c} (remove) or {X < c} (add) with c where the likelihood ratio is e^ε."""
+    with working_precision(320):
+        root2 = arb(2).sqrt()
+
+        def upper_tail(y: arb) -> arb:
+            return (y / root2).erfc() / 2
+
+        ratio = ball(eps).exp() if order == "remove" else (-ball(eps)).exp()
+        if not ratio > 1 - ball(q):  # the whole line (remove) or nothing (add) has loss > ε
+            raise AssertionError("pick ε inside the loss range")
+        c = ball(sigma * sigma) * ((ratio - (1 - ball(q))) / ball(q)).log() + ball(F(1, 2))
+        mix = ((1 - ball(q)) * upper_tail(c / ball(sigma))
+               + ball(q) * upper_tail((c - 1) / ball(sigma)))
+        base = upper_tail(c / ball(sigma))
+        if order == "remove":  # P = mixture, Q = N(0, σ²), S = {X > c}
+            value = mix - ball(eps).exp() * base
+        else:  # P = N(0, σ²), Q = mixture, S = {X < c}
+            value = (1 - base) - ball(eps).exp() * (1 - mix)
+        return to_interval(value)
+
+
+@pytest.mark.parametrize("order", ["remove", "add"])
+def test_poisson_subsampled_gaussian_single(order: str) -> None:
+    sigma, q = F(1), F(1, 5)
+    g = pld.poisson_subsampled_gaussian_pld(sigma, q, order, step=F(1, 100))
+    for eps in (F(0), F(1, 20), F(1, 10)):
+        exact = _subsampled_exact(sigma, q, order, eps)
+        assert _inside(exact, g.delta(eps))
+        assert g.delta(eps).width < F(1, 1000)
+    two = g.self_compose(2)
+    assert two.delta(F(1, 10)).lo > g.delta(F(1, 10)).hi  # composing costs privacy
+
+
+def test_poisson_subsampled_bad_input() -> None:
+    with pytest.raises(InvalidArgument, match="rate"):
+        pld.poisson_subsampled_gaussian_pld(1, 1, "remove")
+    with pytest.raises(InvalidArgument, match="order"):
+        pld.poisson_subsampled_gaussian_pld(1, F(1, 2), "replace")

@@ -78,7 +78,7 @@ from fractions import Fraction
 from typing import Final
 
 from . import _pld_grid as grid_
-from ._arb import arb, ball, working_precision
+from ._arb import arb, ball, to_interval, working_precision
 from ._pld_grid import Grid, Survival
 from .errors import InvalidArgument
 from .reals import Interval
@@ -91,6 +91,7 @@ __all__ = [
     "discrete_laplace_pld",
     "gaussian_pld",
     "laplace_pld",
+    "poisson_subsampled_gaussian_pld",
     "randomized_response_pld",
 ]
 
@@ -320,3 +321,63 @@ def discrete_laplace_pld(scale: ExactInput, sensitivity: int = 1, *,
     e0 = Fraction(d) / t_
     return _build(survival, h, b, math.floor(-e0 / h), math.ceil(e0 / h),
                   f"discrete Laplace scale={t_} sensitivity={d}", t)
+
+
+def _tail_prob(y: arb) -> arb:
+    """1 − Φ(y) = erfc(y/√2)/2."""
+    return (y / arb(2).sqrt()).erfc() / 2
+
+
+def poisson_subsampled_gaussian_pld(sigma: ExactInput, rate: ExactInput, order: str, *,
+                                    step: ExactInput = DEFAULT_STEP, bits: int = DEFAULT_BITS,
+                                    tail: int = 1) -> CertifiedPLD:
+    """Certified PLD of the Poisson-subsampled Gaussian mechanism (each record kept with probability
+    q, then the sum of the kept records' values clipped to norm 1 plus N(0, σ²)), add/remove
+    neighbours.  Zhu, Dong & Wang 2022 (Theorem 11 and Proposition 30): the pairs
+
+    * ``order="remove"`` (D' = D minus one record): P = (1−q)·N(0, σ²) + q·N(1, σ²), Q = N(0, σ²);
+    * ``order="add"`` (D' = D plus one record): P = N(0, σ²), Q = (1−q)·N(0, σ²) + q·N(1, σ²);
+
+    each a tight dominating pair for its direction.  The mechanism's δ(ε) after k compositions
+    is the larger of the two orders' composed δ(ε) (every step shares the direction, since the
+    datasets are fixed); this function gives one order.  The loss is monotone in the output x:
+    remove: L = ln(1 − q + q·e^{(2x−1)/(2σ²)}); add: minus that; its survival under P and Q is a
+    mixture of Φ values at x_t = σ²·ln((e^{±t} − (1 − q))/q) + 1/2, enclosed with arb.
+    """
+    s = _positive(sigma, "sigma")
+    q = to_fraction(rate, "rate")
+    if not 0 < q < 1:
+        raise InvalidArgument(f"rate={q} must be in (0, 1) (rate 1 is gaussian_pld)")
+    if order not in ("remove", "add"):
+        raise InvalidArgument(f"order={order!r} must be 'remove' or 'add'")
+    h, b, t = _step(step), _bits(bits), _tail(tail)
+    remove = order == "remove"
+    var = s * s
+
+    def survival(x: Fraction, strict: bool, under_q: bool) -> arb:
+        inner = (ball(x if remove else -x)).exp() - ball(1 - q)
+        if not inner > 0:  # the loss bound ±ln(1 − q) is within the ball: only [0, 1] is known
+            if inner < 0:  # e^{±t} < 1 − q: the event is everything (remove) or nothing (add)
+                return arb(1) if remove else arb(0)
+            return arb(0).union(arb(1))
+        cut = ball(var) * (inner / ball(q)).log() + ball(Fraction(1, 2))
+        z0, z1 = cut / ball(s), (cut - 1) / ball(s)
+        if remove:  # L > t iff X > cut
+            if under_q:
+                return _tail_prob(z0)
+            return ball(1 - q) * _tail_prob(z0) + ball(q) * _tail_prob(z1)
+        # add: L > t iff X < cut
+        if under_q:
+            return ball(1 - q) * _tail_prob(-z0) + ball(q) * _tail_prob(-z1)
+        return _tail_prob(-z0)
+
+    z = _tail_radius(b)
+    with working_precision(64):
+        far = (ball((2 * (1 + z * s) - 1) / (2 * var))).exp()
+        top = to_interval((1 - ball(q) + ball(q) * far).log(), "a loss bound").hi
+    near = q / (1 - q)  # |ln(1 − q)| <= q/(1 − q)
+    lo, hi = (-near, top) if remove else (-top, near)
+    return _build(survival, h, b, math.floor(lo / h) - 1, math.ceil(hi / h) + 1,
+                  f"Poisson-subsampled Gaussian sigma={s} rate={q} ({order})", t, merge=True,
+                  continuous=True)
+
