@@ -287,10 +287,9 @@ def _subsampled_exact(sigma: F, q: F, order: str, eps: F) -> Interval:
                + ball(q) * upper_tail((c - 1) / ball(sigma)))
         base = upper_tail(c / ball(sigma))
         if order == "remove":  # P = mixture, Q = N(0, σ²), S = {X > c}
-            value = mix - ball(eps).exp() * base
-        else:  # P = N(0, σ²), Q = mixture, S = {X < c}
-            value = (1 - base) - ball(eps).exp() * (1 - mix)
-        return to_interval(value)
+            return to_interval(mix - ball(eps).exp() * base)
+        # add: P = N(0, σ²), Q = mixture, S = {X < c}
+        return to_interval((1 - base) - ball(eps).exp() * (1 - mix))
 
 
 @pytest.mark.parametrize("order", ["remove", "add"])
