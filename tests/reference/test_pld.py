@@ -254,7 +254,7 @@ def test_merge_moves_a_bucket_down_when_its_loss_is_below_the_point() -> None:
         w = ball(eps0).exp()
         return pld._atoms_survival([(eps0, w / (1 + w)), (-eps0, 1 / (1 + w))], x, strict, under_q)
 
-    low = grid_.discretize_lower(survival, F(1, 10), 62, -6, 6, merge=True)
+    low = grid_.discretize_lower(survival, F(1, 10), 62, -6, 6, merge=grid_.merge_offset(F(1, 10)))
     for eps in (F(0), F(1, 4)):
         with working_precision(320):
             w = ball(eps0).exp()

@@ -120,12 +120,12 @@ def merge_offset(step: Fraction) -> Fraction:
 
 
 def discretize_lower(survival: Survival, step: Fraction, bits: int, lo: int, hi: int,
-                     merge: bool) -> Grid:
+                     merge: Fraction | None) -> Grid:
     """The optimistic grid on indices lo..hi.
 
-    ``merge=False``: every loss moves down to the grid, [ih, (i+1)h) -> ih, survival
-    R_i = P(L >= ih).  ``merge=True``: the buckets B_i = [ih − w, ih + h − w), w = h/2 − s
-    (s = :func:`merge_offset`; B_hi unbounded above) are merged, each into one outcome of loss
+    ``merge=None``: every loss moves down to the grid, [ih, (i+1)h) -> ih, survival
+    R_i = P(L >= ih).  ``merge=s`` (0 < s < h/2, e.g. :func:`merge_offset`): the buckets
+    B_i = [ih − w, ih + h − w), w = h/2 − s (B_hi unbounded above) are merged, each into one outcome of loss
     m_i = ln(P(B_i)/Q(B_i)) in B_i, placed at ih when m_i >= ih is proved
     (P(B_i)·e^{−ih} − Q(B_i) >= 0 enclosed) and at (i−1)h < m_i otherwise (dropped below lo).
     Mass below the first bucket is dropped.  Each R_i
@@ -134,12 +134,14 @@ def discretize_lower(survival: Survival, step: Fraction, bits: int, lo: int, hi:
     _check_points(hi - lo + 1)
     unit = 1 << bits
     values: list[int] = []
-    shift = step / 2 - merge_offset(step) if merge else Fraction(0)
+    if merge is not None and not 0 < merge < step / 2:
+        raise InvalidArgument(f"merge={merge} must be in (0, step/2)")
+    shift = step / 2 - merge if merge is not None else Fraction(0)
     with working_precision(bits + 48):
         edges_p = [survival(i * step - shift, False, False) for i in range(lo, hi + 2)]
         for n, i in enumerate(range(lo, hi + 1)):
             r_i = edges_p[n]
-            if merge:
+            if merge is not None:
                 top = i == hi
                 p_mass = r_i if top else r_i - edges_p[n + 1]
                 q_lo = survival(i * step - shift, False, True)

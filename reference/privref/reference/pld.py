@@ -36,7 +36,7 @@ measure counted at −∞).  Four facts:
    λ·e^{−jh} + (1 − λ)·e^{−(j+1)h} = e^{−l}, and set Q'(o, low) = P(o)·λ·e^{−jh},
    Q'(o, high) = P(o)(1 − λ)·e^{−(j+1)h} (other outcomes unlabelled).  Then Q' sums back to Q, the
    kernel "forget the label" maps (P', Q') to (P, Q), and the loss of (P', Q') is jh or (j+1)h.
-   Optimistic merge (Gaussian): the kernel o -> the bucket B_i = [ih − w, ih + h − w) holding
+   Optimistic merge (Gaussians): the kernel o -> the bucket B_i = [ih − w, ih + h − w) holding
    L(o) maps (P, Q) to a pair whose loss m_i = ln(P(B_i)/Q(B_i)) lies in B_i.
 
 The grids of :mod:`._pld_grid` are built from these.  *Pessimistic*: the split pair's loss
@@ -63,7 +63,8 @@ the constructor says the pair is symmetric, or anything about another mechanism.
 Width: the split is exact at grid points for one mechanism (only mass rounding), so the
 pessimistic end is nearly the truth; the optimistic end loses about s = min(2h², h/32) per
 composed Gaussian (the merged loss sits about s above its grid point:
-:func:`._pld_grid.merge_offset`) and up to h per composed mechanism of the other kinds; mass
+:func:`._pld_grid.merge_offset`), about h/32 per subsampled Gaussian (whose loss density is
+too steep for 2h²) and up to h per composed mechanism of the other kinds; mass
 rounding adds about 2^-bits per rounding and truncation at most ``tail``·2^-bits
 per convolution.  Rounding losses up instead of splitting (Meiser & Mohammadi 2018; Koskela,
 Jälkö & Honkela 2020) would be sound too, but biased by up to h per composition.
@@ -182,7 +183,7 @@ class CertifiedPLD:
 
 
 def _build(survival: Survival, step: Fraction, bits: int, lo: int, hi: int, relation: str,
-           tail: int, merge: bool = False, continuous: bool = False) -> CertifiedPLD:
+           tail: int, merge: Fraction | None = None, continuous: bool = False) -> CertifiedPLD:
     """Both grids; each survival value is computed once (for a ``continuous`` law, whose
     P(L > t) and P(L >= t) coincide, once for both)."""
     memo: dict[tuple[Fraction, bool, bool], arb] = {}
@@ -234,7 +235,8 @@ def gaussian_pld(sigma: ExactInput, sensitivity: ExactInput = 1, *,
     z = _tail_radius(b)
     lo = math.floor((mu * mu / 2 - z * mu) / h)
     hi = math.ceil((mu * mu / 2 + z * mu) / h)
-    return _build(survival, h, b, lo, hi, f"Gaussian sigma={s} sensitivity={d}", t, merge=True,
+    return _build(survival, h, b, lo, hi, f"Gaussian sigma={s} sensitivity={d}", t,
+                  merge=grid_.merge_offset(h),
                   continuous=True)
 
 
@@ -378,6 +380,6 @@ def poisson_subsampled_gaussian_pld(sigma: ExactInput, rate: ExactInput, order: 
     near = q / (1 - q)  # |ln(1 − q)| <= q/(1 − q)
     lo, hi = (-near, top) if remove else (-top, near)
     return _build(survival, h, b, math.floor(lo / h) - 1, math.ceil(hi / h) + 1,
-                  f"Poisson-subsampled Gaussian sigma={s} rate={q} ({order})", t, merge=True,
+                  f"Poisson-subsampled Gaussian sigma={s} rate={q} ({order})", t, merge=h / 32,
                   continuous=True)
 
