@@ -3,7 +3,7 @@
 Usage (from the repository root)::
 
     python benchmarks/bench_pld.py [--steps 1/100,1/1000] [--k 1000] [--sigma 1] [--delta 1e-5]
-        [--json /tmp/bench_pld.json]
+        [--rate 1/100] [--json /tmp/bench_pld.json]
 
 Task (DP-SGD without subsampling): k compositions of the Gaussian mechanism, sensitivity 1, noise
 σ; ε at δ.  The exact answer is the analytic Gaussian with μ = √k/σ (Balle-Wang 2018), so each
@@ -15,6 +15,10 @@ squaring with exact integer convolutions, ε(δ) from the two grids) and width �
 same run dp-accounting's PLD accountant (``from_gaussian_mechanism(σ, value_discretization_interval
 = h).self_compose(k).get_epsilon_for_delta(δ)``, float FFT, no enclosure) and prv_accountant's
 (``eps_error`` = h, its (lower, estimate, upper) triple), each skipped when not installed.
+With ``--rate q`` the task is DP-SGD proper: the Poisson-subsampled Gaussian (add/remove), privref
+composing both orders of Zhu-Dong-Wang's pairs and taking the larger ε, dp-accounting with
+``sampling_prob=q`` and prv_accountant's PoissonSubsampledGaussianMechanism; there is no closed
+form to check against, so only the enclosure and the third-party figures are printed.
 Floats appear only as printed figures; nothing here asserts.
 """
 
@@ -53,30 +57,53 @@ def privref_row(sigma: Fraction, k: int, delta: Fraction, step: Fraction) -> dic
             "lo_proved_unsafe": unsafe}
 
 
-def dp_accounting_row(sigma: float, k: int, delta: float, step: float) -> dict[str, Any]:
+def subsampled_row(sigma: Fraction, rate: Fraction, k: int, delta: Fraction,
+                   step: Fraction) -> dict[str, Any]:
+    t0 = time.perf_counter()
+    boxes = []
+    points = 0
+    for order in ("remove", "add"):
+        composed = pld.poisson_subsampled_gaussian_pld(sigma, rate, order, step=step).self_compose(k)
+        boxes.append(composed.epsilon(delta))
+        points = max(points, composed.points)
+    lo, hi = max(b.lo for b in boxes), max(b.hi for b in boxes)
+    return {"step": str(step), "eps_lo": float(lo), "eps_hi": float(hi), "width": float(hi - lo),
+            "relative_width": float((hi - lo) / hi), "points": points,
+            "total_s": time.perf_counter() - t0,
+            "orders": {o: [float(b.lo), float(b.hi)] for o, b in zip(("remove", "add"), boxes,
+                                                                      strict=True)}}
+
+
+def dp_accounting_row(sigma: float, k: int, delta: float, step: float,
+                      rate: float = 1.0) -> dict[str, Any]:
     try:
         from dp_accounting.pld import privacy_loss_distribution as pldm  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         return {"skipped": "dp-accounting not installed"}
     import importlib.metadata as md
     t0 = time.perf_counter()
-    dist = pldm.from_gaussian_mechanism(sigma, sensitivity=1.0, value_discretization_interval=step)
+    dist = pldm.from_gaussian_mechanism(sigma, sensitivity=1.0, sampling_prob=rate,
+                                        value_discretization_interval=step)
     eps = dist.self_compose(k).get_epsilon_for_delta(delta)
     return {"version": md.version("dp-accounting"), "eps": eps, "total_s": time.perf_counter() - t0}
 
 
-def prv_row(sigma: float, k: int, delta: float, step: float) -> dict[str, Any]:
+def prv_row(sigma: float, k: int, delta: float, step: float, rate: float = 1.0) -> dict[str, Any]:
     try:
         from prv_accountant import PRVAccountant  # type: ignore[import-untyped,unused-ignore]
         from prv_accountant.privacy_random_variables import (  # type: ignore[import-untyped,unused-ignore]
             GaussianMechanism,
+            PoissonSubsampledGaussianMechanism,
         )
     except ImportError:
         return {"skipped": "prv_accountant not installed"}
     import importlib.metadata as md
     t0 = time.perf_counter()
     try:
-        acc = PRVAccountant(prvs=[GaussianMechanism(noise_multiplier=sigma)],
+        prv = (GaussianMechanism(noise_multiplier=sigma) if rate == 1 else
+               PoissonSubsampledGaussianMechanism(sampling_probability=rate,
+                                                  noise_multiplier=sigma))
+        acc = PRVAccountant(prvs=[prv],
                             max_self_compositions=[k], eps_error=step, delta_error=delta / 1000)
         lo, est, hi = acc.compute_epsilon(delta=delta, num_self_compositions=[k])
     except Exception as exc:  # a third-party failure is a figure, not a crash
@@ -101,15 +128,42 @@ def float_truth(sigma: float, k: int, delta: float) -> float:
     return hi
 
 
+def run_subsampled(sigma: Fraction, rate: Fraction, k: int, delta: Fraction, steps: str,
+                   out: Path | None) -> None:
+    print(f"Poisson-subsampled Gaussian sigma={sigma} q={rate} k={k} delta={float(delta):g}")
+    rows = []
+    for text in steps.split(","):
+        step = Fraction(text)
+        row = {"privref": subsampled_row(sigma, rate, k, delta, step),
+               "dp_accounting": dp_accounting_row(float(sigma), k, float(delta), float(step),
+                                                  float(rate)),
+               "prv_accountant": prv_row(float(sigma), k, float(delta), float(step), float(rate))}
+        rows.append(row)
+        p = row["privref"]
+        print(f"h={text}: privref [{p['eps_lo']:.6f}, {p['eps_hi']:.6f}] width {p['width']:.3g} "
+              f"(rel {p['relative_width']:.2g}), {p['points']} points, {p['total_s']:.2f} s; "
+              f"orders {p['orders']}")
+        print(f"        dp-accounting {row['dp_accounting']}")
+        print(f"        prv_accountant {row['prv_accountant']}")
+    if out:
+        out.write_text(json.dumps({"task": "subsampled", "k": k, "sigma": str(sigma),
+                                   "rate": str(rate), "delta": str(delta), "rows": rows},
+                                  indent=2))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", default="1/100,1/1000")
     parser.add_argument("--k", type=int, default=1000)
     parser.add_argument("--sigma", default="1")
     parser.add_argument("--delta", default="1/100000")
+    parser.add_argument("--rate", default=None, help="Poisson sampling rate (DP-SGD task)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     sigma, delta = Fraction(args.sigma), Fraction(args.delta)
+    if args.rate is not None:
+        run_subsampled(sigma, Fraction(args.rate), args.k, delta, args.steps, args.json)
+        return
     truth = float_truth(float(sigma), args.k, float(delta))
     print(f"Gaussian sigma={sigma} k={args.k} delta={float(delta):g}: analytic eps ~ {truth:.10f}")
     rows = []
