@@ -40,7 +40,6 @@ sys.path.insert(0, str(ROOT))
 from privref.reference import pld  # noqa: E402
 from privref.reference.accounting import analytic_gaussian_delta  # noqa: E402
 
-
 PRV_EPS_ERROR = 0.01
 """prv_accountant's eps_error (fixed: its memory grows as 1/eps_error)."""
 
