@@ -47,8 +47,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from typing import Final
+from typing import Final, NamedTuple
 
+from ._arb import arb, ball, to_interval, working_precision
 from .citations import cite
 from .errors import InvalidArgument, TooLargeToEnumerate
 from .reals import (
@@ -75,7 +76,9 @@ __all__ = [
     "algorithm1_sigma",
     "algorithm2_lambda",
     "algorithm2_threshold",
+    "MAX_WORK_PRECISION",
     "analytic_gaussian_delta",
+    "analytic_gaussian_delta_series",
     "calibrate_sigma",
     "classical_gaussian_sigma",
     "epsilon_ex_post",
@@ -570,8 +573,10 @@ def _mu(q: Fraction, s: Fraction, p: int) -> Interval:
     return (interval_sqrt(Interval.point(q), p + 8) / s).rounded(p + 4)
 
 
-def _delta_from_mu(epsilon: Fraction, mu: Interval, prec: int) -> Interval:
-    """δ(ε) = Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ) over μ, through φ(A)(R(A) − R(B))."""
+def _delta_series(epsilon: Fraction, mu: Interval, prec: int) -> Interval:
+    """The independent oracle: δ(ε) over μ through φ(A)(R(A) − R(B)) with the series and
+    Laplace's continued fraction (module doc), in Fraction interval arithmetic.  Not used by the
+    accountant (that is :func:`_delta_from_mu`, arb); see :func:`analytic_gaussian_delta_series`."""
     inner = prec + 32
     a = (epsilon / mu - mu / 2).rounded(inner)
     b = (epsilon / mu + mu / 2).rounded(inner)
@@ -580,8 +585,88 @@ def _delta_from_mu(epsilon: Fraction, mu: Interval, prec: int) -> Interval:
         value = dens * (_mills(a, inner) - _mills(b, inner))
     else:  # Φ(−A) = 1 − φ(A)R(−A) when A < −3
         value = 1 - dens * (_mills(-a, inner) + _mills(b, inner))
-    clipped = Interval(max(value.lo, Fraction(0)), min(value.hi, Fraction(1)))
-    return clipped.rounded(prec)
+    return _clip_unit(value).rounded(prec)
+
+
+def _clip_unit(value: Interval) -> Interval:
+    """An enclosure of a δ in [0, 1] intersected with [0, 1] (still an enclosure)."""
+    return Interval(max(value.lo, Fraction(0)), min(value.hi, Fraction(1)))
+
+
+def analytic_gaussian_delta_series(epsilon: ExactInput, queries: ExactInput, sigma: ExactInput,
+                                   prec: int = WORK_PRECISION) -> Interval:
+    """The same enclosure as :func:`analytic_gaussian_delta`, computed independently: the oracle.
+
+    Φ here comes from the proved series and Laplace's continued fraction in exact Fraction
+    interval arithmetic (module doc; Abramowitz & Stegun 7.1.6 and 26.2.14), with π from Machin's
+    formula: no arb, no erfc.  The accountant itself uses arb (:func:`analytic_gaussian_delta`);
+    this one exists to check it (tests/reference/test_accounting_fast.py), and is 10-100x slower.
+    Guarantee: an interval containing δ(ε) of Balle-Wang 2018 Theorem 8, clipped to [0, 1].
+    """
+    e = to_fraction(epsilon, "epsilon")
+    if e < 0:
+        raise InvalidArgument(f"epsilon={e} must be >= 0")
+    p = _precision(prec)
+    return _delta_series(e, _mu(_queries(queries), _positive(sigma, "sigma"), p + 64), p)
+
+
+MAX_WORK_PRECISION: Final = 8 * MAX_PRECISION
+"""Most bits of one arb evaluation of δ (:func:`_delta_from_mu`): the precision rises while
+cancellation leaves the ball relatively wide, up to this; the wider ball is then returned (still
+an enclosure, so a decision on it stays sound, or is left undecided)."""
+
+_GUARD: Final = 32
+"""Guard bits of the first arb evaluation of δ beyond the precision asked for."""
+
+
+class _Profile(NamedTuple):
+    """δ(ε) enclosed (``box``, rounded outward to the precision asked for) and ln of the arb
+    ball's midpoint as a float (``log_mid``: a search hint only, −1e6 when the midpoint is not
+    positive)."""
+
+    box: Interval
+    log_mid: float
+
+
+def _delta_ball(epsilon: arb, mu: arb) -> arb:
+    """δ(ε) = Φ(−A) − e^ε·Φ(−B), A = ε/μ − μ/2, B = ε/μ + μ/2, as an arb ball at the current
+    precision, with Φ(−x) = erfc(x/√2)/2 (arb's erfc is rigorous, its exponents unbounded)."""
+    root2 = arb(2).sqrt()
+    ratio = epsilon / mu
+    half = mu / 2
+    first = ((ratio - half) / root2).erfc()
+    second = epsilon.exp() * ((ratio + half) / root2).erfc()
+    return (first - second) / 2
+
+
+def _delta_from_mu(epsilon: Fraction, mu_squared: Fraction, prec: int) -> _Profile:
+    """δ(ε) for μ = √mu_squared, enclosed in arb ball arithmetic, relative width about 2^-prec.
+
+    arb's erfc and exp are rigorous at every precision and its exponents are unbounded, so
+    e^ε for ε = 10^4 (beyond a double) and Φ(−B) ≈ e^{−B²/2} far in the tail are formed without
+    overflow or underflow.  The difference of the two terms cancels (by about log2(B/μ) bits when
+    ε/μ >> μ); the precision therefore rises until the ball's relative accuracy reaches
+    prec + 8 bits (or MAX_WORK_PRECISION).  The ball is then clipped to [0, 1], converted outward
+    to exact endpoints (:func:`~privref.reference._arb.to_interval`: a δ below 2^-2^20 becomes
+    [0, 2^-2^20]) and rounded outward to prec bits.  Source: Balle-Wang 2018 Theorem 8.
+    """
+    work = prec + _GUARD
+    while True:
+        with working_precision(work):
+            value = _delta_ball(ball(epsilon), ball(mu_squared).sqrt())
+            accuracy = value.rel_accuracy_bits()
+            if accuracy >= prec + 8 or work >= MAX_WORK_PRECISION:
+                middle = value.mid()
+                log_mid = float(middle.log().mid()) if middle > 0 else -1e6
+                return _Profile(_to_box(value, prec), log_mid)
+        lost = work - accuracy if accuracy > 0 else work
+        work = min(MAX_WORK_PRECISION, max(2 * work, prec + lost + 2 * _GUARD))
+
+
+def _to_box(value: arb, prec: int) -> Interval:
+    """The ball of a δ in [0, 1] as an exact interval: outward endpoints, clipped to [0, 1],
+    rounded outward to prec bits."""
+    return _clip_unit(to_interval(value, "delta")).rounded(prec)
 
 
 def analytic_gaussian_delta(epsilon: ExactInput, queries: ExactInput, sigma: ExactInput,
@@ -590,29 +675,46 @@ def analytic_gaussian_delta(epsilon: ExactInput, queries: ExactInput, sigma: Exa
 
     δ(ε) = Φ(μ/2 − ε/μ) − e^ε·Φ(−μ/2 − ε/μ), μ = √q/σ: Balle-Wang 2018 Theorem 8 (an exact
     characterization, so this is the mechanism's true privacy profile), the accounting of
-    001 Section 5 (Table 4).  ε >= 0 (ε = 0 gives the total variation 2Φ(μ/2) − 1).
+    001 Section 5 (Table 4).  ε >= 0 (ε = 0 gives the total variation 2Φ(μ/2) − 1); any ε
+    (10^4 and beyond: arb's exponents do not overflow).  Computed in arb ball arithmetic
+    (:func:`_delta_from_mu`), relative width about 2^-prec (a δ below 2^-2^20 is [0, 2^-2^20]);
+    checked against the independent series oracle :func:`analytic_gaussian_delta_series`.
     """
     e = to_fraction(epsilon, "epsilon")
     if e < 0:
         raise InvalidArgument(f"epsilon={e} must be >= 0")
     p = _precision(prec)
-    return _delta_from_mu(e, _mu(_queries(queries), _positive(sigma, "sigma"), p + 64), p)
+    return _delta_from_mu(e, _mu_squared(_queries(queries), _positive(sigma, "sigma")), p).box
+
+
+def _mu_squared(q: Fraction, sigma: Fraction) -> Fraction:
+    """μ² = q/σ², exact."""
+    return q / (sigma * sigma)
+
+
+def _decide(epsilon: Fraction, mu_squared: Fraction,
+            delta: Fraction) -> tuple[bool | None, float]:
+    """True: δ(ε; μ) <= δ proved; False: δ(ε; μ) > δ proved; None: undecided at MAX_PRECISION.
+    The precision doubles from WORK_PRECISION.  The float is ln(δ(ε; μ)/δ) at the enclosure's
+    midpoint, a search hint (see :func:`_bisect`), never a verdict."""
+    prec = WORK_PRECISION
+    target = math.log(delta.numerator) - math.log(delta.denominator)
+    while True:
+        box, log_mid = _delta_from_mu(epsilon, mu_squared, prec)
+        guide = log_mid - target
+        if box.hi <= delta:
+            return True, guide
+        if box.lo > delta:
+            return False, guide
+        if prec >= MAX_PRECISION:
+            return None, guide
+        prec *= 2
 
 
 def _safe(epsilon: Fraction, queries: Fraction, sigma: Fraction,
           delta: Fraction) -> tuple[bool | None, float]:
-    """True: δ(ε; σ) <= δ proved; False: δ(ε; σ) > δ proved; None: undecided at MAX_PRECISION
-    (with a float search hint, see :func:`_guide`)."""
-    prec = WORK_PRECISION
-    while True:
-        box = _delta_from_mu(epsilon, _mu(queries, sigma, prec + 64), prec)
-        if box.hi <= delta:
-            return True, _guide(box, delta)
-        if box.lo > delta:
-            return False, _guide(box, delta)
-        if prec >= MAX_PRECISION:
-            return None, _guide(box, delta)
-        prec *= 2
+    """:func:`_decide` at μ² = q/σ²: True proves δ(ε; σ) <= δ, False proves δ(ε; σ) > δ."""
+    return _decide(epsilon, _mu_squared(queries, sigma), delta)
 
 
 def _tolerance(value: object) -> Fraction:
@@ -637,13 +739,33 @@ def calibrate_sigma(queries: ExactInput, epsilon: ExactInput, delta: ExactInput,
     d = _open_unit(delta, "delta")
     tol = _tolerance(tolerance)
     # start from the zCDP calibration (safe by 001 Lemma 51, but verified here, not assumed)
-    start = algorithm1_sigma(1, e, d).enclose(64).hi * _ceil_sqrt(q)
+    start = _lemma51_sigma_above(q, e, d)
     return _bisect(lambda s: _safe(e, q, s, d), start, tol, "sigma", increasing_safe=True)
 
 
-def _ceil_sqrt(q: Fraction) -> Fraction:
-    """A rational >= √q."""
-    return interval_sqrt(Interval.point(q), 64).hi
+_START_BITS: Final = 64
+"""Significant bits of the searches' starting points (001 Lemma 51's σ and ε, rounded up)."""
+
+
+def _above(value: arb) -> Fraction:
+    """A rational >= every point of the ball, with _START_BITS significant bits (rounded up)."""
+    return Interval.point(to_interval(value, "the search's start").hi).rounded(_START_BITS).hi
+
+
+def _lemma51_sigma_above(q: Fraction, epsilon: Fraction, delta: Fraction) -> Fraction:
+    """√q·(√(2L) + √(2L + 2ε))/(2ε), L = ln(1/δ) (the one-query :func:`algorithm1_sigma`
+    scaled to q queries), rounded up: safe by 001 Lemma 51."""
+    with working_precision(2 * _START_BITS):
+        two_l = -2 * ball(delta).log()
+        e = ball(epsilon)
+        return _above(ball(q).sqrt() * (two_l.sqrt() + (two_l + 2 * e).sqrt()) / (2 * e))
+
+
+def _lemma51_epsilon_above(rho: Fraction, delta: Fraction) -> Fraction:
+    """ρ + 2√(ρ ln(1/δ)) (:func:`zcdp_epsilon`) rounded up: safe by 001 Lemma 51."""
+    with working_precision(2 * _START_BITS):
+        r = ball(rho)
+        return _above(r + 2 * (-r * ball(delta).log()).sqrt())
 
 
 def _bisect(safe: Callable[[Fraction], tuple[bool | None, float]], start: Fraction,
@@ -716,14 +838,6 @@ def _bisect(safe: Callable[[Fraction], tuple[bool | None, float]], start: Fracti
     return Interval(lo, hi)
 
 
-def _guide(box: Interval, target: Fraction) -> float:
-    """log(midpoint of box / target) as a float: a search hint only, never a verdict."""
-    mid = (box.lo + box.hi) / 2
-    if mid <= 0:
-        return -1e6
-    return math.log(mid) - math.log(target)
-
-
 def epsilon_ex_post(sigma: Interval | ExactInput, realized: ExactInput, delta: ExactInput,
                     tolerance: ExactInput = DEFAULT_TOLERANCE) -> Interval:
     """Enclosure of the least ε with δ(ε; μ = √R/σ) <= δ after R realized queries.
@@ -749,23 +863,12 @@ def epsilon_ex_post(sigma: Interval | ExactInput, realized: ExactInput, delta: E
 
 def _epsilon_at(sigma: Fraction, realized: Fraction, delta: Fraction, tol: Fraction) -> Interval:
     """The ex-post ε at one σ (see :func:`epsilon_ex_post`); R may be below 1 here."""
-    prec = WORK_PRECISION
+    mu_squared = _mu_squared(realized, sigma)
 
     def safe(eps: Fraction) -> tuple[bool | None, float]:
-        p = prec
-        while True:
-            mu = (interval_sqrt(Interval.point(realized), p + 72) / sigma).rounded(p + 64)
-            box = _delta_from_mu(eps, mu, p)
-            if box.hi <= delta:
-                return True, _guide(box, delta)
-            if box.lo > delta:
-                return False, _guide(box, delta)
-            if p >= MAX_PRECISION:
-                return None, _guide(box, delta)
-            p *= 2
+        return _decide(eps, mu_squared, delta)
 
     if safe(Fraction(0))[0] is True:
         return Interval.point(0)
-    rho = realized / (2 * sigma * sigma)
-    start = (rho + 2 * sqrt(rho * log(1 / delta))).enclose(64).hi  # 001 Lemma 51, verified
+    start = _lemma51_epsilon_above(realized / (2 * sigma * sigma), delta)
     return _bisect(safe, start, tol, "epsilon", increasing_safe=True)
