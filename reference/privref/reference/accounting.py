@@ -71,12 +71,12 @@ __all__ = [
     "MAX_BISECTION",
     "MAX_DEPTH",
     "MAX_PRECISION",
+    "MAX_WORK_PRECISION",
     "ORDER_BITS",
     "SOURCES",
     "algorithm1_sigma",
     "algorithm2_lambda",
     "algorithm2_threshold",
-    "MAX_WORK_PRECISION",
     "analytic_gaussian_delta",
     "analytic_gaussian_delta_series",
     "calibrate_sigma",
@@ -756,7 +756,7 @@ def _lemma51_sigma_above(q: Fraction, epsilon: Fraction, delta: Fraction) -> Fra
     """√q·(√(2L) + √(2L + 2ε))/(2ε), L = ln(1/δ) (the one-query :func:`algorithm1_sigma`
     scaled to q queries), rounded up: safe by 001 Lemma 51."""
     with working_precision(2 * _START_BITS):
-        two_l = -2 * ball(delta).log()
+        two_l = 2 * _log_inverse(delta)
         e = ball(epsilon)
         return _above(ball(q).sqrt() * (two_l.sqrt() + (two_l + 2 * e).sqrt()) / (2 * e))
 
@@ -765,7 +765,15 @@ def _lemma51_epsilon_above(rho: Fraction, delta: Fraction) -> Fraction:
     """ρ + 2√(ρ ln(1/δ)) (:func:`zcdp_epsilon`) rounded up: safe by 001 Lemma 51."""
     with working_precision(2 * _START_BITS):
         r = ball(rho)
-        return _above(r + 2 * (-r * ball(delta).log()).sqrt())
+        return _above(r + 2 * (r * _log_inverse(delta)).sqrt())
+
+
+def _log_inverse(delta: Fraction) -> arb:
+    """ln(1/δ) for 0 < δ < 1 as a positive ball: −ln(1 − (1 − δ)) through log1p when δ > 1/2, so
+    δ = 1 − 10^-60 is not lost to rounding δ itself to the working precision."""
+    if delta > Fraction(1, 2):
+        return -(-ball(1 - delta)).log1p()
+    return -ball(delta).log()
 
 
 def _bisect(safe: Callable[[Fraction], tuple[bool | None, float]], start: Fraction,
