@@ -379,12 +379,13 @@ def _probed(monkeypatch: pytest.MonkeyPatch, name: str, args: tuple[object, ...]
     bisect, delta_from_mu = acc._bisect, acc._delta_from_mu
 
     def counting_bisect(safe: Callable[[F], tuple[bool | None, float]], start: F, tol: F,
-                        what: str, *, increasing_safe: bool) -> Interval:
+                        what: str, *, increasing_safe: bool, guess: float | None = None
+                        ) -> Interval:
         def probe(x: F) -> tuple[bool | None, float]:
             verdict = safe(x)
             probes.append((x, verdict[0]))
             return verdict
-        return bisect(probe, start, tol, what, increasing_safe=increasing_safe)
+        return bisect(probe, start, tol, what, increasing_safe=increasing_safe, guess=guess)
 
     def counting_delta(epsilon: F, mu: Interval, prec: int) -> Interval:
         enclosures[0] += 1

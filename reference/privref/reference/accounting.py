@@ -664,9 +664,10 @@ def _delta_from_mu(epsilon: Fraction, mu_squared: Fraction, prec: int) -> _Profi
 
 
 def _to_box(value: arb, prec: int) -> Interval:
-    """The ball of a δ in [0, 1] as an exact interval: outward endpoints, clipped to [0, 1],
-    rounded outward to prec bits."""
-    return _clip_unit(to_interval(value, "delta")).rounded(prec)
+    """The ball of a δ in [0, 1] as an exact interval: endpoints rounded outward to prec bits
+    (arb's lower() and upper() round down and up at the working precision), clipped to [0, 1]."""
+    with working_precision(prec):
+        return _clip_unit(to_interval(value, "delta"))
 
 
 def analytic_gaussian_delta(epsilon: ExactInput, queries: ExactInput, sigma: ExactInput,
@@ -695,13 +696,17 @@ def _mu_squared(q: Fraction, sigma: Fraction) -> Fraction:
 def _decide(epsilon: Fraction, mu_squared: Fraction,
             delta: Fraction) -> tuple[bool | None, float]:
     """True: δ(ε; μ) <= δ proved; False: δ(ε; μ) > δ proved; None: undecided at MAX_PRECISION.
-    The precision doubles from WORK_PRECISION.  The float is ln(δ(ε; μ)/δ) at the enclosure's
-    midpoint, a search hint (see :func:`_bisect`), never a verdict."""
+
+    The precision doubles from WORK_PRECISION.  The float is a search hint (see :func:`_bisect`),
+    never a verdict: √(2 ln(1/δ)) − √(2 ln(1/δ(ε; μ))) at the enclosure's midpoint, which has the
+    sign of δ(ε; μ) − δ and is nearly linear in σ and in ε (√(2 ln(1/Φ(−A))) ≈ A, and
+    A = ε/μ − μ/2 is linear in ε and nearly so in σ), so the regula falsi converges in few steps.
+    """
     prec = WORK_PRECISION
-    target = math.log(delta.numerator) - math.log(delta.denominator)
+    target = _guide_target(delta)
     while True:
         box, log_mid = _delta_from_mu(epsilon, mu_squared, prec)
-        guide = log_mid - target
+        guide = _guide(log_mid, target)
         if box.hi <= delta:
             return True, guide
         if box.lo > delta:
@@ -709,6 +714,49 @@ def _decide(epsilon: Fraction, mu_squared: Fraction,
         if prec >= MAX_PRECISION:
             return None, guide
         prec *= 2
+
+
+def _guide_target(delta: Fraction) -> float:
+    """√(2 ln(1/δ)) as a float (the target of :func:`_guide`)."""
+    return math.sqrt(2 * max(0.0, math.log(delta.denominator) - math.log(delta.numerator)))
+
+
+def _guide(log_mid: float, target: float) -> float:
+    """The search hint of :func:`_decide`: target − √(2 ln(1/δ)) at ln δ = log_mid."""
+    return target - math.sqrt(-2 * min(log_mid, 0.0))
+
+
+_HINT_BITS: Final = 64
+"""Precision of the unproved evaluations behind a search's float proposal (:func:`_proposal`)."""
+
+
+def _float_guide(epsilon: float | Fraction, mu: float | arb, target: float) -> float:
+    """:func:`_guide` at a float point, from one arb evaluation at _HINT_BITS (a proposal only,
+    never a verdict; nan when the ball is not finite)."""
+    with working_precision(_HINT_BITS):
+        value = _delta_ball(arb(epsilon) if isinstance(epsilon, float) else ball(epsilon),
+                            mu if isinstance(mu, arb) else arb(mu))
+        if not value.is_finite():
+            return math.nan
+        middle = value.mid()
+        return _guide(float(middle.log().mid()) if middle > 0 else -1e6, target)
+
+
+def _proposal(guide: Callable[[float], float], x0: float, x1: float) -> float | None:
+    """The root of a float guide decreasing in x by the secant method from x0 and x1, to about
+    1e-14 relative, or None if it does not converge within 40 steps (a proposal only:
+    :func:`_bisect` proves both ends of the bracket it returns)."""
+    g0, g1 = guide(x0), guide(x1)
+    for _ in range(40):
+        if not (math.isfinite(g0) and math.isfinite(g1)) or g0 == g1:
+            return None
+        x2 = x1 - g1 * (x1 - x0) / (g1 - g0)
+        if not (math.isfinite(x2) and x2 > 0):
+            return None
+        if abs(x2 - x1) <= 1e-14 * x2:
+            return x2
+        x0, g0, x1, g1 = x1, g1, x2, guide(x2)
+    return None
 
 
 def _safe(epsilon: Fraction, queries: Fraction, sigma: Fraction,
@@ -740,7 +788,13 @@ def calibrate_sigma(queries: ExactInput, epsilon: ExactInput, delta: ExactInput,
     tol = _tolerance(tolerance)
     # start from the zCDP calibration (safe by 001 Lemma 51, but verified here, not assumed)
     start = _lemma51_sigma_above(q, e, d)
-    return _bisect(lambda s: _safe(e, q, s, d), start, tol, "sigma", increasing_safe=True)
+    target = _guide_target(d)
+    with working_precision(_HINT_BITS):
+        root_q = ball(q).sqrt()
+    guess = _proposal(lambda s: _float_guide(e, root_q / arb(s), target), float(start),
+                      float(start) / 2)
+    return _bisect(lambda s: _safe(e, q, s, d), start, tol, "sigma", increasing_safe=True,
+                   guess=guess)
 
 
 _START_BITS: Final = 64
@@ -777,13 +831,18 @@ def _log_inverse(delta: Fraction) -> arb:
 
 
 def _bisect(safe: Callable[[Fraction], tuple[bool | None, float]], start: Fraction,
-            tol: Fraction, what: str, *, increasing_safe: bool) -> Interval:
+            tol: Fraction, what: str, *, increasing_safe: bool,
+            guess: float | None = None) -> Interval:
     """Bracket the threshold of a monotone predicate and narrow it; see the two callers.
 
     ``safe(x)`` returns (True: proved safe / False: proved unsafe / None, a float guide); safety
-    holds for every x above the threshold.  The float guide (log of the enclosure's midpoint
-    over the target) only proposes where to test next (regula falsi); every bracket end is a
-    proved verdict.  Returns [unsafe, safe].
+    holds for every x above the threshold.  The float guide (positive on the unsafe side, see
+    :func:`_decide`) only proposes where to test next: the secant through the last two probes
+    when it falls inside the bracket and the previous proposal at least halved it, else regula
+    falsi (Illinois), with a plain bisection every third step; each proposal is tested by a pair
+    of probes tolerance·hi/2 apart.  ``guess`` (a float root proposed by :func:`_proposal`), when
+    given, is tested first by the same pair: its upper probe, then its lower one as the first
+    step of the downward search.  Every bracket end is a proved verdict.  Returns [unsafe, safe].
     """
     assert increasing_safe
     steps = 0
@@ -797,6 +856,17 @@ def _bisect(safe: Callable[[Fraction], tuple[bool | None, float]], start: Fracti
                                       f"MAX_BISECTION={MAX_BISECTION} steps")
         verdict, g_hi = safe(hi)
     lo = hi / 2
+    if guess is not None and 0 < guess < hi:  # a float proposal: one probe pair around it
+        step = tol * hi / 4
+        below = Interval.point(Fraction(guess) - step).rounded(64).lo
+        above = min(hi, Interval.point(Fraction(guess) + step).rounded(64).hi)
+        steps += 1
+        v_above, g_above = safe(above)
+        if v_above is True:
+            hi, g_hi = above, g_above
+            lo = below if below > 0 else hi / 2
+        elif v_above is False:
+            lo = above
     while True:
         verdict, g_lo = safe(lo)
         if verdict is False:
@@ -809,16 +879,22 @@ def _bisect(safe: Callable[[Fraction], tuple[bool | None, float]], start: Fracti
             raise TooLargeToEnumerate(f"no unsafe {what} found above {float(lo):.6g} within "
                                       f"MAX_BISECTION={MAX_BISECTION} steps")
     last = "both"
+    recent = [(hi, g_hi), (lo, g_lo)]  # the last two probes, for the secant proposal
+    shrunk = True  # the last proposal at least halved the bracket
     while hi - lo > tol * hi and steps < MAX_BISECTION:
         steps += 1
         mid = (lo + hi) / 2
-        if g_lo > g_hi and steps % 3 != 0:  # regula falsi proposal, bracketed by a probe pair
+        guess = _secant(recent, lo, hi) if shrunk else None
+        if guess is None and g_lo > g_hi and steps % 3 != 0:  # regula falsi
             guess = hi - (hi - lo) * Fraction(g_hi / (g_hi - g_lo))
+        if guess is not None:  # the proposal, bracketed by a probe pair
+            width = hi - lo
             step = tol * hi / 4
             below = max(lo, Interval.point(guess - step).rounded(64).lo)  # short probes
             above = min(hi, Interval.point(guess + step).rounded(64).hi)
             v_below, g_below = safe(below)
             v_above, g_above = safe(above)
+            recent = [(below, g_below), (above, g_above)]
             if v_below is False:
                 lo, g_lo = below, g_below
             elif v_below is True:
@@ -835,8 +911,11 @@ def _bisect(safe: Callable[[Fraction], tuple[bool | None, float]], start: Fracti
             elif side == last == "hi":
                 g_lo /= 2
             last = side
+            shrunk = 2 * (hi - lo) <= width
             continue
         verdict, g_mid = safe(mid)
+        recent = [recent[-1], (mid, g_mid)]
+        shrunk = True
         if verdict is None:
             break
         if verdict:
@@ -844,6 +923,16 @@ def _bisect(safe: Callable[[Fraction], tuple[bool | None, float]], start: Fracti
         else:
             lo, g_lo = mid, g_mid
     return Interval(lo, hi)
+
+
+def _secant(recent: list[tuple[Fraction, float]], lo: Fraction, hi: Fraction) -> Fraction | None:
+    """The root of the line through the last two (probe, guide) pairs, if it lies strictly inside
+    (lo, hi); None otherwise (equal or non-finite guides, or outside).  A proposal only."""
+    (x1, g1), (x2, g2) = recent[-2], recent[-1]
+    if x1 == x2 or g1 == g2 or not math.isfinite(g1) or not math.isfinite(g2):
+        return None
+    guess = x2 - (x2 - x1) * Fraction(g2 / (g2 - g1))
+    return guess if lo < guess < hi else None
 
 
 def epsilon_ex_post(sigma: Interval | ExactInput, realized: ExactInput, delta: ExactInput,
@@ -879,4 +968,8 @@ def _epsilon_at(sigma: Fraction, realized: Fraction, delta: Fraction, tol: Fract
     if safe(Fraction(0))[0] is True:
         return Interval.point(0)
     start = _lemma51_epsilon_above(realized / (2 * sigma * sigma), delta)
-    return _bisect(safe, start, tol, "epsilon", increasing_safe=True)
+    target = _guide_target(delta)
+    with working_precision(_HINT_BITS):
+        mu = ball(mu_squared).sqrt()
+    guess = _proposal(lambda e: _float_guide(e, mu, target), float(start), float(start) / 2)
+    return _bisect(safe, start, tol, "epsilon", increasing_safe=True, guess=guess)
