@@ -387,9 +387,9 @@ def _probed(monkeypatch: pytest.MonkeyPatch, name: str, args: tuple[object, ...]
             return verdict
         return bisect(probe, start, tol, what, increasing_safe=increasing_safe, guess=guess)
 
-    def counting_delta(epsilon: F, mu: Interval, prec: int) -> Interval:
+    def counting_delta(epsilon: F, mu_squared: F, prec: int) -> acc._Profile:
         enclosures[0] += 1
-        return delta_from_mu(epsilon, mu, prec)
+        return delta_from_mu(epsilon, mu_squared, prec)
 
     monkeypatch.setattr(acc, "_bisect", counting_bisect)
     monkeypatch.setattr(acc, "_delta_from_mu", counting_delta)

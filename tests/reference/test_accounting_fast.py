@@ -13,6 +13,7 @@ containment check catches each break.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction as F
@@ -233,3 +234,63 @@ def test_an_inward_rounding_makes_a_probe_decide_wrongly(monkeypatch: pytest.Mon
         verdict, _ = acc._safe(eps, q, sigma, target)
         wrong += verdict is not (truth <= target)
     assert wrong > 0
+
+
+# ------------------------------------------------------------- the float proposal of a search
+
+
+def _threshold(at: F, probes: list[F]) -> object:
+    """Safe exactly from ``at`` on, with the linear guide at − x."""
+    def safe(x: F) -> tuple[bool | None, float]:
+        probes.append(x)
+        return x >= at, float(at - x)
+    return safe
+
+
+@pytest.mark.parametrize("guess", [None, 0.3, 0.33333333, 1e-9, 0.9999, 5.0, math.nan],
+                         ids=["none", "low", "close", "far_low", "near_start", "above_start",
+                              "nan"])
+def test_any_proposal_leaves_the_bracket_proved(guess: float | None) -> None:
+    """_bisect's guess only chooses where to probe: whatever it is (absent, off, above the start,
+    not a number) the bracket returned has an unsafe lower end and a safe upper end around 1/3,
+    within the tolerance, and no point is probed twice (a proposal's probe proved unsafe starts
+    the downward search without being probed again)."""
+    probes: list[F] = []
+    tol = F(1, 2**30)
+    got = acc._bisect(_threshold(F(1, 3), probes), F(1), tol, "x",  # type: ignore[arg-type]
+                      increasing_safe=True, guess=guess)
+    assert got.lo < F(1, 3) <= got.hi and got.hi - got.lo <= tol * got.hi
+    assert probes[0] == 1 and all(x <= 1 for x in probes)
+    assert len(set(probes)) == len(probes)  # no point is probed twice
+
+
+def test_a_close_proposal_needs_three_probes() -> None:
+    """The start, then the pair around a proposal within tolerance/4 of the threshold: three
+    proved probes in all, the pair being the bracket."""
+    probes: list[F] = []
+    got = acc._bisect(_threshold(F(1, 3), probes), F(1), F(1, 2**30), "x",  # type: ignore[arg-type]
+                      increasing_safe=True, guess=1 / 3)
+    assert len(probes) == 3 and (got.lo, got.hi) == (probes[2], probes[1])
+
+
+@pytest.mark.parametrize(("name", "args"), [
+    ("calibrate_sigma", (163, F(1, 2), F(1, 6499))), ("calibrate_sigma", (1, F(10**4), F(1, 10**5))),
+    ("calibrate_sigma", (40, F(1), F(1, 10**300))), ("epsilon_ex_post", (F(1983, 50), F(401, 10),
+                                                                        F(1, 6499))),
+    ("epsilon_ex_post", (F(1, 140), F(1), F(1, 10**5)))])
+def test_the_searches_prove_their_float_proposal_in_a_few_probes(
+        monkeypatch: pytest.MonkeyPatch, name: str, args: tuple[object, ...]) -> None:
+    """The secant proposal on unproved arb evaluations lands within tolerance/4 of the answer, so
+    the search takes the start, the proposal's pair and (for ε) the probe at ε = 0: a wrong
+    guide (its sign, or ln δ in place of √(2 ln 1/δ) beyond a linear regime) costs probes here."""
+    count = [0]
+    real = acc._decide
+
+    def counting(*a: F) -> tuple[bool | None, float]:
+        count[0] += 1
+        return real(*a)
+
+    monkeypatch.setattr(acc, "_decide", counting)
+    got = getattr(acc, name)(*args)
+    assert got.hi - got.lo <= acc.DEFAULT_TOLERANCE * got.hi
+    assert count[0] <= 4

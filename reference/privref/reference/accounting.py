@@ -12,11 +12,24 @@ anything.  The pieces:
   that condition and is false at ε = 10, δ = 10⁻⁵ (:func:`analytic_gaussian_delta` proves it);
 * the analytic Gaussian mechanism (Balle & Wang 2018, Theorem 8): for q sensitivity-1 Gaussian
   queries with noise σ, μ = √q/σ and δ(ε) = Φ(μ/2 − ε/μ) − e^ε·Φ(−μ/2 − ε/μ), enclosed;
-* calibration of σ and the ex-post ε by bisection on exact rationals (the accounting of
+* calibration of σ and the ex-post ε by searches on exact rationals (the accounting of
   001's experiments, Table 4);
 * Algorithm 1's σ (Step 1) and Algorithm 2's λ and w (Steps 2-3) in closed form.
 
-How Φ is enclosed (no library's erf is trusted).  Write φ for the normal density and
+Two independent enclosures of δ(ε), one in production, one as its oracle.
+
+* Production (:func:`analytic_gaussian_delta`, and the searches built on it): arb ball arithmetic
+  (python-flint, through :mod:`privref.reference._arb`), Φ(−x) = erfc(x/√2)/2 with arb's rigorous
+  erfc and exp.  arb's exponents are unbounded, so e^ε at ε = 10^4 and Φ(−B) ≈ e^{−B²/2} far in
+  the tail neither overflow nor underflow; the cancellation in Φ(−A) − e^ε·Φ(−B) (about log2(B/μ)
+  bits) is met by raising the precision until the ball is relatively narrow
+  (:func:`_delta_from_mu`).  About 0.1 ms per δ, 0.5-1 ms per calibration or ex-post ε
+  (docs/accounting.md, "Speed").
+* Oracle (:func:`analytic_gaussian_delta_series`, :func:`normal_cdf`): no arb and no library erf,
+  exact Fraction interval arithmetic with its own Φ, described below; 10-100x slower.  Tests hold
+  the two against each other (tests/reference/test_accounting_fast.py).
+
+How the oracle encloses Φ.  Write φ for the normal density and
 R(x) = (1 − Φ(x))/φ(x) for the Mills ratio.  Two proved representations are used:
 
 * the series Φ(x) − 1/2 = φ(x)·S(x), S(x) = Σ_{n≥0} x^{2n+1}/(2n+1)!! (all terms of one sign;
@@ -35,6 +48,10 @@ interval arithmetic).  The difference Φ(−A) − e^ε·Φ(−B) with A = ε/μ
 rewritten with e^ε·φ(B) = φ(A) (since B² − A² = 2ε) as φ(A)·(R(A) − R(B)), which never forms
 e^ε and never subtracts two nearly equal tail probabilities.
 
+The searches (:func:`calibrate_sigma`, :func:`epsilon_ex_post`) start from 001 Lemma 51's value
+(proved safe), let a float root proposed by secant steps on unproved arb evaluations choose
+where to probe, and prove every end of the bracket they return with the production enclosure.
+
 Work is bounded: the precision by :data:`MAX_PRECISION` bits, the continued fraction by
 :data:`MAX_DEPTH` levels, bisections by :data:`MAX_BISECTION` steps; a question that cannot be
 answered within them raises :class:`~privref.reference.errors.TooLargeToEnumerate` naming the limit.
@@ -43,7 +60,7 @@ answered within them raises :class:`~privref.reference.errors.TooLargeToEnumerat
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -88,6 +105,8 @@ __all__ = [
     "normal_cdf_real",
     "pi_enclosure",
     "pure_to_zcdp",
+    "rdp_order_to_dp_epsilon",
+    "rdp_to_dp_epsilon",
     "zcdp_compose",
     "zcdp_delta",
     "zcdp_epsilon",
@@ -108,6 +127,8 @@ SOURCES: Final = {
     "analytic_gaussian_delta": cite("folklore Balle-Wang 2018 Theorem 8"),
     "zcdp_epsilon_at_order": cite("folklore Canonne-Kamath-Steinke 2020 Corollary 13"),
     "zcdp_to_dp_epsilon": cite("folklore Canonne-Kamath-Steinke 2020 Corollary 13"),
+    "rdp_order_to_dp_epsilon": cite("folklore Canonne-Kamath-Steinke 2020 Corollary 13"),
+    "rdp_to_dp_epsilon": cite("folklore Canonne-Kamath-Steinke 2020 Corollary 13"),
 }
 """The ledger entry each accountant implements: zCDP conversions (001 Lemmas 51, 52), the
 classical Gaussian with its missing ε < 1 restored (001 Lemma 44, corrected), the calibrations of
@@ -266,10 +287,69 @@ def zcdp_epsilon_at_order(rho: ExactInput, delta: Real | ExactInput, alpha: Exac
     """
     r = _positive(rho, "rho")
     d, _ = _open_unit_real(delta)
+    a = _order(alpha)
+    return _rdp_to_dp(a, r * a, d)
+
+
+def _order(alpha: object) -> Fraction:
     a = to_fraction(alpha, "alpha")
     if a <= 1:
         raise InvalidArgument(f"alpha={a} must be > 1")
-    return r * a + (log(d.reciprocal()) + (a - 1) * log((a - 1) / a) - log(a)) / (a - 1)
+    return a
+
+
+def _rdp_to_dp(a: Fraction, rdp: Fraction, d: Real) -> Real:
+    """ε_α + (ln(1/δ) + (α − 1)·ln(1 − 1/α) − ln α)/(α − 1) for validated α > 1, ε_α, δ."""
+    return rdp + (log(d.reciprocal()) + (a - 1) * log((a - 1) / a) - log(a)) / (a - 1)
+
+
+def rdp_order_to_dp_epsilon(alpha: ExactInput, rdp_epsilon: ExactInput,
+                            delta: Real | ExactInput) -> Real:
+    """The ε of (ε, δ)-DP implied by (α, ε_α)-Rényi DP at one order, an exact Real.
+
+    ε = ε_α + (ln(1/δ) + (α − 1)·ln(1 − 1/α) − ln α)/(α − 1).  Guarantee: a mechanism whose Rényi
+    divergence of order α is at most ε_α (on every neighbouring pair) is (ε, δ)-DP; an ε <= 0
+    means (0, δ)-DP.  Source: Canonne, Kamath and Steinke 2020 (arXiv 2004.00010), Proposition
+    12, the conversion of Balle, Barthe, Gaboardi, Hsu and Sato 2020, Theorem 21 (the ledger's
+    Corollary 13 entry is its ρ-zCDP case, ε_α = αρ: :func:`zcdp_epsilon_at_order`).  α > 1
+    rational, ε_α >= 0, 0 < δ < 1 (a Fraction, or a Real proved to lie in (0, 1)).
+    """
+    a = _order(alpha)
+    e = to_fraction(rdp_epsilon, "rdp_epsilon")
+    if e < 0:
+        raise InvalidArgument(f"rdp_epsilon={e} must be >= 0")
+    d, _ = _open_unit_real(delta)
+    return _rdp_to_dp(a, e, d)
+
+
+def rdp_to_dp_epsilon(curve: Sequence[tuple[ExactInput, ExactInput]],
+                      delta: Real | ExactInput) -> Real:
+    """The least ε of :func:`rdp_order_to_dp_epsilon` over the (α, ε_α) pairs of an RDP curve.
+
+    Guarantee: a mechanism that is (α, ε_α)-RDP at every pair given is (ε, δ)-DP for the returned
+    ε, which is exactly 0 when the least ε_α-conversion is proved <= 0.  The least is chosen by
+    exact comparisons (:func:`~privref.reference.reals.compare`); an undecided comparison keeps
+    the earlier pair (both are valid).  Source: Canonne-Kamath-Steinke 2020 Proposition 12 at each
+    order (every order gives a valid ε).  ``curve`` is non-empty; each α > 1, ε_α >= 0.
+    """
+    if len(curve) == 0:
+        raise InvalidArgument("curve=[] must hold at least one (alpha, rdp_epsilon) pair")
+    best: Real | None = None
+    for i, (alpha, rdp) in enumerate(curve):
+        a = to_fraction(alpha, f"curve[{i}].alpha")
+        if a <= 1:
+            raise InvalidArgument(f"curve[{i}].alpha={a} must be > 1")
+        e = to_fraction(rdp, f"curve[{i}].rdp_epsilon")
+        if e < 0:
+            raise InvalidArgument(f"curve[{i}].rdp_epsilon={e} must be >= 0")
+        here = rdp_order_to_dp_epsilon(a, e, delta)
+        if best is None or compare(here, best)[0] is Order.LESS:
+            best = here
+    assert best is not None
+    sign = compare(best, 0)[0]
+    if sign is Order.LESS or sign is Order.EQUAL:  # (ε, δ)-DP with ε <= 0 implies (0, δ)-DP
+        return rational(0)
+    return best
 
 
 ORDER_BITS: Final = 12
@@ -856,8 +936,9 @@ def _bisect(safe: Callable[[Fraction], tuple[bool | None, float]], start: Fracti
                                       f"MAX_BISECTION={MAX_BISECTION} steps")
         verdict, g_hi = safe(hi)
     lo = hi / 2
+    known: tuple[bool | None, float] | None = None  # the verdict at lo, when already probed
     if guess is not None and 0 < guess < hi:  # a float proposal: one probe pair around it
-        step = tol * hi / 4
+        step = tol * Fraction(guess) / 4
         below = Interval.point(Fraction(guess) - step).rounded(64).lo
         above = min(hi, Interval.point(Fraction(guess) + step).rounded(64).hi)
         steps += 1
@@ -865,10 +946,11 @@ def _bisect(safe: Callable[[Fraction], tuple[bool | None, float]], start: Fracti
         if v_above is True:
             hi, g_hi = above, g_above
             lo = below if below > 0 else hi / 2
-        elif v_above is False:
-            lo = above
+        elif v_above is False:  # already proved unsafe: the downward search starts there
+            lo, known = above, (v_above, g_above)
     while True:
-        verdict, g_lo = safe(lo)
+        verdict, g_lo = known if known is not None else safe(lo)
+        known = None
         if verdict is False:
             break
         if verdict is True:
@@ -884,14 +966,14 @@ def _bisect(safe: Callable[[Fraction], tuple[bool | None, float]], start: Fracti
     while hi - lo > tol * hi and steps < MAX_BISECTION:
         steps += 1
         mid = (lo + hi) / 2
-        guess = _secant(recent, lo, hi) if shrunk else None
-        if guess is None and g_lo > g_hi and steps % 3 != 0:  # regula falsi
-            guess = hi - (hi - lo) * Fraction(g_hi / (g_hi - g_lo))
-        if guess is not None:  # the proposal, bracketed by a probe pair
+        proposal = _secant(recent, lo, hi) if shrunk else None
+        if proposal is None and g_lo > g_hi and steps % 3 != 0:  # regula falsi
+            proposal = hi - (hi - lo) * Fraction(g_hi / (g_hi - g_lo))
+        if proposal is not None:  # the proposal, bracketed by a probe pair
             width = hi - lo
             step = tol * hi / 4
-            below = max(lo, Interval.point(guess - step).rounded(64).lo)  # short probes
-            above = min(hi, Interval.point(guess + step).rounded(64).hi)
+            below = max(lo, Interval.point(proposal - step).rounded(64).lo)  # short probes
+            above = min(hi, Interval.point(proposal + step).rounded(64).hi)
             v_below, g_below = safe(below)
             v_above, g_above = safe(above)
             recent = [(below, g_below), (above, g_above)]
