@@ -174,8 +174,18 @@ def test_tiny_delta_calibrates_and_inverts(exponent: int) -> None:
     assert _truth(got.hi, q, sigmas.hi) <= _mpf(delta) < _truth(got.lo, q, sigmas.hi)
 
 
-def test_delta_near_one_and_mu_tiny_are_answered() -> None:
-    """δ = 1 − 10⁻⁶⁰ (ln(1/δ) through log1p) and σ = 10⁶ (μ = 10⁻⁶, ε/μ² = 10¹² cancels 40 bits)."""
+@pytest.mark.parametrize("delta", [1 - F(1, 10**60), F(3, 4), F(1, 2) + F(1, 10**9)])
+def test_delta_near_one_is_calibrated_and_inverted(delta: F) -> None:
+    """δ > 1/2 takes ln(1/δ) = −log1p(−(1 − δ)) in the searches' Lemma 51 start: both ends of
+    both brackets decided against the reference (a wrong sign there makes ln(1/δ) negative)."""
+    sigmas = acc.calibrate_sigma(1, 1, delta)
+    assert _truth(F(1), F(1), sigmas.hi) <= _mpf(delta) < _truth(F(1), F(1), sigmas.lo)
+    got = acc.epsilon_ex_post(F(1, 100), 1, delta)
+    assert _truth(got.hi, F(1), F(1, 100)) <= _mpf(delta) < _truth(got.lo, F(1), F(1, 100))
+
+
+def test_mu_tiny_is_answered() -> None:
+    """σ = 10⁶ (μ = 10⁻⁶): the ex-post ε is exactly 0, and δ at ε = 10⁻⁴ is enclosed."""
     got = acc.epsilon_ex_post(F(10**6), 1, F(1, 10**3))
     assert got == Interval.point(0)  # δ(0) = 2Φ(μ/2) − 1 ≈ 4·10⁻⁷ <= 10⁻³, proved
     box = acc.analytic_gaussian_delta(F(1, 10**4), 1, F(10**6))
