@@ -810,22 +810,22 @@ _HINT_BITS: Final = 64
 """Precision of the unproved evaluations behind a search's float proposal (:func:`_proposal`)."""
 
 
-def _float_guide(epsilon: float | Fraction, mu: float | arb, target: float) -> float:
-    """:func:`_guide` at a float point, from one arb evaluation at _HINT_BITS (a proposal only,
-    never a verdict; nan when the ball is not finite)."""
-    with working_precision(_HINT_BITS):
-        value = _delta_ball(arb(epsilon) if isinstance(epsilon, float) else ball(epsilon),
-                            mu if isinstance(mu, arb) else arb(mu))
-        if not value.is_finite():
-            return math.nan
-        middle = value.mid()
-        return _guide(float(middle.log().mid()) if middle > 0 else -1e6, target)
+def _float_guide(epsilon: arb, mu: arb, target: float) -> float:
+    """:func:`_guide` at one point, from one arb evaluation at the current precision (the
+    callers hold _HINT_BITS); a proposal only, never a verdict; nan when the ball is not finite."""
+    value = _delta_ball(epsilon, mu)
+    if not value.is_finite():
+        return math.nan
+    middle = value.mid()
+    return _guide(float(middle.log().mid()) if middle > 0 else -1e6, target)
 
 
-def _proposal(guide: Callable[[float], float], x0: float, x1: float) -> float | None:
-    """The root of a float guide decreasing in x by the secant method from x0 and x1, to about
-    1e-14 relative, or None if it does not converge within 40 steps (a proposal only:
-    :func:`_bisect` proves both ends of the bracket it returns)."""
+def _proposal(guide: Callable[[float], float], x0: float, x1: float,
+              tol: Fraction) -> float | None:
+    """The root of a float guide decreasing in x by the secant method from x0 and x1, stopped
+    when a step is below tol/64 relative (or 1e-14), or None if it does not converge within 40
+    steps (a proposal only: :func:`_bisect` proves both ends of the bracket it returns)."""
+    enough = max(float(tol) / 64, 1e-14)
     g0, g1 = guide(x0), guide(x1)
     for _ in range(40):
         if not (math.isfinite(g0) and math.isfinite(g1)) or g0 == g1:
@@ -833,7 +833,7 @@ def _proposal(guide: Callable[[float], float], x0: float, x1: float) -> float | 
         x2 = x1 - g1 * (x1 - x0) / (g1 - g0)
         if not (math.isfinite(x2) and x2 > 0):
             return None
-        if abs(x2 - x1) <= 1e-14 * x2:
+        if abs(x2 - x1) <= enough * x2:
             return x2
         x0, g0, x1, g1 = x1, g1, x2, guide(x2)
     return None
@@ -870,9 +870,9 @@ def calibrate_sigma(queries: ExactInput, epsilon: ExactInput, delta: ExactInput,
     start = _lemma51_sigma_above(q, e, d)
     target = _guide_target(d)
     with working_precision(_HINT_BITS):
-        root_q = ball(q).sqrt()
-    guess = _proposal(lambda s: _float_guide(e, root_q / arb(s), target), float(start),
-                      float(start) / 2)
+        root_q, eps = ball(q).sqrt(), ball(e)
+        guess = _proposal(lambda s: _float_guide(eps, root_q / arb(s), target), float(start),
+                          float(start) / 2, tol)
     return _bisect(lambda s: _safe(e, q, s, d), start, tol, "sigma", increasing_safe=True,
                    guess=guess)
 
@@ -882,8 +882,10 @@ _START_BITS: Final = 64
 
 
 def _above(value: arb) -> Fraction:
-    """A rational >= every point of the ball, with _START_BITS significant bits (rounded up)."""
-    return Interval.point(to_interval(value, "the search's start").hi).rounded(_START_BITS).hi
+    """A rational >= every point of the ball, with _START_BITS significant bits (arb's upper()
+    rounds up at the working precision)."""
+    with working_precision(_START_BITS):
+        return to_interval(value, "the search's start").hi
 
 
 def _lemma51_sigma_above(q: Fraction, epsilon: Fraction, delta: Fraction) -> Fraction:
@@ -1053,5 +1055,6 @@ def _epsilon_at(sigma: Fraction, realized: Fraction, delta: Fraction, tol: Fract
     target = _guide_target(delta)
     with working_precision(_HINT_BITS):
         mu = ball(mu_squared).sqrt()
-    guess = _proposal(lambda e: _float_guide(e, mu, target), float(start), float(start) / 2)
+        guess = _proposal(lambda e: _float_guide(arb(e), mu, target), float(start),
+                          float(start) / 2, tol)
     return _bisect(safe, start, tol, "epsilon", increasing_safe=True, guess=guess)
