@@ -736,9 +736,7 @@ def _delta_from_mu(epsilon: Fraction, mu_squared: Fraction, prec: int) -> _Profi
             value = _delta_ball(ball(epsilon), ball(mu_squared).sqrt())
             accuracy = value.rel_accuracy_bits()
             if accuracy >= prec + 8 or work >= MAX_WORK_PRECISION:
-                middle = value.mid()
-                log_mid = float(middle.log().mid()) if middle > 0 else -1e6
-                return _Profile(_to_box(value, prec), log_mid)
+                return _Profile(_to_box(value, prec), _log_mid(value))
         lost = work - accuracy if accuracy > 0 else work
         work = min(MAX_WORK_PRECISION, max(2 * work, prec + lost + 2 * _GUARD))
 
@@ -816,8 +814,13 @@ def _float_guide(epsilon: arb, mu: arb, target: float) -> float:
     value = _delta_ball(epsilon, mu)
     if not value.is_finite():
         return math.nan
+    return _guide(_log_mid(value), target)
+
+
+def _log_mid(value: arb) -> float:
+    """ln of the ball's midpoint as a float (a hint only), −1e6 when it is not positive."""
     middle = value.mid()
-    return _guide(float(middle.log().mid()) if middle > 0 else -1e6, target)
+    return float(middle.log().mid()) if middle > 0 else -1e6
 
 
 def _proposal(guide: Callable[[float], float], x0: float, x1: float,
