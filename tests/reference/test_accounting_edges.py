@@ -379,16 +379,17 @@ def _probed(monkeypatch: pytest.MonkeyPatch, name: str, args: tuple[object, ...]
     bisect, delta_from_mu = acc._bisect, acc._delta_from_mu
 
     def counting_bisect(safe: Callable[[F], tuple[bool | None, float]], start: F, tol: F,
-                        what: str, *, increasing_safe: bool) -> Interval:
+                        what: str, *, increasing_safe: bool, guess: float | None = None
+                        ) -> Interval:
         def probe(x: F) -> tuple[bool | None, float]:
             verdict = safe(x)
             probes.append((x, verdict[0]))
             return verdict
-        return bisect(probe, start, tol, what, increasing_safe=increasing_safe)
+        return bisect(probe, start, tol, what, increasing_safe=increasing_safe, guess=guess)
 
-    def counting_delta(epsilon: F, mu: Interval, prec: int) -> Interval:
+    def counting_delta(epsilon: F, mu_squared: F, prec: int) -> acc._Profile:
         enclosures[0] += 1
-        return delta_from_mu(epsilon, mu, prec)
+        return delta_from_mu(epsilon, mu_squared, prec)
 
     monkeypatch.setattr(acc, "_bisect", counting_bisect)
     monkeypatch.setattr(acc, "_delta_from_mu", counting_delta)

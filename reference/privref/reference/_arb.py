@@ -23,13 +23,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
 
-from flint import arb, ctx, fmpq
+from flint import arb, ctx, fmpq, fmpz
 
 from ._mp import HUGE, MAX_EXPONENT, TINY
 from .errors import TooLargeToEnumerate
 from .reals import Interval, Real
 
-__all__ = ["arb", "ball", "real_ball", "to_interval", "working_precision"]
+__all__ = ["arb", "ball", "multiply_integers", "real_ball", "to_interval", "working_precision"]
 
 _LOCK = threading.RLock()
 
@@ -86,3 +86,12 @@ def to_interval(x: arb, what: str = "a value") -> Interval:
     if not x.is_finite():
         raise TooLargeToEnumerate(f"{what} could not be bounded at {ctx.prec} bits")
     return Interval(_endpoint(x.lower(), False, what), _endpoint(x.upper(), True, what))
+
+
+def multiply_integers(a: int, b: int) -> int:
+    """The exact product a·b of two (huge) integers through FLINT's fast multiplication.
+
+    CPython multiplies big integers by Karatsuba; FLINT/GMP switch to FFT multiplication, which is
+    what makes the exact Kronecker-substitution convolutions of :mod:`._pld_grid` affordable.
+    """
+    return int(fmpz(a) * fmpz(b))

@@ -12,11 +12,24 @@ anything.  The pieces:
   that condition and is false at ε = 10, δ = 10⁻⁵ (:func:`analytic_gaussian_delta` proves it);
 * the analytic Gaussian mechanism (Balle & Wang 2018, Theorem 8): for q sensitivity-1 Gaussian
   queries with noise σ, μ = √q/σ and δ(ε) = Φ(μ/2 − ε/μ) − e^ε·Φ(−μ/2 − ε/μ), enclosed;
-* calibration of σ and the ex-post ε by bisection on exact rationals (the accounting of
+* calibration of σ and the ex-post ε by searches on exact rationals (the accounting of
   001's experiments, Table 4);
 * Algorithm 1's σ (Step 1) and Algorithm 2's λ and w (Steps 2-3) in closed form.
 
-How Φ is enclosed (no library's erf is trusted).  Write φ for the normal density and
+Two independent enclosures of δ(ε), one in production, one as its oracle.
+
+* Production (:func:`analytic_gaussian_delta`, and the searches built on it): arb ball arithmetic
+  (python-flint, through :mod:`privref.reference._arb`), Φ(−x) = erfc(x/√2)/2 with arb's rigorous
+  erfc and exp.  arb's exponents are unbounded, so e^ε at ε = 10^4 and Φ(−B) ≈ e^{−B²/2} far in
+  the tail neither overflow nor underflow; the cancellation in Φ(−A) − e^ε·Φ(−B) (about log2(B/μ)
+  bits) is met by raising the precision until the ball is relatively narrow
+  (:func:`_delta_from_mu`).  About 0.1 ms per δ, 0.5-1 ms per calibration or ex-post ε
+  (docs/accounting.md, "Speed").
+* Oracle (:func:`analytic_gaussian_delta_series`, :func:`normal_cdf`): no arb and no library erf,
+  exact Fraction interval arithmetic with its own Φ, described below; about 150x slower per δ.
+  Tests hold the two against each other (tests/reference/test_accounting_fast.py).
+
+How the oracle encloses Φ.  Write φ for the normal density and
 R(x) = (1 − Φ(x))/φ(x) for the Mills ratio.  Two proved representations are used:
 
 * the series Φ(x) − 1/2 = φ(x)·S(x), S(x) = Σ_{n≥0} x^{2n+1}/(2n+1)!! (all terms of one sign;
@@ -35,6 +48,10 @@ interval arithmetic).  The difference Φ(−A) − e^ε·Φ(−B) with A = ε/μ
 rewritten with e^ε·φ(B) = φ(A) (since B² − A² = 2ε) as φ(A)·(R(A) − R(B)), which never forms
 e^ε and never subtracts two nearly equal tail probabilities.
 
+The searches (:func:`calibrate_sigma`, :func:`epsilon_ex_post`) start from 001 Lemma 51's value
+(proved safe), let a float root proposed by secant steps on unproved arb evaluations choose
+where to probe, and prove every end of the bracket they return with the production enclosure.
+
 Work is bounded: the precision by :data:`MAX_PRECISION` bits, the continued fraction by
 :data:`MAX_DEPTH` levels, bisections by :data:`MAX_BISECTION` steps; a question that cannot be
 answered within them raises :class:`~privref.reference.errors.TooLargeToEnumerate` naming the limit.
@@ -43,12 +60,13 @@ answered within them raises :class:`~privref.reference.errors.TooLargeToEnumerat
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from typing import Final
+from typing import Final, NamedTuple
 
+from ._arb import arb, ball, to_interval, working_precision
 from .citations import cite
 from .errors import InvalidArgument, TooLargeToEnumerate
 from .reals import (
@@ -70,12 +88,14 @@ __all__ = [
     "MAX_BISECTION",
     "MAX_DEPTH",
     "MAX_PRECISION",
+    "MAX_WORK_PRECISION",
     "ORDER_BITS",
     "SOURCES",
     "algorithm1_sigma",
     "algorithm2_lambda",
     "algorithm2_threshold",
     "analytic_gaussian_delta",
+    "analytic_gaussian_delta_series",
     "calibrate_sigma",
     "classical_gaussian_sigma",
     "epsilon_ex_post",
@@ -85,6 +105,8 @@ __all__ = [
     "normal_cdf_real",
     "pi_enclosure",
     "pure_to_zcdp",
+    "rdp_order_to_dp_epsilon",
+    "rdp_to_dp_epsilon",
     "zcdp_compose",
     "zcdp_delta",
     "zcdp_epsilon",
@@ -105,6 +127,8 @@ SOURCES: Final = {
     "analytic_gaussian_delta": cite("folklore Balle-Wang 2018 Theorem 8"),
     "zcdp_epsilon_at_order": cite("folklore Canonne-Kamath-Steinke 2020 Corollary 13"),
     "zcdp_to_dp_epsilon": cite("folklore Canonne-Kamath-Steinke 2020 Corollary 13"),
+    "rdp_order_to_dp_epsilon": cite("folklore Canonne-Kamath-Steinke 2020 Corollary 13"),
+    "rdp_to_dp_epsilon": cite("folklore Canonne-Kamath-Steinke 2020 Corollary 13"),
 }
 """The ledger entry each accountant implements: zCDP conversions (001 Lemmas 51, 52), the
 classical Gaussian with its missing ε < 1 restored (001 Lemma 44, corrected), the calibrations of
@@ -263,10 +287,69 @@ def zcdp_epsilon_at_order(rho: ExactInput, delta: Real | ExactInput, alpha: Exac
     """
     r = _positive(rho, "rho")
     d, _ = _open_unit_real(delta)
+    a = _order(alpha)
+    return _rdp_to_dp(a, r * a, d)
+
+
+def _order(alpha: object) -> Fraction:
     a = to_fraction(alpha, "alpha")
     if a <= 1:
         raise InvalidArgument(f"alpha={a} must be > 1")
-    return r * a + (log(d.reciprocal()) + (a - 1) * log((a - 1) / a) - log(a)) / (a - 1)
+    return a
+
+
+def _rdp_to_dp(a: Fraction, rdp: Fraction, d: Real) -> Real:
+    """ε_α + (ln(1/δ) + (α − 1)·ln(1 − 1/α) − ln α)/(α − 1) for validated α > 1, ε_α, δ."""
+    return rdp + (log(d.reciprocal()) + (a - 1) * log((a - 1) / a) - log(a)) / (a - 1)
+
+
+def rdp_order_to_dp_epsilon(alpha: ExactInput, rdp_epsilon: ExactInput,
+                            delta: Real | ExactInput) -> Real:
+    """The ε of (ε, δ)-DP implied by (α, ε_α)-Rényi DP at one order, an exact Real.
+
+    ε = ε_α + (ln(1/δ) + (α − 1)·ln(1 − 1/α) − ln α)/(α − 1).  Guarantee: a mechanism whose Rényi
+    divergence of order α is at most ε_α (on every neighbouring pair) is (ε, δ)-DP; an ε <= 0
+    means (0, δ)-DP.  Source: Canonne, Kamath and Steinke 2020 (arXiv 2004.00010), Proposition
+    12, the conversion of Balle, Barthe, Gaboardi, Hsu and Sato 2020, Theorem 21 (the ledger's
+    Corollary 13 entry is its ρ-zCDP case, ε_α = αρ: :func:`zcdp_epsilon_at_order`).  α > 1
+    rational, ε_α >= 0, 0 < δ < 1 (a Fraction, or a Real proved to lie in (0, 1)).
+    """
+    a = _order(alpha)
+    e = to_fraction(rdp_epsilon, "rdp_epsilon")
+    if e < 0:
+        raise InvalidArgument(f"rdp_epsilon={e} must be >= 0")
+    d, _ = _open_unit_real(delta)
+    return _rdp_to_dp(a, e, d)
+
+
+def rdp_to_dp_epsilon(curve: Sequence[tuple[ExactInput, ExactInput]],
+                      delta: Real | ExactInput) -> Real:
+    """The least ε of :func:`rdp_order_to_dp_epsilon` over the (α, ε_α) pairs of an RDP curve.
+
+    Guarantee: a mechanism that is (α, ε_α)-RDP at every pair given is (ε, δ)-DP for the returned
+    ε, which is exactly 0 when the least ε_α-conversion is proved <= 0.  The least is chosen by
+    exact comparisons (:func:`~privref.reference.reals.compare`); an undecided comparison keeps
+    the earlier pair (both are valid).  Source: Canonne-Kamath-Steinke 2020 Proposition 12 at each
+    order (every order gives a valid ε).  ``curve`` is non-empty; each α > 1, ε_α >= 0.
+    """
+    if len(curve) == 0:
+        raise InvalidArgument("curve=[] must hold at least one (alpha, rdp_epsilon) pair")
+    best: Real | None = None
+    for i, (alpha, rdp) in enumerate(curve):
+        a = to_fraction(alpha, f"curve[{i}].alpha")
+        if a <= 1:
+            raise InvalidArgument(f"curve[{i}].alpha={a} must be > 1")
+        e = to_fraction(rdp, f"curve[{i}].rdp_epsilon")
+        if e < 0:
+            raise InvalidArgument(f"curve[{i}].rdp_epsilon={e} must be >= 0")
+        here = rdp_order_to_dp_epsilon(a, e, delta)
+        if best is None or compare(here, best)[0] is Order.LESS:
+            best = here
+    assert best is not None
+    sign = compare(best, 0)[0]
+    if sign is Order.LESS or sign is Order.EQUAL:  # (ε, δ)-DP with ε <= 0 implies (0, δ)-DP
+        return rational(0)
+    return best
 
 
 ORDER_BITS: Final = 12
@@ -570,8 +653,10 @@ def _mu(q: Fraction, s: Fraction, p: int) -> Interval:
     return (interval_sqrt(Interval.point(q), p + 8) / s).rounded(p + 4)
 
 
-def _delta_from_mu(epsilon: Fraction, mu: Interval, prec: int) -> Interval:
-    """δ(ε) = Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ) over μ, through φ(A)(R(A) − R(B))."""
+def _delta_series(epsilon: Fraction, mu: Interval, prec: int) -> Interval:
+    """The independent oracle: δ(ε) over μ through φ(A)(R(A) − R(B)) with the series and
+    Laplace's continued fraction (module doc), in Fraction interval arithmetic.  Not used by the
+    accountant (that is :func:`_delta_from_mu`, arb); see :func:`analytic_gaussian_delta_series`."""
     inner = prec + 32
     a = (epsilon / mu - mu / 2).rounded(inner)
     b = (epsilon / mu + mu / 2).rounded(inner)
@@ -580,8 +665,88 @@ def _delta_from_mu(epsilon: Fraction, mu: Interval, prec: int) -> Interval:
         value = dens * (_mills(a, inner) - _mills(b, inner))
     else:  # Φ(−A) = 1 − φ(A)R(−A) when A < −3
         value = 1 - dens * (_mills(-a, inner) + _mills(b, inner))
-    clipped = Interval(max(value.lo, Fraction(0)), min(value.hi, Fraction(1)))
-    return clipped.rounded(prec)
+    return _clip_unit(value).rounded(prec)
+
+
+def _clip_unit(value: Interval) -> Interval:
+    """An enclosure of a δ in [0, 1] intersected with [0, 1] (still an enclosure)."""
+    return Interval(max(value.lo, Fraction(0)), min(value.hi, Fraction(1)))
+
+
+def analytic_gaussian_delta_series(epsilon: ExactInput, queries: ExactInput, sigma: ExactInput,
+                                   prec: int = WORK_PRECISION) -> Interval:
+    """The same enclosure as :func:`analytic_gaussian_delta`, computed independently: the oracle.
+
+    Φ here comes from the proved series and Laplace's continued fraction in exact Fraction
+    interval arithmetic (module doc; Abramowitz & Stegun 7.1.6 and 26.2.14), with π from Machin's
+    formula: no arb, no erfc.  The accountant itself uses arb (:func:`analytic_gaussian_delta`);
+    this one exists to check it (tests/reference/test_accounting_fast.py), about 150x slower
+    (17 ms against 0.1 ms per δ, docs/accounting.md).
+    Guarantee: an interval containing δ(ε) of Balle-Wang 2018 Theorem 8, clipped to [0, 1].
+    """
+    e = to_fraction(epsilon, "epsilon")
+    if e < 0:
+        raise InvalidArgument(f"epsilon={e} must be >= 0")
+    p = _precision(prec)
+    return _delta_series(e, _mu(_queries(queries), _positive(sigma, "sigma"), p + 64), p)
+
+
+MAX_WORK_PRECISION: Final = 8 * MAX_PRECISION
+"""Most bits of one arb evaluation of δ (:func:`_delta_from_mu`): the precision rises while
+cancellation leaves the ball relatively wide, up to this; the wider ball is then returned (still
+an enclosure, so a decision on it stays sound, or is left undecided)."""
+
+_GUARD: Final = 32
+"""Guard bits of the first arb evaluation of δ beyond the precision asked for."""
+
+
+class _Profile(NamedTuple):
+    """δ(ε) enclosed (``box``, rounded outward to the precision asked for) and ln of the arb
+    ball's midpoint as a float (``log_mid``: a search hint only, −1e6 when the midpoint is not
+    positive)."""
+
+    box: Interval
+    log_mid: float
+
+
+def _delta_ball(epsilon: arb, mu: arb) -> arb:
+    """δ(ε) = Φ(−A) − e^ε·Φ(−B), A = ε/μ − μ/2, B = ε/μ + μ/2, as an arb ball at the current
+    precision, with Φ(−x) = erfc(x/√2)/2 (arb's erfc is rigorous, its exponents unbounded)."""
+    root2 = arb(2).sqrt()
+    ratio = epsilon / mu
+    half = mu / 2
+    first = ((ratio - half) / root2).erfc()
+    second = epsilon.exp() * ((ratio + half) / root2).erfc()
+    return (first - second) / 2
+
+
+def _delta_from_mu(epsilon: Fraction, mu_squared: Fraction, prec: int) -> _Profile:
+    """δ(ε) for μ = √mu_squared, enclosed in arb ball arithmetic, relative width about 2^-prec.
+
+    arb's erfc and exp are rigorous at every precision and its exponents are unbounded, so
+    e^ε for ε = 10^4 (beyond a double) and Φ(−B) ≈ e^{−B²/2} far in the tail are formed without
+    overflow or underflow.  The difference of the two terms cancels (by about log2(B/μ) bits when
+    ε/μ >> μ); the precision therefore rises until the ball's relative accuracy reaches
+    prec + 8 bits (or MAX_WORK_PRECISION).  The ball is then clipped to [0, 1], converted outward
+    to exact endpoints (:func:`~privref.reference._arb.to_interval`: a δ below 2^-2^20 becomes
+    [0, 2^-2^20]) and rounded outward to prec bits.  Source: Balle-Wang 2018 Theorem 8.
+    """
+    work = prec + _GUARD
+    while True:
+        with working_precision(work):
+            value = _delta_ball(ball(epsilon), ball(mu_squared).sqrt())
+            accuracy = value.rel_accuracy_bits()
+            if accuracy >= prec + 8 or work >= MAX_WORK_PRECISION:
+                return _Profile(_to_box(value, prec), _log_mid(value))
+        lost = work - accuracy if accuracy > 0 else work
+        work = min(MAX_WORK_PRECISION, max(2 * work, prec + lost + 2 * _GUARD))
+
+
+def _to_box(value: arb, prec: int) -> Interval:
+    """The ball of a δ in [0, 1] as an exact interval: endpoints rounded outward to prec bits
+    (arb's lower() and upper() round down and up at the working precision), clipped to [0, 1]."""
+    with working_precision(prec):
+        return _clip_unit(to_interval(value, "delta"))
 
 
 def analytic_gaussian_delta(epsilon: ExactInput, queries: ExactInput, sigma: ExactInput,
@@ -590,29 +755,98 @@ def analytic_gaussian_delta(epsilon: ExactInput, queries: ExactInput, sigma: Exa
 
     δ(ε) = Φ(μ/2 − ε/μ) − e^ε·Φ(−μ/2 − ε/μ), μ = √q/σ: Balle-Wang 2018 Theorem 8 (an exact
     characterization, so this is the mechanism's true privacy profile), the accounting of
-    001 Section 5 (Table 4).  ε >= 0 (ε = 0 gives the total variation 2Φ(μ/2) − 1).
+    001 Section 5 (Table 4).  ε >= 0 (ε = 0 gives the total variation 2Φ(μ/2) − 1); any ε
+    (10^4 and beyond: arb's exponents do not overflow).  Computed in arb ball arithmetic
+    (:func:`_delta_from_mu`), relative width about 2^-prec (a δ below 2^-2^20 is [0, 2^-2^20]);
+    checked against the independent series oracle :func:`analytic_gaussian_delta_series`.
     """
     e = to_fraction(epsilon, "epsilon")
     if e < 0:
         raise InvalidArgument(f"epsilon={e} must be >= 0")
     p = _precision(prec)
-    return _delta_from_mu(e, _mu(_queries(queries), _positive(sigma, "sigma"), p + 64), p)
+    return _delta_from_mu(e, _mu_squared(_queries(queries), _positive(sigma, "sigma")), p).box
+
+
+def _mu_squared(q: Fraction, sigma: Fraction) -> Fraction:
+    """μ² = q/σ², exact."""
+    return q / (sigma * sigma)
+
+
+def _decide(epsilon: Fraction, mu_squared: Fraction,
+            delta: Fraction) -> tuple[bool | None, float]:
+    """True: δ(ε; μ) <= δ proved; False: δ(ε; μ) > δ proved; None: undecided at MAX_PRECISION.
+
+    The precision doubles from WORK_PRECISION.  The float is a search hint (see :func:`_bisect`),
+    never a verdict: √(2 ln(1/δ)) − √(2 ln(1/δ(ε; μ))) at the enclosure's midpoint, which has the
+    sign of δ(ε; μ) − δ and is nearly linear in σ and in ε (√(2 ln(1/Φ(−A))) ≈ A, and
+    A = ε/μ − μ/2 is linear in ε and nearly so in σ), so the regula falsi converges in few steps.
+    """
+    prec = WORK_PRECISION
+    target = _guide_target(delta)
+    while True:
+        box, log_mid = _delta_from_mu(epsilon, mu_squared, prec)
+        guide = _guide(log_mid, target)
+        if box.hi <= delta:
+            return True, guide
+        if box.lo > delta:
+            return False, guide
+        if prec >= MAX_PRECISION:
+            return None, guide
+        prec *= 2
+
+
+def _guide_target(delta: Fraction) -> float:
+    """√(2 ln(1/δ)) as a float (the target of :func:`_guide`)."""
+    return math.sqrt(2 * max(0.0, math.log(delta.denominator) - math.log(delta.numerator)))
+
+
+def _guide(log_mid: float, target: float) -> float:
+    """The search hint of :func:`_decide`: target − √(2 ln(1/δ)) at ln δ = log_mid."""
+    return target - math.sqrt(-2 * min(log_mid, 0.0))
+
+
+_HINT_BITS: Final = 64
+"""Precision of the unproved evaluations behind a search's float proposal (:func:`_proposal`)."""
+
+
+def _float_guide(epsilon: arb, mu: arb, target: float) -> float:
+    """:func:`_guide` at one point, from one arb evaluation at the current precision (the
+    callers hold _HINT_BITS); a proposal only, never a verdict; nan when the ball is not finite."""
+    value = _delta_ball(epsilon, mu)
+    if not value.is_finite():
+        return math.nan
+    return _guide(_log_mid(value), target)
+
+
+def _log_mid(value: arb) -> float:
+    """ln of the ball's midpoint as a float (a hint only), −1e6 when it is not positive."""
+    middle = value.mid()
+    return float(middle.log().mid()) if middle > 0 else -1e6
+
+
+def _proposal(guide: Callable[[float], float], x0: float, x1: float,
+              tol: Fraction) -> float | None:
+    """The root of a float guide decreasing in x by the secant method from x0 and x1, stopped
+    when a step is below tol/64 relative (or 1e-14), or None if it does not converge within 40
+    steps (a proposal only: :func:`_bisect` proves both ends of the bracket it returns)."""
+    enough = max(float(tol) / 64, 1e-14)
+    g0, g1 = guide(x0), guide(x1)
+    for _ in range(40):
+        if not (math.isfinite(g0) and math.isfinite(g1)) or g0 == g1:
+            return None
+        x2 = x1 - g1 * (x1 - x0) / (g1 - g0)
+        if not (math.isfinite(x2) and x2 > 0):
+            return None
+        if abs(x2 - x1) <= enough * x2:
+            return x2
+        x0, g0, x1, g1 = x1, g1, x2, guide(x2)
+    return None
 
 
 def _safe(epsilon: Fraction, queries: Fraction, sigma: Fraction,
           delta: Fraction) -> tuple[bool | None, float]:
-    """True: δ(ε; σ) <= δ proved; False: δ(ε; σ) > δ proved; None: undecided at MAX_PRECISION
-    (with a float search hint, see :func:`_guide`)."""
-    prec = WORK_PRECISION
-    while True:
-        box = _delta_from_mu(epsilon, _mu(queries, sigma, prec + 64), prec)
-        if box.hi <= delta:
-            return True, _guide(box, delta)
-        if box.lo > delta:
-            return False, _guide(box, delta)
-        if prec >= MAX_PRECISION:
-            return None, _guide(box, delta)
-        prec *= 2
+    """:func:`_decide` at μ² = q/σ²: True proves δ(ε; σ) <= δ, False proves δ(ε; σ) > δ."""
+    return _decide(epsilon, _mu_squared(queries, sigma), delta)
 
 
 def _tolerance(value: object) -> Fraction:
@@ -637,23 +871,64 @@ def calibrate_sigma(queries: ExactInput, epsilon: ExactInput, delta: ExactInput,
     d = _open_unit(delta, "delta")
     tol = _tolerance(tolerance)
     # start from the zCDP calibration (safe by 001 Lemma 51, but verified here, not assumed)
-    start = algorithm1_sigma(1, e, d).enclose(64).hi * _ceil_sqrt(q)
-    return _bisect(lambda s: _safe(e, q, s, d), start, tol, "sigma", increasing_safe=True)
+    start = _lemma51_sigma_above(q, e, d)
+    target = _guide_target(d)
+    with working_precision(_HINT_BITS):
+        root_q, eps = ball(q).sqrt(), ball(e)
+        guess = _proposal(lambda s: _float_guide(eps, root_q / arb(s), target), float(start),
+                          float(start) / 2, tol)
+    return _bisect(lambda s: _safe(e, q, s, d), start, tol, "sigma", increasing_safe=True,
+                   guess=guess)
 
 
-def _ceil_sqrt(q: Fraction) -> Fraction:
-    """A rational >= √q."""
-    return interval_sqrt(Interval.point(q), 64).hi
+_START_BITS: Final = 64
+"""Significant bits of the searches' starting points (001 Lemma 51's σ and ε, rounded up)."""
+
+
+def _above(value: arb) -> Fraction:
+    """A rational >= every point of the ball, with _START_BITS significant bits (arb's upper()
+    rounds up at the working precision)."""
+    with working_precision(_START_BITS):
+        return to_interval(value, "the search's start").hi
+
+
+def _lemma51_sigma_above(q: Fraction, epsilon: Fraction, delta: Fraction) -> Fraction:
+    """√q·(√(2L) + √(2L + 2ε))/(2ε), L = ln(1/δ) (the one-query :func:`algorithm1_sigma`
+    scaled to q queries), rounded up: safe by 001 Lemma 51."""
+    with working_precision(2 * _START_BITS):
+        two_l = 2 * _log_inverse(delta)
+        e = ball(epsilon)
+        return _above(ball(q).sqrt() * (two_l.sqrt() + (two_l + 2 * e).sqrt()) / (2 * e))
+
+
+def _lemma51_epsilon_above(rho: Fraction, delta: Fraction) -> Fraction:
+    """ρ + 2√(ρ ln(1/δ)) (:func:`zcdp_epsilon`) rounded up: safe by 001 Lemma 51."""
+    with working_precision(2 * _START_BITS):
+        r = ball(rho)
+        return _above(r + 2 * (r * _log_inverse(delta)).sqrt())
+
+
+def _log_inverse(delta: Fraction) -> arb:
+    """ln(1/δ) for 0 < δ < 1 as a positive ball: −ln(1 − (1 − δ)) through log1p when δ > 1/2, so
+    δ = 1 − 10^-60 is not lost to rounding δ itself to the working precision."""
+    if delta > Fraction(1, 2):
+        return -(-ball(1 - delta)).log1p()
+    return -ball(delta).log()
 
 
 def _bisect(safe: Callable[[Fraction], tuple[bool | None, float]], start: Fraction,
-            tol: Fraction, what: str, *, increasing_safe: bool) -> Interval:
+            tol: Fraction, what: str, *, increasing_safe: bool,
+            guess: float | None = None) -> Interval:
     """Bracket the threshold of a monotone predicate and narrow it; see the two callers.
 
     ``safe(x)`` returns (True: proved safe / False: proved unsafe / None, a float guide); safety
-    holds for every x above the threshold.  The float guide (log of the enclosure's midpoint
-    over the target) only proposes where to test next (regula falsi); every bracket end is a
-    proved verdict.  Returns [unsafe, safe].
+    holds for every x above the threshold.  The float guide (positive on the unsafe side, see
+    :func:`_decide`) only proposes where to test next: the secant through the last two probes
+    when it falls inside the bracket and the previous proposal at least halved it, else regula
+    falsi (Illinois), with a plain bisection every third step; each proposal is tested by a pair
+    of probes tolerance·hi/2 apart.  ``guess`` (a float root proposed by :func:`_proposal`), when
+    given, is tested first by the same pair: its upper probe, then its lower one as the first
+    step of the downward search.  Every bracket end is a proved verdict.  Returns [unsafe, safe].
     """
     assert increasing_safe
     steps = 0
@@ -667,8 +942,21 @@ def _bisect(safe: Callable[[Fraction], tuple[bool | None, float]], start: Fracti
                                       f"MAX_BISECTION={MAX_BISECTION} steps")
         verdict, g_hi = safe(hi)
     lo = hi / 2
+    known: tuple[bool | None, float] | None = None  # the verdict at lo, when already probed
+    if guess is not None and 0 < guess < hi:  # a float proposal: one probe pair around it
+        step = tol * Fraction(guess) / 4
+        below = Interval.point(Fraction(guess) - step).rounded(64).lo
+        above = min(hi, Interval.point(Fraction(guess) + step).rounded(64).hi)
+        steps += 1
+        v_above, g_above = safe(above)
+        if v_above is True:
+            hi, g_hi = above, g_above
+            lo = below if below > 0 else hi / 2
+        elif v_above is False:  # already proved unsafe: the downward search starts there
+            lo, known = above, (v_above, g_above)
     while True:
-        verdict, g_lo = safe(lo)
+        verdict, g_lo = known if known is not None else safe(lo)
+        known = None
         if verdict is False:
             break
         if verdict is True:
@@ -679,16 +967,22 @@ def _bisect(safe: Callable[[Fraction], tuple[bool | None, float]], start: Fracti
             raise TooLargeToEnumerate(f"no unsafe {what} found above {float(lo):.6g} within "
                                       f"MAX_BISECTION={MAX_BISECTION} steps")
     last = "both"
+    recent = [(hi, g_hi), (lo, g_lo)]  # the last two probes, for the secant proposal
+    shrunk = True  # the last proposal at least halved the bracket
     while hi - lo > tol * hi and steps < MAX_BISECTION:
         steps += 1
         mid = (lo + hi) / 2
-        if g_lo > g_hi and steps % 3 != 0:  # regula falsi proposal, bracketed by a probe pair
-            guess = hi - (hi - lo) * Fraction(g_hi / (g_hi - g_lo))
+        proposal = _secant(recent, lo, hi) if shrunk else None
+        if proposal is None and g_lo > g_hi and steps % 3 != 0:  # regula falsi
+            proposal = hi - (hi - lo) * Fraction(g_hi / (g_hi - g_lo))
+        if proposal is not None:  # the proposal, bracketed by a probe pair
+            width = hi - lo
             step = tol * hi / 4
-            below = max(lo, Interval.point(guess - step).rounded(64).lo)  # short probes
-            above = min(hi, Interval.point(guess + step).rounded(64).hi)
+            below = max(lo, Interval.point(proposal - step).rounded(64).lo)  # short probes
+            above = min(hi, Interval.point(proposal + step).rounded(64).hi)
             v_below, g_below = safe(below)
             v_above, g_above = safe(above)
+            recent = [(below, g_below), (above, g_above)]
             if v_below is False:
                 lo, g_lo = below, g_below
             elif v_below is True:
@@ -705,8 +999,11 @@ def _bisect(safe: Callable[[Fraction], tuple[bool | None, float]], start: Fracti
             elif side == last == "hi":
                 g_lo /= 2
             last = side
+            shrunk = 2 * (hi - lo) <= width
             continue
         verdict, g_mid = safe(mid)
+        recent = [recent[-1], (mid, g_mid)]
+        shrunk = True
         if verdict is None:
             break
         if verdict:
@@ -716,12 +1013,14 @@ def _bisect(safe: Callable[[Fraction], tuple[bool | None, float]], start: Fracti
     return Interval(lo, hi)
 
 
-def _guide(box: Interval, target: Fraction) -> float:
-    """log(midpoint of box / target) as a float: a search hint only, never a verdict."""
-    mid = (box.lo + box.hi) / 2
-    if mid <= 0:
-        return -1e6
-    return math.log(mid) - math.log(target)
+def _secant(recent: list[tuple[Fraction, float]], lo: Fraction, hi: Fraction) -> Fraction | None:
+    """The root of the line through the last two (probe, guide) pairs, if it lies strictly inside
+    (lo, hi); None otherwise (equal or non-finite guides, or outside).  A proposal only."""
+    (x1, g1), (x2, g2) = recent[-2], recent[-1]
+    if x1 == x2 or g1 == g2 or not math.isfinite(g1) or not math.isfinite(g2):
+        return None
+    guess = x2 - (x2 - x1) * Fraction(g2 / (g2 - g1))
+    return guess if lo < guess < hi else None
 
 
 def epsilon_ex_post(sigma: Interval | ExactInput, realized: ExactInput, delta: ExactInput,
@@ -749,23 +1048,17 @@ def epsilon_ex_post(sigma: Interval | ExactInput, realized: ExactInput, delta: E
 
 def _epsilon_at(sigma: Fraction, realized: Fraction, delta: Fraction, tol: Fraction) -> Interval:
     """The ex-post ε at one σ (see :func:`epsilon_ex_post`); R may be below 1 here."""
-    prec = WORK_PRECISION
+    mu_squared = _mu_squared(realized, sigma)
 
     def safe(eps: Fraction) -> tuple[bool | None, float]:
-        p = prec
-        while True:
-            mu = (interval_sqrt(Interval.point(realized), p + 72) / sigma).rounded(p + 64)
-            box = _delta_from_mu(eps, mu, p)
-            if box.hi <= delta:
-                return True, _guide(box, delta)
-            if box.lo > delta:
-                return False, _guide(box, delta)
-            if p >= MAX_PRECISION:
-                return None, _guide(box, delta)
-            p *= 2
+        return _decide(eps, mu_squared, delta)
 
     if safe(Fraction(0))[0] is True:
         return Interval.point(0)
-    rho = realized / (2 * sigma * sigma)
-    start = (rho + 2 * sqrt(rho * log(1 / delta))).enclose(64).hi  # 001 Lemma 51, verified
-    return _bisect(safe, start, tol, "epsilon", increasing_safe=True)
+    start = _lemma51_epsilon_above(realized / (2 * sigma * sigma), delta)
+    target = _guide_target(delta)
+    with working_precision(_HINT_BITS):
+        mu = ball(mu_squared).sqrt()
+        guess = _proposal(lambda e: _float_guide(arb(e), mu, target), float(start),
+                          float(start) / 2, tol)
+    return _bisect(safe, start, tol, "epsilon", increasing_safe=True, guess=guess)

@@ -51,6 +51,9 @@ commands:
   table4           paper 001's Table 4 (PATE-PSQ/ASQ accuracy on Mushroom, a9a): JSON, PNG
   pate-theory      paper 001's rate theorems (rates) and Appendix E margins (margins)
   account gaussian calibrate Gaussian noise and the ex-post epsilon, as enclosures
+  check-accountant run a third-party accountant over a grid of tasks and classify each
+                   answer against privref's certified enclosure (inside / conservative /
+                   unsafe)
 
 Run 'privref COMMAND --help' for the options of a command.
 """
@@ -209,6 +212,19 @@ def _parser(wanted: str | None) -> argparse.ArgumentParser:
         from . import account as account_command
         account_command.configure_parser(gaussian)
         gaussian.set_defaults(func=account_command.run, command="account gaussian")
+    check = command(
+        sub, "check-accountant",
+        "Run the third-party accountant LIBRARY (autodp, dp-accounting, opendp, prv-accountant,\n"
+        "or all) over the documented grid of tasks, each call in a child process under\n"
+        "--task-timeout and a memory limit, and classify every answer against privref's\n"
+        "certified enclosure: inside, conservative (above it), or unsafe (proved below the\n"
+        "true value; printed with the code that reproduces it).  Exit 0: nothing unsafe;\n"
+        "1: an unsafe bound; 5: the library failed to import, or a call raised, overran or\n"
+        "returned NaN; 6: the library is not installed (docs/accountant-check.md).")
+    if wanted == "check-accountant":
+        from . import check_accountant as check_command
+        check_command.configure_parser(check)
+        check.set_defaults(func=check_command.run)
     return parser
 
 
@@ -239,7 +255,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_usage(sys.stderr)
         print("privref: error: a COMMAND is required (audit, audit blackbox, blackbox-suite, lemmas, learn, "
-              "illustrate, experiments, table4, pate-theory, account gaussian); "
+              "illustrate, experiments, table4, pate-theory, account gaussian, check-accountant); "
               "see 'privref --help'", file=sys.stderr)
         return EXIT_USAGE
     cmd = _command_name(args)

@@ -25,10 +25,13 @@ EXIT_TARGET = 5
 """Black-box audits: the audited target failed, so nothing was concluded about it: it raised
 (any exception, ``SystemExit`` and ``KeyboardInterrupt`` included), exited or killed its
 process, overran the per-call timeout, returned nothing (``None``) or an outcome that cannot be
-compared by value, or an outcome larger than the documented limit (docs/blackbox.md)."""
+compared by value, or an outcome larger than the documented limit (docs/blackbox.md).
+``privref check-accountant``: the library failed to import, or a call raised, overran
+``--task-timeout`` or returned NaN, and no answer is unsafe (docs/accountant-check.md)."""
 EXIT_NOTHING_CHECKED = 6
 """Nothing was checked: every entry of a black-box suite was skipped (a missing library, or
-``--only`` selecting nothing runnable); ``--allow-empty`` turns this into exit 0."""
+``--only`` selecting nothing runnable); ``--allow-empty`` turns this into exit 0.
+``privref check-accountant``: the library is not installed (``all``: none is)."""
 
 EXIT_CODES = f"""\
 exit status:
@@ -36,7 +39,8 @@ exit status:
      agrees with its recorded status, the experiment finished
   {EXIT_VIOLATION}  violation: an exact audit is VIOLATED (other than a row auditing a printed
      claim the ledger refutes, whose VIOLATED is expected; such a row that HOLDS also exits
-     1), a black-box audit finds a VIOLATION, or a ledger check contradicts its status
+     1), a black-box audit finds a VIOLATION, a ledger check contradicts its status, or
+     check-accountant proves a library's bound unsafe
   {EXIT_USAGE}  usage error: unknown command or flag, malformed or out-of-range value, or an
      output path that is unusable before the run (missing folder, a directory)
   {EXIT_INTERNAL}  the run failed: a result could not be written (disk full, ...), or an
@@ -44,6 +48,9 @@ exit status:
   {EXIT_UNDECIDED}  privref audit: nothing VIOLATED, but some verdict is UNDECIDED
      (exact arithmetic could not decide it): the claims are not all proved
   {EXIT_TARGET}  a black-box target failed: it raised, exited, was killed, overran
-     --timeout, returned None, or an outcome that cannot be compared or is too large
-  {EXIT_NOTHING_CHECKED}  nothing was checked: every suite entry was skipped (--allow-empty: 0)
+     --timeout, returned None, or an outcome that cannot be compared or is too large;
+     check-accountant: the library failed to import, or a call raised, overran
+     --task-timeout or returned NaN
+  {EXIT_NOTHING_CHECKED}  nothing was checked: every suite entry was skipped (--allow-empty: 0),
+     or check-accountant's library is not installed
 """

@@ -1,0 +1,274 @@
+"""privref's certified answer to each grid task, and the exact classification of a library's float.
+
+:func:`certify` encloses the true value of a :class:`~.tasks.Task` with privref's certified
+accountants (:mod:`privref.reference.accounting`): ``epsilon_ex_post`` (the least ε of R Gaussian
+queries), ``analytic_gaussian_delta`` (their privacy profile δ(ε), Balle-Wang 2018 Theorem 8),
+``calibrate_sigma`` (the least σ), and for ``zcdp_delta`` the Canonne-Kamath-Steinke conversion
+enclosed here (:func:`cks_delta`).  :func:`classify` then places a library's float, taken as the
+exact rational it is, against that enclosure.  Every quantity asked for is one where larger is
+safer, so:
+
+* ``unsafe``: the float is proved smaller than the true value: below the enclosure's lower end,
+  or inside it but proved unsafe at the float itself (for ε: δ(ε_lib) > δ proved; for σ:
+  δ(ε; σ_lib) > δ proved).  The claim built on it is false.  For ``zcdp_delta`` the proof is
+  that the Gaussian mechanism with ρ = μ²/2 (which is ρ-zCDP) is not (ε, δ_lib)-DP;
+* ``unproved`` (``zcdp_delta`` only): below the conversion's certified value but above the
+  Gaussian's δ: the theorem the library cites does not give its δ, but no ρ-zCDP mechanism is
+  proved to violate it;
+* ``conservative``: above the enclosure's upper end (by at least the relative distance shown);
+* ``inside``: within the enclosure and not proved unsafe (proved safe when the decision at the
+  float itself succeeds);
+* ``invalid``: NaN.
+
+No float decides anything: floats enter as ``Fraction(x)``; the only floats computed here are
+display values and the search hint of :func:`cks_delta`'s starting bracket.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Final
+
+from privref.reference.accounting import (
+    MAX_PRECISION,
+    analytic_gaussian_delta,
+    calibrate_sigma,
+    epsilon_ex_post,
+)
+from privref.reference.errors import TooLargeToEnumerate
+from privref.reference.reals import Interval, interval_exp, interval_log
+
+from .tasks import Task
+
+__all__ = [
+    "CKS_PRECISION",
+    "CLASSES",
+    "Certified",
+    "Verdict",
+    "certify",
+    "cks_delta",
+    "classify",
+    "gaussian_floor",
+]
+
+CLASSES: Final = ("inside", "conservative", "unsafe", "unproved", "invalid")
+"""The classes of one answer (module doc); a call that raised or overran has no class."""
+
+CKS_PRECISION: Final = 256
+"""Bits of the interval arithmetic of :func:`cks_delta` (its result is about 2^-200 wide)."""
+
+
+@dataclass(frozen=True)
+class Certified:
+    """privref's answer to a task: ``enclosure`` contains the true value; ``floor`` (zcdp_delta
+    only) contains the Gaussian mechanism's δ, below which a value is proved unsafe."""
+
+    task: Task
+    enclosure: Interval
+    floor: Interval | None
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The class of one float (module doc); ``relative`` is the signed relative distance to the
+    enclosure's nearer end when the float lies outside it (None inside), ``how`` says what
+    proved the class."""
+
+    cls: str
+    relative: float | None
+    how: str
+    proved_safe: bool = False
+
+
+def _profile(task: Task, epsilon: Fraction, sigma: Fraction, prec: int) -> Interval:
+    return analytic_gaussian_delta(epsilon, task.value("queries"), sigma, prec)
+
+
+def _precisions() -> list[int]:
+    out, p = [], 64
+    while p <= MAX_PRECISION:
+        out.append(p)
+        p *= 2
+    return out
+
+
+def _decide_at(task: Task, value: Fraction) -> bool | None:
+    """Whether the claim built on ``value`` is proved to hold (True), proved false (False), or
+    undecided at MAX_PRECISION (None); kinds gaussian_epsilon and gaussian_sigma."""
+    delta = task.exact("delta")
+    for prec in _precisions():
+        if task.kind == "gaussian_epsilon":
+            box = _profile(task, value, task.exact("sigma"), prec)
+        else:  # gaussian_sigma: δ(ε; σ = value)
+            box = _profile(task, task.exact("epsilon"), value, prec)
+        if box.hi <= delta:
+            return True
+        if box.lo > delta:
+            return False
+    return None
+
+
+def gaussian_floor(rho: Fraction, epsilon: Fraction, prec: int = 128) -> Interval:
+    """δ(ε) of the Gaussian mechanism with μ = √(2ρ), enclosed: it is ρ-zCDP (Bun-Steinke 2016
+    Proposition 1.6), so no conversion from ρ-zCDP may return a smaller δ.  μ is written √q/σ
+    with σ = k the least integer with q = 2ρk² >= 1 (both exact)."""
+    k = max(1, math.isqrt(math.ceil(1 / (2 * rho))))
+    while 2 * rho * k * k < 1:
+        k += 1
+    return analytic_gaussian_delta(epsilon, 2 * rho * k * k, k, prec)
+
+
+def _g(alpha: Fraction, rho: Fraction, epsilon: Fraction, prec: int) -> tuple[Interval, Interval]:
+    """log of CKS's δ at order α and its derivative in α, enclosed:
+    g(α) = (α−1)(αρ−ε) + (α−1)·ln(1−1/α) − ln α and g'(α) = (2α−1)ρ − ε + ln(1−1/α)."""
+    shrink = interval_log(Interval.point((alpha - 1) / alpha), prec)
+    value = (alpha - 1) * (alpha * rho - epsilon) + shrink * (alpha - 1) \
+        - interval_log(Interval.point(alpha), prec)
+    slope = shrink + ((2 * alpha - 1) * rho - epsilon)
+    return value, slope
+
+
+def _float_order(rho: float, epsilon: float) -> float:
+    """A float near the minimiser of g (a hint only: every bracket end is then verified)."""
+    lo, hi = 1.0, (epsilon + 1) / (2 * rho) + 2
+    for _ in range(2000):
+        mid = (lo + hi) / 2
+        if mid in (lo, hi):
+            break
+        if (2 * mid - 1) * rho - epsilon + math.log1p(-1 / mid) < 0:
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
+def cks_delta(rho: Fraction, epsilon: Fraction, prec: int = CKS_PRECISION) -> Interval:
+    """Enclosure of min(1, inf over α > 1 of exp((α−1)(αρ−ε))·(1−1/α)^α/(α−1)): the δ for which
+    ρ-zCDP implies (ε, δ)-DP by Canonne, Kamath and Steinke 2020 (arXiv 2004.00010) Proposition 12,
+    optimized over α as in their Corollary 13 (OpenDP's ``cdp_delta`` computes the same number).
+
+    Proof of the enclosure: g = log of the bound is convex in α (its second derivative is
+    2ρ + 1/(α²(α−1)) > 0) with g' increasing from −∞ (α → 1) to +∞, so its minimiser α* is
+    bracketed by any a < b with g'(a) < 0 < g'(b) (each sign proved); then g(a), g(b) bound the
+    minimum above, and the tangents at a and b bound it below: g(α*) >= g(a) + g'(a)(b − a) and
+    g(α*) >= g(b) − g'(b)(b − a).  ρ > 0 and ε >= 0.  Source of the proposed interface: issue 35
+    item 2 (certified conversions); it belongs in privref.reference.accounting.
+    """
+    hint = _float_order(float(rho), float(epsilon))
+    a = b = Fraction(hint)
+    gap = Fraction(1, 1 << 30)
+    a, b = 1 + (a - 1) * (1 - gap), b * (1 + gap)
+    for _ in range(200):  # widen until each end's slope sign is proved
+        ga, sa = _g(a, rho, epsilon, prec)
+        if sa.hi < 0:
+            break
+        a = 1 + (a - 1) / 2
+    else:
+        raise TooLargeToEnumerate("the CKS order could not be bracketed from below")
+    for _ in range(200):
+        gb, sb = _g(b, rho, epsilon, prec)
+        if sb.lo > 0:
+            break
+        b *= 2
+    else:
+        raise TooLargeToEnumerate("the CKS order could not be bracketed from above")
+    target = Fraction(1, 1 << (prec - 40))
+    for _ in range(400):
+        low = max(ga.lo + sa.lo * (b - a), gb.lo - sb.hi * (b - a))
+        high = min(ga.hi, gb.hi)
+        if high - low <= target:
+            break
+        mid = (a + b) / 2
+        gm, sm = _g(mid, rho, epsilon, prec)
+        high = min(high, gm.hi)
+        if sm.hi < 0:
+            a, ga, sa = mid, gm, sm
+        elif sm.lo > 0:
+            b, gb, sb = mid, gm, sm
+        else:  # the slope's sign is undecided: the bracket is as narrow as prec allows
+            break
+    low = max(ga.lo + sa.lo * (b - a), gb.lo - sb.hi * (b - a))
+    high = min(ga.hi, gb.hi)
+    box = interval_exp(Interval(low, high), prec)
+    return Interval(min(box.lo, Fraction(1)), min(box.hi, Fraction(1)))
+
+
+_CERTIFIERS: Final[dict[str, Callable[[Task], tuple[Interval, Interval | None]]]] = {
+    "gaussian_epsilon": lambda t: (epsilon_ex_post(t.exact("sigma"), t.value("queries"),
+                                                   t.exact("delta")), None),
+    "gaussian_delta": lambda t: (_profile(t, t.exact("epsilon"), t.exact("sigma"), 64), None),
+    "gaussian_sigma": lambda t: (calibrate_sigma(t.value("queries"), t.exact("epsilon"),
+                                                 t.exact("delta")), None),
+    "zcdp_delta": lambda t: (cks_delta(t.exact("rho"), t.exact("epsilon")),
+                             gaussian_floor(t.exact("rho"), t.exact("epsilon"))),
+}
+"""The certifier of each task kind.  A kind missing here (a subsampled or PLD task waiting for
+privref.reference.pld) is reported as not certified and not run."""
+
+
+def certify(task: Task) -> Certified:
+    """privref's enclosure of the task's true value (and the zCDP floor); KeyError for a kind
+    without a certifier; TooLargeToEnumerate when privref's work caps are reached."""
+    start = time.perf_counter()
+    enclosure, floor = _CERTIFIERS[task.kind](task)
+    return Certified(task, enclosure, floor, time.perf_counter() - start)
+
+
+def certified_kinds() -> frozenset[str]:
+    """The task kinds privref can certify today."""
+    return frozenset(_CERTIFIERS)
+
+
+def _relative(value: Fraction, end: Fraction) -> float:
+    if end == 0:
+        return math.inf if value > 0 else -math.inf
+    return float((value - end) / abs(end))
+
+
+def classify(cert: Certified, value: float) -> Verdict:
+    """The class of the library's float ``value`` for ``cert.task`` (module doc); exact: the
+    float is compared as the rational it is."""
+    if math.isnan(value):
+        return Verdict("invalid", None, "NaN is not an answer")
+    box, kind = cert.enclosure, cert.task.kind
+    if value == math.inf:
+        return Verdict("conservative", math.inf, "+inf: no guarantee claimed", True)
+    if value == -math.inf:
+        return Verdict("unsafe", -math.inf, "-inf: below every value")
+    v = Fraction(value)
+    if kind == "zcdp_delta":
+        assert cert.floor is not None
+        if v < cert.floor.lo:
+            return Verdict("unsafe", _relative(v, box.lo),
+                           "below the delta of the Gaussian mechanism with mu = sqrt(2 rho), "
+                           "which is rho-zCDP and proved not (epsilon, value)-DP")
+        if v < box.lo:
+            return Verdict("unproved", _relative(v, box.lo),
+                           "below the CKS conversion's proved value, above the Gaussian's delta")
+    elif v < box.lo:
+        return Verdict("unsafe", _relative(v, box.lo), "below the enclosure's proved lower end")
+    if v > box.hi:
+        return Verdict("conservative", _relative(v, box.hi), "above the enclosure", True)
+    if kind in ("gaussian_epsilon", "gaussian_sigma"):
+        safe = _decide_at(cert.task, v)
+        if safe is False:
+            return Verdict("unsafe", None, "inside the enclosure, but delta at the value itself "
+                                           "is proved to exceed the target delta")
+        return Verdict("inside", None, "proved safe at the value itself" if safe
+                       else "undecided at the value itself", bool(safe))
+    if kind == "gaussian_delta":  # a closed form: narrow the enclosure around the float
+        task = cert.task
+        for prec in _precisions()[1:]:
+            finer = _profile(task, task.exact("epsilon"), task.exact("sigma"), prec)
+            if v < finer.lo:
+                return Verdict("unsafe", _relative(v, finer.lo),
+                               f"below the proved lower end at {prec} bits")
+            if v > finer.hi:
+                return Verdict("conservative", _relative(v, finer.hi),
+                               f"above the enclosure at {prec} bits", True)
+    return Verdict("inside", None, "within the enclosure")

@@ -1,0 +1,385 @@
+"""Certified privacy-loss distributions (PLDs): composed δ(ε) and ε(δ) as proved enclosures.
+
+**Objects.**  For a pair (P, Q) of distributions on one space, the privacy loss of an outcome o is
+L(o) = ln(dP/dQ)(o) (+∞ where Q has no density against P), and the PLD ω is the law of L(o) for
+o ~ P.  Its hockey-stick divergence is
+
+    δ_{P,Q}(ε) = sup_S P(S) − e^ε Q(S) = E_ω[(1 − e^{ε−L})_+] = Σ_{l>ε} ω(l)(1 − e^{ε−l}) + ω(∞)
+
+(the supremum is attained at S = {L > ε}; Meiser & Mohammadi 2018, Sommer, Meiser & Mohammadi
+2019).  A mechanism M is (ε, δ)-DP for a neighbour relation iff δ_{M(D),M(D')}(ε) <= δ for every
+ordered neighbouring pair; (P, Q) is a *dominating pair* of M when δ_{M(D),M(D')} <= δ_{P,Q}
+pointwise for all of them (Zhu, Dong & Wang 2022, Definition 7), *tight* when it is attained.
+
+**Composition.**  For product pairs the loss adds: L_{P1×P2, Q1×Q2}(o1, o2) = L1(o1) + L2(o2)
+with o1, o2 independent, so the PLD of the product is the convolution ω1 * ω2 (+∞ absorbing).  If
+(P_i, Q_i) dominates M_i, then (Π P_i, Π Q_i) dominates the adaptive composition of the M_i
+(Zhu, Dong & Wang 2022, Theorem 10); so δ of k composed mechanisms is at most
+E_{ω1*…*ωk}[(1 − e^{ε−L})_+], with equality for the non-adaptive product of tight pairs.
+
+**What is proved here.**  Let f_ε(l) = (1 − e^{ε−l})_+ on [−∞, +∞] (f(−∞) = 0, f(+∞) = 1),
+a nondecreasing function.  Write ν <= ν' (stochastic order) when ν(L > t) <= ν'(L > t) for every
+real t, for measures of equal total mass on [−∞, +∞] (the missing mass of a sub-probability
+measure counted at −∞).  Four facts:
+
+1. ν <= ν' implies E_ν[f_ε] <= E_ν'[f_ε] (f_ε nondecreasing; layer-cake formula).
+2. ν1 <= ν1' and ν2 <= ν2' imply ν1 * ν2 <= ν1' * ν2' (couple each pair monotonically, X_i <= X_i'
+   pointwise, the two couplings independent; X1 + X2 <= X1' + X2' with ±∞ absorbing; −∞ never
+   meets +∞ because pessimistic measures carry no −∞ mass and optimistic ones no +∞ mass).
+3. Post-processing: if (P, Q) = (K∘P', K∘Q') for one Markov kernel K, then δ_{P,Q} <= δ_{P',Q'}
+   pointwise, and products of such pairs are again related by the product kernel; so replacing
+   every (P_i, Q_i) by a pair it is a post-processing of can only raise the composed δ, and
+   replacing it by a post-processing of it can only lower it.
+4. Pessimistic split ("connect the dots", Doroshenko, Ghazi, Kamath, Kumar & Manurangsi 2022):
+   give each outcome o whose loss l lies in a grid bucket (jh, (j+1)h) inside the grid a label,
+   "low" with P-probability λ and "high" with 1 − λ, where λ solves
+   λ·e^{−jh} + (1 − λ)·e^{−(j+1)h} = e^{−l}, and set Q'(o, low) = P(o)·λ·e^{−jh},
+   Q'(o, high) = P(o)(1 − λ)·e^{−(j+1)h} (other outcomes unlabelled).  Then Q' sums back to Q, the
+   kernel "forget the label" maps (P', Q') to (P, Q), and the loss of (P', Q') is jh or (j+1)h.
+   Optimistic merge (Gaussians): the kernel o -> the bucket B_i = [ih − w, ih + h − w) holding
+   L(o) maps (P, Q) to a pair whose loss m_i = ln(P(B_i)/Q(B_i)) lies in B_i.
+
+The grids of :mod:`._pld_grid` are built from these.  *Pessimistic*: the split pair's loss
+distribution ω' (by 4, whose δ dominates the truth by 3), then mass beyond the grid moved to +∞
+(counted fully in δ) or up to the lowest point, and its survival function rounded *up* to
+multiples of 2^-bits; so the grid is >= ω' stochastically.  *Optimistic*: for the Gaussian the
+merged pair (dominated by 3), each m_i placed at ih when m_i >= ih is proved and otherwise one
+point lower, below-grid mass dropped, survival rounded *down*; for the other mechanisms every loss
+is simply moved down to the grid, [ih, (i+1)h) -> ih.  Either way the grid is <= the loss
+distribution of a pair dominated by the truth.  After each exact convolution (integer masses,
+Kronecker substitution) the product is re-rounded the same way and its tails of at most ``tail``
+units truncated (up to +∞ or the lowest point; down to the top point or dropped), which by 2
+keeps each order.  Chaining 1-3:
+
+    E_{lower_1*…*lower_k}[f_ε] <= δ_{ΠP_i,ΠQ_i}(ε) <= E_{upper_1*…*upper_k}[f_ε]   for every ε,
+
+and δ(ε) of a grid is then evaluated with e^{−h} and each product rounded in the direction that
+can only raise (pessimistic) or lower (optimistic) the value.  So :meth:`CertifiedPLD.delta`
+returns [lo, hi] with lo <= δ_{ΠP_i,ΠQ_i}(ε) <= hi *proved*, for the ordered pairs named at each
+constructor; with a tight pair this is the exact privacy profile of the non-adaptive composition,
+and hi bounds every adaptive composition.  Not claimed: the opposite ordered pair (Q, P) unless
+the constructor says the pair is symmetric, or anything about another mechanism.
+
+Width: the split is exact at grid points for one mechanism (only mass rounding), so the
+pessimistic end is nearly the truth; the optimistic end loses about s = min(2h², h/32) per
+composed Gaussian (the merged loss sits about s above its grid point:
+:func:`._pld_grid.merge_offset`), about h/32 per subsampled Gaussian (whose loss density is
+too steep for 2h²) and up to h per composed mechanism of the other kinds; mass
+rounding adds about 2^-bits per rounding and truncation at most ``tail``·2^-bits
+per convolution.  Rounding losses up instead of splitting (Meiser & Mohammadi 2018; Koskela,
+Jälkö & Honkela 2020) would be sound too, but biased by up to h per composition.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Final
+
+from . import _pld_grid as grid_
+from ._arb import arb, ball, to_interval, working_precision
+from ._pld_grid import Grid, Survival
+from .errors import InvalidArgument
+from .reals import Interval
+from .validate import ExactInput, check_int, to_fraction
+
+__all__ = [
+    "DEFAULT_BITS",
+    "DEFAULT_STEP",
+    "CertifiedPLD",
+    "discrete_laplace_pld",
+    "gaussian_pld",
+    "laplace_pld",
+    "poisson_subsampled_gaussian_pld",
+    "randomized_response_pld",
+]
+
+DEFAULT_STEP: Final = Fraction(1, 1000)
+"""Default grid spacing h of the loss values."""
+
+DEFAULT_BITS: Final = 62
+"""Default mass precision: probabilities are integers times 2^-62 (at most 63 bits allowed)."""
+
+_QUERY_PREC: Final = 256
+"""Working precision (bits) of the final δ(ε) and ε(δ) evaluations."""
+
+
+def _bits(value: object) -> int:
+    return check_int(value, "bits", minimum=16, maximum=63)
+
+
+def _step(value: object) -> Fraction:
+    h = to_fraction(value, "step")
+    if not Fraction(1, 1 << 30) <= h <= 1:
+        raise InvalidArgument(f"step={h} must be in [2^-30, 1]")
+    return h
+
+
+def _positive(value: object, name: str) -> Fraction:
+    q = to_fraction(value, name)
+    if q <= 0:
+        raise InvalidArgument(f"{name}={q} must be > 0")
+    return q
+
+
+@dataclass(frozen=True)
+class CertifiedPLD:
+    """A pair of grids enclosing one PLD: ``upper`` dominates it, ``lower`` is dominated by it
+    (the invariant proved in the module docstring), so δ(ε) and ε(δ) come out as intervals
+    proved to contain the true values for the stated ordered pair (``relation``)."""
+
+    upper: Grid
+    lower: Grid
+    relation: str
+    tail: int = 1
+
+    def compose(self, other: CertifiedPLD) -> CertifiedPLD:
+        """The PLD of the composition with ``other`` (same step and bits): exact convolution,
+        then directed re-rounding (module docstring, steps 2-3)."""
+        if not isinstance(other, CertifiedPLD):
+            raise InvalidArgument(f"other={other!r} must be a CertifiedPLD")
+        if other.upper.step != self.upper.step or other.upper.bits != self.upper.bits:
+            raise InvalidArgument(f"other has step={other.upper.step}, bits={other.upper.bits}; "
+                                  f"must match step={self.upper.step}, bits={self.upper.bits}")
+        tail = max(self.tail, other.tail)
+        return CertifiedPLD(grid_.convolve(self.upper, other.upper, tail),
+                            grid_.convolve(self.lower, other.lower, tail),
+                            f"({self.relation}) composed with ({other.relation})", tail)
+
+    def self_compose(self, k: int) -> CertifiedPLD:
+        """The PLD of k-fold composition, by repeated squaring (about 2·log2 k convolutions)."""
+        count = check_int(k, "k", minimum=1, maximum=1 << 40)
+        return CertifiedPLD(grid_.power(self.upper, count, self.tail),
+                            grid_.power(self.lower, count, self.tail),
+                            f"{count}-fold composition of ({self.relation})", self.tail)
+
+    def delta(self, epsilon: ExactInput) -> Interval:
+        """[lo, hi] with lo <= δ(ε) <= hi proved for the stated pair (ε >= 0, exact)."""
+        eps = to_fraction(epsilon, "epsilon")
+        if eps < 0:
+            raise InvalidArgument(f"epsilon={eps} must be >= 0")
+        return Interval(self.lower.table().delta(eps, _QUERY_PREC),
+                        self.upper.table().delta(eps, _QUERY_PREC))
+
+    def epsilon(self, delta: ExactInput) -> Interval:
+        """[lo, hi] containing the least ε >= 0 with δ(ε) <= δ, proved (0 < δ < 1, exact).
+
+        hi: δ(hi) <= δ is proved through the pessimistic grid; lo: δ(ε) > δ for every ε < lo is
+        proved through the optimistic grid.  Raises TooLargeToEnumerate when the pessimistic
+        grid's mass at +∞ alone exceeds δ."""
+        d = to_fraction(delta, "delta")
+        if not 0 < d < 1:
+            raise InvalidArgument(f"delta={d} must be in (0, 1)")
+        hi = self.upper.table().epsilon(d, _QUERY_PREC)
+        lo = self.lower.table().epsilon(d, _QUERY_PREC)
+        return Interval(min(lo, hi), hi)
+
+    @property
+    def points(self) -> int:
+        """Number of finite grid points of the pessimistic grid (a size measure)."""
+        return len(self.upper.masses)
+
+
+def _build(survival: Survival, step: Fraction, bits: int, lo: int, hi: int, relation: str,
+           tail: int, merge: Fraction | None = None, continuous: bool = False) -> CertifiedPLD:
+    """Both grids; each survival value is computed once (for a ``continuous`` law, whose
+    P(L > t) and P(L >= t) coincide, once for both)."""
+    memo: dict[tuple[Fraction, bool, bool], arb] = {}
+
+    def cached(x: Fraction, strict: bool, under_q: bool) -> arb:
+        key = (x, strict and not continuous, under_q)
+        if key not in memo:
+            memo[key] = survival(x, strict, under_q)
+        return memo[key]
+
+    with working_precision(bits + 48):  # one precision for every memoized ball
+        return CertifiedPLD(grid_.discretize_upper(cached, step, bits, lo, hi),
+                            grid_.discretize_lower(cached, step, bits, lo, hi, merge), relation,
+                            tail)
+
+
+def _tail(value: object) -> int:
+    return check_int(value, "tail", minimum=0, maximum=1 << 40)
+
+
+def _tail_radius(bits: int) -> int:
+    """An integer z with e^{−z²/2} < 2^−bits−8 (so Φ(−z) is below the mass unit)."""
+    return math.isqrt(2 * (bits + 8) * 7 // 10 + 1) + 2  # 2·ln 2 < 1.4 = 2·0.7
+
+
+# --------------------------------------------------------------------------- mechanisms
+
+
+def gaussian_pld(sigma: ExactInput, sensitivity: ExactInput = 1, *,
+                 step: ExactInput = DEFAULT_STEP, bits: int = DEFAULT_BITS,
+                 tail: int = 1) -> CertifiedPLD:
+    """Certified PLD of the Gaussian mechanism N(f(D), σ²) with ℓ2-sensitivity Δ.
+
+    Pair: P = N(0, σ²), Q = N(Δ, σ²), a tight dominating pair for add/remove and for substitution
+    alike (whichever relation Δ bounds the sensitivity of); it is symmetric, so both orders are
+    covered.  L ~ N(μ²/2, μ²), μ = Δ/σ, and P(L > t) = Φ(μ/2 − t/μ) = erfc((t/μ − μ/2)/√2)/2,
+    enclosed by arb's erfc (Balle & Wang 2018; Koskela et al. 2020).  The grid spans the mean ±
+    z·μ with Φ(−z) below 2^-bits; the rest is moved to +∞ (pessimistic) or dropped.
+    """
+    s = _positive(sigma, "sigma")
+    d = _positive(sensitivity, "sensitivity")
+    h, b, t = _step(step), _bits(bits), _tail(tail)
+    mu = d / s
+
+    def survival(x: Fraction, strict: bool, under_q: bool) -> arb:
+        centre = -mu / 2 if under_q else mu / 2  # L ~ N(±μ²/2, μ²) under P / under Q
+        return ((ball(x / mu) - ball(centre)) / arb(2).sqrt()).erfc() / 2
+
+    z = _tail_radius(b)
+    lo = math.floor((mu * mu / 2 - z * mu) / h)
+    hi = math.ceil((mu * mu / 2 + z * mu) / h)
+    return _build(survival, h, b, lo, hi, f"Gaussian sigma={s} sensitivity={d}", t,
+                  merge=grid_.merge_offset(h),
+                  continuous=True)
+
+
+def laplace_pld(scale: ExactInput, sensitivity: ExactInput = 1, *,
+                step: ExactInput = DEFAULT_STEP, bits: int = DEFAULT_BITS,
+                tail: int = 1) -> CertifiedPLD:
+    """Certified PLD of the Laplace mechanism f(D) + Lap(b) with ℓ1-sensitivity Δ (real line).
+
+    Pair: P = Lap(0, b), Q = Lap(Δ, b), tight and symmetric (both orders), for whichever relation
+    Δ is the sensitivity of.  With ε0 = Δ/b the loss is ε0 on x <= 0 (mass 1/2), −ε0 on x >= Δ
+    (mass e^{−ε0}/2) and (Δ − 2x)/b in between, so P(L > t) = 1 − e^{−(ε0−t)/2}/2 for
+    −ε0 <= t < ε0 (Koskela et al. 2020, Section 6); k = 1 gives δ(ε) = 1 − e^{(ε−ε0)/2}.
+    """
+    b_ = _positive(scale, "scale")
+    d = _positive(sensitivity, "sensitivity")
+    h, b, t = _step(step), _bits(bits), _tail(tail)
+    eps0 = d / b_
+
+    def survival(x: Fraction, strict: bool, under_q: bool) -> arb:
+        if x > eps0 or (strict and x == eps0):
+            return arb(0)
+        if x < -eps0 or (not strict and x == -eps0):
+            return arb(1)
+        if under_q:  # Q(L > x) = Q(X < (Δ − x·b)/2) for X ~ Lap(Δ, b)
+            return (ball(-(eps0 + x) / 2)).exp() / 2
+        return 1 - (ball((x - eps0) / 2)).exp() / 2
+
+    return _build(survival, h, b, math.floor(-eps0 / h), math.ceil(eps0 / h),
+                  f"Laplace scale={b_} sensitivity={d}", t)
+
+
+def _atoms_survival(atoms: Sequence[tuple[Fraction, arb]], x: Fraction, strict: bool,
+                    under_q: bool) -> arb:
+    """P(L > x) (or >=, or under Q) of a finite law of exact losses with ball P-masses; the
+    Q-mass of an atom of loss l is its P-mass times e^{−l}."""
+    total = arb(0)
+    for loss, mass in atoms:
+        if loss > x or (not strict and loss == x):
+            total += mass * (-ball(loss)).exp() if under_q else mass
+    return total
+
+
+def randomized_response_pld(epsilon: ExactInput, *, step: ExactInput = DEFAULT_STEP,
+                            bits: int = DEFAULT_BITS, tail: int = 1) -> CertifiedPLD:
+    """Certified PLD of binary randomized response with parameter ε0 (Warner 1965).
+
+    The true bit is reported with probability e^{ε0}/(1 + e^{ε0}).  Pair: P = the output law on
+    input 1, Q = on input 0 (tight and symmetric; substitution of one bit-holder): loss +ε0 with
+    probability e^{ε0}/(1 + e^{ε0}), −ε0 with 1/(1 + e^{ε0}).
+    """
+    e0 = _positive(epsilon, "epsilon")
+    h, b, t = _step(step), _bits(bits), _tail(tail)
+
+    def survival(x: Fraction, strict: bool, under_q: bool) -> arb:
+        w = ball(e0).exp()
+        return _atoms_survival([(e0, w / (1 + w)), (-e0, 1 / (1 + w))], x, strict, under_q)
+
+    return _build(survival, h, b, math.floor(-e0 / h), math.ceil(e0 / h),
+                  f"randomized response epsilon={e0}", t)
+
+
+def discrete_laplace_pld(scale: ExactInput, sensitivity: int = 1, *,
+                         step: ExactInput = DEFAULT_STEP, bits: int = DEFAULT_BITS,
+                         tail: int = 1) -> CertifiedPLD:
+    """Certified PLD of the discrete Laplace mechanism f(D) + Z, P(Z = z) ∝ e^{−|z|/t}, for an
+    integer-valued f of sensitivity Δ (an int).
+
+    Pair: P = DLap(0, t), Q = DLap(Δ, t), tight and symmetric (both orders).  With q = e^{−1/t}
+    the loss is Δ/t on z <= 0 (mass 1/(1+q)), −Δ/t on z >= Δ (mass q^Δ/(1+q)) and (Δ − 2z)/t at
+    0 < z < Δ (mass (1−q)q^z/(1+q)); all losses are exact rationals (Canonne, Kamath & Steinke 2020
+    for the law, the loss by direct computation).
+    """
+    t_ = _positive(scale, "scale")
+    d = check_int(sensitivity, "sensitivity", minimum=1, maximum=1 << 16)
+    h, b, t = _step(step), _bits(bits), _tail(tail)
+
+    def survival(x: Fraction, strict: bool, under_q: bool) -> arb:
+        q = (-ball(1 / t_)).exp()
+        atoms: list[tuple[Fraction, arb]] = [
+            (Fraction(d) / t_, 1 / (1 + q)), (-Fraction(d) / t_, q ** d / (1 + q))]
+        atoms += [(Fraction(d - 2 * z) / t_, (1 - q) * q ** z / (1 + q)) for z in range(1, d)]
+        return _atoms_survival(atoms, x, strict, under_q)
+
+    e0 = Fraction(d) / t_
+    return _build(survival, h, b, math.floor(-e0 / h), math.ceil(e0 / h),
+                  f"discrete Laplace scale={t_} sensitivity={d}", t)
+
+
+def _tail_prob(y: arb) -> arb:
+    """1 − Φ(y) = erfc(y/√2)/2."""
+    return (y / arb(2).sqrt()).erfc() / 2
+
+
+def poisson_subsampled_gaussian_pld(sigma: ExactInput, rate: ExactInput, order: str, *,
+                                    step: ExactInput = DEFAULT_STEP, bits: int = DEFAULT_BITS,
+                                    tail: int = 1) -> CertifiedPLD:
+    """Certified PLD of the Poisson-subsampled Gaussian mechanism (each record kept with probability
+    q, then the sum of the kept records' values clipped to norm 1 plus N(0, σ²)), add/remove
+    neighbours.  Zhu, Dong & Wang 2022 (Theorem 11 and Proposition 30): the pairs
+
+    * ``order="remove"`` (D' = D minus one record): P = (1−q)·N(0, σ²) + q·N(1, σ²), Q = N(0, σ²);
+    * ``order="add"`` (D' = D plus one record): P = N(0, σ²), Q = (1−q)·N(0, σ²) + q·N(1, σ²);
+
+    each a tight dominating pair for its direction.  The mechanism's δ(ε) after k compositions
+    is the larger of the two orders' composed δ(ε) (every step shares the direction, since the
+    datasets are fixed); this function gives one order.  The loss is monotone in the output x:
+    remove: L = ln(1 − q + q·e^{(2x−1)/(2σ²)}); add: minus that; its survival under P and Q is a
+    mixture of Φ values at x_t = σ²·ln((e^{±t} − (1 − q))/q) + 1/2, enclosed with arb.
+    """
+    s = _positive(sigma, "sigma")
+    q = to_fraction(rate, "rate")
+    if not 0 < q < 1:
+        raise InvalidArgument(f"rate={q} must be in (0, 1) (rate 1 is gaussian_pld)")
+    if order not in ("remove", "add"):
+        raise InvalidArgument(f"order={order!r} must be 'remove' or 'add'")
+    h, b, t = _step(step), _bits(bits), _tail(tail)
+    remove = order == "remove"
+    var = s * s
+
+    def survival(x: Fraction, strict: bool, under_q: bool) -> arb:
+        inner = (ball(x if remove else -x)).exp() - ball(1 - q)
+        if not inner > 0:  # the loss bound ±ln(1 − q) is within the ball: only [0, 1] is known
+            if inner < 0:  # e^{±t} < 1 − q: the event is everything (remove) or nothing (add)
+                return arb(1) if remove else arb(0)
+            return arb(0).union(arb(1))
+        cut = ball(var) * (inner / ball(q)).log() + ball(Fraction(1, 2))
+        z0, z1 = cut / ball(s), (cut - 1) / ball(s)
+        if remove:  # L > t iff X > cut
+            if under_q:
+                return _tail_prob(z0)
+            return ball(1 - q) * _tail_prob(z0) + ball(q) * _tail_prob(z1)
+        # add: L > t iff X < cut
+        if under_q:
+            return ball(1 - q) * _tail_prob(-z0) + ball(q) * _tail_prob(-z1)
+        return _tail_prob(-z0)
+
+    z = _tail_radius(b)
+    with working_precision(64):
+        far = (ball((2 * (1 + z * s) - 1) / (2 * var))).exp()
+        top = to_interval((1 - ball(q) + ball(q) * far).log(), "a loss bound").hi
+    near = q / (1 - q)  # |ln(1 − q)| <= q/(1 − q)
+    lo, hi = (-near, top) if remove else (-top, near)
+    return _build(survival, h, b, math.floor(lo / h) - 1, math.ceil(hi / h) + 1,
+                  f"Poisson-subsampled Gaussian sigma={s} rate={q} ({order})", t, merge=h / 32,
+                  continuous=True)
+
