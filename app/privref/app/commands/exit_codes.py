@@ -52,5 +52,5 @@ exit status:
      check-accountant: the library failed to import, or a call raised, overran
      --task-timeout or returned NaN
   {EXIT_NOTHING_CHECKED}  nothing was checked: every suite entry was skipped (--allow-empty: 0),
-     or check-accountant's library is not installed
+     or the library given to check-accountant is missing (not importable)
 """
