@@ -11,11 +11,12 @@ import pytest
 
 from privref.app.accountants import registry
 from privref.app.accountants.adapter import Library, Method
-from privref.app.accountants.certify import certify, cks_delta, classify, gaussian_floor
+from privref.app.accountants.certify import certify, classify, gaussian_floor
 from privref.app.accountants.tasks import GRID, find
 from privref.app.accountants.worker import LibraryFailed, LibraryMissing, Worker
 from privref.app.commands.cli import main
 from privref.reference.accounting import zcdp_delta
+from privref.reference.accounting import zcdp_to_dp_delta as cks_delta
 
 F = Fraction
 

@@ -76,6 +76,7 @@ from .reals import (
     compare,
     exp,
     interval_exp,
+    interval_log,
     interval_sqrt,
     log,
     rational,
@@ -112,6 +113,7 @@ __all__ = [
     "zcdp_epsilon",
     "zcdp_epsilon_at_order",
     "zcdp_order",
+    "zcdp_to_dp_delta",
     "zcdp_to_dp_epsilon",
 ]
 
@@ -127,6 +129,7 @@ SOURCES: Final = {
     "analytic_gaussian_delta": cite("folklore Balle-Wang 2018 Theorem 8"),
     "zcdp_epsilon_at_order": cite("folklore Canonne-Kamath-Steinke 2020 Corollary 13"),
     "zcdp_to_dp_epsilon": cite("folklore Canonne-Kamath-Steinke 2020 Corollary 13"),
+    "zcdp_to_dp_delta": cite("folklore Canonne-Kamath-Steinke 2020 Corollary 13"),
     "rdp_order_to_dp_epsilon": cite("folklore Canonne-Kamath-Steinke 2020 Corollary 13"),
     "rdp_to_dp_epsilon": cite("folklore Canonne-Kamath-Steinke 2020 Corollary 13"),
 }
@@ -301,6 +304,85 @@ def _order(alpha: object) -> Fraction:
 def _rdp_to_dp(a: Fraction, rdp: Fraction, d: Real) -> Real:
     """ε_α + (ln(1/δ) + (α − 1)·ln(1 − 1/α) − ln α)/(α − 1) for validated α > 1, ε_α, δ."""
     return rdp + (log(d.reciprocal()) + (a - 1) * log((a - 1) / a) - log(a)) / (a - 1)
+
+
+def _cks_log_delta(alpha: Fraction, rho: Fraction, epsilon: Fraction, prec: int) -> tuple[Interval, Interval]:
+    """log of CKS's δ at order α and its derivative in α, enclosed:
+    g(α) = (α−1)(αρ−ε) + (α−1)·ln(1−1/α) − ln α and g'(α) = (2α−1)ρ − ε + ln(1−1/α)."""
+    shrink = interval_log(Interval.point((alpha - 1) / alpha), prec)
+    value = (alpha - 1) * (alpha * rho - epsilon) + shrink * (alpha - 1) \
+        - interval_log(Interval.point(alpha), prec)
+    slope = shrink + ((2 * alpha - 1) * rho - epsilon)
+    return value, slope
+
+
+def _cks_order_hint(rho: float, epsilon: float) -> float:
+    """A float near the minimiser of g (a hint only: every bracket end is then verified)."""
+    lo, hi = 1.0, (epsilon + 1) / (2 * rho) + 2
+    for _ in range(2000):
+        mid = (lo + hi) / 2
+        if mid in (lo, hi):
+            break
+        if (2 * mid - 1) * rho - epsilon + math.log1p(-1 / mid) < 0:
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
+def zcdp_to_dp_delta(rho: ExactInput, epsilon: ExactInput, prec: int = 256) -> Interval:
+    """Enclosure of min(1, inf over α > 1 of exp((α−1)(αρ−ε))·(1−1/α)^α/(α−1)): the δ for which
+    ρ-zCDP implies (ε, δ)-DP by Canonne, Kamath and Steinke 2020 (arXiv 2004.00010) Proposition 12,
+    optimized over α as in their Corollary 13 (OpenDP's ``cdp_delta`` computes the same number).
+
+    Proof of the enclosure: g = log of the bound is convex in α (its second derivative is
+    2ρ + 1/(α²(α−1)) > 0) with g' increasing from −∞ (α → 1) to +∞, so its minimiser α* is
+    bracketed by any a < b with g'(a) < 0 < g'(b) (each sign proved); then g(a), g(b) bound the
+    minimum above, and the tangents at a and b bound it below: g(α*) >= g(a) + g'(a)(b − a) and
+    g(α*) >= g(b) − g'(b)(b − a).  The float proposal of α only seeds the bracket; every end is
+    verified.  ρ > 0 and ε >= 0 (InvalidArgument otherwise); about 2^-(prec-56) wide.
+    """
+    rho = _positive(rho, "rho")
+    epsilon = to_fraction(epsilon, "epsilon")
+    if epsilon < 0:
+        raise InvalidArgument(f"epsilon={epsilon} must be >= 0")
+    hint = _cks_order_hint(float(rho), float(epsilon))
+    a = b = Fraction(hint)
+    gap = Fraction(1, 1 << 30)
+    a, b = 1 + (a - 1) * (1 - gap), b * (1 + gap)
+    for _ in range(200):  # widen until each end's slope sign is proved
+        ga, sa = _cks_log_delta(a, rho, epsilon, prec)
+        if sa.hi < 0:
+            break
+        a = 1 + (a - 1) / 2
+    else:
+        raise TooLargeToEnumerate("the CKS order could not be bracketed from below")
+    for _ in range(200):
+        gb, sb = _cks_log_delta(b, rho, epsilon, prec)
+        if sb.lo > 0:
+            break
+        b *= 2
+    else:
+        raise TooLargeToEnumerate("the CKS order could not be bracketed from above")
+    target = Fraction(1, 1 << (prec - 40))
+    for _ in range(400):
+        low = max(ga.lo + sa.lo * (b - a), gb.lo - sb.hi * (b - a))
+        high = min(ga.hi, gb.hi)
+        if high - low <= target:
+            break
+        mid = (a + b) / 2
+        gm, sm = _cks_log_delta(mid, rho, epsilon, prec)
+        high = min(high, gm.hi)
+        if sm.hi < 0:
+            a, ga, sa = mid, gm, sm
+        elif sm.lo > 0:
+            b, gb, sb = mid, gm, sm
+        else:  # the slope's sign is undecided: the bracket is as narrow as prec allows
+            break
+    low = max(ga.lo + sa.lo * (b - a), gb.lo - sb.hi * (b - a))
+    high = min(ga.hi, gb.hi)
+    box = interval_exp(Interval(low, high), prec)
+    return Interval(min(box.lo, Fraction(1)), min(box.hi, Fraction(1)))
 
 
 def rdp_order_to_dp_epsilon(alpha: ExactInput, rdp_epsilon: ExactInput,

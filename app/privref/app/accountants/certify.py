@@ -4,9 +4,9 @@
 accountants (:mod:`privref.reference.accounting`): ``epsilon_ex_post`` (the least ε of R Gaussian
 queries), ``analytic_gaussian_delta`` (their privacy profile δ(ε), Balle-Wang 2018 Theorem 8),
 ``calibrate_sigma`` (the least σ), and for ``zcdp_delta`` the Canonne-Kamath-Steinke conversion
-enclosed here (:func:`cks_delta`).  :func:`classify` then places a library's float, taken as the
-exact rational it is, against that enclosure.  Every quantity asked for is one where larger is
-safer, so:
+(:func:`~privref.reference.accounting.zcdp_to_dp_delta`).  :func:`classify` then places a
+library's float, taken as the exact rational it is, against that enclosure.  Every quantity
+asked for is one where larger is safer, so:
 
 * ``unsafe``: the float is proved smaller than the true value: below the enclosure's lower end,
   or inside it but proved unsafe at the float itself (for ε: δ(ε_lib) > δ proved; for σ:
@@ -21,7 +21,7 @@ safer, so:
 * ``invalid``: NaN.
 
 No float decides anything: floats enter as ``Fraction(x)``; the only floats computed here are
-display values and the search hint of :func:`cks_delta`'s starting bracket.
+display values.
 """
 
 from __future__ import annotations
@@ -38,9 +38,9 @@ from privref.reference.accounting import (
     analytic_gaussian_delta,
     calibrate_sigma,
     epsilon_ex_post,
+    zcdp_to_dp_delta,
 )
-from privref.reference.errors import TooLargeToEnumerate
-from privref.reference.reals import Interval, interval_exp, interval_log
+from privref.reference.reals import Interval
 
 from .tasks import Task
 
@@ -50,7 +50,6 @@ __all__ = [
     "Certified",
     "Verdict",
     "certify",
-    "cks_delta",
     "classify",
     "gaussian_floor",
 ]
@@ -59,7 +58,8 @@ CLASSES: Final = ("inside", "conservative", "unsafe", "unproved", "invalid")
 """The classes of one answer (module doc); a call that raised or overran has no class."""
 
 CKS_PRECISION: Final = 256
-"""Bits of the interval arithmetic of :func:`cks_delta` (its result is about 2^-200 wide)."""
+"""Bits of :func:`~privref.reference.accounting.zcdp_to_dp_delta` for the zCDP tasks (its result is
+about 2^-200 wide)."""
 
 
 @dataclass(frozen=True)
@@ -123,88 +123,13 @@ def gaussian_floor(rho: Fraction, epsilon: Fraction, prec: int = 128) -> Interva
     return analytic_gaussian_delta(epsilon, 2 * rho * k * k, k, prec)
 
 
-def _g(alpha: Fraction, rho: Fraction, epsilon: Fraction, prec: int) -> tuple[Interval, Interval]:
-    """log of CKS's δ at order α and its derivative in α, enclosed:
-    g(α) = (α−1)(αρ−ε) + (α−1)·ln(1−1/α) − ln α and g'(α) = (2α−1)ρ − ε + ln(1−1/α)."""
-    shrink = interval_log(Interval.point((alpha - 1) / alpha), prec)
-    value = (alpha - 1) * (alpha * rho - epsilon) + shrink * (alpha - 1) \
-        - interval_log(Interval.point(alpha), prec)
-    slope = shrink + ((2 * alpha - 1) * rho - epsilon)
-    return value, slope
-
-
-def _float_order(rho: float, epsilon: float) -> float:
-    """A float near the minimiser of g (a hint only: every bracket end is then verified)."""
-    lo, hi = 1.0, (epsilon + 1) / (2 * rho) + 2
-    for _ in range(2000):
-        mid = (lo + hi) / 2
-        if mid in (lo, hi):
-            break
-        if (2 * mid - 1) * rho - epsilon + math.log1p(-1 / mid) < 0:
-            lo = mid
-        else:
-            hi = mid
-    return hi
-
-
-def cks_delta(rho: Fraction, epsilon: Fraction, prec: int = CKS_PRECISION) -> Interval:
-    """Enclosure of min(1, inf over α > 1 of exp((α−1)(αρ−ε))·(1−1/α)^α/(α−1)): the δ for which
-    ρ-zCDP implies (ε, δ)-DP by Canonne, Kamath and Steinke 2020 (arXiv 2004.00010) Proposition 12,
-    optimized over α as in their Corollary 13 (OpenDP's ``cdp_delta`` computes the same number).
-
-    Proof of the enclosure: g = log of the bound is convex in α (its second derivative is
-    2ρ + 1/(α²(α−1)) > 0) with g' increasing from −∞ (α → 1) to +∞, so its minimiser α* is
-    bracketed by any a < b with g'(a) < 0 < g'(b) (each sign proved); then g(a), g(b) bound the
-    minimum above, and the tangents at a and b bound it below: g(α*) >= g(a) + g'(a)(b − a) and
-    g(α*) >= g(b) − g'(b)(b − a).  ρ > 0 and ε >= 0.  Source of the proposed interface: issue 35
-    item 2 (certified conversions); it belongs in privref.reference.accounting.
-    """
-    hint = _float_order(float(rho), float(epsilon))
-    a = b = Fraction(hint)
-    gap = Fraction(1, 1 << 30)
-    a, b = 1 + (a - 1) * (1 - gap), b * (1 + gap)
-    for _ in range(200):  # widen until each end's slope sign is proved
-        ga, sa = _g(a, rho, epsilon, prec)
-        if sa.hi < 0:
-            break
-        a = 1 + (a - 1) / 2
-    else:
-        raise TooLargeToEnumerate("the CKS order could not be bracketed from below")
-    for _ in range(200):
-        gb, sb = _g(b, rho, epsilon, prec)
-        if sb.lo > 0:
-            break
-        b *= 2
-    else:
-        raise TooLargeToEnumerate("the CKS order could not be bracketed from above")
-    target = Fraction(1, 1 << (prec - 40))
-    for _ in range(400):
-        low = max(ga.lo + sa.lo * (b - a), gb.lo - sb.hi * (b - a))
-        high = min(ga.hi, gb.hi)
-        if high - low <= target:
-            break
-        mid = (a + b) / 2
-        gm, sm = _g(mid, rho, epsilon, prec)
-        high = min(high, gm.hi)
-        if sm.hi < 0:
-            a, ga, sa = mid, gm, sm
-        elif sm.lo > 0:
-            b, gb, sb = mid, gm, sm
-        else:  # the slope's sign is undecided: the bracket is as narrow as prec allows
-            break
-    low = max(ga.lo + sa.lo * (b - a), gb.lo - sb.hi * (b - a))
-    high = min(ga.hi, gb.hi)
-    box = interval_exp(Interval(low, high), prec)
-    return Interval(min(box.lo, Fraction(1)), min(box.hi, Fraction(1)))
-
-
 _CERTIFIERS: Final[dict[str, Callable[[Task], tuple[Interval, Interval | None]]]] = {
     "gaussian_epsilon": lambda t: (epsilon_ex_post(t.exact("sigma"), t.value("queries"),
                                                    t.exact("delta")), None),
     "gaussian_delta": lambda t: (_profile(t, t.exact("epsilon"), t.exact("sigma"), 64), None),
     "gaussian_sigma": lambda t: (calibrate_sigma(t.value("queries"), t.exact("epsilon"),
                                                  t.exact("delta")), None),
-    "zcdp_delta": lambda t: (cks_delta(t.exact("rho"), t.exact("epsilon")),
+    "zcdp_delta": lambda t: (zcdp_to_dp_delta(t.exact("rho"), t.exact("epsilon"), CKS_PRECISION),
                              gaussian_floor(t.exact("rho"), t.exact("epsilon"))),
 }
 """The certifier of each task kind.  A kind missing here (a subsampled or PLD task waiting for
