@@ -15,6 +15,7 @@ import mpmath
 import pytest
 
 from privref.reference import accounting as acc
+from privref.reference._arb import arb
 from privref.reference.errors import InvalidArgument, TooLargeToEnumerate
 from privref.reference.reals import Interval, Order, Real, compare, exp, log, rational
 
@@ -373,10 +374,11 @@ _SEARCHES = [
 def _probed(monkeypatch: pytest.MonkeyPatch, name: str, args: tuple[object, ...]
             ) -> tuple[Interval, list[tuple[F, bool | None]], int]:
     """Run one search, recording each probe of ``_bisect`` with its verdict, and counting the
-    enclosures of δ (``_delta_from_mu``) it took."""
+    evaluations of δ it took to decide them: one per ball comparison (``_compare_delta``) and
+    one per refined enclosure (``_delta_from_mu``)."""
     probes: list[tuple[F, bool | None]] = []
     enclosures = [0]
-    bisect, delta_from_mu = acc._bisect, acc._delta_from_mu
+    bisect, delta_from_mu, compare = acc._bisect, acc._delta_from_mu, acc._compare_delta
 
     def counting_bisect(safe: Callable[[F], tuple[bool | None, float]], start: F, tol: F,
                         what: str, *, increasing_safe: bool, guess: float | None = None
@@ -391,8 +393,14 @@ def _probed(monkeypatch: pytest.MonkeyPatch, name: str, args: tuple[object, ...]
         enclosures[0] += 1
         return delta_from_mu(epsilon, mu_squared, prec)
 
+    def counting_compare(epsilon: F, mu_squared: F, delta: F, work: int
+                         ) -> tuple[bool | None, arb]:
+        enclosures[0] += 1
+        return compare(epsilon, mu_squared, delta, work)
+
     monkeypatch.setattr(acc, "_bisect", counting_bisect)
     monkeypatch.setattr(acc, "_delta_from_mu", counting_delta)
+    monkeypatch.setattr(acc, "_compare_delta", counting_compare)
     got = getattr(acc, name)(*args)
     assert isinstance(got, Interval)
     return got, probes, enclosures[0]
@@ -457,10 +465,9 @@ def test_the_probe_pair_narrowing_needs_fewer_probes_than_bisection(
 @pytest.mark.parametrize(("name", "args"), [s for s in _SEARCHES if s[0] == "epsilon_ex_post"])
 def test_each_ex_post_probe_is_decided_at_the_working_precision(
         monkeypatch: pytest.MonkeyPatch, name: str, args: tuple[object, ...]) -> None:
-    """μ = √R/σ is enclosed with 72 guard bits, so that δ's WORK_PRECISION-bit enclosure decides
-    every probe of these searches at once (none lies within 2^-64 relative of the answer): one
-    enclosure per probe, plus the one of ε = 0.  A μ enclosed too coarsely makes the probes
-    refine their precision."""
+    """δ's first ball comparison, at WORK_PRECISION + 32 bits, decides every probe of these
+    searches at once (none lies within 2^-64 relative of the answer): one evaluation of δ per
+    probe, plus the one of ε = 0.  A ball too coarse makes the probes refine their precision."""
     _, probes, enclosures = _probed(monkeypatch, name, args)
     assert all(v is not None for _, v in probes)
     assert enclosures == len(probes) + 1

@@ -229,21 +229,66 @@ def test_each_break_is_caught_by_the_containment_check(monkeypatch: pytest.Monke
         assert _misses(grid) != []
 
 
-def test_an_inward_rounding_makes_a_probe_decide_wrongly(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With the rounding inward the truth falls outside a box; a target δ between the truth and
-    that box is then decided against the truth by the calibration's probe (_safe): the break
-    reaches a verdict, not only a width."""
-    monkeypatch.setattr(acc, "_to_box", _inward)
+def _midpoint_compare(epsilon: F, mu_squared: F, delta: F, work: int
+                      ) -> tuple[bool | None, arb]:
+    """_compare_delta with the ball's radius dropped: its midpoint compared with δ's."""
+    _, value = _COMPARE(epsilon, mu_squared, delta, work)
+    with _arb.working_precision(work):
+        middle = arb(value.mid())
+        return bool(middle <= _arb.ball(delta)), middle
+
+
+_COMPARE = acc._compare_delta
+
+
+def _undecided_compare(epsilon: F, mu_squared: F, delta: F, work: int
+                       ) -> tuple[bool | None, arb]:
+    """_compare_delta that never decides (the refined enclosures then decide every probe)."""
+    return None, _COMPARE(epsilon, mu_squared, delta, work)[1]
+
+
+@pytest.mark.parametrize(("name", "broken"), [("_to_box", _inward),
+                                              ("_compare_delta", _midpoint_compare)],
+                         ids=["enclosure_rounded_inward", "comparison_without_radius"])
+def test_a_broken_decision_makes_a_probe_decide_wrongly(monkeypatch: pytest.MonkeyPatch,
+                                                       name: str, broken: object) -> None:
+    """A probe (_safe) decides by comparing balls first and by refined enclosures when the balls
+    overlap.  With either broken (the comparison reading the midpoint only, or the enclosure
+    rounded inward) a target δ strictly between the truth and the broken value is decided
+    against the truth: the break reaches a verdict, not only a width.  The targets sit within
+    the error of each path (2^-90 relative of the truth for the comparison, the inward box's
+    edge for the enclosure; there the ball comparison is skipped, so that the enclosures
+    decide)."""
+    monkeypatch.setattr(acc, name, broken)
+    if name == "_to_box":
+        monkeypatch.setattr(acc, "_compare_delta", _undecided_compare)
     wrong = 0
     for eps, q, sigma in _GRID:
-        box = acc.analytic_gaussian_delta(eps, q, sigma)
         truth = _exact(_truth(eps, q, sigma))
-        if box.lo <= truth <= box.hi:
+        if truth == 0:
             continue
-        target = (truth + box.hi) / 2 if truth > box.hi else (truth + box.lo) / 2
+        if name == "_to_box":
+            box = acc.analytic_gaussian_delta(eps, q, sigma)
+            if box.lo <= truth <= box.hi:
+                continue
+            target = (truth + box.hi) / 2 if truth > box.hi else (truth + box.lo) / 2
+        else:
+            target = truth * (1 + F(1, 2**90))  # safe in truth, within the ball's radius
         verdict, _ = acc._safe(eps, q, sigma, target)
         wrong += verdict is not (truth <= target)
     assert wrong > 0
+
+
+def test_the_ball_comparison_is_sound_at_targets_next_to_the_truth() -> None:
+    """Unbroken, the same probes next to the truth (2^-90 relative above and below, within the
+    first ball's radius) are never decided against it: None or the true verdict."""
+    for eps, q, sigma in _GRID:
+        truth = _exact(_truth(eps, q, sigma))
+        for target in (truth * (1 + F(1, 2**90)), truth * (1 - F(1, 2**90))):
+            if not 0 < target < 1:
+                continue
+            verdict, _ = acc._safe(eps, q, sigma, target)
+            assert verdict in (None, truth <= target)
 
 
 # ------------------------------------------------------------- the float proposal of a search

@@ -29,7 +29,8 @@ from ._mp import HUGE, MAX_EXPONENT, TINY
 from .errors import TooLargeToEnumerate
 from .reals import Interval, Real
 
-__all__ = ["arb", "ball", "multiply_integers", "real_ball", "to_interval", "working_precision"]
+__all__ = ["arb", "ball", "evaluate", "multiply_integers", "real_ball", "to_interval",
+           "working_precision"]
 
 _LOCK = threading.RLock()
 
@@ -56,6 +57,51 @@ def real_ball(x: Real) -> arb:
     """A ball containing the exact real ``x`` (its enclosure at the current precision + 16)."""
     box = x.enclose(ctx.prec + 16)
     return ball(box.lo).union(ball(box.hi))
+
+
+def evaluate(x: Real) -> arb:
+    """A ball containing the exact real ``x``, by evaluating its expression tree in arb at the
+    current precision (a rational leaf is its exact ball; exp, log, sqrt, 1/x are arb's rigorous
+    functions; a Real of another kind, such as an enclosed constant, is :func:`real_ball`).
+
+    Faster than :meth:`Real.enclose` and as sound: arb's operations contain every exact result.
+    Where an operation is undefined on its ball (a log or sqrt of a ball reaching 0 or below, a
+    reciprocal of a ball holding 0) arb returns a non-finite ball, whose comparisons all fail:
+    a caller deciding by comparisons then stays undecided, never wrong.
+    """
+    memo: dict[int, arb] = {}
+
+    def walk(node: Real) -> arb:
+        key = id(node)
+        if key in memo:
+            return memo[key]
+        if node.value is not None:
+            out = ball(node.value)
+        elif type(node) is not Real:
+            out = real_ball(node)
+        else:
+            args = [walk(a) for a in node.args]
+            match node.op:
+                case "add":
+                    out = args[0] + args[1]
+                case "mul":
+                    out = args[0] * args[1]
+                case "neg":
+                    out = -args[0]
+                case "inv":
+                    out = 1 / args[0]
+                case "exp":
+                    out = args[0].exp()
+                case "log":
+                    out = args[0].log()
+                case "sqrt":
+                    out = args[0].sqrt()
+                case _:
+                    out = real_ball(node)
+        memo[key] = out
+        return out
+
+    return walk(x)
 
 
 def _endpoint(point: arb, upper: bool, what: str) -> Fraction:

@@ -66,7 +66,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Final, NamedTuple
 
-from ._arb import arb, ball, to_interval, working_precision
+from ._arb import arb, ball, evaluate, to_interval, working_precision
 from .citations import cite
 from .errors import InvalidArgument, TooLargeToEnumerate
 from .reals import (
@@ -464,6 +464,11 @@ def zcdp_order(rho: ExactInput, delta: Real | ExactInput) -> Fraction:
     return 1 + max(1, round(t / step)) * step
 
 
+_CHOICE_BITS: Final = 128
+"""Precision of the ball comparisons by which :func:`zcdp_to_dp_epsilon` chooses its answer
+before falling back to exact comparisons."""
+
+
 def zcdp_to_dp_epsilon(rho: ExactInput, delta: Real | ExactInput) -> Real:
     """The ε of (ε, δ)-DP implied by ρ-zCDP, as an exact Real: min(ε_α, 001 Lemma 51's ε).
 
@@ -477,7 +482,15 @@ def zcdp_to_dp_epsilon(rho: ExactInput, delta: Real | ExactInput) -> Real:
     """
     lemma51 = zcdp_epsilon(rho, delta)
     order = zcdp_epsilon_at_order(rho, delta, zcdp_order(rho, delta))
-    sign = compare(order, 0)[0]
+    with working_precision(_CHOICE_BITS):  # the choice from balls, when they separate
+        at_order, bound = evaluate(order), evaluate(lemma51)
+        if at_order < 0:
+            return rational(0)
+        if at_order > 0 and at_order < bound:
+            return order
+        if at_order > 0 and at_order > bound:
+            return lemma51
+    sign = compare(order, 0)[0]  # balls overlap: the exact comparisons decide
     if sign is Order.UNDECIDED:
         return lemma51
     if sign is not Order.GREATER:  # (ε_α, δ)-DP with ε_α <= 0 implies (0, δ)-DP
@@ -854,17 +867,39 @@ def _mu_squared(q: Fraction, sigma: Fraction) -> Fraction:
     return q / (sigma * sigma)
 
 
+def _compare_delta(epsilon: Fraction, mu_squared: Fraction, delta: Fraction,
+                   work: int) -> tuple[bool | None, arb]:
+    """One comparison of δ(ε; μ) with δ at ``work`` bits: the arb ball of δ(ε; μ)
+    (:func:`_delta_ball`) against the ball of δ.  arb's comparisons are True only when they hold
+    for every point of both balls, so True proves δ(ε; μ) <= δ and False proves δ(ε; μ) > δ;
+    None when the balls overlap.  Returns the verdict and the ball (for the search hint)."""
+    with working_precision(work):
+        value = _delta_ball(ball(epsilon), ball(mu_squared).sqrt())
+        bound = ball(delta)
+        if value <= bound:
+            return True, value
+        if value > bound:
+            return False, value
+        return None, value
+
+
 def _decide(epsilon: Fraction, mu_squared: Fraction,
             delta: Fraction) -> tuple[bool | None, float]:
     """True: δ(ε; μ) <= δ proved; False: δ(ε; μ) > δ proved; None: undecided at MAX_PRECISION.
 
-    The precision doubles from WORK_PRECISION.  The float is a search hint (see :func:`_bisect`),
-    never a verdict: √(2 ln(1/δ)) − √(2 ln(1/δ(ε; μ))) at the enclosure's midpoint, which has the
-    sign of δ(ε; μ) − δ and is nearly linear in σ and in ε (√(2 ln(1/Φ(−A))) ≈ A, and
+    First one comparison of balls at WORK_PRECISION + _GUARD bits (:func:`_compare_delta`),
+    which decides every probe not within about 2^-64 relative of the threshold; then the
+    enclosures of :func:`_delta_from_mu` at doubling precision from WORK_PRECISION to
+    MAX_PRECISION (as if the comparison had not been made).  The float is a search hint (see
+    :func:`_bisect`), never a verdict: √(2 ln(1/δ)) − √(2 ln(1/δ(ε; μ))) at the midpoint, which
+    has the sign of δ(ε; μ) − δ and is nearly linear in σ and in ε (√(2 ln(1/Φ(−A))) ≈ A, and
     A = ε/μ − μ/2 is linear in ε and nearly so in σ), so the regula falsi converges in few steps.
     """
-    prec = WORK_PRECISION
     target = _guide_target(delta)
+    verdict, value = _compare_delta(epsilon, mu_squared, delta, WORK_PRECISION + _GUARD)
+    if verdict is not None:
+        return verdict, _guide(_log_mid(value), target)
+    prec = WORK_PRECISION
     while True:
         box, log_mid = _delta_from_mu(epsilon, mu_squared, prec)
         guide = _guide(log_mid, target)
@@ -892,12 +927,43 @@ _HINT_BITS: Final = 64
 
 
 def _float_guide(epsilon: arb, mu: arb, target: float) -> float:
-    """:func:`_guide` at one point, from one arb evaluation at the current precision (the
-    callers hold _HINT_BITS); a proposal only, never a verdict; nan when the ball is not finite."""
+    """:func:`_guide` at one point, a proposal only, never a verdict: from binary64 arithmetic
+    (:func:`_float_log_delta`) when its cancellation is mild, else from one arb evaluation at
+    the current precision (the callers hold _HINT_BITS); nan when neither is finite."""
+    log_delta = _float_log_delta(float(epsilon.mid()), float(mu.mid()))
+    if log_delta is not None:
+        return _guide(log_delta, target)
     value = _delta_ball(epsilon, mu)
     if not value.is_finite():
         return math.nan
     return _guide(_log_mid(value), target)
+
+
+_SQRT2: Final = math.sqrt(2)
+_LOG_SQRT_2PI: Final = 0.5 * math.log(2 * math.pi)
+
+
+def _float_log_normal_tail(x: float) -> float:
+    """ln Φ(−x) in binary64 (erfc below x = 30, the asymptotic series beyond); a hint only."""
+    if x < 30:
+        return math.log(0.5 * math.erfc(x / _SQRT2))
+    return -x * x / 2 - math.log(x) - _LOG_SQRT_2PI + math.log1p(-1 / x**2 + 3 / x**4)
+
+
+def _float_log_delta(epsilon: float, mu: float) -> float | None:
+    """ln δ(ε; μ) of Balle-Wang's formula in binary64, or None when the two terms cancel to
+    within 10⁻³ of each other (or a value is not finite): a search hint only, never a verdict."""
+    if not (math.isfinite(epsilon) and math.isfinite(mu) and mu > 0):
+        return None
+    ratio, half = epsilon / mu, mu / 2
+    try:
+        first = _float_log_normal_tail(ratio - half)
+        log_ratio = epsilon + _float_log_normal_tail(ratio + half) - first
+    except (ValueError, OverflowError):
+        return None
+    if not math.isfinite(log_ratio) or log_ratio > -1e-3:
+        return None
+    return first + math.log1p(-math.exp(log_ratio))
 
 
 def _log_mid(value: arb) -> float:

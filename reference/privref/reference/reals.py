@@ -67,7 +67,7 @@ def _floor_dyadic(x: Fraction, prec: int) -> Fraction:
     if x == 0:
         return x
     scaled, shift = _kernels.dyadic_floor(x.numerator, x.denominator, prec)
-    result = Fraction(scaled, 1) * (Fraction(2) ** -shift)
+    result = Fraction(scaled, 1 << shift) if shift >= 0 else Fraction(scaled << -shift)
     return result if result <= x else x
 
 
