@@ -35,6 +35,7 @@ from privref.reference.reals import exp, log, rational
 
 from ._common import audit_result, combine
 from ._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
+from .folklore_accounting import ENTRIES as ACCOUNTING_ENTRIES
 from .folklore_continuous import (
     check_above_threshold,
     check_gaussian_release_profile,
@@ -402,4 +403,5 @@ ENTRIES: tuple[Entry, ...] = (
           notes=("Proof: one example lies in exactly one block, so at most one of the k "
                  "equally likely answers changes."),
           subjects=("reference.learners.prediction_baselines.block_average_predictor",)),
+    *ACCOUNTING_ENTRIES,
 )
