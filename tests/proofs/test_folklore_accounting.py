@@ -11,7 +11,7 @@ from privref.proofs import folklore_accounting as fa
 from privref.proofs.folklore import ENTRIES
 from privref.proofs.halving import run_halved
 from privref.proofs.registry import entry_by_id
-from privref.reference import fdp
+from privref.reference import accounting, fdp
 from privref.reference.fdp import GaussianDP
 from privref.reference.pld import CertifiedPLD
 from privref.reference.reals import Interval
@@ -100,7 +100,7 @@ def test_gdp_composition_adding_mu_is_caught(monkeypatch: pytest.MonkeyPatch) ->
 def test_a_normal_cdf_rounded_the_wrong_way_breaks_the_duality(
         monkeypatch: pytest.MonkeyPatch, shift: Fraction) -> None:
     """Φ's enclosure moved by 2^-50 (past its width): G_μ no longer meets sup f_(ε,δ(ε))."""
-    right = fdp.normal_cdf
+    right = accounting.normal_cdf
 
     def moved(x: Fraction, prec: int = 64) -> Interval:
         box = right(x, prec)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 from privref.audits.profile import privacy_profile
@@ -86,8 +86,9 @@ def _rr_at(eps0: Fraction) -> Mechanism[int]:
 
     def program(data: Dataset) -> Program[int]:
         bit = data[0]
+        assert isinstance(bit, int)
         kept = yield from bernoulli(keep)
-        return bit if kept else 1 - bit  # type: ignore[operator]
+        return bit if kept else 1 - bit
 
     return Mechanism(f"randomized response eps0={eps0}", program,
                      PrivacyClaim(rational(eps0)),
@@ -162,10 +163,14 @@ def check_pld_randomized_response() -> CheckResult:
     for eps0 in (Fraction(1, 2), Fraction(1)):
         rr = _rr_at(eps0)
         results.append(_enclosure_check(
-            f"randomized response ε0={eps0}",
-            lambda e=eps0: randomized_response_pld(e, step=_STEP),
-            lambda k, m=rr: compose(*(m,) * k), (1,), (0,), eps0, (2, 3)))
+            f"randomized response ε0={eps0}", partial(randomized_response_pld, eps0, step=_STEP),
+            partial(_repeat, rr), (1,), (0,), eps0, (2, 3)))
     return combine(results)
+
+
+def _repeat(mechanism: Mechanism[Any], k: int) -> Mechanism[Any]:
+    """The k-fold composition of ``mechanism`` (reference.composition.compose)."""
+    return compose(*(mechanism,) * k)
 
 
 def check_clamp_keeps_the_profile() -> CheckResult:
@@ -192,8 +197,8 @@ def check_pld_discrete_laplace() -> CheckResult:
     scale, d = Fraction(2), 2
     fixture = _clamped_discrete_laplace(scale, d)
     return _enclosure_check(f"discrete Laplace t={scale}, Δ={d}",
-                            lambda: discrete_laplace_pld(scale, d, step=_STEP),
-                            lambda k: compose(*(fixture,) * k), (0,), (d,), Fraction(d) / scale,
+                            partial(discrete_laplace_pld, scale, d, step=_STEP),
+                            partial(_repeat, fixture), (0,), (d,), Fraction(d) / scale,
                             (2, 3))
 
 
@@ -203,7 +208,7 @@ def check_basic_composition_looser() -> CheckResult:
     (1,), (0,) does not refute it: δ(ε_hi) > δ or δ(ε_lo) < δ, proved, would fail the check."""
     eps0, k = Fraction(1), 3
     pld = randomized_response_pld(eps0, step=_STEP).self_compose(k)
-    composed = compose(*(_rr_at(eps0),) * k)
+    composed = _repeat(_rr_at(eps0), k)
     seen = []
     for delta in (Fraction(1, 10), Fraction(1, 100)):
         eps = pld.epsilon(delta)
