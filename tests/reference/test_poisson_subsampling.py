@@ -12,15 +12,15 @@ from privref.audits.exact import Verdict, audit
 from privref.reference.composition import leak
 from privref.reference.errors import InvalidArgument
 from privref.reference.mechanism import Mechanism
-from privref.reference.neighbors import Universe
+from privref.reference.neighbors import LabelSubstitution, Substitution, Universe
 from privref.reference.poisson_subsampling import (
+    amplified_claim,
     amplified_epsilon,
     membership_response,
     poisson_subsample,
-    poisson_subsampling_claim,
 )
 from privref.reference.privacy import PrivacyClaim
-from privref.reference.randomized_response import randomized_response
+from privref.reference.randomized_response import label_flip
 from privref.reference.reals import exp, log
 
 from .contracts import MechanismContract
@@ -60,7 +60,7 @@ def test_the_law_is_the_mixture_over_kept_subsets() -> None:
 
 
 def test_the_claim_is_the_amplified_pair() -> None:
-    claim = poisson_subsampling_claim(PrivacyClaim(log(3), F(1, 10)), "1/4")
+    claim = amplified_claim(PrivacyClaim(log(3), F(1, 10)), "1/4")
     assert exp(claim.epsilon).exact == F(3, 2) and claim.delta == F(1, 40)
     assert exp(amplified_epsilon(log(5), F(1, 2))).exact == 3
 
@@ -73,9 +73,20 @@ def test_the_amplified_epsilon_is_attained_exactly(rate: F) -> None:
     assert exp(report.epsilon_exact).exact == 1 + 2 * rate
 
 
+def test_under_substitution_the_same_epsilon_is_attained() -> None:
+    inner = membership_response("3/4", relation=Substitution())
+    mech = poisson_subsample(inner, "1/3")
+    assert mech.relation == Substitution()
+    report = audit(mech, Universe((0, 1), (1, 2, 3)))
+    assert report.verdict is Verdict.HOLDS
+    assert report.epsilon_exact is not None and exp(report.epsilon_exact).exact == F(5, 3)
+    wrong = poisson_subsample(inner, "1/3", claim=amplified_claim(inner.claim, "1/6"))
+    assert audit(wrong, Universe((0, 1), (2,))).verdict is Verdict.VIOLATED
+
+
 def test_a_claim_at_half_the_rate_is_refuted() -> None:
     inner = membership_response("3/4")
-    wrong = poisson_subsample(inner, "1/2", claim=poisson_subsampling_claim(inner.claim, "1/4"))
+    wrong = poisson_subsample(inner, "1/2", claim=amplified_claim(inner.claim, "1/4"))
     assert audit(wrong, Universe((0, 1), (0, 1))).verdict is Verdict.VIOLATED
 
 
@@ -84,8 +95,10 @@ def test_bad_input_names_the_argument() -> None:
         poisson_subsample(membership_response("3/4"), 0)
     with pytest.raises(InvalidArgument, match="rate="):
         poisson_subsample(membership_response("3/4"), "3/2")
-    with pytest.raises(InvalidArgument, match="add/remove"):
-        poisson_subsample(randomized_response("3/4"), "1/2")
+    with pytest.raises(InvalidArgument, match="add/remove or substitution"):
+        poisson_subsample(label_flip("3/4"), "1/2")
+    with pytest.raises(InvalidArgument, match="relation="):
+        membership_response("3/4", relation=LabelSubstitution())  # type: ignore[arg-type]
     with pytest.raises(InvalidArgument, match="inner="):
         poisson_subsample("not a mechanism", "1/2")  # type: ignore[arg-type]
     with pytest.raises(InvalidArgument, match="keep="):

@@ -34,7 +34,7 @@ from privref.reference.decide import less_than
 from privref.reference.fdp import GaussianDP, dp_tradeoff, normal_quantile
 from privref.reference.geometric import discrete_laplace_mechanism
 from privref.reference.mechanism import Mechanism
-from privref.reference.neighbors import Universe
+from privref.reference.neighbors import AddRemove, Substitution, Universe
 from privref.reference.pld import (
     CertifiedPLD,
     discrete_laplace_pld,
@@ -42,9 +42,9 @@ from privref.reference.pld import (
     randomized_response_pld,
 )
 from privref.reference.poisson_subsampling import (
+    amplified_claim,
     membership_response,
     poisson_subsample,
-    poisson_subsampling_claim,
 )
 from privref.reference.privacy import PrivacyClaim
 from privref.reference.program import Program, bernoulli, categorical
@@ -252,20 +252,23 @@ def _amplified(results: list[CheckResult], mechanism: Mechanism[Any], universe: 
 
 def check_poisson_amplification() -> CheckResult:
     """Membership response (keep 3/4, ε = ln 3) and its leak(1/10), Poisson-subsampled at
-    q = 1/2, 1/3, 1/4 on datasets of 0-3 bits (add/remove): exact audits of
-    (ln(1 + q(e^ε − 1)), q·δ) HOLD, the exact ε equals it, and q·δ·99/100 is refuted.
+    q = 1/2, 1/3, 1/4, under add/remove (datasets of 0-3 bits) and under substitution (1-3
+    bits): exact audits of (ln(1 + q(e^ε − 1)), q·δ) HOLD, the exact ε equals it, and
+    q·δ·99/100 is refuted.
 
     The q in the claim is :data:`POISSON_RATE_FACTOR`·q, read at run time."""
-    inner = membership_response("3/4")
-    leaky = leak(inner, "1/10")
     results: list[CheckResult] = []
-    for rate in (Fraction(1, 2), Fraction(1, 3), Fraction(1, 4)):
-        claimed = rate * POISSON_RATE_FACTOR
-        for base, sizes, tight_delta in ((inner, (0, 1, 2, 3), False), (leaky, (0, 1, 2), True)):
-            problem = _amplified(results, poisson_subsample(base, rate), Universe((0, 1), sizes),
-                                 poisson_subsampling_claim(base.claim, claimed), True, tight_delta)
-            if problem is not None:
-                return CheckResult(Verdict.VIOLATED, problem)
+    for relation, sizes in ((AddRemove(), (0, 1, 2, 3)), (Substitution(), (1, 2, 3))):
+        inner = membership_response("3/4", relation=relation)
+        leaky = leak(inner, "1/10")
+        for rate in (Fraction(1, 2), Fraction(1, 3), Fraction(1, 4)):
+            claimed = rate * POISSON_RATE_FACTOR
+            for base, tight_delta in ((inner, False), (leaky, True)):
+                universe = Universe((0, 1), sizes[:-1] if tight_delta else sizes)
+                problem = _amplified(results, poisson_subsample(base, rate), universe,
+                                     amplified_claim(base.claim, claimed), True, tight_delta)
+                if problem is not None:
+                    return CheckResult(Verdict.VIOLATED, problem)
     return combine(results)
 
 
@@ -281,7 +284,7 @@ def check_without_replacement_amplification() -> CheckResult:
     for n in (2, 3, 4):
         rate = Fraction(1, n) * WITHOUT_REPLACEMENT_RATE_FACTOR
         for base, tight_delta in ((rr, False), (leaky, True)):
-            claim = poisson_subsampling_claim(base.claim, rate)
+            claim = amplified_claim(base.claim, rate)
             problem = _amplified(results, subsample(base, 1, n, claim=claim),
                                  Universe((0, 1), (n,)), claim, True, tight_delta)
             if problem is not None:
@@ -405,10 +408,11 @@ ENTRIES: tuple[Entry, ...] = (
           statement="If M is (ε, δ)-DP under add/remove of one entry, running M on a Poisson "
                     "subsample (each entry kept independently with probability q) is "
                     "(ln(1 + q(e^ε − 1)), q·δ)-DP under add/remove (Li, Qardaji & Su 2012 for "
-                    "ε; Balle, Barthe & Gaboardi 2018 for the (ε, δ) form); tight for "
-                    "randomized response on membership.",
+                    "ε; Balle, Barthe & Gaboardi 2018 for the (ε, δ) form), and likewise under "
+                    "substitution; tight for randomized response on membership.",
           kind=Kind.FOLKLORE, status=Status.CHECKED,
-          checks=(Check("exact audits, q = 1/2, 1/3, 1/4, tight in ε and δ",
+          checks=(Check("exact audits, q = 1/2, 1/3, 1/4, add/remove and substitution, tight in "
+                        "ε and δ",
                         check_poisson_amplification, constant="POISSON_RATE_FACTOR"),),
           notes="Balle, Barthe & Gaboardi 2018 state the Poisson case for the remove relation; "
                 "the audits cover every ordered add/remove pair of the universe.",
@@ -422,7 +426,7 @@ ENTRIES: tuple[Entry, ...] = (
           checks=(Check("exact audits, m = 1, n = 2, 3, 4, tight in ε and δ",
                         check_without_replacement_amplification,
                         constant="WITHOUT_REPLACEMENT_RATE_FACTOR"),),
-          subjects=("reference.subsampling",)),
+          subjects=("reference.subsampling", "reference.poisson_subsampling.amplified_claim")),
     Entry(paper="folklore", number="Dong-Roth-Su 2022 Corollary 2.13",
           statement="μ-GDP holds iff (ε, δ(ε))-DP holds for every ε >= 0, δ(ε) = Φ(−ε/μ + μ/2) − "
                     "e^ε Φ(−ε/μ − μ/2) (Dong, Roth & Su 2022, Corollary 2.13): the trade-off "
