@@ -7,9 +7,11 @@ from fractions import Fraction
 from privref.proofs.folklore import ENTRIES
 from privref.proofs.folklore_zcdp import (
     check_against_gaussian,
+    check_delta_form_against_audits,
     check_delta_round_trip,
     check_tighter_than_lemma_51,
 )
+from privref.proofs.halving import run_halved
 from privref.reference.accounting import (
     zcdp_epsilon,
     zcdp_epsilon_at_order,
@@ -27,7 +29,8 @@ def test_the_three_checks_hold_and_the_entry_is_registered() -> None:
     assert check_tighter_than_lemma_51().verdict is Verdict.HOLDS
     entry = next(e for e in ENTRIES if e.number == "Canonne-Kamath-Steinke 2020 Corollary 13")
     assert {c.run for c in entry.checks} == {check_delta_round_trip, check_against_gaussian,
-                                             check_tighter_than_lemma_51}
+                                             check_tighter_than_lemma_51,
+                                             check_delta_form_against_audits}
     assert all(resolves(s) for s in entry.subjects), entry.subjects
 
 
@@ -45,3 +48,10 @@ def test_a_formula_without_the_log_alpha_term_fails_the_round_trip() -> None:
     def no_log_alpha(rho: Fraction, delta: Fraction, alpha: Fraction) -> Real:
         return zcdp_epsilon_at_order(rho, delta, alpha) + log(alpha) / (alpha - 1)
     assert check_delta_round_trip(no_log_alpha).verdict is Verdict.VIOLATED
+
+
+def test_the_delta_form_holds_against_the_discrete_gaussian_and_fails_halved() -> None:
+    entry = next(e for e in ENTRIES if e.number == "Canonne-Kamath-Steinke 2020 Corollary 13")
+    check = next(c for c in entry.checks if c.run is check_delta_form_against_audits)
+    assert check.run().verdict is Verdict.HOLDS
+    assert run_halved(check).verdict is Verdict.VIOLATED

@@ -35,6 +35,7 @@ from privref.reference.reals import exp, log, rational
 
 from ._common import audit_result, combine
 from ._ledger import Check, CheckResult, Entry, Kind, Status, Verdict
+from .folklore_accounting import ENTRIES as ACCOUNTING_ENTRIES
 from .folklore_continuous import (
     check_above_threshold,
     check_gaussian_release_profile,
@@ -46,6 +47,7 @@ from .folklore_gaussian import check_against_lemma_51, check_hockey_stick_integr
 from .folklore_pooled import check_conditional_law, check_pooled_level
 from .folklore_zcdp import (
     check_against_gaussian,
+    check_delta_form_against_audits,
     check_delta_round_trip,
     check_tighter_than_lemma_51,
 )
@@ -356,13 +358,16 @@ ENTRIES: tuple[Entry, ...] = (
                   Check("sound against the Gaussian mechanism's exact profile, 12 points",
                         check_against_gaussian),
                   Check("strictly below 001 Lemma 51, 20 points",
-                        check_tighter_than_lemma_51, constant="LEMMA_51_FACTOR")),
+                        check_tighter_than_lemma_51, constant="LEMMA_51_FACTOR"),
+                  Check("δ form: exact audits of the discrete Gaussian, 4 points",
+                        check_delta_form_against_audits, constant="CKS_DELTA_SCALE")),
           notes="The accountant evaluates ε_α exactly at a rational α proposed by a float "
                 "minimisation (d ε_α/dα = ρ − (ln(1/δ) − ln α)/(α − 1)²); every α > 1 is "
                 "valid, so the float never decides soundness.  The black-box auditor converts "
                 "declared ρ-zCDP claims through it.",
           subjects=("reference.accounting.zcdp_to_dp_epsilon",
                     "reference.accounting.zcdp_epsilon_at_order",
+                    "reference.accounting.zcdp_to_dp_delta",
                     "audits.blackbox.declarations.audited_point")),
     Entry(paper="folklore", number="Przyborowski-Wilenski 1940",
           statement="Two counts conditioned on their sum (Przyborowski and Wilenski, Biometrika "
@@ -402,4 +407,5 @@ ENTRIES: tuple[Entry, ...] = (
           notes=("Proof: one example lies in exactly one block, so at most one of the k "
                  "equally likely answers changes."),
           subjects=("reference.learners.prediction_baselines.block_average_predictor",)),
+    *ACCOUNTING_ENTRIES,
 )

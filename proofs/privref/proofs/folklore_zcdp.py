@@ -10,6 +10,11 @@ each able to fail:
   sensitivity 1 and noise σ is ρ = 1/(2σ²)-zCDP, and its exact δ(ε) (Balle-Wang 2018 Theorem 8,
   itself checked against a hockey-stick integral) must be at most δ at the returned ε;
 * tightness: the returned ε is strictly below 001 Lemma 51's ρ + 2√(ρ ln(1/δ)) on a grid.
+
+The δ form :func:`privref.reference.accounting.zcdp_to_dp_delta` (the infimum over α) is checked
+by exact audits of the discrete Gaussian mechanism (ρ = 1/(2σ²)-zCDP, CKS 2020 Theorem 4): its
+claim (ε, δ) HOLDS, the δ is strictly below Bun-Steinke's exp(−(ε − ρ)²/(4ρ)), and at two points
+half the δ is refuted (the conversion is within 2× of the mechanism's exact profile there).
 """
 
 from __future__ import annotations
@@ -20,21 +25,32 @@ from fractions import Fraction
 from privref.reference.accounting import (
     analytic_gaussian_delta,
     gaussian_zcdp,
+    zcdp_delta,
     zcdp_epsilon_at_order,
     zcdp_order,
+    zcdp_to_dp_delta,
     zcdp_to_dp_epsilon,
 )
 from privref.reference.decide import at_most, less_than, within
+from privref.reference.geometric import discrete_gaussian_mechanism
+from privref.reference.neighbors import Universe
+from privref.reference.privacy import PrivacyClaim
 from privref.reference.reals import Real, exp, log, rational, sqrt
 
+from ._common import audit_result, combine
 from ._ledger import CheckResult, Verdict
 from .numbers_text import decimal
 
-__all__ = ["LEMMA_51_FACTOR", "check_against_gaussian", "check_delta_round_trip",
+__all__ = ["CKS_DELTA_SCALE", "LEMMA_51_FACTOR", "check_against_gaussian",
+           "check_delta_form_against_audits", "check_delta_round_trip",
            "check_tighter_than_lemma_51"]
 
 LEMMA_51_FACTOR = 2
 """The 2 of 001 Lemma 51's ε = ρ + 2√(ρ ln(1/δ)), the bound Corollary 13 is compared with."""
+
+CKS_DELTA_SCALE = Fraction(1)
+"""The factor of the converted δ claimed in :func:`check_delta_form_against_audits` (read at run
+time; halved, the audits refute it at σ² = 1, ε = 1 and σ² = 4, ε = 1/2)."""
 
 Conversion = Callable[[Fraction, Fraction], Real]
 """(ρ, δ) ↦ an ε with ρ-zCDP ⟹ (ε, δ)-DP (exact Real)."""
@@ -106,3 +122,22 @@ def check_tighter_than_lemma_51(conversion: Conversion = zcdp_to_dp_epsilon) -> 
                                    f"001 Lemma 51's ε", witness=f"rho={rho}, delta={delta}")
             count += 1
     return CheckResult(Verdict.HOLDS, f"{count} (ρ, δ) points: strictly below 001 Lemma 51")
+
+
+def check_delta_form_against_audits() -> CheckResult:
+    """zcdp_to_dp_delta(ρ, ε) against the discrete Gaussian mechanism at σ² = 1, 4 (ρ = 1/(2σ²)),
+    ε = 1/2, 1, 2: exact audits of (ε, CKS_DELTA_SCALE·δ.hi) HOLD, and δ is proved strictly below
+    Bun-Steinke's δ of 001 Lemma 51 (zcdp_delta)."""
+    results = []
+    for sigma2, eps in ((1, Fraction(1)), (4, Fraction(1, 2)), (4, Fraction(1)), (1, Fraction(2))):
+        rho = Fraction(1, 2 * sigma2)
+        delta = zcdp_to_dp_delta(rho, eps)
+        if eps > rho:
+            below = less_than(delta.hi, zcdp_delta(rho, eps))
+            if below is not Verdict.HOLDS:
+                return CheckResult(below, f"σ²={sigma2}, ε={eps}: CKS δ <= {decimal(delta.hi)} "
+                                          "not proved below Lemma 51's δ")
+        claim = PrivacyClaim(rational(eps), delta.rounded(64).hi * CKS_DELTA_SCALE)
+        results.append(audit_result(discrete_gaussian_mechanism(sigma2), Universe((0, 1), (1,)),
+                                    claim=claim)[0])
+    return combine(results)

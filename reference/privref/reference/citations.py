@@ -114,6 +114,11 @@ EXTERNAL: Final[tuple[str, ...]] = (
     "Balle-Wang 2018 Theorem 8",
     "Canonne-Kamath-Steinke 2020 Corollary 13",
     "Przyborowski-Wilenski 1940",
+    "Sommer-Meiser-Mohammadi 2019 PLD composition",
+    "Li-Qardaji-Su 2012 Poisson amplification",
+    "Balle-Barthe-Gaboardi 2018 sampling without replacement",
+    "Dong-Roth-Su 2022 Corollary 2.13",
+    "Dong-Roth-Su 2022 Corollary 3.3",
 )
 """Results the papers use without a number, or that come from other papers (ledger paper ``folklore``).
 
@@ -136,7 +141,12 @@ Canonne, Kamath and Steinke (NeurIPS 2020, Corollary 13) convert ρ-zCDP to (ε,
 than Bun-Steinke 2016 Proposition 1.3 (001 Lemma 51); the black-box auditor audits zCDP claims
 through it.  Przyborowski and Wilenski (Biometrika 1940) test two Poisson counts by
 conditioning on their sum; the black-box auditor's pooled test conditions draws dealt by fair
-coins the same way.
+coins the same way.  Certified accounting rests on: PLD composition (Sommer, Meiser & Mohammadi
+2019; tight for products of tight dominating pairs, Zhu, Dong & Wang 2022 Theorem 10); amplification
+by Poisson subsampling under add/remove (Li, Qardaji & Su 2012; the (ε, δ) form in Balle, Barthe &
+Gaboardi 2018) and by sampling m of n without replacement under substitution (Balle, Barthe &
+Gaboardi 2018); Gaussian DP's δ(ε) (Dong, Roth & Su 2022, Corollary 2.13) and its composition
+(Corollary 3.3).
 """
 
 FOLKLORE: Final = "folklore"
