@@ -20,6 +20,7 @@ from privref.reference._arb import arb, ball, to_interval, working_precision
 from privref.reference.discrete_noise import DiscreteGaussian
 from privref.reference.errors import InvalidArgument
 from privref.reference.reals import Interval
+from tests.reference.test_pld import _subsampled_exact
 
 STEP = F(1, 100)
 
@@ -325,3 +326,26 @@ def test_mixture_survival_contains_the_truth_at_low_precision(forward: bool) -> 
             for strict in (True, False):
                 with working_precision(24):
                     assert _contains(sub.survival(x, strict, under_q), exact), (x, under_q)
+
+
+# ------------------------------------------------------------------ one use, no grid
+
+
+@pytest.mark.parametrize("order", ["remove", "add"])
+def test_pair_delta_and_epsilon_of_one_subsampled_gaussian_step(order: str) -> None:
+    """pair_delta against the closed form at the optimal half-line; pair_epsilon's ends proved
+    on the right sides of δ by that same closed form; both orders, two precisions."""
+    sigma, q = F(1), F(1, 5)
+    pair = pld.poisson_subsampled_gaussian_pair(sigma, q, order)
+    for eps in (F(0), F(1, 20), F(1, 10)):
+        exact = _subsampled_exact(sigma, q, order, eps)
+        box = pld.pair_delta(pair, eps)
+        assert _inside(exact, box) and box.width < F(1, 2**100)
+    for delta in ((F(1, 10**3), F(1, 10**9)) if order == "remove" else (F(1, 10**2),)):
+        for prec in (32, 128):  # at 32 bits δ's box is wide: its ends must be used the right way
+            eps_box = pld.pair_epsilon(pair, delta, prec=prec)
+            assert 0 < eps_box.lo < eps_box.hi
+            assert prec < 128 or eps_box.hi <= eps_box.lo * (1 + F(1, 2**29))
+            assert _subsampled_exact(sigma, q, order, eps_box.hi).hi <= delta
+            assert _subsampled_exact(sigma, q, order, eps_box.lo).lo > delta
+    assert pld.pair_epsilon(pair, F(1, 2)) == Interval(F(0), F(0))  # δ(0) <= 1/2 already

@@ -98,7 +98,7 @@ from . import _pld_grid as grid_
 from ._arb import arb, ball, to_interval, working_precision
 from ._pld_grid import Grid, Survival
 from .discrete_noise import DiscreteGaussian
-from .errors import InvalidArgument
+from .errors import InvalidArgument, TooLargeToEnumerate
 from .reals import Interval, Prob
 from .validate import ExactInput, check_int, to_fraction
 
@@ -115,7 +115,10 @@ __all__ = [
     "gaussian_pld",
     "laplace_pair",
     "laplace_pld",
+    "pair_delta",
+    "pair_epsilon",
     "pair_pld",
+    "poisson_subsampled_gaussian_pair",
     "poisson_subsampled_gaussian_pld",
     "poisson_subsampled_pld",
     "randomized_response_pair",
@@ -587,13 +590,38 @@ def poisson_subsampled_gaussian_pld(sigma: ExactInput, rate: ExactInput, order: 
     remove: L = ln(1 − q + q·e^{(2x−1)/(2σ²)}); add: minus that; its survival under P and Q is a
     mixture of Φ values at x_t = σ²·ln((e^{±t} − (1 − q))/q) + 1/2, enclosed with arb.
     """
+    pair = poisson_subsampled_gaussian_pair(sigma, rate, order)  # validates the three
+    s, q = to_fraction(sigma, "sigma"), to_fraction(rate, "rate")
+    h, b, t = _step(step), _bits(bits), _tail(tail)
+    lo, hi = _subsampled_gaussian_range(s, q, order == "remove", b)
+    return _build(pair.survival, h, b,
+                  math.floor(lo / h) - 1, math.ceil(hi / h) + 1,
+                  f"Poisson-subsampled Gaussian sigma={s} rate={q} ({order})", t, merge=h / 32,
+                  continuous=True)
+
+
+def _subsampled_gaussian_range(s: Fraction, q: Fraction, remove: bool,
+                               bits: int) -> tuple[Fraction, Fraction]:
+    """The loss range spanned by the grid: the output within 1 + z·σ of the mean, Φ(−z) below
+    the mass unit."""
+    z = _tail_radius(bits)
+    with working_precision(64):
+        far = (ball((2 * (1 + z * s) - 1) / (2 * s * s))).exp()
+        top = to_interval((1 - ball(q) + ball(q) * far).log(), "a loss bound").hi
+    near = q / (1 - q)  # |ln(1 − q)| <= q/(1 − q)
+    return (-near, top) if remove else (-top, near)
+
+
+def poisson_subsampled_gaussian_pair(sigma: ExactInput, rate: ExactInput,
+                                     order: str) -> LossPair:
+    """The pair of :func:`poisson_subsampled_gaussian_pld` (same orders, same relation), for
+    :func:`pair_delta` and :func:`pair_epsilon` (one step, no grid)."""
     s = _positive(sigma, "sigma")
     q = to_fraction(rate, "rate")
     if not 0 < q < 1:
         raise InvalidArgument(f"rate={q} must be in (0, 1) (rate 1 is gaussian_pld)")
     if order not in ("remove", "add"):
         raise InvalidArgument(f"order={order!r} must be 'remove' or 'add'")
-    h, b, t = _step(step), _bits(bits), _tail(tail)
     remove = order == "remove"
     var = s * s
 
@@ -614,13 +642,58 @@ def poisson_subsampled_gaussian_pld(sigma: ExactInput, rate: ExactInput, order: 
             return ball(1 - q) * _tail_prob(-z0) + ball(q) * _tail_prob(-z1)
         return _tail_prob(-z0)
 
-    z = _tail_radius(b)
-    with working_precision(64):
-        far = (ball((2 * (1 + z * s) - 1) / (2 * var))).exp()
-        top = to_interval((1 - ball(q) + ball(q) * far).log(), "a loss bound").hi
-    near = q / (1 - q)  # |ln(1 − q)| <= q/(1 − q)
-    lo, hi = (-near, top) if remove else (-top, near)
-    return _build(survival, h, b, math.floor(lo / h) - 1, math.ceil(hi / h) + 1,
-                  f"Poisson-subsampled Gaussian sigma={s} rate={q} ({order})", t, merge=h / 32,
-                  continuous=True)
+    lo, hi = _subsampled_gaussian_range(s, q, remove, 63)
+    return LossPair(survival, lo, hi,
+                    f"Poisson-subsampled Gaussian sigma={s} rate={q} ({order}, add/remove)")
+
+
+_PAIR_PREC: Final = 128
+"""Working precision (bits) of :func:`pair_delta`."""
+
+
+def pair_delta(pair: LossPair, epsilon: ExactInput, prec: int = _PAIR_PREC) -> Interval:
+    """[lo, hi] containing δ_{P,Q}(ε) = P(L > ε) − e^ε·Q(L > ε) of one use of ``pair`` (ε >= 0,
+    exact): the hockey-stick divergence at its optimal set {L > ε} (module docstring), evaluated
+    from the survival enclosures at ``prec`` bits, no grid."""
+    if not isinstance(pair, LossPair):
+        raise InvalidArgument(f"pair={pair!r} must be a LossPair")
+    eps = to_fraction(epsilon, "epsilon")
+    if eps < 0:
+        raise InvalidArgument(f"epsilon={eps} must be >= 0")
+    work = check_int(prec, "prec", minimum=32, maximum=1 << 14)
+    with working_precision(work):
+        box = to_interval(pair.survival(eps, True, False)
+                          - ball(eps).exp() * pair.survival(eps, True, True), "a delta")
+    return Interval(max(box.lo, Fraction(0)), min(box.hi, Fraction(1)))
+
+
+def pair_epsilon(pair: LossPair, delta: ExactInput, rel: ExactInput = Fraction(1, 1 << 30),
+                 prec: int = _PAIR_PREC) -> Interval:
+    """[lo, hi] containing the least ε >= 0 with δ_{P,Q}(ε) <= δ for one use of ``pair``
+    (0 < δ < 1): δ(hi) <= δ is proved by :func:`pair_delta`, and δ(lo) > δ is proved (or
+    lo = 0); δ is nonincreasing in ε, so the least ε lies between.  Bisection on dyadic ε until
+    hi − lo <= rel·hi, or until :func:`pair_delta` cannot decide at ``prec`` bits (wider then)."""
+    d = to_fraction(delta, "delta")
+    if not 0 < d < 1:
+        raise InvalidArgument(f"delta={d} must be in (0, 1)")
+    r = _positive(rel, "rel")
+    if pair_delta(pair, 0, prec).hi <= d:
+        return Interval(Fraction(0), Fraction(0))
+    lo, hi = Fraction(0), Fraction(1)
+    while (box := pair_delta(pair, hi, prec)).hi > d:
+        if box.lo > d:  # lo moves only where δ > δ is proved
+            lo = hi
+        hi *= 2
+        if hi > 1 << 20:
+            raise TooLargeToEnumerate(f"delta={d}: no epsilon <= 2^20 is proved for {pair.name}")
+    while hi - lo > r * hi:
+        mid = (lo + hi) / 2
+        box = pair_delta(pair, mid, prec)
+        if box.hi <= d:
+            hi = mid
+        elif box.lo > d:
+            lo = mid
+        else:
+            break
+    return Interval(lo, hi)
 

@@ -7,7 +7,8 @@ queries), ``analytic_gaussian_delta`` (their privacy profile δ(ε), Balle-Wang 
 (:func:`~privref.reference.accounting.zcdp_to_dp_delta`), and for the DP-SGD kinds
 (``poisson_gaussian_*``) certified PLDs (:func:`~privref.reference.pld.
 poisson_subsampled_gaussian_pld`, both add/remove orders composed k times, the larger of the two
-taken; grid step :data:`POISSON_STEP`) or, at q = 1, the analytic Gaussian of k queries.
+taken; grid step :data:`POISSON_STEP`; at k = 1 the two pairs' δ directly, no grid:
+:func:`~privref.reference.pld.pair_delta`) or, at q = 1, the analytic Gaussian of k queries.
 :func:`classify` then places a library's float, taken as the exact rational it is, against that
 enclosure.  Every quantity asked for is one where larger is safer, so:
 
@@ -45,7 +46,14 @@ from privref.reference.accounting import (
     epsilon_ex_post,
     zcdp_to_dp_delta,
 )
-from privref.reference.pld import CertifiedPLD, poisson_subsampled_gaussian_pld
+from privref.reference.pld import (
+    CertifiedPLD,
+    LossPair,
+    pair_delta,
+    pair_epsilon,
+    poisson_subsampled_gaussian_pair,
+    poisson_subsampled_gaussian_pld,
+)
 from privref.reference.reals import Interval
 
 from .tasks import Task
@@ -126,18 +134,32 @@ def _subsampled(task: Task) -> bool:
     return task.exact("q") != 1
 
 
+def _one_use(task: Task) -> list[LossPair] | None:
+    """At k = 1 the two orders' pairs themselves (δ from their survival functions, no grid)."""
+    if task.value("steps") != 1:
+        return None
+    return [poisson_subsampled_gaussian_pair(task.exact("sigma"), task.exact("q"), order)
+            for order in ("remove", "add")]
+
+
 def _dpsgd_epsilon(task: Task) -> Interval:
     if not _subsampled(task):
         return epsilon_ex_post(task.exact("sigma"), task.value("steps"), task.exact("delta"))
-    pair = _dpsgd(task.exact("q"), task.exact("sigma"), task.value("steps"))
-    return _larger([g.epsilon(task.exact("delta")) for g in pair])
+    pairs = _one_use(task)
+    if pairs is not None:
+        return _larger([pair_epsilon(p, task.exact("delta")) for p in pairs])
+    grids = _dpsgd(task.exact("q"), task.exact("sigma"), task.value("steps"))
+    return _larger([g.epsilon(task.exact("delta")) for g in grids])
 
 
 def _dpsgd_delta(task: Task, epsilon: Fraction) -> Interval:
     if not _subsampled(task):
         return _profile(task, epsilon, task.exact("sigma"), 64)
-    pair = _dpsgd(task.exact("q"), task.exact("sigma"), task.value("steps"))
-    return _larger([g.delta(epsilon) for g in pair])
+    pairs = _one_use(task)
+    if pairs is not None:
+        return _larger([pair_delta(p, epsilon) for p in pairs])
+    grids = _dpsgd(task.exact("q"), task.exact("sigma"), task.value("steps"))
+    return _larger([g.delta(epsilon) for g in grids])
 
 
 def _precisions() -> list[int]:
@@ -254,7 +276,7 @@ def classify(cert: Certified, value: float) -> Verdict:
             if v > finer.hi:
                 return Verdict("conservative", _relative(v, finer.hi),
                                f"above the enclosure at {prec} bits", True)
-    if kind == "poisson_gaussian_delta":
+    if kind == "poisson_gaussian_delta" and _one_use(cert.task) is None:
         return Verdict("inside", None, "within the PLD enclosure (its width is the grid's; "
                                        "not proved safe)")
     return Verdict("inside", None, "within the enclosure")
