@@ -217,8 +217,7 @@ def _wor_worst_case(e0: F, n: int, m: int, eps: F) -> Interval:
 @pytest.mark.parametrize(("n", "m"), [(3, 1), (4, 2)])
 def test_fixed_size_forward_bounds_the_worst_case_and_is_attained(n: int, m: int) -> None:
     e0 = F(1)
-    forward = pld.fixed_size_subsampled_pld(pld.randomized_response_pair(e0), m, n, "forward",
-                                            step=STEP)
+    forward = pld.fixed_size_subsampled_pld(pld.randomized_response_pair(e0), m, n, step=STEP)
     for eps in (F(0), F(1, 10), F(1, 4)):
         worst = _wor_worst_case(e0, n, m, eps)
         box = forward.delta(eps)
@@ -229,16 +228,16 @@ def test_fixed_size_forward_bounds_the_worst_case_and_is_attained(n: int, m: int
 
 def test_fixed_size_refuses_composition_and_bad_input() -> None:
     pair = pld.laplace_pair(1)
-    one = pld.fixed_size_subsampled_pld(pair, 1, 10, "forward", step=F(1, 20))
+    one = pld.fixed_size_subsampled_pld(pair, 1, 10, step=F(1, 20))
     with pytest.raises(InvalidArgument, match="one use"):
         one.self_compose(2)
     with pytest.raises(InvalidArgument, match="one use"):
         pld.laplace_pld(1, step=F(1, 20)).compose(one)
     assert one.self_compose(1) is not None
     with pytest.raises(InvalidArgument, match="size"):
-        pld.fixed_size_subsampled_pld(pair, 10, 10, "forward")
-    with pytest.raises(InvalidArgument, match="order"):
-        pld.fixed_size_subsampled_pld(pair, 1, 10, "add")
+        pld.fixed_size_subsampled_pld(pair, 10, 10)
+    with pytest.raises(InvalidArgument, match="population"):
+        pld.fixed_size_subsampled_pld(pair, 1, 1)
     with pytest.raises(InvalidArgument, match="rate"):
         pld.poisson_subsampled_pld(pair, 0, "remove")
     with pytest.raises(InvalidArgument, match="pair"):
@@ -247,17 +246,13 @@ def test_fixed_size_refuses_composition_and_bad_input() -> None:
         pld.discrete_gaussian_pair(0)
 
 
-def test_forward_reverse_agree_with_poisson_orders() -> None:
-    """Fixed-size forward/reverse with γ = m/n are Poisson remove/add at q = γ (same pairs)."""
+def test_fixed_size_pair_is_the_poisson_removal_pair_at_the_same_rate() -> None:
+    """The same mixture pair: γ = m/n equals Poisson's q, so the two grids coincide."""
     pair = pld.randomized_response_pair(F(1, 2))
-    fwd = pld.fixed_size_subsampled_pld(pair, 1, 5, "forward", step=STEP)
-    rem = pld.poisson_subsampled_pld(pair, F(1, 5), "remove", step=STEP)
-    rev = pld.fixed_size_subsampled_pld(pair, 1, 5, "reverse", step=STEP)
-    add = pld.poisson_subsampled_pld(pair, F(1, 5), "add", step=STEP)
+    fixed = pld.fixed_size_subsampled_pld(pair, 1, 5, step=STEP)
+    poisson = pld.poisson_subsampled_pld(pair, F(1, 5), "remove", step=STEP)
     for eps in (F(0), F(1, 20)):
-        assert fwd.delta(eps) == rem.delta(eps)
-        assert rev.delta(eps) == add.delta(eps)
-
+        assert fixed.delta(eps) == poisson.delta(eps)
 
 
 # ------------------------------------------------------------------ the survival functions

@@ -73,8 +73,9 @@ survivals at the cut s = ln((e^{±t} − (1 − γ))/γ); s is irrational, enclo
 the survival (monotone in s) is enclosed by the union of its values at s_lo and s_hi.  Which
 subsampling and relation each mixture pair dominates: Poisson subsampling under add/remove,
 remove and add orders, each composable (:func:`poisson_subsampled_pld`; Zhu, Dong & Wang 2022,
-Theorem 11 and Proposition 30); sampling m of n without replacement under substitution, one use
-only (:func:`fixed_size_subsampled_pld`, where the reason composition is refused is stated).
+Theorem 11 and Proposition 30); sampling m of n without replacement under substitution, the
+forward pair only, one use only (:func:`fixed_size_subsampled_pld`, where the proof and the reason
+composition is refused are given).
 
 Width: the split is exact at grid points for one mechanism (only mass rounding), so the
 pessimistic end is nearly the truth; the optimistic end loses about s = min(2h², h/32) per
@@ -533,37 +534,37 @@ def poisson_subsampled_pld(pair: LossPair, rate: ExactInput, order: str, *,
     return pair_pld(sub, step=step, bits=bits, tail=tail)
 
 
-def fixed_size_subsampled_pld(pair: LossPair, size: int, population: int, order: str, *,
+def fixed_size_subsampled_pld(pair: LossPair, size: int, population: int, *,
                               step: ExactInput = DEFAULT_STEP, bits: int = DEFAULT_BITS,
                               tail: int = 1) -> CertifiedPLD:
     """Certified PLD of one use of M on a uniformly random subset of ``size`` = m of the
     ``population`` = n records (sampling without replacement), substitution neighbours (|D| = n
-    fixed, one record replaced), where ``pair`` = (P, Q) dominates M under substitution.  With
-    γ = m/n:
+    fixed, one record replaced), where ``pair`` = (P, Q) dominates M under substitution at every
+    hockey-stick order α >= 1 (ε >= 0).  With γ = m/n the pair is ((1−γ)Q + γP, Q); its δ(ε)
+    bounds δ_{M(D),M(D')}(ε) for *both* orderings of every pair of substitution neighbours and
+    every ε >= 0 (the result of Zhu, Dong & Wang 2022 for sampling without replacement).  Proof:
+    M(D) = (1−γ)A + γB and M(D') = (1−γ)A + γB', where A is M's law on the subsets without the
+    replaced record and B, B' on those with it.  Balle, Barthe & Gaboardi 2018's advanced joint
+    convexity (their Theorem 2, an equality) gives H_{α'}(M(D)‖M(D')) = γ·H_α(B‖(1−β)A + βB'),
+    α' = 1 + γ(α − 1), β = α'/α; convexity in the second argument bounds that by
+    γ·((1−β)H_α(B‖A) + β·H_α(B‖B')), and both are at most H_α(P‖Q), because B against A (couple
+    each subset holding the record with the subset that swaps it for a record outside) and B
+    against B' are mixtures of substitution pairs.  The same identity gives
+    H_{α'}((1−γ)Q + γP‖Q) = γ·H_α(P‖Q) exactly.  The reversed pair (Q, (1−γ)Q + γP) is the
+    bound at orders α < 1 (negative ε, the other half of the trade-off curve), which no δ(ε) at
+    ε >= 0 needs.
 
-    * ``order="forward"``: ((1−γ)Q + γP, Q); its δ(ε) bounds δ_{M(D),M(D')}(ε) for every
-      ordered pair of substitution neighbours and every ε >= 0 (Zhu, Dong & Wang 2022,
-      Theorem 11 for sampling without replacement; the proof is Balle, Barthe & Gaboardi 2018's
-      advanced joint convexity, M(D) = (1−γ)A + γB, M(D') = (1−γ)A + γB', followed by joint
-      convexity: a record-in versus record-out pair of subsets is again a substitution pair);
-    * ``order="reverse"``: (Q, (1−γ)Q + γP): the same bound for the hockey-stick orders α < 1
-      (ε < 0), i.e. the other half of the trade-off curve.
-
-    Neither order alone dominates the whole trade-off curve (the tight curve is the
-    symmetrisation min{f, f⁻¹}** of Dong, Roth & Su 2022), so a product of either order is no
-    proved bound for composed uses: the result refuses :meth:`CertifiedPLD.compose` and
-    :meth:`CertifiedPLD.self_compose` (k > 1).  Under add/remove, use
-    :func:`poisson_subsampled_pld`.
+    One use only: composition needs one pair dominating the whole trade-off curve, and that is
+    the symmetrisation min{f, f⁻¹}** (Dong, Roth & Su 2022) of this pair's curve f, not this
+    pair; so the result refuses :meth:`CertifiedPLD.compose` and :meth:`CertifiedPLD.self_compose`
+    (k > 1).  Under add/remove, use :func:`poisson_subsampled_pld`.
     """
     if not isinstance(pair, LossPair):
         raise InvalidArgument(f"pair={pair!r} must be a LossPair")
     n = check_int(population, "population", minimum=2, maximum=1 << 62)
     m = check_int(size, "size", minimum=1, maximum=n - 1)
-    if order not in ("forward", "reverse"):
-        raise InvalidArgument(f"order={order!r} must be 'forward' or 'reverse'")
-    g = Fraction(m, n)
-    sub = _mixture_pair(pair, g, order == "forward",
-                        f"fixed-size subsampled ({pair.name}) {m} of {n} ({order}, substitution)")
+    sub = _mixture_pair(pair, Fraction(m, n), True,
+                        f"fixed-size subsampled ({pair.name}) {m} of {n} (substitution)")
     h, b, t = _step(step), _bits(bits), _tail(tail)
     return _build(sub.survival, h, b, math.floor(sub.low / h), math.ceil(sub.high / h), sub.name,
                   t, composable=False)
