@@ -17,6 +17,7 @@ import pytest
 
 from privref.reference import pld
 from privref.reference._arb import arb, ball, to_interval, working_precision
+from privref.reference.accounting import analytic_gaussian_delta
 from privref.reference.discrete_noise import DiscreteGaussian
 from privref.reference.errors import InvalidArgument
 from privref.reference.reals import Interval
@@ -344,3 +345,27 @@ def test_pair_delta_and_epsilon_of_one_subsampled_gaussian_step(order: str) -> N
             assert _subsampled_exact(sigma, q, order, eps_box.hi).hi <= delta
             assert _subsampled_exact(sigma, q, order, eps_box.lo).lo > delta
     assert pld.pair_epsilon(pair, F(1, 2)) == Interval(F(0), F(0))  # δ(0) <= 1/2 already
+
+
+def test_gaussian_pair_delta_is_the_analytic_gaussian() -> None:
+    pair = pld.gaussian_pair(F(3, 2), 2)
+    for eps in (F(0), F(1, 2), F(3)):
+        exact = analytic_gaussian_delta(eps, 1, F(3, 4), prec=160)  # μ = Δ/σ = 4/3 both ways
+        box = pld.pair_delta(pair, eps)
+        assert box.lo <= exact.hi and exact.lo <= box.hi and box.width < F(1, 2**100)
+
+
+@pytest.mark.parametrize("order", ["remove", "add"])
+def test_generic_subsampling_of_the_gaussian_pair_agrees_with_the_specialised_pld(order: str) -> None:
+    """poisson_subsampled_pld(gaussian_pair) and poisson_subsampled_gaussian_pld are two
+    constructions of one pair: both contain the closed form at k = 1, and their composed
+    enclosures, both containing the truth, must overlap."""
+    sigma, q = F(1), F(1, 5)
+    generic = pld.poisson_subsampled_pld(pld.gaussian_pair(sigma), q, order, step=STEP)
+    special = pld.poisson_subsampled_gaussian_pld(sigma, q, order, step=STEP)
+    for eps in (F(0), F(1, 20), F(1, 10)):
+        exact = _subsampled_exact(sigma, q, order, eps)
+        assert _inside(exact, generic.delta(eps)) and _inside(exact, special.delta(eps))
+    for eps in (F(0), F(1, 4)):
+        a, b = generic.self_compose(3).delta(eps), special.self_compose(3).delta(eps)
+        assert a.lo <= b.hi and b.lo <= a.hi

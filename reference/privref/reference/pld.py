@@ -113,6 +113,7 @@ __all__ = [
     "discrete_laplace_pair",
     "discrete_laplace_pld",
     "fixed_size_subsampled_pld",
+    "gaussian_pair",
     "gaussian_pld",
     "laplace_pair",
     "laplace_pld",
@@ -266,21 +267,19 @@ def gaussian_pld(sigma: ExactInput, sensitivity: ExactInput = 1, *,
     enclosed by arb's erfc (Balle & Wang 2018; Koskela et al. 2020).  The grid spans the mean ±
     z·μ with Φ(−z) below 2^-bits; the rest is moved to +∞ (pessimistic) or dropped.
     """
-    s = _positive(sigma, "sigma")
-    d = _positive(sensitivity, "sensitivity")
+    pair = gaussian_pair(sigma, sensitivity)  # validates both
+    mu = to_fraction(sensitivity, "sensitivity") / to_fraction(sigma, "sigma")
     h, b, t = _step(step), _bits(bits), _tail(tail)
-    mu = d / s
-
-    def survival(x: Fraction, strict: bool, under_q: bool) -> arb:
-        centre = -mu / 2 if under_q else mu / 2  # L ~ N(±μ²/2, μ²) under P / under Q
-        return ((ball(x / mu) - ball(centre)) / arb(2).sqrt()).erfc() / 2
-
-    z = _tail_radius(b)
-    lo = math.floor((mu * mu / 2 - z * mu) / h)
-    hi = math.ceil((mu * mu / 2 + z * mu) / h)
-    return _build(survival, h, b, lo, hi, f"Gaussian sigma={s} sensitivity={d}", t,
+    lo, hi = _gaussian_range(mu, b)
+    return _build(pair.survival, h, b, math.floor(lo / h), math.ceil(hi / h), pair.name, t,
                   merge=grid_.merge_offset(h),
                   continuous=True)
+
+
+def _gaussian_range(mu: Fraction, bits: int) -> tuple[Fraction, Fraction]:
+    """The mean μ²/2 of the loss ± z·μ, with Φ(−z) below the mass unit 2^-bits."""
+    z = _tail_radius(bits)
+    return mu * mu / 2 - z * mu, mu * mu / 2 + z * mu
 
 
 @dataclass(frozen=True)
@@ -296,6 +295,23 @@ class LossPair:
     low: Fraction
     high: Fraction
     name: str
+
+
+def gaussian_pair(sigma: ExactInput, sensitivity: ExactInput = 1) -> LossPair:
+    """The pair P = N(0, σ²), Q = N(Δ, σ²) of :func:`gaussian_pld` (tight and symmetric, both
+    relations): L ~ N(μ²/2, μ²) under P and N(−μ²/2, μ²) under Q, μ = Δ/σ, so
+    P(L > t) = erfc((t/μ − μ/2)/√2)/2, enclosed by arb's erfc; for
+    :func:`poisson_subsampled_pld` and :func:`pair_delta`."""
+    s = _positive(sigma, "sigma")
+    d = _positive(sensitivity, "sensitivity")
+    mu = d / s
+
+    def survival(x: Fraction, strict: bool, under_q: bool) -> arb:
+        centre = -mu / 2 if under_q else mu / 2  # L ~ N(±μ²/2, μ²) under P / under Q
+        return ((ball(x / mu) - ball(centre)) / arb(2).sqrt()).erfc() / 2
+
+    lo, hi = _gaussian_range(mu, 63)
+    return LossPair(survival, lo, hi, f"Gaussian sigma={s} sensitivity={d}")
 
 
 def pair_pld(pair: LossPair, *, step: ExactInput = DEFAULT_STEP, bits: int = DEFAULT_BITS,
