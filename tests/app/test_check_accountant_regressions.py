@@ -6,7 +6,8 @@ and prints), and classified by :func:`privref.app.accountants.certify.classify`.
 upstream is asserted twice: the recorded value of the version that had it (a constant, with its
 source) and the installed version's behaviour.  Issues not reachable here are listed in
 docs/accountant-check.md with the reason (Opacus needs PyTorch; SmartNoise and Google's C++ library
-are not Python packages we install; subsampled tasks wait for privref's certified PLD).
+are not Python packages we install; prv_accountant issue 17's own subsampled δ ≈ 1e-18 is below
+what privref's 63-bit PLD masses can certify).
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ import pytest
 from privref.app.accountants.certify import certify, classify
 from privref.app.accountants.registry import LIBRARIES
 from privref.app.accountants.tasks import find
+from privref.reference import pld
+from privref.reference.errors import TooLargeToEnumerate
 
 
 def _run(library: str, method: str, task_id: str) -> tuple[float, ...]:
@@ -73,13 +76,25 @@ PRV_17 = "https://github.com/microsoft/prv_accountant/issues/17"
 
 def test_prv_17_tiny_delta_is_refused_not_answered_unsafely() -> None:
     """PRV_17: ε jumps from 0.056 to 3.8 between δ = 1.1e-18 and 1.13e-18 (subsampled, q =
-    0.00033: that task waits for privref's certified PLD).  At q = 1 and δ = 1e-18 prv-accountant
+    0.00033: privref's PLD refuses that δ, next test).  At q = 1 and δ = 1e-18 prv-accountant
     0.2.0 refuses (ValueError: floating point errors will dominate) instead of answering."""
     with pytest.raises(ValueError, match="Floating point errors will dominate"):
         _run("prv-accountant", "PRVAccountant.compute_epsilon", "eps-s2.0-R1-d1e-18")
     upper, _ = _run("prv-accountant", "PRVAccountant.compute_epsilon", "eps-s2.0-R1-d1e-10")
     cert = certify(find("eps-s2.0-R1-d1e-10"))
     assert classify(cert, upper).cls == "conservative"
+
+
+def test_prv_17_own_task_is_refused_by_the_certified_pld_not_answered() -> None:
+    """PRV_17's task (q = 0.00033, σ = 4, 10⁴ steps, δ = 1.1e-18): privref's pessimistic grid
+    keeps at least one mass unit (2^-63) per step at +∞, about 1.4e-15 after 10⁴ steps, so no
+    finite ε is proved at δ = 1.1e-18 and ``epsilon`` refuses instead of returning a number."""
+    remove = pld.poisson_subsampled_gaussian_pld(4, Fraction(0.00033), "remove",
+                                                 step=Fraction(1, 50), bits=63)
+    composed = remove.self_compose(10_000)
+    assert Fraction(composed.upper.infinity, 1 << 63) > Fraction(1.13e-18)
+    with pytest.raises(TooLargeToEnumerate, match="infinite loss"):
+        composed.epsilon(Fraction(1.1e-18))
 
 
 # --- Google's PLD past e^709 (differential-privacy pull request 430) ------------------------

@@ -3,15 +3,20 @@
 :func:`certify` encloses the true value of a :class:`~.tasks.Task` with privref's certified
 accountants (:mod:`privref.reference.accounting`): ``epsilon_ex_post`` (the least ε of R Gaussian
 queries), ``analytic_gaussian_delta`` (their privacy profile δ(ε), Balle-Wang 2018 Theorem 8),
-``calibrate_sigma`` (the least σ), and for ``zcdp_delta`` the Canonne-Kamath-Steinke conversion
-(:func:`~privref.reference.accounting.zcdp_to_dp_delta`).  :func:`classify` then places a
-library's float, taken as the exact rational it is, against that enclosure.  Every quantity
-asked for is one where larger is safer, so:
+``calibrate_sigma`` (the least σ), for ``zcdp_delta`` the Canonne-Kamath-Steinke conversion
+(:func:`~privref.reference.accounting.zcdp_to_dp_delta`), and for the DP-SGD kinds
+(``poisson_gaussian_*``) certified PLDs (:func:`~privref.reference.pld.
+poisson_subsampled_gaussian_pld`, both add/remove orders composed k times, the larger of the two
+taken; grid step :data:`POISSON_STEP`; at k = 1 the two pairs' δ directly, no grid:
+:func:`~privref.reference.pld.pair_delta`) or, at q = 1, the analytic Gaussian of k queries.
+:func:`classify` then places a library's float, taken as the exact rational it is, against that
+enclosure.  Every quantity asked for is one where larger is safer, so:
 
 * ``unsafe``: the float is proved smaller than the true value: below the enclosure's lower end,
-  or inside it but proved unsafe at the float itself (for ε: δ(ε_lib) > δ proved; for σ:
-  δ(ε; σ_lib) > δ proved).  The claim built on it is false.  For ``zcdp_delta`` the proof is
-  that the Gaussian mechanism with ρ = μ²/2 (which is ρ-zCDP) is not (ε, δ_lib)-DP;
+  or inside it but proved unsafe at the float itself (for ε: δ(ε_lib) > δ proved, through the
+  optimistic PLD grids for the DP-SGD kinds; for σ: δ(ε; σ_lib) > δ proved).  The claim built
+  on it is false.  For ``zcdp_delta`` the proof is that the Gaussian mechanism with ρ = μ²/2
+  (which is ρ-zCDP) is not (ε, δ_lib)-DP;
 * ``unproved`` (``zcdp_delta`` only): below the conversion's certified value but above the
   Gaussian's δ: the theorem the library cites does not give its δ, but no ρ-zCDP mechanism is
   proved to violate it;
@@ -31,6 +36,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Final
 
 from privref.reference.accounting import (
@@ -40,6 +46,14 @@ from privref.reference.accounting import (
     epsilon_ex_post,
     zcdp_to_dp_delta,
 )
+from privref.reference.pld import (
+    CertifiedPLD,
+    LossPair,
+    pair_delta,
+    pair_epsilon,
+    poisson_subsampled_gaussian_pair,
+    poisson_subsampled_gaussian_pld,
+)
 from privref.reference.reals import Interval
 
 from .tasks import Task
@@ -47,6 +61,7 @@ from .tasks import Task
 __all__ = [
     "CKS_PRECISION",
     "CLASSES",
+    "POISSON_STEP",
     "Certified",
     "Verdict",
     "certify",
@@ -60,6 +75,12 @@ CLASSES: Final = ("inside", "conservative", "unsafe", "unproved", "invalid")
 CKS_PRECISION: Final = 256
 """Bits of :func:`~privref.reference.accounting.zcdp_to_dp_delta` for the zCDP tasks (its result is
 about 2^-200 wide)."""
+
+
+POISSON_STEP: Final = Fraction(1, 1000)
+"""Grid step of the DP-SGD tasks' PLDs.  The optimistic end loses about h/32 per step, so the
+enclosure at k = 1000 is about 2% wide and at k = 10⁵ about 12% (docs/accountant-check.md); an
+answer inside it is "inside", not proved safe, unless the check at the float itself decides."""
 
 
 @dataclass(frozen=True)
@@ -86,7 +107,59 @@ class Verdict:
 
 
 def _profile(task: Task, epsilon: Fraction, sigma: Fraction, prec: int) -> Interval:
-    return analytic_gaussian_delta(epsilon, task.value("queries"), sigma, prec)
+    """δ(ε) of R Gaussian queries (R = ``queries``, or ``steps`` of a q = 1 DP-SGD task)."""
+    count = dict(task.params).get("queries", dict(task.params).get("steps"))
+    assert isinstance(count, int)
+    return analytic_gaussian_delta(epsilon, count, sigma, prec)
+
+
+@lru_cache(maxsize=8)
+def _one_step(q: Fraction, sigma: Fraction, order: str) -> CertifiedPLD:
+    return poisson_subsampled_gaussian_pld(sigma, q, order, step=POISSON_STEP)
+
+
+@lru_cache(maxsize=8)
+def _dpsgd(q: Fraction, sigma: Fraction, steps: int) -> tuple[CertifiedPLD, CertifiedPLD]:
+    """The remove and add orders' PLDs of ``steps`` composed steps (cached across tasks)."""
+    return (_one_step(q, sigma, "remove").self_compose(steps),
+            _one_step(q, sigma, "add").self_compose(steps))
+
+
+def _larger(boxes: list[Interval]) -> Interval:
+    """The enclosure of the larger of several quantities, each in its box."""
+    return Interval(max(b.lo for b in boxes), max(b.hi for b in boxes))
+
+
+def _subsampled(task: Task) -> bool:
+    return task.exact("q") != 1
+
+
+def _one_use(task: Task) -> list[LossPair] | None:
+    """At k = 1 the two orders' pairs themselves (δ from their survival functions, no grid)."""
+    if task.value("steps") != 1:
+        return None
+    return [poisson_subsampled_gaussian_pair(task.exact("sigma"), task.exact("q"), order)
+            for order in ("remove", "add")]
+
+
+def _dpsgd_epsilon(task: Task) -> Interval:
+    if not _subsampled(task):
+        return epsilon_ex_post(task.exact("sigma"), task.value("steps"), task.exact("delta"))
+    pairs = _one_use(task)
+    if pairs is not None:
+        return _larger([pair_epsilon(p, task.exact("delta")) for p in pairs])
+    grids = _dpsgd(task.exact("q"), task.exact("sigma"), task.value("steps"))
+    return _larger([g.epsilon(task.exact("delta")) for g in grids])
+
+
+def _dpsgd_delta(task: Task, epsilon: Fraction) -> Interval:
+    if not _subsampled(task):
+        return _profile(task, epsilon, task.exact("sigma"), 64)
+    pairs = _one_use(task)
+    if pairs is not None:
+        return _larger([pair_delta(p, epsilon) for p in pairs])
+    grids = _dpsgd(task.exact("q"), task.exact("sigma"), task.value("steps"))
+    return _larger([g.delta(epsilon) for g in grids])
 
 
 def _precisions() -> list[int]:
@@ -101,8 +174,11 @@ def _decide_at(task: Task, value: Fraction) -> bool | None:
     """Whether the claim built on ``value`` is proved to hold (True), proved false (False), or
     undecided at MAX_PRECISION (None); kinds gaussian_epsilon and gaussian_sigma."""
     delta = task.exact("delta")
+    if task.kind == "poisson_gaussian_epsilon" and _subsampled(task):
+        box = _dpsgd_delta(task, value)  # the grids are fixed: one look decides or not
+        return True if box.hi <= delta else False if box.lo > delta else None
     for prec in _precisions():
-        if task.kind == "gaussian_epsilon":
+        if task.kind in ("gaussian_epsilon", "poisson_gaussian_epsilon"):
             box = _profile(task, value, task.exact("sigma"), prec)
         else:  # gaussian_sigma: δ(ε; σ = value)
             box = _profile(task, task.exact("epsilon"), value, prec)
@@ -131,9 +207,11 @@ _CERTIFIERS: Final[dict[str, Callable[[Task], tuple[Interval, Interval | None]]]
                                                  t.exact("delta")), None),
     "zcdp_delta": lambda t: (zcdp_to_dp_delta(t.exact("rho"), t.exact("epsilon"), CKS_PRECISION),
                              gaussian_floor(t.exact("rho"), t.exact("epsilon"))),
+    "poisson_gaussian_epsilon": lambda t: (_dpsgd_epsilon(t), None),
+    "poisson_gaussian_delta": lambda t: (_dpsgd_delta(t, t.exact("epsilon")), None),
 }
-"""The certifier of each task kind.  A kind missing here (a subsampled or PLD task waiting for
-privref.reference.pld) is reported as not certified and not run."""
+"""The certifier of each task kind; a kind missing here is reported as not certified and not
+run."""
 
 
 def certify(task: Task) -> Certified:
@@ -179,14 +257,16 @@ def classify(cert: Certified, value: float) -> Verdict:
         return Verdict("unsafe", _relative(v, box.lo), "below the enclosure's proved lower end")
     if v > box.hi:
         return Verdict("conservative", _relative(v, box.hi), "above the enclosure", True)
-    if kind in ("gaussian_epsilon", "gaussian_sigma"):
+    if kind in ("gaussian_epsilon", "gaussian_sigma", "poisson_gaussian_epsilon"):
         safe = _decide_at(cert.task, v)
         if safe is False:
             return Verdict("unsafe", None, "inside the enclosure, but delta at the value itself "
                                            "is proved to exceed the target delta")
         return Verdict("inside", None, "proved safe at the value itself" if safe
                        else "undecided at the value itself", bool(safe))
-    if kind == "gaussian_delta":  # a closed form: narrow the enclosure around the float
+    if kind == "gaussian_delta" or (kind == "poisson_gaussian_delta"
+                                    and not _subsampled(cert.task)):
+        # a closed form: narrow the enclosure around the float
         task = cert.task
         for prec in _precisions()[1:]:
             finer = _profile(task, task.exact("epsilon"), task.exact("sigma"), prec)
@@ -196,4 +276,7 @@ def classify(cert: Certified, value: float) -> Verdict:
             if v > finer.hi:
                 return Verdict("conservative", _relative(v, finer.hi),
                                f"above the enclosure at {prec} bits", True)
+    if kind == "poisson_gaussian_delta" and _one_use(cert.task) is None:
+        return Verdict("inside", None, "within the PLD enclosure (its width is the grid's; "
+                                       "not proved safe)")
     return Verdict("inside", None, "within the enclosure")

@@ -3,7 +3,9 @@
 a measurement charging exactly ρ (``cdp_delta``, the subject of OpenDP pull request 2820).
 
 The user measurement of the zCDP task needs the ``honest-but-curious`` feature: its privacy map
-returns the task's ρ as given.
+returns the task's ρ as given.  The DP-SGD kinds are not offered: OpenDP 0.16 has no
+amplification by Poisson subsampling (``make_population_amplification`` is for a simple random
+sample of a known population, sampled without replacement) and no PLD composition.
 """
 
 from __future__ import annotations

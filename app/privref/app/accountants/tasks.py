@@ -12,13 +12,17 @@ true value each asks for (larger is always the safe side):
 * ``gaussian_sigma``: the least σ for which R sensitivity-1 Gaussian queries are (ε, δ)-DP;
 * ``zcdp_delta``: the δ of (ε, δ)-DP that ρ-zCDP implies through Canonne, Kamath and Steinke 2020
   (Proposition 12 optimized over the Rényi order α, their Corollary 13), the conversion OpenDP
-  implements.
+  implements;
+* ``poisson_gaussian_epsilon``: DP-SGD's accounting question: k steps of the Poisson-subsampled
+  Gaussian mechanism (each record kept with probability q, the kept records' sum of values of
+  norm <= 1 released with N(0, σ²) noise), add/remove neighbours: the least ε at δ;
+* ``poisson_gaussian_delta``: the same mechanism's δ at ε (its privacy profile).
 
 The grid (:data:`GRID`) holds the extremes issue 35 names: δ down to 10⁻¹⁸ (and 1.13·10⁻¹⁸, the
 δ of prv_accountant issue 17), ε past 709 (where e^ε overflows a float), R = 1 and R = 10⁵,
-calibration at ε = 10 (outside the classical Gaussian's ε < 1), and OpenDP's cdp_delta regression
-points.  Subsampled and PLD tasks (``poisson_gaussian_epsilon`` ...) are added by giving the kind a
-certifier in :mod:`.certify`; a task whose kind has none is listed as not yet certified, not run.
+calibration at ε = 10 (outside the classical Gaussian's ε < 1), OpenDP's cdp_delta regression
+points, and DP-SGD tasks at q = 0.01 and q = 1 with k = 1, 1000 and 10⁵ steps.  A kind is run
+only when :mod:`.certify` has a certifier for it.
 """
 
 from __future__ import annotations
@@ -34,6 +38,10 @@ KINDS: Final = {
     "gaussian_delta": "delta of R composed sensitivity-1 Gaussian queries (noise sigma) at epsilon",
     "gaussian_sigma": "least sigma for R sensitivity-1 Gaussian queries to be (epsilon, delta)-DP",
     "zcdp_delta": "delta implied by rho-zCDP at epsilon (Canonne-Kamath-Steinke 2020 Cor. 13)",
+    "poisson_gaussian_epsilon": "epsilon of k steps of the Poisson-subsampled Gaussian (rate q, "
+                                "noise sigma), add/remove, at delta",
+    "poisson_gaussian_delta": "delta of k steps of the Poisson-subsampled Gaussian (rate q, "
+                              "noise sigma), add/remove, at epsilon",
 }
 """Each task kind and the quantity it asks for (the library's answer is compared with it)."""
 
@@ -42,8 +50,8 @@ KINDS: Final = {
 class Task:
     """One accounting question: ``kind`` (a key of :data:`KINDS`) and its parameters.
 
-    ``params`` maps a name (sigma, queries, epsilon, delta, rho) to a float (whose exact value is
-    the parameter) or an int (queries).  ``note`` says why the task is on the grid.
+    ``params`` maps a name (sigma, queries, epsilon, delta, rho, q, steps) to a float (whose exact
+    value is the parameter) or an int (queries, steps).  ``note`` says why the task is on the grid.
     """
 
     id: str
@@ -84,6 +92,16 @@ def _zcdp(rho: float, epsilon: float, note: str = "") -> Task:
                 note)
 
 
+def _dpsgd_eps(q: float, sigma: float, steps: int, delta: float, note: str = "") -> Task:
+    return Task(f"dpsgd-eps-q{q!r}-s{sigma!r}-k{steps}-d{delta!r}", "poisson_gaussian_epsilon",
+                (("q", q), ("sigma", sigma), ("steps", steps), ("delta", delta)), note)
+
+
+def _dpsgd_delta(q: float, sigma: float, steps: int, epsilon: float, note: str = "") -> Task:
+    return Task(f"dpsgd-delta-q{q!r}-s{sigma!r}-k{steps}-e{epsilon!r}", "poisson_gaussian_delta",
+                (("q", q), ("sigma", sigma), ("steps", steps), ("epsilon", epsilon)), note)
+
+
 _LARGE = 1 / 38  # mu = 38: the profile is non-trivial around epsilon = mu^2/2 = 722 > 709
 
 GRID: Final[tuple[Task, ...]] = (
@@ -117,6 +135,15 @@ GRID: Final[tuple[Task, ...]] = (
     _zcdp(5e-30, 1e-13, "OpenDP pull request 2820's second regression point (delta ~ 1e-234)"),
     _zcdp(0.5, 1.0),
     _zcdp(1.0, 10.0),
+    # DP-SGD: k steps of the Poisson-subsampled Gaussian (add/remove)
+    _dpsgd_eps(0.01, 1.0, 1, 1e-5, "one step"),
+    _dpsgd_eps(0.01, 1.0, 1000, 1e-5, "the DP-SGD task of docs/pld.md"),
+    _dpsgd_eps(0.01, 1.0, 100_000, 1e-5, "k = 10^5 steps"),
+    _dpsgd_eps(1.0, 30.0, 1000, 1e-5, "q = 1: no subsampling (the Gaussian composed)"),
+    _dpsgd_delta(0.01, 1.0, 1, 0.1, "one step"),
+    _dpsgd_delta(0.01, 1.0, 1000, 1.0),
+    _dpsgd_delta(0.01, 1.0, 100_000, 20.0, "k = 10^5 steps"),
+    _dpsgd_delta(1.0, 30.0, 1000, 2.0, "q = 1"),
 )
 """The documented grid (docs/accountant-check.md lists it with one run's classification)."""
 
