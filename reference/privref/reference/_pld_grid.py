@@ -111,45 +111,134 @@ def discretize_upper(survival: Survival, step: Fraction, bits: int, lo: int, hi:
     return Grid(step, bits, lo, masses, surv[-1], True)
 
 
-def merge_offset(step: Fraction) -> Fraction:
-    """s = min(2h², h/32): how far above its grid point a merged bucket is centred.  A bucket's
-    merged loss sits about s − h²/24 − (h²/12)·|ω'/ω| above the point (Jensen's gap and the
-    density's slope), so s must beat those terms (2h² does for a Gaussian with μ >= 1 within 11
-    standard deviations); buckets where it does not are moved one point down, soundly."""
-    return min(2 * step * step, step / 32)
+MERGE_TOLERANCE: int = 30
+"""The adaptive merge stops refining a bucket's upper boundary once its merged loss is proved to
+lie within h·2^-MERGE_TOLERANCE above its grid point (or the boundary's bracket is that narrow)."""
+
+MAX_MERGE_STEPS: int = 60
+"""Most survival evaluations spent on one bucket's boundary (bracketing and refinement)."""
+
+
+def _dyadic(x: Fraction, step: Fraction) -> Fraction:
+    """x rounded to a multiple of step·2^-(MERGE_TOLERANCE + 8) (keeps boundaries short)."""
+    unit = step / (1 << (MERGE_TOLERANCE + 8))
+    return math.floor(x / unit) * unit
+
+
+class _Bucket:
+    """The merge test of one bucket [a, b) against its target loss t: g(b) = P([a, b))·e^{−t} −
+    Q([a, b)), whose sign is that of m − t for the merged loss m = ln(P([a, b))/Q([a, b)))."""
+
+    def __init__(self, survival: Survival, a: Fraction, p_a: arb, q_a: arb, t: Fraction) -> None:
+        self.survival, self.a, self.p_a, self.q_a = survival, a, p_a, q_a
+        self.decay = (-ball(t)).exp()
+
+    def masses(self, b: Fraction) -> tuple[arb, arb, arb, arb]:
+        """(P-mass, Q-mass, P(L >= b), Q(L >= b)) of [a, b)."""
+        p_b, q_b = self.survival(b, False, False), self.survival(b, False, True)
+        return self.p_a - p_b, self.q_a - q_b, p_b, q_b
+
+    def test(self, p_mass: arb, q_mass: arb) -> arb:
+        return p_mass * self.decay - q_mass
+
+
+def _boundary(survival: Survival, step: Fraction, a: Fraction, p_a: arb, q_a: arb,
+              t: Fraction, limit: Fraction) -> tuple[Fraction, arb, arb] | None:
+    """An upper boundary b in (a, limit] of the bucket [a, b) whose merged loss is proved >= t
+    (and, for a smooth law, within about h·2^-MERGE_TOLERANCE of it), with P(L >= b), Q(L >= b);
+    None when no such b <= limit is found within MAX_MERGE_STEPS evaluations.
+
+    The test g(b) = P([a, b))e^{−t} − Q([a, b)) is <= 0 up to b = t and grows after it, with
+    derivative f(b)(e^{−t} − e^{−b}) for the P-density f of the loss.  From the mirror guess
+    2t − a, Newton steps (f estimated by the bucket's mean density P([a, b))/(b − a)) aim a little
+    above the root, inside the bracket of the probes so far (bisection when a step leaves it).
+    The floats only propose: a boundary is returned only when its test is proved >= 0."""
+    bucket = _Bucket(survival, a, p_a, q_a, t)
+    width = step / (1 << MERGE_TOLERANCE)
+    tol = float(width)
+    decay = float(bucket.decay.mid())
+    low = max(a, t)  # g <= 0 up to here
+    high: Fraction | None = None
+    best: tuple[Fraction, arb, arb] | None = None
+    if a >= t:  # every loss of the bucket is >= t: any b will do; keep the bucket at h/2
+        x = min(limit, a + step / 2)
+        p_mass, q_mass, p_b, q_b = bucket.masses(x)
+        return (x, p_b, q_b) if bucket.test(p_mass, q_mass) >= 0 else None
+    x = min(limit, _dyadic(2 * t - a, step) + width)
+    for _ in range(MAX_MERGE_STEPS // 2):
+        if not low < x <= limit:
+            x = min(limit, low + (low - a)) if high is None else _dyadic((low + high) / 2, step)
+            if not low < x:
+                break
+        p_mass, q_mass, p_b, q_b = bucket.masses(x)
+        g = bucket.test(p_mass, q_mass)
+        scale = float(p_mass.mid()) * decay  # g/scale ≈ m − t
+        if g >= 0:
+            high, best = x, (x, p_b, q_b)
+            if float(g.mid()) <= scale * tol or high - low <= width:
+                break
+        elif x >= limit:
+            return None
+        else:
+            low = x
+            if high is not None and high - low <= width:
+                break
+        # Newton on g − scale·tol/2, with f ≈ P([a, x))/(x − a)
+        slope = scale / float(x - a) * max(float(x - t), tol)
+        target = float(g.mid()) - scale * tol / 2
+        if slope > 0 and math.isfinite(target / slope):
+            proposal = x - Fraction(target / slope)
+        else:
+            proposal = x + (x - a)
+        x = _dyadic(proposal, step) + (width if high is None else 0)
+        if high is None:
+            x = max(x, low + width)
+        elif not low < x < high:
+            x = _dyadic((low + high) / 2, step)
+    return best
 
 
 def discretize_lower(survival: Survival, step: Fraction, bits: int, lo: int, hi: int,
-                     merge: Fraction | None) -> Grid:
+                     merge: bool = False) -> Grid:
     """The optimistic grid on indices lo..hi.
 
-    ``merge=None``: every loss moves down to the grid, [ih, (i+1)h) -> ih, survival
-    R_i = P(L >= ih).  ``merge=s`` (0 < s < h/2, e.g. :func:`merge_offset`): the buckets
-    B_i = [ih − w, ih + h − w), w = h/2 − s (B_hi unbounded above) are merged, each into one outcome of loss
-    m_i = ln(P(B_i)/Q(B_i)) in B_i, placed at ih when m_i >= ih is proved
-    (P(B_i)·e^{−ih} − Q(B_i) >= 0 enclosed) and at (i−1)h < m_i otherwise (dropped below lo).
-    Mass below the first bucket is dropped.  Each R_i
-    is enclosed, rounded down to 2^-bits and made nonincreasing by a running maximum from the top.
+    ``merge=False``: every loss moves down to the grid, [ih, (i+1)h) -> ih, survival
+    R_i = P(L >= ih).  ``merge=True`` (for a law without atoms): the losses are cut into buckets
+    [b_{i−1}, b_i), b_{lo−1} = lo·h − h/2, each merged into one outcome of loss
+    m_i = ln(P(B_i)/Q(B_i)) (a post-processing of the pair) and placed at ih; the boundary b_i is
+    chosen (:func:`_boundary`) so that m_i >= ih is proved, and as small as the search can make
+    it, so that m_i sits just above ih and the placement loses almost nothing.  A bucket whose
+    boundary is not found, and the top bucket [b_{hi−1}, ∞), are placed at ih when m_i >= ih is
+    proved and at the grid point below otherwise (m_i >= b_{i−1} > (i−1)h always).  Mass below
+    b_{lo−1} is dropped.  Each R_i is enclosed, rounded down to 2^-bits and made nonincreasing by
+    a running maximum from the top.
     """
     _check_points(hi - lo + 1)
     unit = 1 << bits
     values: list[int] = []
-    if merge is not None and not 0 < merge < step / 2:
-        raise InvalidArgument(f"merge={merge} must be in (0, step/2)")
-    shift = step / 2 - merge if merge is not None else Fraction(0)
     with working_precision(bits + 48):
-        edges_p = [survival(i * step - shift, False, False) for i in range(lo, hi + 2)]
-        for n, i in enumerate(range(lo, hi + 1)):
-            r_i = edges_p[n]
-            if merge is not None:
-                top = i == hi
-                p_mass = r_i if top else r_i - edges_p[n + 1]
-                q_lo = survival(i * step - shift, False, True)
-                q_mass = q_lo if top else q_lo - survival((i + 1) * step - shift, False, True)
-                test = to_interval(p_mass * (-ball(i * step)).exp() - q_mass, "a merge test")
-                if test.lo < 0:  # m_i >= ih not proved: the bucket goes one point down
-                    r_i = r_i - p_mass
-            values.append(_floor_units(r_i, unit))
+        if not merge:
+            values = [_floor_units(survival(i * step, False, False), unit)
+                      for i in range(lo, hi + 1)]
+        else:
+            a = lo * step - step / 2
+            p_a, q_a = survival(a, False, False), survival(a, False, True)
+            limit = hi * step + step / 2
+            for i in range(lo, hi + 1):
+                edge = None if i == hi else _boundary(survival, step, a, p_a, q_a, i * step,
+                                                      limit)
+                if edge is None:  # a fixed bucket: [a, ih + h/2), the top one [a, ∞)
+                    b = max(a, i * step) + step / 2
+                    p_b = arb(0) if i == hi else survival(b, False, False)
+                    q_b = arb(0) if i == hi else survival(b, False, True)
+                    p_mass, q_mass = p_a - p_b, q_a - q_b
+                    proved = p_mass * (-ball(i * step)).exp() - q_mass >= 0
+                    # m_i >= ih proved: at ih; else one point down (m_i >= a >= (i−1)h)
+                    values.append(_floor_units(p_a if proved else p_b, unit))
+                    edge = (b, p_b, q_b)
+                else:
+                    values.append(_floor_units(p_a, unit))
+                a, p_a, q_a = edge
     low = [*list(accumulate(reversed(values), max))[::-1], 0]  # R_lo .. R_hi, R_{hi+1} = 0
     masses = tuple(low[n] - low[n + 1] for n in range(hi - lo + 1))
     return Grid(step, bits, lo, masses, 0, False)

@@ -36,16 +36,19 @@ measure counted at −∞).  Four facts:
    λ·e^{−jh} + (1 − λ)·e^{−(j+1)h} = e^{−l}, and set Q'(o, low) = P(o)·λ·e^{−jh},
    Q'(o, high) = P(o)(1 − λ)·e^{−(j+1)h} (other outcomes unlabelled).  Then Q' sums back to Q, the
    kernel "forget the label" maps (P', Q') to (P, Q), and the loss of (P', Q') is jh or (j+1)h.
-   Optimistic merge (Gaussians): the kernel o -> the bucket B_i = [ih − w, ih + h − w) holding
-   L(o) maps (P, Q) to a pair whose loss m_i = ln(P(B_i)/Q(B_i)) lies in B_i.
+   Optimistic merge (laws without atoms): for any partition of the losses into intervals B_i,
+   the kernel o -> the bucket B_i holding L(o) maps (P, Q) to a pair whose loss
+   m_i = ln(P(B_i)/Q(B_i)) lies in B_i.
 
 The grids of :mod:`._pld_grid` are built from these.  *Pessimistic*: the split pair's loss
 distribution ω' (by 4, whose δ dominates the truth by 3), then mass beyond the grid moved to +∞
 (counted fully in δ) or up to the lowest point, and its survival function rounded *up* to
-multiples of 2^-bits; so the grid is >= ω' stochastically.  *Optimistic*: for the Gaussian the
-merged pair (dominated by 3), each m_i placed at ih when m_i >= ih is proved and otherwise one
-point lower, below-grid mass dropped, survival rounded *down*; for the other mechanisms every loss
-is simply moved down to the grid, [ih, (i+1)h) -> ih.  Either way the grid is <= the loss
+multiples of 2^-bits; so the grid is >= ω' stochastically.  *Optimistic*: for the Gaussians the
+merged pair (dominated by 3) with buckets B_i = [b_{i−1}, b_i) whose upper ends are searched so
+that m_i >= ih is proved with m_i just above ih (:func:`._pld_grid.discretize_lower`), each m_i
+placed at ih (a bucket whose search fails is placed at ih when m_i >= ih is proved and otherwise
+one point lower), below-grid mass dropped, survival rounded *down*; for the other mechanisms
+every loss is simply moved down to the grid, [ih, (i+1)h) -> ih.  Either way the grid is <= the loss
 distribution of a pair dominated by the truth.  After each exact convolution (integer masses,
 Kronecker substitution) the product is re-rounded the same way and its tails of at most ``tail``
 units truncated (up to +∞ or the lowest point; down to the top point or dropped), which by 2
@@ -77,14 +80,14 @@ Theorem 11 and Proposition 30); sampling m of n without replacement under substi
 forward pair only, one use only (:func:`fixed_size_subsampled_pld`, where the proof and the reason
 composition is refused are given).
 
-Width: the split is exact at grid points for one mechanism (only mass rounding), so the
-pessimistic end is nearly the truth; the optimistic end loses about s = min(2h², h/32) per
-composed Gaussian (the merged loss sits about s above its grid point:
-:func:`._pld_grid.merge_offset`), about h/32 per subsampled Gaussian (whose loss density is
-too steep for 2h²) and up to h per composed mechanism of the other kinds; mass
-rounding adds about 2^-bits per rounding and truncation at most ``tail``·2^-bits
-per convolution.  Rounding losses up instead of splitting (Meiser & Mohammadi 2018; Koskela,
-Jälkö & Honkela 2020) would be sound too, but biased by up to h per composition.
+Width: the split is exact at grid points for one mechanism (only mass rounding), but its
+composition is not: the pessimistic end drifts by about k·c·h² (c grows with the steepness of the
+loss density).  The optimistic end of the Gaussians loses almost nothing per composition (each
+merged loss within about h·2^-30 of its point, the search's tolerance); it loses up to h per
+composed mechanism of the other kinds; mass rounding adds about 2^-bits per rounding and
+truncation at most ``tail``·2^-bits per convolution.  Rounding losses up instead of splitting
+(Meiser & Mohammadi 2018; Koskela, Jälkö & Honkela 2020) would be sound too, but biased by up to
+h per composition.
 """
 
 from __future__ import annotations
@@ -226,7 +229,7 @@ class CertifiedPLD:
 
 
 def _build(survival: Survival, step: Fraction, bits: int, lo: int, hi: int, relation: str,
-           tail: int, merge: Fraction | None = None, continuous: bool = False,
+           tail: int, merge: bool = False, continuous: bool = False,
            composable: bool = True) -> CertifiedPLD:
     """Both grids; each survival value is computed once (for a ``continuous`` law, whose
     P(L > t) and P(L >= t) coincide, once for both)."""
@@ -272,7 +275,7 @@ def gaussian_pld(sigma: ExactInput, sensitivity: ExactInput = 1, *,
     h, b, t = _step(step), _bits(bits), _tail(tail)
     lo, hi = _gaussian_range(mu, b)
     return _build(pair.survival, h, b, math.floor(lo / h), math.ceil(hi / h), pair.name, t,
-                  merge=grid_.merge_offset(h),
+                  merge=True,
                   continuous=True)
 
 
@@ -613,7 +616,7 @@ def poisson_subsampled_gaussian_pld(sigma: ExactInput, rate: ExactInput, order: 
     lo, hi = _subsampled_gaussian_range(s, q, order == "remove", b)
     return _build(pair.survival, h, b,
                   math.floor(lo / h) - 1, math.ceil(hi / h) + 1,
-                  f"Poisson-subsampled Gaussian sigma={s} rate={q} ({order})", t, merge=h / 32,
+                  f"Poisson-subsampled Gaussian sigma={s} rate={q} ({order})", t, merge=True,
                   continuous=True)
 
 
