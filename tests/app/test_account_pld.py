@@ -206,3 +206,12 @@ def test_usage_errors_exit_2(argv: list[str], flag: str,
     assert main(["account", *argv]) == 2
     err = capsys.readouterr().err.strip().splitlines()[-1]
     assert err.startswith(f"privref account {argv[0]}: error: ") and flag in err
+
+
+def test_help_lists_every_subcommand(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["account", "--help"]) == 0
+    text = capsys.readouterr().out
+    for kind in ("gaussian", "dpsgd", "compose", "convert", "calibrate"):
+        assert f"  {kind} " in text
+    assert main(["--help"]) == 0
+    assert "account KIND" in capsys.readouterr().out

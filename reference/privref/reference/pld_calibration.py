@@ -171,10 +171,11 @@ def check_grid(sigma: ExactInput, rate: ExactInput, steps: int, step: ExactInput
     h = _grid_step(step)
     if one > MAX_STEP_POINTS:
         coarser = Fraction(math.ceil(one / MAX_STEP_POINTS)) * h
+        advice = f"use step >= {coarser} or a larger sigma" if coarser <= 1 else \
+            "use a larger sigma (no step <= 1 is coarse enough)"
         raise TooLargeToEnumerate(
             f"step={h}: one step's PLD at sigma={_sigma(sigma)}, rate={_rate(rate)} needs about "
-            f"{one} grid points > MAX_STEP_POINTS={MAX_STEP_POINTS}; use step >= {coarser} "
-            "or a larger sigma")
+            f"{one} grid points > MAX_STEP_POINTS={MAX_STEP_POINTS}; {advice}")
     if composed > MAX_COMPOSED_POINTS:
         raise TooLargeToEnumerate(
             f"step={h}: {_steps(steps)} steps at sigma={_sigma(sigma)}, rate={_rate(rate)} "
