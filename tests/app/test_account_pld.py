@@ -18,6 +18,7 @@ import mpmath
 import pytest
 
 from privref.app.cli import main
+from privref.app.commands.account_common import exact_text
 from privref.reference import pld
 from privref.reference.accounting import analytic_gaussian_delta_series, zcdp_delta
 from privref.reference.reals import Interval
@@ -31,7 +32,7 @@ def _run(tmp_path: Path, *argv: str) -> tuple[dict[str, Any], Interval]:
     out = tmp_path / "out.json"
     assert main(["account", *argv, "--json", str(out)]) == 0
     data = json.loads(out.read_text())
-    return data, Interval(F(data["lower"]), F(data["upper"]))
+    return data, Interval(_parse(data["lower"]), _parse(data["upper"]))
 
 
 def _contains(box: Interval, inner: Interval) -> bool:
@@ -215,3 +216,27 @@ def test_help_lists_every_subcommand(capsys: pytest.CaptureFixture[str]) -> None
         assert f"  {kind} " in text
     assert main(["--help"]) == 0
     assert "account KIND" in capsys.readouterr().out
+
+
+def _parse(text: str) -> F:
+    num, _, den = text.partition("/")
+    if den.startswith("2^"):
+        return F(int(num), 1 << int(den[2:]))
+    return F(text)
+
+
+def test_huge_fractions_are_written_rounded_outward() -> None:
+    x = F(1, 3**10000)  # 15,850 bits: more than Python will turn into text
+    low, high = _parse(exact_text(x, up=False)), _parse(exact_text(x, up=True))
+    assert low <= x <= high and high - low <= x / 2**60
+    assert exact_text(F(-7, 3), up=True) == "-7/3"
+
+
+def test_epsilon_ten_thousand_does_not_overflow(tmp_path: Path) -> None:
+    # μ = 1: δ(10^4) = Φ(1/2 − 10^4) − e^{10^4}Φ(−1/2 − 10^4) < Φ(−9999) < e^{−4.9·10^7}, far
+    # below the smallest end privref keeps, 2^-2^20: so the enclosure is [0, 2^-2^20]
+    data, box = _run(tmp_path, "convert", "--mu", "1", "--epsilon", "10000")
+    assert box.lo == 0 and _parse(data["upper"]) == F(1, 1 << (1 << 20))
+    _, sgd = _run(tmp_path, "dpsgd", "--sample-rate", "0.01", "--steps", "10", "--sigma", "1",
+                  "--epsilon", "10000", "--step", H)
+    assert sgd.lo == 0 and 0 < sgd.hi < F(1, 10**15)

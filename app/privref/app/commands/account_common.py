@@ -5,6 +5,7 @@ enclosure is printed and written to ``--json``."""
 from __future__ import annotations
 
 import argparse
+import math
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -17,7 +18,7 @@ from privref.reference.validate import to_fraction
 
 from ..reports.output import check_output_path, write_json
 
-__all__ = ["Clock", "add_json", "count", "emit", "json_path", "number", "show"]
+__all__ = ["Clock", "add_json", "count", "emit", "exact_text", "json_path", "number", "show"]
 
 
 def number(text: str, flag: str, *, low: Fraction, high: Fraction | None,
@@ -58,9 +59,35 @@ def json_path(args: argparse.Namespace) -> Path | None:
     return None if args.json is None else check_output_path("--json", args.json)
 
 
+def _digits(x: Fraction, places: int) -> str:
+    """x to ``places`` significant digits; below the floats' range as ~1e-N (display only)."""
+    value = float(x)
+    if value != 0 or x == 0:
+        return f"{value:.{places}g}"
+    bits = x.numerator.bit_length() - x.denominator.bit_length()  # x ≈ 2^bits
+    return f"~1e{math.floor(bits * math.log10(2))}"
+
+
+_MAX_TEXT_BITS = 12_000
+"""Exact fractions whose numerator or denominator has more bits than this (about 3,600 digits,
+under Python's 4,300-digit limit on int-to-text conversion) are written rounded outward to 64
+significant bits, as ``m/2^k``."""
+
+
+def exact_text(x: Fraction, *, up: bool) -> str:
+    """The exact fraction as text; a huge one (e.g. δ ≈ 2^-2^20) rounded outward (up when
+    ``up``, else down) to a 64-bit dyadic written ``m/2^k``, still a valid end."""
+    if max(x.numerator.bit_length(), x.denominator.bit_length()) <= _MAX_TEXT_BITS:
+        return str(x)
+    box = Interval.point(x).rounded(64)
+    end = box.hi if up else box.lo
+    k = end.denominator.bit_length() - 1  # a dyadic: the denominator is 2^k
+    return f"{end.numerator}/2^{k}" if k else str(end.numerator)
+
+
 def show(box: Interval) -> str:
     """[lo, hi] to 10 significant digits (display only; the JSON has the exact ends)."""
-    return f"[{float(box.lo):.10g}, {float(box.hi):.10g}]"
+    return f"[{_digits(box.lo, 10)}, {_digits(box.hi, 10)}]"
 
 
 class Clock:
@@ -77,7 +104,7 @@ class Clock:
 def _width_line(box: Interval) -> str:
     width = box.width
     relative = "" if box.hi == 0 else f" ({float(width / abs(box.hi)):.2g} relative)"
-    return f"width {float(width):.3g}{relative}"
+    return f"width {_digits(width, 3)}{relative}"
 
 
 def emit(label: str, box: Interval, *, path: Path | None, clock: Clock, accountant: str,
@@ -95,9 +122,9 @@ def emit(label: str, box: Interval, *, path: Path | None, clock: Clock, accounta
         "relation": relation,
         "parameters": parameters,
         "quantity": quantity,
-        "lower": str(box.lo), "upper": str(box.hi),
+        "lower": exact_text(box.lo, up=False), "upper": exact_text(box.hi, up=True),
         "lower_float": float(box.lo), "upper_float": float(box.hi),
-        "width": str(box.width), "width_float": float(box.width),
+        "width": exact_text(box.width, up=True), "width_float": float(box.width),
         "relative_width_float": None if box.hi == 0 else float(box.width / abs(box.hi)),
     }
     payload.update(extra or {})

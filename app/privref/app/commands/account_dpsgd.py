@@ -137,15 +137,13 @@ def run_calibrate(args: argparse.Namespace) -> int:
                        high=Fraction(1), low_open=False)
     path = json_path(args)
     clock = Clock()
-    if rate < 1 and delta >= 1 - (1 - rate) ** steps:
-        raise InvalidArgument(f"--delta={args.delta} must be < 1 - (1 - rate)^steps = "
-                              f"{float(1 - (1 - rate) ** steps):.6g}: every sigma > 0 is then "
-                              "(epsilon, delta)-DP")
     try:
         sigma = pc.calibrate_dpsgd_sigma(rate, steps, epsilon, delta, step=h,
                                          tolerance=tolerance)
     except TooLargeToEnumerate as exc:
         raise InvalidArgument(f"--step={h}: {exc}") from None
+    except InvalidArgument as exc:  # "delta=... must be < 1 - (1 - rate)^steps": name the flag
+        raise InvalidArgument(f"--{exc}") from None
     what = (f"{steps} steps of the Poisson-subsampled Gaussian (rate={rate})" if rate < 1
             else f"{steps} sensitivity-1 Gaussian queries")
     return emit(f"sigma for {what} at epsilon={epsilon}, delta={delta}", sigma, path=path,
