@@ -14,33 +14,15 @@ from typing import Any, Final
 
 from privref import reference
 from privref.reference.accounting import calibrate_sigma, epsilon_ex_post
-from privref.reference.errors import InvalidArgument, PrivrefError
-from privref.reference.validate import to_fraction
+from privref.reference.errors import InvalidArgument
 
 from ..reports.output import check_output_path, write_json
+from .account_common import number as _number
 
 __all__ = ["MAX_QUERIES", "MIN_EPSILON", "configure_parser", "run"]
 
 MAX_QUERIES = 10**9
 """Largest --queries and --realized (a larger composition is not a realistic PATE run)."""
-
-
-def _number(text: str, flag: str, *, low: Fraction, high: Fraction | None,
-            low_open: bool = True) -> Fraction:
-    """An exact number within its range; InvalidArgument naming ``flag``."""
-    try:
-        value = to_fraction(text, flag)
-    except PrivrefError:
-        raise InvalidArgument(f"{flag}={text!r} is not an exact number (e.g. '1/2' or "
-                              "'0.25')") from None
-    shown = text if len(text) <= 30 else text[:27] + "..."
-    above = value > low if low_open else value >= low
-    below = True if high is None else value < high
-    if not (above and below):
-        left = "(" if low_open else "["
-        right = "∞)" if high is None else f"{high})"
-        raise InvalidArgument(f"{flag}={shown} must lie in {left}{low}, {right}")
-    return value
 
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:

@@ -50,7 +50,8 @@ commands:
   experiments      sample complexity of the paper 002 predictors: JSON and PNG
   table4           paper 001's Table 4 (PATE-PSQ/ASQ accuracy on Mushroom, a9a): JSON, PNG
   pate-theory      paper 001's rate theorems (rates) and Appendix E margins (margins)
-  account gaussian calibrate Gaussian noise and the ex-post epsilon, as enclosures
+  account KIND     certified accounting, as enclosures: gaussian (calibrate Gaussian
+                   noise, ex-post epsilon), dpsgd, compose, convert, calibrate
   check-accountant run a third-party accountant over a grid of tasks and classify each
                    answer against privref's certified enclosure (inside / conservative /
                    unsafe)
@@ -198,20 +199,51 @@ def _parser(wanted: str | None) -> argparse.ArgumentParser:
             pate_theory.set_defaults(func=pate_theory_command.run)
     account = command(
         sub, "account",
-        "Certified privacy accounting (see docs/accounting.md).  'privref account gaussian'\n"
-        "calibrates sigma for Q sensitivity-1 Gaussian queries at (epsilon, delta) with the\n"
-        "analytic Gaussian mechanism, and with --realized R the epsilon after R queries.")
-    account_kinds = account.add_subparsers(dest="account_kind", metavar="KIND", required=True,
-                                           help="gaussian: the analytic Gaussian mechanism")
-    gaussian = command(
-        account_kinds, "account gaussian",
-        "Calibrate sigma for Q sensitivity-1 Gaussian queries at (epsilon, delta) (analytic\n"
-        "Gaussian mechanism, Balle-Wang 2018) and, with --realized R, the epsilon at delta after\n"
-        "R queries; both printed as proved enclosures [lower, upper].")
+        "Certified privacy accounting (see docs/accounting.md); every answer an interval\n"
+        "proved to contain the truth, printed with its width:\n"
+        "  gaussian   sigma for Q Gaussian queries at (epsilon, delta); --realized R: ex-post eps\n"
+        "  dpsgd      epsilon at delta (or delta at epsilon) of K Poisson-subsampled Gaussian\n"
+        "             steps, add/remove (certified PLD)\n"
+        "  compose    PLD composition of Gaussian, Laplace, randomized response, discrete\n"
+        "             Laplace and subsampled Gaussian mechanisms\n"
+        "  convert    zCDP (--rho), RDP (--rdp) or Gaussian DP (--mu) to (epsilon, delta)\n"
+        "  calibrate  sigma_lo (proved unsafe) and sigma_hi (proved safe) for DP-SGD")
+    account_kinds = account.add_subparsers(
+        dest="account_kind", metavar="KIND", required=True,
+        help="gaussian, dpsgd, compose, convert or calibrate")
+    kinds = {
+        "gaussian": "Calibrate sigma for Q sensitivity-1 Gaussian queries at (epsilon, delta) "
+                    "(analytic\nGaussian mechanism, Balle-Wang 2018) and, with --realized R, the "
+                    "epsilon at delta after\nR queries; both printed as proved enclosures "
+                    "[lower, upper].",
+        "dpsgd": "The epsilon at --delta (or the delta at --epsilon) after K steps of DP-SGD: "
+                 "Poisson\nsampling at rate Q, Gaussian noise sigma (clipping norm 1), "
+                 "add/remove neighbours,\nthe larger of the two orders of the certified PLD; "
+                 "rate 1 is the analytic Gaussian.",
+        "compose": "PLD composition of the mechanisms given by --mechanism (each "
+                   "KIND:PARAMS[:COUNT]);\nprints the epsilon at --delta or the delta at "
+                   "--epsilon and the relation it is for.",
+        "convert": "(epsilon, delta) from zCDP (--rho, Canonne-Kamath-Steinke 2020), RDP "
+                   "(--rdp, at --delta)\nor Gaussian DP (--mu: the analytic Gaussian with "
+                   "that mu), as enclosures.",
+        "calibrate": "sigma for K DP-SGD steps at (epsilon, delta): sigma_hi proved "
+                     "(epsilon, delta)-DP, sigma_lo\nproved not (certified PLD; rate 1: the "
+                     "analytic Gaussian).",
+    }
+    parsers = {kind: command(account_kinds, f"account {kind}", text)
+               for kind, text in kinds.items()}
     if wanted == "account":
         from . import account as account_command
-        account_command.configure_parser(gaussian)
-        gaussian.set_defaults(func=account_command.run, command="account gaussian")
+        from . import account_compose, account_convert, account_dpsgd
+        account_command.configure_parser(parsers["gaussian"])
+        parsers["gaussian"].set_defaults(func=account_command.run, command="account gaussian")
+        for kind, configure, run in (
+                ("dpsgd", account_dpsgd.configure_dpsgd, account_dpsgd.run_dpsgd),
+                ("calibrate", account_dpsgd.configure_calibrate, account_dpsgd.run_calibrate),
+                ("compose", account_compose.configure_parser, account_compose.run),
+                ("convert", account_convert.configure_parser, account_convert.run)):
+            configure(parsers[kind])
+            parsers[kind].set_defaults(func=run, command=f"account {kind}")
     check = command(
         sub, "check-accountant",
         "Run the third-party accountant LIBRARY (autodp, dp-accounting, opendp, prv-accountant,\n"
@@ -255,7 +287,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_usage(sys.stderr)
         print("privref: error: a COMMAND is required (audit, audit blackbox, blackbox-suite, lemmas, learn, "
-              "illustrate, experiments, table4, pate-theory, account gaussian, check-accountant); "
+              "illustrate, experiments, table4, pate-theory, account, check-accountant); "
               "see 'privref --help'", file=sys.stderr)
         return EXIT_USAGE
     cmd = _command_name(args)
