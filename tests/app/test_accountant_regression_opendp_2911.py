@@ -21,9 +21,10 @@ from fractions import Fraction
 
 import pytest
 
+from privref.audits.renyi import renyi_divergence_of_laws
 from privref.reference.data import Dataset
 from privref.reference.noisy_max import report_noisy_max
-from privref.reference.program import distribution
+from privref.reference.program import Distribution, distribution
 from privref.reference.reals import Order, Real, compare, exp, log, rational
 
 OPENDP_2911 = "https://github.com/opendp/opendp/issues/2911"
@@ -43,21 +44,20 @@ def _score(data: Dataset, candidate: int) -> int:
     return value
 
 
-def _laws(decay: Fraction) -> tuple[dict[int, Fraction], dict[int, Fraction]]:
+def _laws(decay: Fraction) -> tuple[Distribution[int], Distribution[int]]:
     """The exact output laws of permute-and-flip on the two score vectors (scores read from the
     data: candidate i scores data[i])."""
     mech = report_noisy_max((0, 1), _score, decay=decay)
-    laws = []
-    for data in (X, X_PRIME):
-        law = distribution(mech.program, data)
-        assert law.is_exact
-        laws.append({o: Fraction(p) for o, p in law.items()})  # type: ignore[arg-type]
-    return laws[0], laws[1]
+    p_law, q_law = distribution(mech.program, X), distribution(mech.program, X_PRIME)
+    assert p_law.is_exact and q_law.is_exact
+    return p_law, q_law
 
 
-def _renyi_2(p: dict[int, Fraction], q: dict[int, Fraction]) -> Real:
-    """D_2(P ‖ Q) = ln Σ p²/q, exact (a rational inside the logarithm)."""
-    return log(rational(sum(p[o] ** 2 / q[o] for o in p)))
+def _renyi_2(p_law: Distribution[int], q_law: Distribution[int]) -> Real:
+    """D_2(P ‖ Q), exact (privref.audits.renyi)."""
+    value = renyi_divergence_of_laws(p_law, q_law, 2)
+    assert value is not None
+    return value
 
 
 @pytest.mark.parametrize("decay", [Fraction(1, 2), Fraction(2, 3), Fraction(9, 10)])
@@ -65,9 +65,8 @@ def test_permute_and_flip_refutes_the_charged_rho(decay: Fraction) -> None:
     """ε = 2 ln(1/decay) (sensitivity 1): D_2 > 2·ε²/8 proved, D_2 < 2·ε²/2 proved.  (At large ε
     order 2 no longer refutes: at decay 1/5, ε = 3.2, D_2 = 2.55 < ε²/4 = 2.59; the decays here
     span ε = 0.21 to 1.39, and OpenDP's scale 1 is ε = 2, below.)"""
-    p, q = _laws(decay)
     eps = log(rational(1 / decay)) * 2
-    d2 = _renyi_2(p, q)
+    d2 = _renyi_2(*_laws(decay))
     assert compare(d2, eps * eps * (2 * BR_FACTOR))[0] is Order.GREATER
     assert compare(d2, eps * eps * (2 * DP_FACTOR))[0] is Order.LESS
 
@@ -90,10 +89,10 @@ def test_opendp_scale_one_in_closed_form() -> None:
     laws are P = (1/2, 1/2) and Q = (1 − e^{-2}/2, e^{-2}/2).  The closed form is checked against
     the exact program at decay 1/2 (r = decay² in place of e^{-2}), then D_2 = ln(1/(4 − 2r) +
     1/(2r)) at r = e^{-2} is proved above 2ρ = 1 (it is 1.376...)."""
-    p, q = _laws(Fraction(1, 2))
+    p_law, q_law = _laws(Fraction(1, 2))
     r = Fraction(1, 4)
-    assert p == {0: Fraction(1, 2), 1: Fraction(1, 2)}
-    assert q == {0: 1 - r / 2, 1: r / 2}
+    assert p_law.as_dict() == {0: Fraction(1, 2), 1: Fraction(1, 2)}
+    assert q_law.as_dict() == {0: 1 - r / 2, 1: r / 2}
     r_e = exp(rational(-2))
     d2 = log((4 - 2 * r_e).reciprocal() + (2 * r_e).reciprocal())
     charged = BR_FACTOR * 2 ** 2  # ρ = ε²/8 at ε = 2·d_in/scale = 2

@@ -2,6 +2,7 @@
 
 * :mod:`privref.audits.exact`: the true worst-case loss over every neighboring pair of a finite
   universe, decided exactly or with interval arithmetic (:mod:`privref.audits.loss` for one pair);
+* :mod:`privref.audits.renyi`: exact Rényi divergences of a pair's laws (RDP and zCDP claims);
 * :mod:`privref.audits.prediction`: the same exactness for per-query guarantees of prediction
   algorithms (paper 002's private prediction and uniform stability);
 * :mod:`privref.audits.blackbox`: Clopper–Pearson lower bounds on the loss of any callable;
@@ -28,6 +29,7 @@ from .prediction import (
     audit_prediction_pair,
 )
 from .profile import PrivacyProfile, privacy_profile
+from .renyi import renyi_curve, renyi_divergence
 
 __all__ = [
     "AuditReport",
@@ -43,5 +45,7 @@ __all__ = [
     "audit_prediction_pair",
     "epsilon_text",
     "privacy_profile",
+    "renyi_curve",
+    "renyi_divergence",
     "verify_order_invariance",
 ]
