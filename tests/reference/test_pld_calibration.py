@@ -84,7 +84,8 @@ def hundred_steps() -> Task:
     return _task(F(1, 100), 100, F(1), F(1, 10**5))
 
 
-@pytest.mark.parametrize("task", ["ten_steps", "hundred_steps"])
+@pytest.mark.parametrize("task", ["ten_steps",
+                                  pytest.param("hundred_steps", marks=pytest.mark.deep)])
 def test_sigma_hi_is_proved_safe_and_sigma_lo_unsafe(task: str,
                                                      request: pytest.FixtureRequest) -> None:
     q, k, eps, delta, sigma = request.getfixturevalue(task)
@@ -93,6 +94,7 @@ def test_sigma_hi_is_proved_safe_and_sigma_lo_unsafe(task: str,
     assert _proved_unsafe(sigma.lo, q, k, eps, delta)
 
 
+@pytest.mark.deep  # the hundred-step calibration takes about 15 s
 def test_undecided_zone_is_kept_out_of_the_bracket(hundred_steps: Task) -> None:
     # the grid cannot decide much of (σ_lo, σ_hi): its midpoint is neither proved safe nor
     # proved unsafe, which is why the search stopped there
