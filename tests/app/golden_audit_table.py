@@ -2,9 +2,10 @@
 
 Each row pins its verdict, its claim (exact strings) and its worst-case loss: the exact value
 when the auditor knows it (``epsilon_exact``, ``gamma_exact``), and always an enclosure
-rounded outward to 15 significant digits.  ``test_golden_audit_table.py`` recomputes every
-row and requires the same verdict and exact values, and a new enclosure inside the pinned one;
-a loss that moves by more than about 10^-15 (relative) fails.
+rounded outward to 15 significant digits (for the Rényi rows: ρ*, μ* and D_α at every
+order).  ``test_golden_audit_table.py`` recomputes every row and requires the same verdict
+and exact values, and a new enclosure inside the pinned one; a loss that moves by more than
+about 10^-15 (relative) fails.
 
 Regenerating the table is a reviewed act: run
 
@@ -25,6 +26,7 @@ from typing import Any
 
 from privref.app.suites.builtin import builtin_audits
 from privref.app.suites.prediction import prediction_audits
+from privref.app.suites.renyi import renyi_audits
 from privref.audits.exact import audit
 
 GOLDEN = Path(__file__).with_name("golden_audit_table.json")
@@ -64,6 +66,16 @@ def rows() -> list[dict[str, Any]]:
             "epsilon": outward(found.epsilon_lower, found.epsilon_upper),
             "gamma_exact": None if found.gamma_exact is None else str(found.gamma_exact),
             "gamma": outward(found.gamma_lower, found.gamma_upper)})
+    for renyi_row in renyi_audits(False):
+        decided, curves = renyi_row.run()
+        assert curves.mu is not None
+        out.append({
+            "mechanism": renyi_row.label, "claim": str(decided.claim),
+            "verdict": decided.verdict.value,
+            "rho": outward(decided.rho.lower, decided.rho.upper),
+            "mu": outward(curves.mu.lower, curves.mu.upper),
+            **{f"renyi_{alpha}": outward(value.lower, value.upper)
+               for alpha, value in curves.renyi}})
     return out
 
 

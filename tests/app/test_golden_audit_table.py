@@ -39,11 +39,13 @@ def test_the_same_rows_in_the_same_order(current: list[dict[str, Any]]) -> None:
 @pytest.mark.parametrize("index", range(len(PINNED)), ids=[r["mechanism"] for r in PINNED])
 def test_each_row_keeps_its_pinned_values(current: list[dict[str, Any]], index: int) -> None:
     new, pinned = current[index], PINNED[index]
-    exact = {k: v for k, v in pinned.items() if k not in ("epsilon", "gamma")}
+    enclosed = {k for k in pinned if k in ("epsilon", "gamma", "rho", "mu")
+                or k.startswith("renyi_")}
+    exact = {k: v for k, v in pinned.items() if k not in enclosed}
     assert {k: new[k] for k in exact} == exact
-    for key in ("epsilon", "gamma"):
-        if key in pinned:
-            assert _inside(new[key], pinned[key]), (key, new[key], pinned[key])
+    assert set(new) == set(pinned)
+    for key in enclosed:
+        assert _inside(new[key], pinned[key]), (key, new[key], pinned[key])
 
 
 def test_outward_rounding_contains_the_value() -> None:

@@ -3,6 +3,8 @@
 * :mod:`privref.audits.exact`: the true worst-case loss over every neighboring pair of a finite
   universe, decided exactly or with interval arithmetic (:mod:`privref.audits.loss` for one pair);
 * :mod:`privref.audits.renyi`: exact Rényi divergences of a pair's laws (RDP and zCDP claims);
+* :mod:`privref.audits.curves`: the worst case over a universe of the privacy profile, Gaussian-DP
+  μ, the Rényi curve and the zCDP ρ, with verdicts on ρ-zCDP and μ-GDP claims;
 * :mod:`privref.audits.prediction`: the same exactness for per-query guarantees of prediction
   algorithms (paper 002's private prediction and uniform stability);
 * :mod:`privref.audits.blackbox`: Clopper–Pearson lower bounds on the loss of any callable;
@@ -13,6 +15,16 @@ if __name__ != "privref.audits":  # one importable name per module (docs/layout.
     raise ImportError(f"import privref.audits, not {__name__}: this folder is privref.audits")
 
 from .blackbox.api import assert_private
+from .curves import (
+    CurveValue,
+    ExactCurves,
+    GaussianAudit,
+    ZCDPAudit,
+    audit_gdp,
+    audit_zcdp,
+    exact_curves,
+    zcdp_verdict,
+)
 from .exact import (
     AuditReport,
     PairReport,
@@ -33,6 +45,14 @@ from .renyi import renyi_curve, renyi_divergence
 
 __all__ = [
     "AuditReport",
+    "CurveValue",
+    "ExactCurves",
+    "GaussianAudit",
+    "ZCDPAudit",
+    "audit_gdp",
+    "audit_zcdp",
+    "exact_curves",
+    "zcdp_verdict",
     "PairReport",
     "PredictionAuditReport",
     "PredictionWitness",

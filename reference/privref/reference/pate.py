@@ -64,7 +64,7 @@ from .data import Dataset
 from .discrete_noise import DiscreteGaussian, DiscreteLaplace, at_least, first_at_most
 from .errors import InvalidArgument
 from .mechanism import Mechanism
-from .privacy import PrivacyClaim
+from .privacy import PrivacyClaim, ZCDPClaim
 from .program import Program
 from .reals import Interval, Order, Real, compare, rational
 from .sparse_vector import discrete_release_probability, rational_scale_at_least
@@ -81,6 +81,7 @@ __all__ = [
     "gaussian_pate",
     "gaussian_pate_at",
     "gaussian_pate_epsilon",
+    "gaussian_pate_rho",
     "gaussian_votes",
     "majority_label",
     "majority_votes",
@@ -261,16 +262,25 @@ def majority_votes(votes: tuple[int, ...], k: int) -> Program[tuple[int, ...]]:
     return run()
 
 
+def gaussian_pate_rho(queries: int, sigma2: ExactInput) -> ZCDPClaim:
+    """ρ = ℓ/(2σ²)-zCDP of ℓ queries of Algorithm 1 at noise σ² (discrete Gaussian, or the
+    paper's N(0, σ²)): each release of a sensitivity-1 count is 1/(2σ²)-zCDP (CKS20 Theorem 4;
+    Bun and Steinke 2016, Proposition 1.6), the threshold bit is post-processing, and zCDP
+    composes additively; the accounting of 001 Theorem 2's proof.  InvalidArgument names
+    queries (< 1) or sigma2 (<= 0)."""
+    ell = check_int(queries, "queries", minimum=1)
+    s2 = check_positive(to_fraction(sigma2, "sigma2"), "sigma2")
+    return ZCDPClaim(zcdp_compose(*([1 / (2 * s2)] * ell)))
+
+
 def gaussian_pate_epsilon(queries: int, sigma2: ExactInput, delta: ExactInput) -> PrivacyClaim:
     """(ρ + 2√(ρ ln(1/δ)), δ) with ρ = ℓ/(2σ²): ℓ discrete Gaussian releases of sensitivity 1.
 
     CKS20 Theorem 4 (each query 1/(2σ²)-zCDP), zCDP composition, then 001 Lemma 51; the
     accounting of 001 Theorem 2's proof for Algorithm 1 with the discrete noise.
     """
-    ell = check_int(queries, "queries", minimum=1)
-    s2 = check_positive(to_fraction(sigma2, "sigma2"), "sigma2")
+    rho = gaussian_pate_rho(queries, sigma2).rho
     d = _check_open_delta(delta)
-    rho = zcdp_compose(*([1 / (2 * s2)] * ell))
     return PrivacyClaim(zcdp_epsilon(rho, d), d)
 
 

@@ -35,6 +35,7 @@ def run(args: argparse.Namespace) -> int:
     :data:`~.exit_codes.EXIT_UNDECIDED`, see :mod:`.exit_codes`)."""
     from privref.audits.exact import Verdict, audit, epsilon_text
 
+    from ..suites import renyi as renyi_suite
     from ..suites.builtin import builtin_audits
     from ..suites.prediction import json_record, prediction_audits, table_cells
 
@@ -53,12 +54,14 @@ def run(args: argparse.Namespace) -> int:
     items = [item for item in builtin_audits(deep=args.deep)
              if wanted(item.label or item.mechanism.name)]
     predictions = [row for row in prediction_audits(args.deep) if wanted(row.label)]
-    if not items and not predictions:
+    renyis = [row for row in renyi_suite.renyi_audits(args.deep) if wanted(row.label)]
+    if not items and not predictions and not renyis:
         known = ", ".join(sorted({i.label or i.mechanism.name
                                   for i in builtin_audits(deep=args.deep)}
-                                 | {row.label for row in prediction_audits(args.deep)}))
+                                 | {row.label for row in prediction_audits(args.deep)}
+                                 | {row.label for row in renyi_suite.renyi_audits(args.deep)}))
         raise PrivrefError(f"--only {args.only}: no built-in mechanism matches; known: {known}")
-    total = len(items) + len(predictions)
+    total = len(items) + len(predictions) + len(renyis)
     for number, item in enumerate(items, 1):
         if args.deep:
             progress(args, number, total, item.label or item.mechanism.name)
@@ -95,6 +98,16 @@ def run(args: argparse.Namespace) -> int:
             worst = EXIT_VIOLATION
         elif found.verdict is Verdict.UNDECIDED and worst == EXIT_OK:
             worst = EXIT_UNDECIDED
+    for number, renyi_row in enumerate(renyis, len(items) + len(predictions) + 1):
+        if args.deep:
+            progress(args, number, total, renyi_row.label)
+        decided, curves = renyi_row.run()
+        rows.append(renyi_suite.json_record(renyi_row, decided, curves))
+        table.append(renyi_suite.table_cells(renyi_row, decided))
+        if decided.verdict is Verdict.VIOLATED:
+            worst = EXIT_VIOLATION
+        elif decided.verdict is Verdict.UNDECIDED and worst == EXIT_OK:
+            worst = EXIT_UNDECIDED
     elapsed = time.perf_counter() - start
     headers = ("mechanism", "source", "claimed eps", "claimed delta", "exact worst-case eps",
                "verdict")
@@ -106,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)))
     print(f"\n{len(table)} audits in {elapsed:.1f}s (privref {reference.__version__}"
           f"{', deep' if args.deep else ''}); exact worst case over every neighboring pair"
-          " (and, for predictors, every query point)")
+          " (and, for predictors, every query point; Renyi rows: every order alpha > 1)")
     if args.json:
         write_json(args.json, {"privref_version": reference.__version__, "deep": args.deep,
                                 "results": rows}, flag="--json")
