@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Final
 
+from privref.audits.curves import audit_zcdp
 from privref.reference.accounting import (
     algorithm1_sigma,
     algorithm2_lambda,
@@ -58,7 +59,8 @@ from privref.reference.pate import (
     svt_pate,
     svt_pate_at,
 )
-from privref.reference.privacy import PrivacyClaim
+from privref.reference.privacy import PrivacyClaim, ZCDPClaim
+from privref.reference.randomized_response import randomized_response
 from privref.reference.reals import (
     Interval,
     Prob,
@@ -90,6 +92,7 @@ __all__ = [
     "check_per_record_split_moves_one_vote",
     "check_positional_split_moves_many_votes",
     "check_randomized_response_renyi",
+    "check_randomized_response_zcdp_every_order",
     "check_renyi_reading_constant",
     "check_renyi_reading_phi",
     "contiguous_split",
@@ -713,6 +716,30 @@ def check_randomized_response_renyi() -> CheckResult:
                        f"(pure_to_zcdp(1) = {pure_to_zcdp(1)})")
 
 
+def check_randomized_response_zcdp_every_order() -> CheckResult:
+    """Randomized response keeping its bit with 3/4 (ε = ln 3) is c·ε²-zCDP over EVERY order
+    φ > 1 at once (c = :data:`LEMMA52_FACTOR` = 1/2: 001 Lemma 52), not only on a grid: the exact
+    auditor brackets sup_φ D_φ/φ by the monotonicity of D_φ
+    (:func:`privref.audits.curves.audit_zcdp`).  The claim c·ε² is irrational; HOLDS is proved at
+    a rational below it and VIOLATED at a rational above it.  c = 1/4 must fail (ρ* = KL =
+    ln(3)/2 > ln(3)²/4)."""
+    rho = log(rational(3)) * log(rational(3)) * LEMMA52_FACTOR
+    box = rho.enclose(_PREC)
+    rr, bit = randomized_response(F(3, 4)), Universe((0, 1), (1,))
+    below = audit_zcdp(rr, bit, ZCDPClaim(box.lo))
+    if below.verdict is Verdict.HOLDS:
+        return CheckResult(Verdict.HOLDS, f"sup over φ > 1 of D_φ/φ is {below.rho.text()} <= "
+                           f"{LEMMA52_FACTOR}·ln(3)² = {decimal(box.lo)} (every order, "
+                           f"{len(below.orders)} orders bracketed)")
+    above = audit_zcdp(rr, bit, ZCDPClaim(box.hi))
+    if above.verdict is Verdict.VIOLATED:
+        return CheckResult(Verdict.VIOLATED, "D_φ/φ exceeds the bound at some order",
+                           f"sup_φ D_φ/φ = {above.rho.text()} > {LEMMA52_FACTOR}·ln(3)²; "
+                           f"{above.rho.detail}")
+    return CheckResult(Verdict.UNDECIDED, "the bracket does not separate ρ* from the bound",
+                       f"ρ* in {below.rho.text()}")
+
+
 # ================================================================== entries
 
 _ALG1: Final = ("reference.pate.gaussian_pate", "reference.pate.gaussian_pate_at",
@@ -885,10 +912,13 @@ ENTRIES: tuple[Entry, ...] = (
     Entry(
         paper="001", number="Lemma 52",
         statement=("001 Lemma 52 (L1191–1193, Bun–Steinke Prop 1.4): ε-DP implies (ε²/2)-zCDP; "
-                   "checked for randomized response with parameter ε: D_φ <= ε²φ/2 on a grid."),
+                   "checked for randomized response with parameter ε: D_φ <= ε²φ/2 on a grid, and "
+                   "at ε = ln 3 over every order φ > 1 by the exact auditor's bracket."),
         kind=Kind.LEMMA, status=Status.CHECKED,
         checks=(Check("randomized response Rényi divergences <= ε²φ/2",
-                      check_randomized_response_renyi, constant="LEMMA52_FACTOR"),),
+                      check_randomized_response_renyi, constant="LEMMA52_FACTOR"),
+                Check("randomized response (ε = ln 3) is ε²/2-zCDP over every order φ > 1",
+                      check_randomized_response_zcdp_every_order, constant="LEMMA52_FACTOR")),
         notes=("Randomized response is the extreme pair of an ε-DP mechanism on two outputs; the "
                "general proof is Bun–Steinke's."),
         subjects=("reference.accounting.pure_to_zcdp", "proofs.p001.privacy.randomized_response_renyi")),
