@@ -208,3 +208,21 @@ def test_table4_without_the_realdata_extra_names_it(monkeypatch: pytest.MonkeyPa
     assert "pip install 'privref[realdata]'" in err
     assert main(["audit", "--only", "randomized response"]) == 0
     assert main(["audit", "--bogus"]) == 2
+
+
+def test_audit_curves_adds_the_exact_curves(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                            ) -> None:
+    """``--curves``: each selected mechanism row gains its exact curves in the JSON and a line in
+    a second table; randomized response 3/4 has μ* = 2Φ⁻¹(3/4) = 1.3489795 and D_∞ = ln 3; the
+    continuous Laplace mechanism gets its profile only (μ and ρ need finitely many outputs)."""
+    out = tmp_path / "audit.json"
+    assert main(["audit", "--only", "randomized response", "--only", "Laplace mechanism",
+                 "--curves", "--json", str(out)]) == 0
+    rows = {r["mechanism"]: r for r in json.loads(out.read_text())["results"]}
+    rr = rows["randomized response"]["curves"]
+    assert rr["mu"]["lower_float"] <= 1.3489795003921634 <= rr["mu"]["upper_float"]
+    assert rr["renyi_infinity"]["lower_float"] <= 1.0986122886681098
+    assert len(rr["profile"]) == 5 and rr["profile"][0]["delta"]["lower"] == "1/2"
+    laplace = rows["Laplace mechanism (continuous)"]["curves"]
+    assert laplace["mu"] is None and laplace["rho"] is None and len(laplace["profile"]) == 5
+    assert "exact worst-case mu (GDP)" in capsys.readouterr().out

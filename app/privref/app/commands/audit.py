@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from privref import reference
@@ -27,6 +28,41 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                         help="use larger universes (slower; one progress line per audit)")
     parser.add_argument("--only", metavar="NAME", action="append",
                         help="audit only mechanisms whose name contains NAME (repeatable)")
+    parser.add_argument("--curves", action="store_true",
+                        help="also compute each mechanism row's exact worst-case curves: the "
+                             "profile delta(eps) at eps in {0, 1/4, 1/2, 1, 2}, Gaussian-DP mu, "
+                             "the Renyi curve, D_inf and zCDP rho (a second table; 'curves' in "
+                             "--json; about 2 minutes for every row)")
+
+
+CURVE_EPSILONS = (0, "1/4", "1/2", 1, 2)
+"""The ε grid of ``privref audit --curves``' profiles."""
+
+
+def _curves_of(item: Any) -> tuple[dict[str, Any], tuple[str, str, str, str]]:
+    """The exact curves of one mechanism row (profile only when its outputs are continuous):
+    its JSON record and its cells in the curves table (μ*, ρ*, D_∞)."""
+    from privref.audits.curves import exact_curves
+    from privref.reference.errors import UnsupportedProgram
+
+    try:
+        found = exact_curves(item.mechanism, item.universe, epsilons=CURVE_EPSILONS)
+    except UnsupportedProgram:
+        found = exact_curves(item.mechanism, item.universe, epsilons=CURVE_EPSILONS, orders=(),
+                             mu=False, rho=False)
+    mu, rho, top = ("n/a (continuous output)" if v is None else v.text()
+                    for v in (found.mu, found.rho, found.renyi_infinity))
+    return found.to_json(), (item.label or item.mechanism.name, mu, rho, top)
+
+
+def _print_table(headers: tuple[str, ...], table: Sequence[tuple[str, ...]], lead: str = ""
+                 ) -> None:
+    widths = [max(len(h), *(len(r[i]) for r in table)) if table else len(h)
+              for i, h in enumerate(headers)]
+    print(lead + "  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)))
+    print("  ".join("-" * w for w in widths))
+    for r in table:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -62,11 +98,15 @@ def run(args: argparse.Namespace) -> int:
                                  | {row.label for row in renyi_suite.renyi_audits(args.deep)}))
         raise PrivrefError(f"--only {args.only}: no built-in mechanism matches; known: {known}")
     total = len(items) + len(predictions) + len(renyis)
+    curve_table: list[tuple[str, str, str, str]] = []
     for number, item in enumerate(items, 1):
         if args.deep:
             progress(args, number, total, item.label or item.mechanism.name)
         report = audit(item.mechanism, item.universe, claim=item.claim, distance=item.distance)
         record = report.to_json()
+        if args.curves and item.distance == 1:
+            record["curves"], cells = _curves_of(item)
+            curve_table.append(cells)
         record["mechanism"] = item.label or report.mechanism
         record["distance"] = item.distance
         record["source"] = str(item.cited)
@@ -109,14 +149,11 @@ def run(args: argparse.Namespace) -> int:
         elif decided.verdict is Verdict.UNDECIDED and worst == EXIT_OK:
             worst = EXIT_UNDECIDED
     elapsed = time.perf_counter() - start
-    headers = ("mechanism", "source", "claimed eps", "claimed delta", "exact worst-case eps",
-               "verdict")
-    widths = [max(len(h), *(len(r[i]) for r in table)) if table else len(h)
-              for i, h in enumerate(headers)]
-    print("  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)))
-    print("  ".join("-" * w for w in widths))
-    for r in table:
-        print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)))
+    _print_table(("mechanism", "source", "claimed eps", "claimed delta", "exact worst-case eps",
+                  "verdict"), table)
+    if curve_table:
+        _print_table(("mechanism", "exact worst-case mu (GDP)", "rho (zCDP)", "D_inf (pure eps)"),
+                     curve_table, lead="\n")
     print(f"\n{len(table)} audits in {elapsed:.1f}s (privref {reference.__version__}"
           f"{', deep' if args.deep else ''}); exact worst case over every neighboring pair"
           " (and, for predictors, every query point; Renyi rows: every order alpha > 1)")
