@@ -159,6 +159,44 @@ class GaussianDP:
         scale = math.isqrt(math.ceil(1 / self.mu_squared)) + 1  # scale² μ² >= 1 (queries >= 1)
         return analytic_gaussian_delta(e, self.mu_squared * scale * scale, scale, p)
 
+    def epsilon_at(self, delta: ExactInput, prec: int = 64) -> Fraction:
+        """A rational ε >= 0 with δ_μ(ε) <= ``delta`` proved, so that μ-GDP implies (ε, δ)-DP
+        (Dong, Roth & Su 2022, Corollary 2.13), within about 2^-30 (relative) above the least
+        such ε.
+
+        δ_μ is decreasing in ε (its derivative is −e^ε Φ(−ε/μ − μ/2) < 0), so the least ε is
+        where δ_μ(ε) = δ.  A float bisection only proposes ε; the returned ε is kept only when
+        the upper end of :meth:`delta`'s enclosure is <= δ (else it is raised, doubling the
+        step).  ``delta`` in (0, 1) (InvalidArgument otherwise).
+        """
+        d = check_delta(delta)
+        if d == 0:
+            raise InvalidArgument(f"delta={d} must lie in (0, 1)")
+        p = _precision(prec)
+        if self.delta(0, p).hi <= d:
+            return Fraction(0)
+        mu = math.sqrt(float(self.mu_squared))
+        normal = NormalDist()
+
+        def approx(e: float) -> float:
+            return normal.cdf(-e / mu + mu / 2) - math.exp(e) * normal.cdf(-e / mu - mu / 2)
+
+        lo, hi = 0.0, 1.0
+        while approx(hi) > float(d) and hi < 1e6:
+            lo, hi = hi, 2 * hi
+        for _ in range(80):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if approx(mid) > float(d) else (lo, mid)
+        step = Fraction(1, 1 << 30) * max(Fraction(1), Fraction(hi))
+        eps = Fraction(math.ceil(Fraction(hi) / step)) * step
+        for _ in range(64):
+            if self.delta(eps, p).hi <= d:
+                return eps
+            eps += step
+            step *= 2
+        raise TooLargeToEnumerate(f"delta={d}: no epsilon with delta_mu(epsilon) <= delta was "
+                                  f"proved for mu^2={self.mu_squared}")
+
     def tradeoff(self, alpha: ExactInput, prec: int = 64) -> Interval:
         """[lo, hi] containing G_μ(α) = Φ(Φ⁻¹(1 − α) − μ) for α in [0, 1] (Dong, Roth & Su 2022,
         Definition 2.6): the least type II error of a level-α test of N(0, 1) against N(μ, 1).

@@ -5,7 +5,9 @@ The family (:data:`Claim`), shared by the exact and the black-box auditors:
 * :class:`PrivacyClaim`: (epsilon, delta)-DP, pure when delta = 0;
 * :class:`ZCDPClaim`: rho-zCDP (Bun and Steinke 2016), with an optional delta at which it is
   audited by default;
-* :class:`ProfileClaim`: a privacy profile given by finitely many (epsilon, delta) points.
+* :class:`ProfileClaim`: a privacy profile given by finitely many (epsilon, delta) points;
+* :class:`GDPClaim`: mu-GDP (Dong, Roth and Su 2022, Definition 2.6), with an optional delta
+  at which it is audited by default.
 
 Every claim is validated when it is built (InvalidArgument naming the argument, e.g.
 ``epsilon=-1 must be >= 0``), so no auditor ever starts work on a meaningless claim.
@@ -28,7 +30,9 @@ from .validate import ExactInput, check_delta, check_int, to_fraction
 
 __all__ = [
     "CLAIM_TYPES",
+    "MAX_GDP_MU",
     "Claim",
+    "GDPClaim",
     "PrivacyClaim",
     "ProfileClaim",
     "ZCDPClaim",
@@ -96,6 +100,26 @@ class PrivacyClaim:
         return f"({self.epsilon}, {self.delta})"
 
 
+def _positive(value: object, name: str) -> Fraction:
+    """``value`` as an exact Fraction > 0 (InvalidArgument naming ``name`` otherwise)."""
+    if isinstance(value, bool) or not isinstance(value, Fraction | int | str):
+        raise InvalidArgument(f"{name}={value!r} must be an exact number > 0")
+    x = to_fraction(value, name)
+    if x <= 0:
+        raise InvalidArgument(f"{name}={x} must be an exact number > 0")
+    return x
+
+
+def _open_delta(value: object, kind: str) -> Fraction | None:
+    """None, or ``value`` as a delta in (0, 1) (InvalidArgument naming ``delta``)."""
+    if value is None:
+        return None
+    delta = check_delta(value)
+    if delta == 0:
+        raise InvalidArgument(f"delta={delta} of a {kind} claim must lie in (0, 1)")
+    return delta
+
+
 @dataclass(frozen=True, slots=True)
 class ZCDPClaim:
     """A rho-zCDP guarantee (Bun and Steinke 2016): rho > 0 exact.
@@ -110,17 +134,8 @@ class ZCDPClaim:
     delta: Fraction | None = None
 
     def __post_init__(self) -> None:
-        if isinstance(self.rho, bool) or not isinstance(self.rho, Fraction | int | str):
-            raise InvalidArgument(f"rho={self.rho!r} must be an exact number > 0")
-        rho = to_fraction(self.rho, "rho")
-        if rho <= 0:
-            raise InvalidArgument(f"rho={rho} must be an exact number > 0")
-        object.__setattr__(self, "rho", rho)
-        if self.delta is not None:
-            delta = check_delta(self.delta)
-            if delta == 0:
-                raise InvalidArgument(f"delta={delta} of a zCDP claim must lie in (0, 1)")
-            object.__setattr__(self, "delta", delta)
+        object.__setattr__(self, "rho", _positive(self.rho, "rho"))
+        object.__setattr__(self, "delta", _open_delta(self.delta, "zCDP"))
 
     @staticmethod
     def of(rho: ExactInput, delta: ExactInput | None = None) -> ZCDPClaim:
@@ -170,11 +185,48 @@ class ProfileClaim:
         return "profile {" + ", ".join(str(p) for p in self.points) + "}"
 
 
-Claim: TypeAlias = PrivacyClaim | ZCDPClaim | ProfileClaim
-"""Every privacy claim privref audits: (epsilon, delta)-DP (pure when delta = 0), rho-zCDP, or a
-privacy profile.  A closed union: code that branches on it handles the three classes."""
+@dataclass(frozen=True, slots=True)
+class GDPClaim:
+    """A mu-GDP guarantee (Dong, Roth and Su 2022, Definition 2.6): every pair of neighbours has
+    trade-off function >= G_mu = T(N(0, 1), N(mu, 1)); mu > 0 exact.
 
-CLAIM_TYPES = (PrivacyClaim, ZCDPClaim, ProfileClaim)
+    mu-GDP holds iff (epsilon, delta_mu(epsilon))-DP holds for every epsilon >= 0, with
+    delta_mu(epsilon) = Phi(-epsilon/mu + mu/2) - e^epsilon Phi(-epsilon/mu - mu/2) (their
+    Corollary 2.13; enclosed by :meth:`privref.reference.fdp.GaussianDP.delta`).  ``delta`` is
+    the point at which an auditor converts the claim to (epsilon, delta)-DP by default (None:
+    the auditor picks its own deltas); when given it lies in (0, 1).  Both are validated at
+    construction (InvalidArgument naming ``mu`` or ``delta``) and stored as Fractions.
+    """
+
+    mu: Fraction
+    delta: Fraction | None = None
+
+    def __post_init__(self) -> None:
+        mu = _positive(self.mu, "mu")
+        if mu > MAX_GDP_MU:
+            raise InvalidArgument(f"mu={mu} must be <= MAX_GDP_MU={MAX_GDP_MU} (a larger mu "
+                                  "claims almost nothing: delta_mu(epsilon) ~ 1 at every "
+                                  "epsilon below mu^2/2)")
+        object.__setattr__(self, "mu", mu)
+        object.__setattr__(self, "delta", _open_delta(self.delta, "GDP"))
+
+    @staticmethod
+    def of(mu: ExactInput, delta: ExactInput | None = None) -> GDPClaim:
+        """Build from user input (exact numbers; a float is its exact binary value)."""
+        return GDPClaim(to_fraction(mu, "mu"), None if delta is None else check_delta(delta))
+
+    def __str__(self) -> str:
+        return f"{self.mu}-GDP"
+
+
+MAX_GDP_MU = Fraction(64)
+"""Largest mu of a :class:`GDPClaim` (the normal quantiles privref encloses reach |z| <= 64)."""
+
+Claim: TypeAlias = PrivacyClaim | ZCDPClaim | ProfileClaim | GDPClaim
+"""Every privacy claim privref audits: (epsilon, delta)-DP (pure when delta = 0), rho-zCDP, a
+privacy profile, or mu-GDP.  A closed union: code that branches on it handles the four classes."""
+
+CLAIM_TYPES = (PrivacyClaim, ZCDPClaim, ProfileClaim, GDPClaim)
 """The classes of :data:`Claim`, for ``isinstance`` checks."""
 
 
@@ -186,8 +238,8 @@ def check_claim(claim: object, name: str = "claim") -> Claim:
     any work is done.
     """
     if not isinstance(claim, CLAIM_TYPES):
-        raise InvalidArgument(f"{name}={claim!r} must be a PrivacyClaim, ZCDPClaim or "
-                              "ProfileClaim")
+        raise InvalidArgument(f"{name}={claim!r} must be a PrivacyClaim, ZCDPClaim, "
+                              "ProfileClaim or GDPClaim")
     for point in (claim,) if isinstance(claim, PrivacyClaim) else (
             claim.points if isinstance(claim, ProfileClaim) else ()):
         if not isinstance(point.epsilon, Real):
@@ -196,6 +248,10 @@ def check_claim(claim: object, name: str = "claim") -> Claim:
         check_delta(point.delta, f"{name} delta")
     if isinstance(claim, ZCDPClaim) and (not isinstance(claim.rho, Fraction) or claim.rho <= 0):
         raise InvalidArgument(f"{name}: rho={claim.rho} must be an exact number > 0")
+    if isinstance(claim, GDPClaim) and (not isinstance(claim.mu, Fraction)
+                                        or not 0 < claim.mu <= MAX_GDP_MU):
+        raise InvalidArgument(f"{name}: mu={claim.mu} must be an exact number in "
+                              f"(0, {MAX_GDP_MU}]")
     return claim
 
 

@@ -59,7 +59,7 @@ class Counting:
     ({"epsilon": 1, "delta": math.nan}, r"^delta=nan must be a finite number$"),
     ({}, r"^claim= \(or epsilon=\) is required"),
     ({"claim": PrivacyClaim.of(1), "epsilon": 1}, r"^give claim= or epsilon=/delta=, not both$"),
-    ({"claim": rational(1)}, r"^claim=1 must be a PrivacyClaim, ZCDPClaim or ProfileClaim$"),
+    ({"claim": rational(1)}, r"^claim=1 must be a PrivacyClaim, ZCDPClaim, ProfileClaim or GDPClaim$"),
     ({"epsilon": 1, "points": ((rational(-1), Fraction(0)),)},
      r"^points\[0\]: epsilon=-1 must be >= 0$"),
     ({"epsilon": 1, "points": ((1.0, Fraction(0)),)}, r"^points: \(1\.0, .* must be an exact Real"),

@@ -151,7 +151,7 @@ def test_every_bad_declaration_names_the_attribute(attribute: str, value: object
 def test_decorator_refuses_two_claims_and_a_lone_delta() -> None:
     with pytest.raises(TargetLoadError, match=r"privref_claim: declare\(\) got epsilon and rho"):
         declare(epsilon=1, rho=1)
-    with pytest.raises(TargetLoadError, match="needs epsilon or rho"):
+    with pytest.raises(TargetLoadError, match="needs epsilon, rho or mu"):
         declare(delta="1/10")
     with pytest.raises(TargetLoadError, match="privref_relation"):
         declare(relation="nope")

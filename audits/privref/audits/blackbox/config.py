@@ -30,6 +30,7 @@ from privref.reference.neighbors import (
 )
 from privref.reference.privacy import (
     Claim,
+    GDPClaim,
     PrivacyClaim,
     ZCDPClaim,
     check_claim,
@@ -39,6 +40,7 @@ from privref.reference.privacy import (
 from privref.reference.reals import Order, Real, compare, log, rational
 from privref.reference.validate import ExactInput, check_delta
 
+from .curves import CurveRequest
 from .declarations import audited_point, profile_points
 from .engines import BACKENDS
 from .search import RELATIONS, SearchSpace, relation_from_name
@@ -138,7 +140,7 @@ def claim_points(claim: Claim) -> tuple[PrivacyClaim, ...]:
     """
     if isinstance(claim, PrivacyClaim):
         return (claim,)
-    if isinstance(claim, ZCDPClaim) and claim.delta is not None:
+    if isinstance(claim, ZCDPClaim | GDPClaim) and claim.delta is not None:
         return (audited_point(claim, None).claim,)
     return tuple(p.claim for p in profile_points(claim))
 
@@ -186,6 +188,10 @@ class AuditConfig:
     profile (:class:`PrivacyClaim`s), tested together with the claim's own points
     under the one confidence budget: each of the k points gets alpha/k (see
     :func:`audited_points`); a point repeated (also one of the claim's own) is refused.
+    ``curves`` (a :class:`~privref.audits.blackbox.curves.CurveRequest`; None: none) asks the
+    default estimator for the δ(ε), μ-GDP, Rényi and ρ lower bounds of
+    :mod:`privref.audits.blackbox.curves` from the confirmed pairs' events, at no extra
+    confidence (the report's ``curves``).
     ``progress`` is a hint for front ends (the command line shows
     its terminal bar when it is set); :func:`~privref.audits.blackbox.runner.run_audit` reports
     progress only to the callback it is given.  Limits: see the module docstring.
@@ -211,6 +217,7 @@ class AuditConfig:
     scheduler: str | None
     selection_cap: int
     points: tuple[PrivacyClaim, ...]
+    curves: CurveRequest | None
     _tested: tuple[PrivacyClaim, ...] = field(init=False, repr=False, compare=False)
 
     def __init__(self, claim: Claim | None = None, *,
@@ -223,7 +230,8 @@ class AuditConfig:
                  override_relation: bool = False,
                  group: int = 1, timeout: float | None = DEFAULT_TIMEOUT, backend: str = "local",
                  scheduler: str | None = None, selection_cap: int = DEFAULT_SELECTION_CAP,
-                 points: tuple[PointInput, ...] = ()) -> None:
+                 points: tuple[PointInput, ...] = (),
+                 curves: CurveRequest | None = None) -> None:
         """Build and validate (InvalidArgument naming the argument; see the class docstring)."""
         if claim is not None and (epsilon is not None or delta is not None):
             raise InvalidArgument("give claim= or epsilon=/delta=, not both")
@@ -246,7 +254,8 @@ class AuditConfig:
                   "override_relation": override_relation,
                   "group": group, "timeout": timeout, "backend": backend,
                   "scheduler": scheduler, "selection_cap": selection_cap,
-                  "points": tuple(_point(p, i) for i, p in enumerate(points))}
+                  "points": tuple(_point(p, i) for i, p in enumerate(points)),
+                  "curves": curves}
         for name, value in values.items():
             object.__setattr__(self, name, value)
         self.__post_init__()
@@ -301,6 +310,8 @@ class AuditConfig:
                 raise InvalidArgument(f"{name}={opt!r} must be an int >= 1")
             if opt is not None and opt > MAX_SAMPLES:
                 raise InvalidArgument(f"{name}={limit_text(opt)} must be <= {limit_text(MAX_SAMPLES)}")
+        if self.curves is not None and not isinstance(self.curves, CurveRequest):
+            raise InvalidArgument(f"curves={self.curves!r} must be None or a CurveRequest")
         tested = (*claim_points(self.claim), *self.points)
         if len(tested) > MAX_POINTS:
             raise InvalidArgument(f"points: the claim's {len(tested) - len(self.points)} points "

@@ -7,9 +7,11 @@ and what is allowed):
 
 ``privref_claim``
     a pure claim (an epsilon: ``"1/2"``, ``"ln(3)"``, ``1``), a :class:`PrivacyClaim`, a
-    :class:`ZCDPClaim` (ρ-zCDP), a :class:`ProfileClaim` (a privacy profile, finitely many
+    :class:`ZCDPClaim` (ρ-zCDP), a :class:`GDPClaim` (μ-GDP), a :class:`ProfileClaim`
+    (a privacy profile, finitely many
     (ε, δ) points), or a mapping ``{"epsilon": E, "delta": D}``, ``{"rho": R}`` (optionally
-    ``"delta"``: the point audited by default) or ``{"profile": [[E1, D1], ...]}``;
+    ``"delta"``: the point audited by default), ``{"mu": M}`` (μ-GDP, optionally ``"delta"``)
+    or ``{"profile": [[E1, D1], ...]}``;
 ``privref_relation``
     the neighbor relation the claim is stated under: a name (``"add-remove"``) or a relation
     of :mod:`privref.reference.neighbors`;
@@ -44,6 +46,7 @@ from typing import TypeVar
 
 from privref.reference.accounting import zcdp_epsilon, zcdp_order, zcdp_to_dp_epsilon
 from privref.reference.errors import InvalidArgument, PrivrefError
+from privref.reference.fdp import gaussian_dp
 from privref.reference.neighbors import (
     AddRemove,
     LabelSubstitution,
@@ -54,12 +57,13 @@ from privref.reference.neighbors import (
 )
 from privref.reference.privacy import (
     Claim,
+    GDPClaim,
     PrivacyClaim,
     ProfileClaim,
     ZCDPClaim,
     parse_epsilon,
 )
-from privref.reference.reals import Order, Real, compare
+from privref.reference.reals import Order, Real, compare, rational
 from privref.reference.validate import ExactInput, check_delta, to_fraction
 
 from .errors import TargetLoadError
@@ -75,6 +79,7 @@ __all__ = [
     "AuditPoint",
     "Declaration",
     "DeclaredClaim",
+    "GDPClaim",
     "InputDomain",
     "LibraryVersion",
     "ProfileClaim",
@@ -224,10 +229,10 @@ class Declaration:
         """Validate every field (InvalidArgument naming it and the accepted values): the claim
         and relation types, pairs neighboring under the relation, a size 0 only under
         add-remove."""
-        if self.claim is not None and not isinstance(self.claim,
-                                                     PrivacyClaim | ZCDPClaim | ProfileClaim):
-            raise InvalidArgument(f"claim={self.claim!r} must be None, a PrivacyClaim, ZCDPClaim "
-                                  "or ProfileClaim")
+        if self.claim is not None and not isinstance(
+                self.claim, PrivacyClaim | ZCDPClaim | ProfileClaim | GDPClaim):
+            raise InvalidArgument(f"claim={self.claim!r} must be None, a PrivacyClaim, ZCDPClaim, "
+                                  "ProfileClaim or GDPClaim")
         if self.relation is not None and not isinstance(self.relation, _RELATIONS):
             raise InvalidArgument(f"relation={self.relation!r} must be None or {_RELATION_ALLOWED}")
         if self.pairs is not None:
@@ -287,13 +292,13 @@ def _fail(attribute: str, value: object, allowed: str, why: str = "") -> TargetL
     return TargetLoadError(f"{attribute}={shown}{': ' + why if why else ''}; allowed: {allowed}")
 
 
-_CLAIM_ALLOWED = ("an epsilon ('1/2', 'ln(3)', 1), PrivacyClaim, ZCDPClaim, ProfileClaim, or a "
-                  "mapping {'epsilon': E, 'delta': D} | {'rho': R[, 'delta': D]} | "
-                  "{'profile': [[E, D], ...]}")
+_CLAIM_ALLOWED = ("an epsilon ('1/2', 'ln(3)', 1), PrivacyClaim, ZCDPClaim, ProfileClaim, "
+                  "GDPClaim, or a mapping {'epsilon': E, 'delta': D} | {'rho': R[, 'delta': D]} "
+                  "| {'mu': M[, 'delta': D]} | {'profile': [[E, D], ...]}")
 
 
 def _claim(value: object, attribute: str = "privref_claim") -> DeclaredClaim:
-    if isinstance(value, PrivacyClaim | ZCDPClaim | ProfileClaim):
+    if isinstance(value, PrivacyClaim | ZCDPClaim | ProfileClaim | GDPClaim):
         return value
     try:
         if isinstance(value, Mapping):
@@ -304,6 +309,10 @@ def _claim(value: object, attribute: str = "privref_claim") -> DeclaredClaim:
                 delta = value.get("delta")
                 return ZCDPClaim(to_fraction(value["rho"], "rho"),
                                  None if delta is None else check_delta(delta))
+            if keys <= {"mu", "delta"} and "mu" in keys:
+                delta = value.get("delta")
+                return GDPClaim(to_fraction(value["mu"], "mu"),
+                                None if delta is None else check_delta(delta))
             if keys == {"profile"}:
                 points = value["profile"]
                 if isinstance(points, str | bytes) or not isinstance(points, Sequence):
@@ -315,16 +324,17 @@ def _claim(value: object, attribute: str = "privref_claim") -> DeclaredClaim:
                                     f"profile point {p!r} must be [epsilon, delta]")
                     out.append(PrivacyClaim.of(p[0], p[1]))
                 return ProfileClaim(tuple(out))
-            kinds = sorted(keys & {"epsilon", "rho", "profile"})
+            kinds = sorted(keys & {"epsilon", "rho", "mu", "profile"})
             if len(kinds) > 1:
                 raise _fail(attribute, value, _CLAIM_ALLOWED,
                             f"{' and '.join(repr(k) for k in kinds)} are alternatives (one claim "
                             "kind per target); accepted key sets: {'epsilon'}, "
-                            "{'epsilon', 'delta'}, {'rho'}, {'rho', 'delta'}, {'profile'}")
-            unknown = sorted(keys - {"epsilon", "rho", "profile", "delta"})
+                            "{'epsilon', 'delta'}, {'rho'}, {'rho', 'delta'}, {'mu'}, "
+                            "{'mu', 'delta'}, {'profile'}")
+            unknown = sorted(keys - {"epsilon", "rho", "mu", "profile", "delta"})
             raise _fail(attribute, value, _CLAIM_ALLOWED,
                         f"unknown keys {unknown}" if unknown else
-                        f"keys {sorted(keys)}: 'delta' needs 'epsilon' or 'rho'; 'profile' "
+                        f"keys {sorted(keys)}: 'delta' needs 'epsilon', 'rho' or 'mu'; 'profile' "
                         "stands alone")
         if isinstance(value, str | int | float | Fraction | Real) and not isinstance(value, bool):
             return PrivacyClaim(parse_epsilon(value))
@@ -492,11 +502,12 @@ def declare(*, epsilon: Real | ExactInput | None = None, delta: ExactInput | Non
             pairs: Sequence[Sequence[Sequence[Hashable]]] | None = None,
             elements: Sequence[Hashable] | None = None, sizes: Sequence[int] | None = None,
             bounds: tuple[int | Fraction | float, int | Fraction | float] | None = None,
-            library: str | None = None) -> Callable[[F], F]:
+            library: str | None = None, mu: ExactInput | None = None) -> Callable[[F], F]:
     """Decorator setting a target's ``privref_*`` attributes, validated at once.
 
     Claim: ``epsilon`` (with ``delta``, default 0), or ``rho`` (ρ-zCDP; ``delta`` is then the
-    point audited by default), or ``profile=[(eps, delta), ...]``: at most one kind.  The
+    point audited by default), or ``mu`` (μ-GDP, Dong, Roth and Su 2022; ``delta`` as for
+    ``rho``), or ``profile=[(eps, delta), ...]``: at most one kind.  The
     other arguments are those of :func:`read_declaration`'s attributes (``elements``,
     ``sizes`` and ``bounds`` form ``privref_domain``).  Raises TargetLoadError naming the
     attribute on a bad value, and at decoration time when the function already declares
@@ -505,18 +516,21 @@ def declare(*, epsilon: Real | ExactInput | None = None, delta: ExactInput | Non
         @declare(epsilon="2.5", relation="add-remove", bounds=(0, 10), library="opendp")
         def clamp_sum(data, rng): ...
     """
-    kinds = [k for k, v in (("epsilon", epsilon), ("rho", rho), ("profile", profile))
-             if v is not None]
+    kinds = [k for k, v in (("epsilon", epsilon), ("rho", rho), ("mu", mu),
+                            ("profile", profile)) if v is not None]
     if len(kinds) > 1:
         raise TargetLoadError(f"privref_claim: declare() got {' and '.join(kinds)}; allowed: "
-                              "one of epsilon (with delta), rho (with delta) or profile")
+                              "one of epsilon (with delta), rho (with delta), mu (with delta) "
+                              "or profile")
     if delta is not None and not kinds:
-        raise TargetLoadError("privref_claim: declare(delta=...) needs epsilon or rho")
+        raise TargetLoadError("privref_claim: declare(delta=...) needs epsilon, rho or mu")
     claim_raw: object = None
     if epsilon is not None:
         claim_raw = {"epsilon": epsilon, "delta": 0 if delta is None else delta}
     elif rho is not None:
         claim_raw = {"rho": rho, "delta": delta}
+    elif mu is not None:
+        claim_raw = {"mu": mu, "delta": delta}
     elif profile is not None:
         claim_raw = {"profile": list(profile)}
     rel = None if relation is None else _relation(relation)
@@ -614,6 +628,17 @@ def _smallest(points: Sequence[PrivacyClaim]) -> PrivacyClaim:
     return best
 
 
+def _conversion_delta(claim: ZCDPClaim | GDPClaim, delta: Fraction | None) -> Fraction:
+    """The δ at which a zCDP or GDP claim is converted: ``delta``, else the claim's own; it must
+    lie in (0, 1) (InvalidArgument naming ``--delta``)."""
+    d = claim.delta if delta is None else delta
+    if d is None or not 0 < d < 1:
+        raise InvalidArgument(f"--delta (API: delta=) must lie in (0, 1) to audit the "
+                              f"declared {claim_text(claim)} claim at an (epsilon, delta) "
+                              f"point; got {d}")
+    return d
+
+
 def audited_point(claim: DeclaredClaim, delta: Fraction | None) -> AuditPoint:
     """The (ε, δ) point audited for ``claim`` at ``delta`` (None: the claim's own δ).
 
@@ -623,6 +648,9 @@ def audited_point(claim: DeclaredClaim, delta: Fraction | None) -> AuditPoint:
     * ρ-zCDP: (ε, δ)-DP with ε = :func:`privref.reference.accounting.zcdp_to_dp_epsilon`, an
       exact Real: Canonne, Kamath and Steinke 2020 Corollary 13 at a rational order α (valid at
       every α), or 001 Lemma 51's ρ + 2√(ρ ln(1/δ)) when that is smaller; δ must lie in (0, 1);
+    * μ-GDP: (ε, δ)-DP with ε = :meth:`privref.reference.fdp.GaussianDP.epsilon_at`, a rational
+      with δ_μ(ε) <= δ proved (the upper end of the enclosure of δ_μ(ε) of Dong, Roth and Su
+      2022 Corollary 2.13 is <= δ), so the point is implied; δ must lie in (0, 1);
     * a profile: (ε_i, δ) for the smallest ε_i among the points with δ_i <= δ
       ((ε_i, δ_i)-DP implies (ε_i, δ)-DP for δ >= δ_i), compared exactly.
 
@@ -632,11 +660,7 @@ def audited_point(claim: DeclaredClaim, delta: Fraction | None) -> AuditPoint:
         return AuditPoint(PrivacyClaim(claim.epsilon, claim.delta if delta is None else delta),
                           None)
     if isinstance(claim, ZCDPClaim):
-        d = claim.delta if delta is None else delta
-        if d is None or not 0 < d < 1:
-            raise InvalidArgument(f"--delta (API: delta=) must lie in (0, 1) to audit the "
-                                  f"declared {claim_text(claim)} claim at an (epsilon, delta) "
-                                  f"point; got {d}")
+        d = _conversion_delta(claim, delta)
         eps = zcdp_to_dp_epsilon(claim.rho, d)
         if str(eps) == str(zcdp_epsilon(claim.rho, d)):
             how = ("(rho + 2*sqrt(rho*ln(1/delta)), delta) by 001 Lemma 51 (Bun and Steinke 2016 "
@@ -647,6 +671,12 @@ def audited_point(claim: DeclaredClaim, delta: Fraction | None) -> AuditPoint:
                    + (" (epsilon_alpha <= 0, so epsilon = 0)" if eps.exact == 0 else "")
                    + ", tighter than 001 Lemma 51")
         return AuditPoint(PrivacyClaim(eps, d), f"{claim_text(claim)} -> {how} at delta={d}")
+    if isinstance(claim, GDPClaim):
+        d = _conversion_delta(claim, delta)
+        e = gaussian_dp(claim.mu).epsilon_at(d)
+        return AuditPoint(PrivacyClaim(rational(e), d),
+                          f"{claim_text(claim)} -> (epsilon, delta) with delta_mu(epsilon) <= "
+                          f"delta proved (Dong, Roth and Su 2022 Corollary 2.13) at delta={d}")
     deltas = sorted({p.delta for p in claim.points})
     if delta is None:
         if len(deltas) > 1:
@@ -670,7 +700,7 @@ def profile_points(claim: DeclaredClaim, deltas: Sequence[ExactInput] | None = N
 
     Each point is :func:`audited_point` of the claim, so every point is implied by the claim and a
     VIOLATION at any of them refutes it.  Default δ values: :data:`ZCDP_DELTAS` (10⁻², …, 10⁻⁶)
-    for a ρ-zCDP claim; a profile's own δ_i (one point per distinct δ_i, at the smallest ε among
+    for a ρ-zCDP or μ-GDP claim; a profile's own δ_i (one point per distinct δ_i, at the smallest ε among
     its points with δ_j <= δ_i); an (ε, δ)-claim is a one-point profile (δ values below its own
     δ are not implied and are refused).  ``deltas``: at most :data:`MAX_PROFILE_POINTS` distinct
     exact numbers in (0, 1) (for a profile or an (ε, δ)-claim, δ = 0 is allowed); a bad value
@@ -679,7 +709,7 @@ def profile_points(claim: DeclaredClaim, deltas: Sequence[ExactInput] | None = N
     if isinstance(claim, PrivacyClaim):
         claim = ProfileClaim((claim,))
     if deltas is None:
-        chosen = tuple(sorted(ZCDP_DELTAS if isinstance(claim, ZCDPClaim)
+        chosen = tuple(sorted(ZCDP_DELTAS if isinstance(claim, ZCDPClaim | GDPClaim)
                               else {p.delta for p in claim.points}))
     else:
         if isinstance(deltas, str | bytes) or not isinstance(deltas, Sequence) or not deltas:
@@ -706,6 +736,8 @@ def claim_text(claim: DeclaredClaim) -> str:
         return f"({claim.epsilon}, {claim.delta})-DP"
     if isinstance(claim, ZCDPClaim):
         return f"{claim.rho}-zCDP"
+    if isinstance(claim, GDPClaim):
+        return f"{claim.mu}-GDP"
     return "profile {" + ", ".join(f"({p.epsilon}, {p.delta})" for p in claim.points) + "}"
 
 
@@ -715,6 +747,9 @@ def claim_json(claim: DeclaredClaim) -> dict[str, object]:
         return {"kind": "dp", "epsilon": str(claim.epsilon), "delta": str(claim.delta)}
     if isinstance(claim, ZCDPClaim):
         return {"kind": "zcdp", "rho": str(claim.rho),
+                "delta": None if claim.delta is None else str(claim.delta)}
+    if isinstance(claim, GDPClaim):
+        return {"kind": "gdp", "mu": str(claim.mu),
                 "delta": None if claim.delta is None else str(claim.delta)}
     return {"kind": "profile",
             "points": [[str(p.epsilon), str(p.delta)] for p in claim.points]}

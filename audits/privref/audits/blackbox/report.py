@@ -31,7 +31,8 @@ against the target's declared relation with --override-declared-relation (API:
 ``claim_conversion`` (how the audited (``claimed_epsilon``, ``claimed_delta``) point follows
 from it; null: it is the point itself) and ``libraries`` (``[{"name", "version",
 "source"}]``: the distributions the target uses, ``declared``, ``registered`` or
-``detected``).
+``detected``); ``curves`` (null unless asked for: the δ(ε), μ-GDP, Rényi and ρ lower bounds
+of :class:`~privref.audits.blackbox.curves.CurveBounds`, from the confirmed pairs' events).
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ from privref import reference
 from privref.reference.errors import InvalidArgument, OutputError
 from privref.reference.reals import Real
 
+from .curves import CurveBounds
 from .declarations import (
     DEFAULTED_RELATION,
     OVERRIDDEN_RELATION,
@@ -291,6 +293,7 @@ class BlackboxReport:
     libraries: tuple[LibraryVersion, ...] = ()
     backend: str = "local"
     selection_cap: int | None = None
+    curves: CurveBounds | None = None
 
     @property
     def float_leak(self) -> bool:
@@ -367,6 +370,7 @@ class BlackboxReport:
             "declared_claim": None if self.declared_claim is None else claim_json(self.declared_claim),
             "claim_conversion": self.claim_conversion,
             "libraries": [lib.to_json() for lib in self.libraries],
+            "curves": None if self.curves is None else self.curves.to_json(),
         }
 
     def summary(self) -> str:
@@ -444,6 +448,8 @@ class BlackboxReport:
         if self.float_leak:
             assert w is not None
             lines.append(f"  float leak       {FLOAT_LEAK}; event counts {dict(w.estimate.counts)}")
+        if self.curves is not None:
+            lines.extend(self.curves.summary_lines())
         if self.verdict is not None:
             lines.append(f"  verdict          {self.verdict.value}"
                          + (" (floating-point leak, Mironov 2012)" if self.float_leak else ""))

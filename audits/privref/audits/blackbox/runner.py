@@ -58,7 +58,8 @@ from functools import partial
 from typing import Any
 
 from privref.reference.errors import InvalidArgument, PrivrefError
-from privref.reference.reals import Real
+from privref.reference.privacy import PrivacyClaim
+from privref.reference.reals import Real, rational
 
 from .batch import check_kinds
 from .checkpoint import CheckpointError, Counted
@@ -76,6 +77,14 @@ from .config import (
     audited_points,
     limit_text,
     low_power,
+)
+from .curves import (
+    CURVE_DELTAS,
+    CurveBounds,
+    EventEvidence,
+    curve_bounds,
+    evidence_of,
+    profile_claim,
 )
 from .declarations import DEFAULTED_RELATION, OVERRIDDEN_RELATION, relation_in_force
 from .engines import (
@@ -177,6 +186,7 @@ class _Log:
     results: list[PairResult] = field(default_factory=list)
     kept: dict[int, WitnessSamples] = field(default_factory=dict)  # only when asked for
     seen: list[tuple[Batch, Sequence[Hashable]]] = field(default_factory=list)
+    evidence: list[EventEvidence] = field(default_factory=list)  # confirmation events (curves)
 
 
 def _warn(warnings: list[str], on_warning: Callable[[str], None] | None, message: str) -> None:
@@ -278,6 +288,7 @@ def _report(run: _Run, log: _Log, status: str, error: str | None) -> BlackboxRep
                    else BlackboxVerdict.NO_VIOLATION_FOUND)
     claim_eps, claim_delta = run.claim
     return BlackboxReport(
+        curves=_curves(run, log, confirmed) if status == "complete" else None,
         target=target.name, target_package=target.package,
         target_package_version=target.package_version, vectorized=target.vectorized,
         claimed_epsilon=config.epsilon, claimed_delta=config.delta,
@@ -307,6 +318,22 @@ def _check_kinds(batches: dict[tuple[int, int], Batch], *, indexed: dict[int, Pa
     check_kinds({k: chunk_head(b) for k, b in batches.items()}, indexed, name, seen)
 
 
+def _curves(run: _Run, log: _Log, confirmed: list[PairResult]) -> CurveBounds | None:
+    """The curves of :mod:`privref.audits.blackbox.curves` from the confirmation stage's events
+    (None when not asked for, or with a custom estimator)."""
+    request = run.config.curves
+    if request is None or run.estimator is not None:
+        return None
+    views = [v for r in confirmed for p in ((r.estimate, r.real_estimate),
+                                            *((q.estimate, q.real_estimate) for q in r.profile))
+             for v in p if v is not None]
+    joint = all(getattr(v, "test", "per-side") != "pooled" for v in views)
+    claim = request.claim if run.config.group == 1 and request.claim is not None else \
+        profile_claim([PrivacyClaim(e, d) for e, d in run.points])
+    return curve_bounds(log.evidence, request, confidence=run.config.confidence,
+                        joint_with_verdict=joint, claim=claim)
+
+
 # ---------------------------------------------------------------------------- one stage
 
 class _Planner:
@@ -316,21 +343,31 @@ class _Planner:
     and :data:`~privref.audits.blackbox.engines.Refine`; they record, per pair, which slice of
     the candidates belongs to which point (``spans``), and :meth:`conclude` turns the counts
     into one :class:`PointResult` per point, each at its share of the pair's alpha.
+
+    With ``curves`` (the confirmation stage of a run asking for curves), the plan also holds
+    the events chosen for the curve slots (:data:`~privref.audits.blackbox.curves.CURVE_DELTAS`,
+    each planned as a point at that δ, on the selection split only); each slot takes a share of
+    the pair's alpha like a tested point, so the k tested points get alpha/(k + slots) each, and
+    every event's bounds (``evidence``) feed the curves.
     """
 
-    def __init__(self, run: _Run, level: Fraction) -> None:
+    def __init__(self, run: _Run, level: Fraction, curves: bool = False) -> None:
         self.points = run.points
         self.float_events = run.config.float_events
-        self.share = level / len(run.points)  # each tested point's part of the pair's alpha
+        self.curves = curves and run.config.curves is not None
+        self.plan_points = run.points + (tuple((rational(0), d) for d in CURVE_DELTAS)
+                                         if self.curves else ())
+        self.share = level / len(self.plan_points)  # each point's (or slot's) part of alpha
         self.pooled = any(delta == 0 for _eps, delta in run.points)
         self.spans: dict[int, list[tuple[int, int, int | None]]] = {}
+        self.evidence: list[EventEvidence] = []  # every bounded event, for the curves
 
     def plan(self, index: int, sel_a: Any, sel_b: Any, held_a: int, held_b: int,
              shortlist: bool, dealt: bool) -> tuple[Candidate, ...]:
         """The candidates to count for every point (see engines.Plan)."""
         picked: list[Candidate] = []
         self.spans[index] = []
-        for _eps, point_delta in self.points:
+        for _eps, point_delta in self.plan_points:
             got, split = plan_views(sel_a, sel_b, held_a=held_a, held_b=held_b,
                                     delta=point_delta, alpha=self.share,
                                     float_events=self.float_events, shortlist=shortlist,
@@ -345,7 +382,7 @@ class _Planner:
         """The shortlisted candidates kept for every point (see engines.Refine)."""
         kept: list[Candidate] = []
         old, self.spans[index] = self.spans[index], []
-        for (start, end, split), (_eps, point_delta) in zip(old, self.points, strict=True):
+        for (start, end, split), (_eps, point_delta) in zip(old, self.plan_points, strict=True):
             got, new_split = refine_views(
                 shortlist[start:end], split,
                 seen[start:end], validation_a=validation, validation_b=validation,
@@ -359,7 +396,13 @@ class _Planner:
         """The pair's estimate at every point, the headline point first."""
         profile = []
         for (start, end, split), (point_eps, point_delta) in zip(
-                self.spans[index], self.points, strict=True):
+                self.spans[index], self.plan_points, strict=True):
+            if self.curves:
+                self.evidence.extend(evidence_of(
+                    got.chosen[start:end], got.hits[start:end], split, held_a=got.bounding[0],
+                    held_b=got.bounding[1], alpha=self.share))
+            if len(profile) == len(self.points):  # a curve slot: its evidence only
+                continue
             ieee, real = conclude_views(
                 got.chosen[start:end], got.hits[start:end], split,
                 held_a=got.bounding[0], held_b=got.bounding[1],
@@ -416,13 +459,16 @@ def _stage(run: _Run, log: _Log, engine: SamplingEngine, check: _Checker, number
     each pair at failure probability ``level``."""
     if run.estimator is not None:
         return _custom_stage(run, engine, check, number, chosen, n, label, level)
-    planner = _Planner(run, level)
+    planner = _Planner(run, level, curves=number == 1)
     if run.streaming:
         streamed = engine.stream(number, chosen, n, label, planner.plan, check,
                                  refine=planner.refine, pooled=planner.pooled)
     else:
         streamed = _kept_stage(run, log, engine, check, planner, number, chosen, n, label)
-    return [planner.conclude(i, pair, streamed[i]) for i, pair in chosen]
+    found = [planner.conclude(i, pair, streamed[i]) for i, pair in chosen]
+    if number == 1:
+        log.evidence.extend(planner.evidence)
+    return found
 
 
 def _sample_and_estimate(run: _Run, log: _Log, engine: SamplingEngine, check: _Checker) -> None:
