@@ -30,6 +30,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TextIO
 
+from privref.audits.blackbox.curves import MAX_CURVE_EPSILONS, MAX_ORDERS, CurveRequest
 from privref.audits.blackbox.declarations import (
     DEFAULTED_RELATION,
     ProfileClaim,
@@ -67,7 +68,7 @@ from privref.audits.blackbox.search import (
 from privref.audits.blackbox.target import DEFAULT_TIMEOUT, Target, check_timeout, load_target
 from privref.reference.errors import InvalidArgument, OutputError, PrivrefError
 from privref.reference.neighbors import NeighborRelation
-from privref.reference.privacy import PrivacyClaim, parse_epsilon
+from privref.reference.privacy import Claim, GDPClaim, PrivacyClaim, parse_epsilon
 from privref.reference.reals import Real
 from privref.reference.validate import check_delta, to_fraction
 
@@ -98,6 +99,20 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                         help="claimed delta, exact (default: the target's declared delta, else "
                              "0); for a declared rho-zCDP or profile claim, the delta of the "
                              "(epsilon, delta) point audited")
+    parser.add_argument("--mu", default=None, metavar="MU",
+                        help="claim mu-GDP (Dong, Roth and Su 2022) instead of --epsilon: exact "
+                             "mu in (0, 64]; audited at --delta, else at delta = 1e-2 ... 1e-6")
+    parser.add_argument("--curves", action="store_true",
+                        help="also report lower bounds on delta(epsilon), mu-GDP, Renyi "
+                             "divergences and zCDP rho from the run's events (at the same "
+                             "confidence; docs/blackbox-curves.md)")
+    parser.add_argument("--curve-epsilons", default=None, metavar="LIST",
+                        help="the epsilon grid of the delta curve (implies --curves): comma-"
+                             "separated exact values in [0, 64], at most 256 (default 0, 1/4, "
+                             "..., 8)")
+    parser.add_argument("--orders", default=None, metavar="LIST",
+                        help="the Renyi orders of the curves (implies --curves): comma-separated "
+                             "exact values in (1, 256], at most 32 (default 3/2,2,3,4,8,16,32)")
     parser.add_argument("--pair", nargs=2, action="append", metavar=("JSON_A", "JSON_B"),
                         help="a neighboring pair as two JSON lists, e.g. --pair '[0]' '[1]' "
                              "(repeatable; without it: the target's recommended pairs if it "
@@ -271,6 +286,34 @@ def _points(given: list[list[str]]) -> tuple[PrivacyClaim, ...]:
     return tuple(out)
 
 
+def _list(text: str, flag: str, limit: int) -> list[str]:
+    items = [x.strip() for x in text.split(",")]
+    if not text.strip() or any(not x for x in items):
+        raise InvalidArgument(f"{flag} {text[:60]!r} must be a non-empty comma-separated list of "
+                              "exact numbers (an empty grid gives no curve)")
+    if len(items) > limit:
+        raise InvalidArgument(f"{flag}: {len(items)} values; at most {limit} are allowed")
+    return items
+
+
+def _curves(args: argparse.Namespace, claim: Claim | None) -> CurveRequest | None:
+    """The curve request of ``--curves``/``--curve-epsilons``/``--orders`` (None: none)."""
+    grid = getattr(args, "curve_epsilons", None)
+    orders = getattr(args, "orders", None)
+    if not getattr(args, "curves", False) and grid is None and orders is None:
+        return None
+    kwargs: dict[str, object] = {}
+    if grid is not None:
+        kwargs["epsilons"] = tuple(_list(grid, "--curve-epsilons", MAX_CURVE_EPSILONS))
+    if orders is not None:
+        kwargs["orders"] = tuple(_list(orders, "--orders", MAX_ORDERS))
+    try:
+        return CurveRequest(claim=claim, **kwargs)  # type: ignore[arg-type]
+    except PrivrefError as exc:
+        flag = "--curve-epsilons" if "epsilons" in str(exc) else "--orders"
+        raise _flag(flag, exc) from None
+
+
 def _relation(args: argparse.Namespace, target: Target | None) -> tuple[NeighborRelation, str]:
     name = getattr(args, "relation", None)
     given = None if name is None else relation_from_name(name, "--relation")
@@ -318,6 +361,14 @@ def parse_config(args: argparse.Namespace, target: Target | None = None) -> Audi
     ``--pair``, the pair and the relation.
     """
     declared = None if target is None else target.claim
+    mu = getattr(args, "mu", None)
+    if mu is not None:
+        if args.epsilon is not None:
+            raise InvalidArgument("--mu and --epsilon exclude each other: give one claim")
+        try:
+            declared = GDPClaim.of(mu)
+        except PrivrefError as exc:
+            raise _flag("--mu", exc) from None
     try:
         given_delta = None if args.delta is None else check_delta(args.delta, "delta")
     except PrivrefError as exc:
@@ -328,7 +379,7 @@ def parse_config(args: argparse.Namespace, target: Target | None = None) -> Audi
         claim = PrivacyClaim(_epsilon(args.epsilon), given_delta or Fraction(0))
     elif declared is not None and given_delta is None and (
             isinstance(declared, ProfileClaim)
-            or (isinstance(declared, ZCDPClaim) and declared.delta is None)):
+            or (isinstance(declared, ZCDPClaim | GDPClaim) and declared.delta is None)):
         # a declared profile, or a zCDP claim stating no delta, without --delta: test the whole
         # profile (a zCDP claim at declarations.ZCDP_DELTAS) in one run, each point at alpha/k
         points = profile_points(declared)
@@ -388,6 +439,7 @@ def parse_config(args: argparse.Namespace, target: Target | None = None) -> Audi
         float_events=not args.no_float_events, relation=relation, group=group, timeout=timeout,
         override_relation=relation_source == "override",
         points=profile + _points(getattr(args, "point", [])),
+        curves=_curves(args, None if args.epsilon is not None else declared),
         backend=args.backend, scheduler=_scheduler(args), selection_cap=(
             DEFAULT_SELECTION_CAP if args.selection_cap is None
             else _int(args.selection_cap, "--selection-cap", 1, MAX_SAMPLES,
@@ -554,8 +606,10 @@ def audit_target(args: argparse.Namespace, target: Target, plan: AuditPlan, *,
     Notes on stderr what comes from the target's declaration; a defaulted relation is warned
     about before sampling (``on_warning``) and recorded in the report."""
     config, pairs = plan.config, plan.pairs
+    mu = getattr(args, "mu", None)
     if args.epsilon is None:
-        on_note(f"claim ({config.epsilon}, {config.delta}) declared by the target"
+        on_note(f"claim ({config.epsilon}, {config.delta}) "
+                + ("from --mu" if mu is not None else "declared by the target")
                 + (f" ({plan.conversion})" if plan.conversion else ""))
     if not args.pair and pairs is not None:
         on_note(f"pairs: the target's {len(pairs)} recommended pair(s) (--search to search "
@@ -565,7 +619,8 @@ def audit_target(args: argparse.Namespace, target: Target, plan: AuditPlan, *,
 
     def annotate(report: BlackboxReport) -> BlackboxReport:
         return with_declarations(report, relation_source=plan.relation_source,
-                                 declared_claim=target.claim if args.epsilon is None else None,
+                                 declared_claim=(GDPClaim.of(mu) if mu is not None else
+                                                 target.claim if args.epsilon is None else None),
                                  claim_conversion=plan.conversion, libraries=target.libraries)
 
     def partial(report: BlackboxReport) -> None:

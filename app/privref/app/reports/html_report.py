@@ -53,6 +53,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from privref import reference
+from privref.audits.blackbox.curves import CurveBounds
 from privref.audits.blackbox.report import FLOAT_LEAK, BlackboxReport, PairResult, WitnessSamples
 from privref.reference.reals import Real
 from privref.reference.validate import ExactInput
@@ -655,6 +656,88 @@ def _growth_plot(points: Sequence[GrowthPoint], claim: float) -> str:
     return plot.svg()
 
 
+# ----------------------------------------------------------------------------- curves
+
+def _curve_plot(curves: CurveBounds) -> str:
+    """The measured lower δ(ε) curve (solid) against the claimed δ(ε) (dashed), δ on a linear
+    axis; the claimed curve is drawn only where the claim implies a δ < 1."""
+    plot = _Plot("privacy profile: measured lower bound on δ(ε) vs the claim")
+    eps = [float(e) for e in curves.epsilons]
+    lower = [float(d) for d in curves.delta_lower]
+    claimed = [None if c is None or c >= 1 else float(c)
+               for c in (curves.claimed_delta or (None,) * len(eps))]
+    top = max([*lower, *(c for c in claimed if c is not None), 0.01]) * 1.15
+    top = min(top, 1.15)
+    plot.y_axis(top, "δ(ε)")
+    base = plot.T + plot.height
+    lo, hi = eps[0], eps[-1]
+    span = hi - lo if hi > lo else 1.0
+
+    def x_of(v: float) -> float:
+        return plot.L + 10 + (v - lo) / span * (plot.width - 20)
+
+    def y_of(v: float) -> float:
+        return base - plot.height * min(v, top) / top
+
+    for v in _ticks(lo, hi if hi > lo else lo + 1):
+        plot.line(x_of(v), base, x_of(v), base + 4, "#444")
+        plot.text(x_of(v), base + 18, _tick_text(v), size=10)
+    plot.text(plot.L + plot.width / 2, base + 40, "ε", size=11)
+    runs: list[list[tuple[float, float]]] = [[]]
+    for e, c in zip(eps, claimed, strict=True):
+        if c is None:
+            if runs[-1]:
+                runs.append([])
+            continue
+        runs[-1].append((e, c))
+    for run in runs:
+        if run:
+            path = " ".join(f"{'M' if i == 0 else 'L'}{x_of(e):.1f},{y_of(c):.1f}"
+                            for i, (e, c) in enumerate(run))
+            plot.add(f'<path d="{path}" fill="none" stroke="{_COLOR_CLAIM}" stroke-width="2" '
+                     'stroke-dasharray="6 4"/>')
+    path = " ".join(f"{'M' if i == 0 else 'L'}{x_of(e):.1f},{y_of(d):.1f}"
+                    for i, (e, d) in enumerate(zip(eps, lower, strict=True)))
+    plot.add(f'<path d="{path}" fill="none" stroke="{_COLOR_BOUND}" stroke-width="1.5"/>')
+    for e, d in zip(eps, lower, strict=True):
+        plot.add(f'<circle cx="{x_of(e):.1f}" cy="{y_of(d):.1f}" r="3" fill="{_COLOR_BOUND}">'
+                 f"<title>ε = {e:g}: δ ≥ {d:.6g}</title></circle>")
+    plot.legend([(_COLOR_BOUND, "measured lower bound on δ(ε)"),
+                 (_COLOR_CLAIM, f"claimed δ(ε): {curves.claim_text or 'none'}")],
+                dashed=[False, True])
+    return plot.svg()
+
+
+def _curves_section(report: BlackboxReport) -> str:
+    curves = report.curves
+    if curves is None:
+        return ""
+    joint = ("jointly with the verdict" if curves.joint_with_verdict else
+             "on their own (the verdict used the pooled test: together with probability "
+             "≥ 1 − 2(1 − confidence))")
+    orders = "".join(f"<tr><td>{escape(str(a))}</td><td>{float(r):.6g}</td></tr>"
+                     for a, r in zip(curves.orders, curves.renyi_lower, strict=True))
+    refuted = "".join(f"<li>{escape(r)}</li>" for r in curves.refuted)
+    return (
+        "<h2>Curves</h2>\n"
+        + _figure(_curve_plot(curves),
+                  f"<b>Privacy profile.</b> Solid: the lower bound on δ(ε) at each ε of the grid, "
+                  f"the best over the run's {curves.events} bounded events (both directions, every "
+                  f"confirmed pair); dashed: the δ(ε) the claim implies "
+                  f"({escape(curves.claim_text or 'none')}).  A solid point above the dashed "
+                  f"curve refutes the claim.  All bounds hold at confidence "
+                  f"{escape(str(curves.confidence))}, {escape(joint)}.")
+        + '<table class="facts">'
+        + _row("μ-GDP lower bound", f"{float(curves.mu_lower):.6g}"
+               + ("" if curves.mu_event is None else f" (event {curves.mu_event})"))
+        + _row("zCDP ρ lower bound", f"{float(curves.rho_lower):.6g}"
+               + ("" if curves.rho_order is None else f" (order {curves.rho_order})"))
+        + "</table>"
+        + f'<table class="grid"><tr><th>Rényi order α</th><th>D_α lower bound</th></tr>{orders}'
+        + "</table>"
+        + (f"<p>The curves refute the claim:</p><ul>{refuted}</ul>" if refuted else ""))
+
+
 # ----------------------------------------------------------------------------- the page
 
 _CSS: Final = """
@@ -878,7 +961,8 @@ def render_html(report: BlackboxReport, samples: WitnessSamples | None = None) -
         f"<h1>Black-box audit of <code>{escape(report.target)}</code></h1>\n"
         f'<p><span class="verdict {css}">{escape(verdict)}</span></p>\n'
         + _float_leak(report) + _facts(report) + "\n" + _messages(report)
-        + "<h2>Plots</h2>\n" + _plots(report, samples) + "\n" + _pairs_table(report.pairs)
+        + "<h2>Plots</h2>\n" + _plots(report, samples) + "\n" + _curves_section(report)
+        + _pairs_table(report.pairs)
         + "\n<footer>A black-box audit can only refute a claim: NO_VIOLATION_FOUND is no proof "
           "of privacy.  The bound holds with probability at least the stated confidence over the "
           f"sampling.  Written by privref {escape(reference.__version__)}.</footer>\n"
