@@ -42,6 +42,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_gaussian_delta import Gaussian  # noqa: E402  (sum(data) + N(0, σ²), vectorized)
 
 from privref.audits.blackbox.curves import CurveRequest  # noqa: E402
 from privref.audits.blackbox.runner import AuditConfig, run_audit  # noqa: E402
@@ -49,18 +52,6 @@ from privref.audits.blackbox.target import target_from_callable  # noqa: E402
 from privref.reference.privacy import GDPClaim  # noqa: E402
 
 CONFIDENCE = Fraction(95, 100)
-
-
-class Gaussian:
-    """sum(data) + N(0, σ²), vectorized (picklable: a module-level class)."""
-
-    privref_vectorized = True
-
-    def __init__(self, sigma: float) -> None:
-        self.sigma = sigma
-
-    def __call__(self, data: list[float], rng: np.random.Generator, size: int) -> np.ndarray:
-        return float(sum(data)) + rng.normal(0.0, self.sigma, size)
 
 
 class SubsampledGaussian:
