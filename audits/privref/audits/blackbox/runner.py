@@ -328,8 +328,11 @@ def _curves(run: _Run, log: _Log, confirmed: list[PairResult]) -> CurveBounds | 
                                             *((q.estimate, q.real_estimate) for q in r.profile))
              for v in p if v is not None]
     joint = all(getattr(v, "test", "per-side") != "pooled" for v in views)
-    claim = request.claim if run.config.group == 1 and request.claim is not None else \
-        profile_claim([PrivacyClaim(e, d) for e, d in run.points])
+    config = run.config
+    claim = (profile_claim([PrivacyClaim(e, d) for e, d in run.points]) if config.group > 1
+             else request.claim if request.claim is not None
+             else config.claim if not config.points  # the claim itself (GDP, zCDP, profile...)
+             else profile_claim(config.tested))
     return curve_bounds(log.evidence, request, confidence=run.config.confidence,
                         joint_with_verdict=joint, claim=claim)
 
