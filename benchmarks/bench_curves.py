@@ -4,7 +4,8 @@ docs/blackbox-curves.md.
 Usage (from the repository root)::
 
     python benchmarks/bench_curves.py [--samples 10000000] [--seeds 0,1,2] [--json PATH]
-        [--out docs/blackbox-curves.md]
+
+It prints one JSON line per run and the markdown table of docs/blackbox-curves.md.
 
 Mechanisms (vectorized numpy targets, one worker, ``float_events=False``: the real-arithmetic
 view, since IEEE-754 patterns would flag any float Gaussian):
@@ -70,14 +71,14 @@ class SubsampledGaussian:
 
 
 def mu_curve(q: float, sigma: float, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(Q(x > t), μ(t)) for P = (1 − q)N(0, σ²) + qN(1, σ²), Q = N(0, σ²) (logs, no underflow)."""
-    from scipy.special import logsumexp
+    """(Q(x > t), μ(t)) for P = (1 − q)N(0, σ²) + qN(1, σ²), Q = N(0, σ²), in the log domain
+    (scipy's ndtri_exp: Φ⁻¹ of exp(log p), no underflow far in the tail)."""
+    from scipy.special import logsumexp, ndtri_exp
     from scipy.stats import norm
     log_q = norm.logsf(t / sigma)
     log_p = logsumexp([np.log1p(-q) + log_q, np.log(q) + norm.logsf((t - 1) / sigma)], axis=0) \
         if q < 1 else norm.logsf((t - 1) / sigma)
-    # Φ⁻¹(P(x > t)) = −Φ⁻¹(1 − P) = −isf(P); isf via the log survival function
-    return np.exp(log_q), norm.isf(np.exp(log_q)) - norm.isf(np.exp(log_p))
+    return np.exp(log_q), ndtri_exp(log_p) - ndtri_exp(log_q)
 
 
 def ceiling(q: float, sigma: float, held: int, alpha_side: float = 0.025) -> tuple[float, float]:

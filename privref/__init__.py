@@ -56,7 +56,7 @@ from .reference import (
     sample,
     uniform,
 )
-from .reference.privacy import ProfileClaim, ZCDPClaim
+from .reference.privacy import GDPClaim, ProfileClaim, ZCDPClaim
 
 __all__ = [
     "AddRemove",
@@ -66,6 +66,7 @@ __all__ = [
     "BlackboxVerdict",
     "Distribution",
     "Entry",
+    "GDPClaim",
     "InputDomain",
     "InvalidArgument",
     "LabelSubstitution",

@@ -12,7 +12,16 @@ from .adapters import register_target, registered_target_names
 from .api import assert_private
 from .checkpoint import CheckpointError
 from .config import AuditConfig
-from .declarations import InputDomain, LibraryVersion, ProfileClaim, ZCDPClaim, audited_point, declare
+from .curves import CurveBounds, CurveRequest
+from .declarations import (
+    GDPClaim,
+    InputDomain,
+    LibraryVersion,
+    ProfileClaim,
+    ZCDPClaim,
+    audited_point,
+    declare,
+)
 from .engines import ProgressReporter
 from .report import BlackboxReport, BlackboxVerdict, PairResult, WitnessSamples
 from .runner import run_audit, sample_pair
@@ -32,6 +41,9 @@ __all__ = [
     "BlackboxReport",
     "BlackboxVerdict",
     "CheckpointError",
+    "CurveBounds",
+    "CurveRequest",
+    "GDPClaim",
     "InputDomain",
     "LibraryVersion",
     "OutcomeError",
