@@ -93,6 +93,7 @@ def ceiling(q: float, sigma: float, held: int, alpha_side: float = 0.025) -> tup
 
 def one(kind: str, q: float, sigma: float, samples: int, seed: int) -> dict[str, Any]:
     true_mu = Fraction(1) / Fraction(sigma).limit_denominator(10**6)
+    pairs: list[tuple[tuple[int, ...], tuple[int, ...]]]
     if kind == "gaussian":
         target = target_from_callable(Gaussian(sigma), name=f"gaussian sigma={sigma}")
         pairs, relation = [((0,), (1,))], "substitution"

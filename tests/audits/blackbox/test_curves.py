@@ -137,8 +137,9 @@ def test_no_evidence_gives_zero() -> None:
 
 def test_curve_bounds_take_the_best_event_and_rho_is_the_best_order() -> None:
     weak, strong = _typical(0.6, 0.4, 100_000), _typical(0.75, 0.25, 100_000)
-    cb = curve_bounds([weak, strong], CurveRequest(epsilons=(0, 1), orders=(2, 4)),
-                      confidence=Fraction(9, 10), joint_with_verdict=True)
+    request = CurveRequest(epsilons=(Fraction(0), Fraction(1)), orders=(Fraction(2), Fraction(4)))
+    cb = curve_bounds([weak, strong], request, confidence=Fraction(9, 10),
+                      joint_with_verdict=True)
     assert cb.mu_lower == mu_lower_bound(strong.p_lower, strong.q_upper)
     assert cb.delta_lower[0] == delta_lower_bound(strong.p_lower, strong.q_upper, Fraction(0))
     assert cb.rho_lower == max(r / a for r, a in zip(cb.renyi_lower, cb.orders, strict=True))
@@ -218,7 +219,7 @@ def test_a_gdp_claim_below_the_truth_is_violated_and_above_is_not(mu: Fraction,
     """The Gaussian mechanism with σ = 1 is exactly 1-GDP: 1/2-GDP is refuted, 3/2-GDP is not
     (a false VIOLATION has probability <= 10^-7; the run is deterministic at this seed)."""
     config = AuditConfig(GDPClaim(mu), samples=20_000, seed=1, workers=1, float_events=False,
-                         relation="substitution", curves=CurveRequest(orders=(2, 4)),
+                         relation="substitution", curves=CurveRequest(orders=(Fraction(2), Fraction(4))),
                          confidence=AUDIT_CONFIDENCE)
     report = run_audit(target_from_callable(_gauss), config, [((0,), (1,))])
     assert (report.verdict is not None and report.verdict.value == "VIOLATION") is violated

@@ -397,7 +397,7 @@ class _Planner:
 
     def conclude(self, index: int, pair: Pair, got: Streamed) -> _Found:
         """The pair's estimate at every point, the headline point first."""
-        profile = []
+        profile: list[PointResult] = []
         for (start, end, split), (point_eps, point_delta) in zip(
                 self.spans[index], self.plan_points, strict=True):
             if self.curves:
