@@ -27,7 +27,8 @@ against the target's declared relation with --override-declared-relation (API:
 ``override_relation=True``), with the warning
 :data:`~privref.audits.blackbox.declarations.OVERRIDDEN_RELATION`; null: unknown),
 ``declared_claim`` (the target's claim as declared: ``{"kind": "dp", "epsilon", "delta"}``,
-``{"kind": "zcdp", "rho", "delta"}`` or ``{"kind": "profile", "points"}``; null: none),
+``{"kind": "zcdp", "rho", "delta"}``, ``{"kind": "gdp", "mu", "delta"}`` or
+``{"kind": "profile", "points"}``; null: none),
 ``claim_conversion`` (how the audited (``claimed_epsilon``, ``claimed_delta``) point follows
 from it; null: it is the point itself) and ``libraries`` (``[{"name", "version",
 "source"}]``: the distributions the target uses, ``declared``, ``registered`` or
