@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 from statistics import NormalDist
+from xml.etree import ElementTree
 
 import mpmath
 import numpy as np
 import pytest
 
+from privref.app.reports.html_report import render_html
 from privref.audits.blackbox.config import AuditConfig, claim_points
 from privref.audits.blackbox.curves import (
     CurveRequest,
@@ -230,3 +232,33 @@ def test_a_gdp_claim_below_the_truth_is_violated_and_above_is_not(mu: Fraction,
     assert 0 < float(curves.delta_lower[0]) < _gauss_delta(0.0, 1.0)
     assert 0 < float(curves.rho_lower) < 0.5
     assert report.to_json()["curves"]["claim"] == f"{mu}-GDP"
+    page = render_html(report)
+    svg = page[page.index("<h2>Curves</h2>"):]
+    svg = svg[svg.index("<svg"):svg.index("</svg>") + 6]
+    ElementTree.fromstring(svg)  # well-formed
+    assert svg.count('stroke-dasharray="6 4"') == 1  # the claimed δ_μ(ε), dashed
+    assert svg.count("<circle") == len(curves.epsilons)  # one measured point per grid ε
+
+
+def _rr(data: list[int], rng: np.random.Generator, size: int) -> np.ndarray:
+    keep = rng.random(size) < 0.75
+    return np.where(keep, data[0], 1 - data[0])
+
+
+_rr.privref_vectorized = True  # type: ignore[attr-defined]
+
+
+def test_a_pure_claim_audited_by_the_pooled_test_gives_curves_on_their_own() -> None:
+    """δ = 0 with >= 4096 held-out draws per side: the verdict uses the pooled test, so the
+    curves (per-side bounds) are a separate statement (joint_with_verdict is False)."""
+    config = AuditConfig(epsilon="ln(3)", samples=20_000, seed=2, workers=1,
+                         relation="substitution", curves=CurveRequest(orders=(Fraction(2),)),
+                         confidence=AUDIT_CONFIDENCE)
+    report = run_audit(target_from_callable(_rr), config, [((0,), (1,))])
+    assert report.witness is not None and report.witness.estimate.test == "pooled"  # type: ignore[attr-defined]
+    curves = report.curves
+    assert curves is not None and not curves.joint_with_verdict
+    true_mu = N.inv_cdf(0.75) - N.inv_cdf(0.25)
+    assert 0.8 * true_mu < float(curves.mu_lower) < true_mu
+    assert 0 < float(curves.delta_lower[0]) < 0.5  # δ(0) = TV = 1/2
+    assert curves.claimed_delta[0] is None and curves.claimed_delta[-1] == 0  # (ln 3, 0): ε >= ln 3

@@ -196,7 +196,9 @@ def _warn(warnings: list[str], on_warning: Callable[[str], None] | None, message
 
 
 def _fingerprint(target: Target, config: AuditConfig, given: Sequence[Pair] | None) -> dict[str, Any]:
-    return {
+    curves = {} if config.curves is None else {  # the curve slots change the plan
+        "curves": [str(d) for d in CURVE_DELTAS]}
+    return {**curves,
         "target": target.name, "vectorized": target.vectorized, "seed": config.seed,
         "samples": config.samples, "screening_samples": config.screening,
         "chunk_size": config.chunk(target), "confirm": config.confirm,
