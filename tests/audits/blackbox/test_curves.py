@@ -262,3 +262,19 @@ def test_a_pure_claim_audited_by_the_pooled_test_gives_curves_on_their_own() -> 
     assert 0.8 * true_mu < float(curves.mu_lower) < true_mu
     assert 0 < float(curves.delta_lower[0]) < 0.5  # δ(0) = TV = 1/2
     assert curves.claimed_delta[0] is None and curves.claimed_delta[-1] == 0  # (ln 3, 0): ε >= ln 3
+
+
+def test_the_reverse_direction_of_an_event_is_used() -> None:
+    """Two-point laws P = (0.9, 0.1), Q = (0.5, 0.5) and F the first point.  Forward,
+    P(F) − e·Q(F) < 0; the complement in the reverse direction gives Q(F^c) − e·P(F^c) =
+    0.5 − 0.1e = 0.228, which is the true δ(1) of the pair (the forward δ(1) is 0).  D₂ of the
+    reverse pair, ln(0.5²/0.1 + 0.5²/0.9), exceeds the forward ln(0.9²/0.5 + 0.1²/0.5)."""
+    ev = _typical(0.9, 0.5, 1_000_000)
+    cb = curve_bounds([ev], CurveRequest(epsilons=(Fraction(1),), orders=(Fraction(2),)),
+                      confidence=Fraction(9, 10), joint_with_verdict=True)
+    truth = 0.5 - 0.1 * float(np.exp(1.0))
+    assert truth - 0.01 < float(cb.delta_lower[0]) < truth
+    assert cb.delta_events[0] is not None and "reverse" in cb.delta_events[0]
+    # D_2 of the reverse pair: (0.5²/0.1 + 0.5²/0.9) against forward (0.9²/0.5 + 0.1²/0.5)
+    assert float(cb.renyi_lower[0]) < np.log(0.25 / 0.1 + 0.25 / 0.9)
+    assert float(cb.renyi_lower[0]) > np.log(0.81 / 0.5 + 0.01 / 0.5)

@@ -294,7 +294,7 @@ def test_a_repeated_point_is_an_error() -> None:
     ({"epsilon": 1, "rho": 1}, r"'epsilon' and 'rho' are alternatives .* accepted key sets: "
                                r"\{'epsilon'\}, \{'epsilon', 'delta'\}, \{'rho'\}"),
     ({"epsilon": 1, "profile": [[1, 0]]}, r"'epsilon' and 'profile' are alternatives"),
-    ({"delta": 0}, r"'delta' needs 'epsilon' or 'rho'"),
+    ({"delta": 0}, r"'delta' needs 'epsilon', 'rho' or 'mu'"),
     ({"epsilon": 1, "colour": 1}, r"unknown keys \['colour'\]"),
 ])
 def test_claim_mapping_messages_say_what_is_accepted(claim: object, message: str) -> None:

@@ -25,7 +25,11 @@ held-out Clopper–Pearson bounds p_lo <= P(F) and q_hi >= Q(F) (:func:`privref.
   ρ >= max over the orders of (the Rényi lower bound)/α.
 
 Each curve is the best (largest) bound over every event the run bounded, on every confirmed
-pair, every tested (ε, δ) point and both views; each event carries its direction.
+pair, every tested (ε, δ) point and both views, in both directions: an event F bounded with
+P = M(a) also bounds the reverse pair (P' = M(b), Q' = M(a)) through its complement, with
+P'(F^c) = 1 − Q(F) >= 1 − q_hi and Q'(F^c) = 1 − P(F) <= 1 − p_lo, the same intervals (so no
+extra confidence).  For μ the two directions give the same number (Φ⁻¹(1 − x) = −Φ⁻¹(x));
+for δ(ε) at ε > 0 and for D_α they differ.
 
 **Confidence.** The curves use the Clopper–Pearson bounds the run's confirmation stage
 computes for its kept events, at their own per-side level alpha_side = (the share)/(2m) of
@@ -354,22 +358,24 @@ def curve_bounds(evidence: Sequence[EventEvidence], request: CurveRequest, *,
     claim = request.claim if claim is None else claim
     if claim is not None:
         check_claim(claim, "claim")
-    bounds = [(ev, ev.p_lower, ev.q_upper) for ev in evidence]
+    forward = [(ev.event, ev.p_lower, ev.q_upper) for ev in evidence]
+    bounds = forward + [(f"complement of {name}, reverse direction", 1 - q, 1 - p)
+                        for name, p, q in forward]
     delta_lower, delta_events = [], []
     for eps in request.epsilons:
         best, who = Fraction(0), None
-        for ev, p, q in bounds:
+        for name, p, q in bounds:
             d = delta_lower_bound(p, q, eps)
             if d > best:
-                best, who = d, ev.event
+                best, who = d, name
         delta_lower.append(best)
         delta_events.append(who)
     mu, mu_event = Fraction(0), None
-    for ev, p, q in bounds:
+    for name, p, q in forward:  # the reverse direction gives the same μ bound
         m = mu_lower_bound(p, q)
         if m > mu:
-            mu, mu_event = m, ev.event
-    useful = [(p, q) for _ev, p, q in bounds if p > q]
+            mu, mu_event = m, name
+    useful = [(p, q) for _name, p, q in bounds if p > q]
     renyi = [max((renyi_lower_bound(p, q, a) for p, q in useful), default=Fraction(0))
              for a in request.orders]
     rho, rho_order = Fraction(0), None
@@ -389,7 +395,7 @@ def curve_bounds(evidence: Sequence[EventEvidence], request: CurveRequest, *,
             refuted.append(f"mu >= {float(mu):.6g} > claimed mu {claim.mu}")
         if isinstance(claim, ZCDPClaim) and rho > claim.rho:
             refuted.append(f"rho >= {float(rho):.6g} > claimed rho {claim.rho}")
-    return CurveBounds(confidence, joint_with_verdict, len(bounds), request.epsilons,
+    return CurveBounds(confidence, joint_with_verdict, len(forward), request.epsilons,
                        tuple(delta_lower), tuple(delta_events), mu, mu_event, request.orders,
                        tuple(renyi), rho, rho_order, text, claimed, tuple(refuted))
 
