@@ -97,8 +97,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                              "is split evenly over all points)")
     parser.add_argument("--delta", default=None, metavar="DELTA",
                         help="claimed delta, exact (default: the target's declared delta, else "
-                             "0); for a declared rho-zCDP or profile claim, the delta of the "
-                             "(epsilon, delta) point audited")
+                             "0); for a declared rho-zCDP, mu-GDP (or --mu) or profile claim, the "
+                             "delta of the (epsilon, delta) point audited")
     parser.add_argument("--mu", default=None, metavar="MU",
                         help="claim mu-GDP (Dong, Roth and Su 2022) instead of --epsilon: exact "
                              "mu in (0, 64]; audited at --delta, else at delta = 1e-2 ... 1e-6")

@@ -13,7 +13,7 @@ Every claim is validated when it is built (InvalidArgument naming the argument, 
 ``epsilon=-1 must be >= 0``), so no auditor ever starts work on a meaningless claim.
 Epsilon is an exact real (:class:`privref.reference.reals.Real`), so a claim such as
 ``epsilon = ln 3`` keeps e^epsilon = 3 exactly and tight audits are decided,
-not left UNDECIDED.  Delta and rho are exact rationals.
+not left UNDECIDED.  Delta, rho and mu are exact rationals.
 """
 
 from __future__ import annotations
