@@ -248,6 +248,7 @@ def _rr(data: list[int], rng: np.random.Generator, size: int) -> np.ndarray:
 _rr.privref_vectorized = True  # type: ignore[attr-defined]
 
 
+@pytest.mark.deep  # about 1 s: the CI tier keeps the two GDP runs
 def test_a_pure_claim_audited_by_the_pooled_test_gives_curves_on_their_own() -> None:
     """δ = 0 with >= 4096 held-out draws per side: the verdict uses the pooled test, so the
     curves (per-side bounds) are a separate statement (joint_with_verdict is False)."""
