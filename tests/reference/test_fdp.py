@@ -147,3 +147,21 @@ def test_the_tradeoff_curve_at_an_irrational_mu(alpha: F) -> None:
     truth = _ncdf(_quantile(1 - alpha) - mpmath.sqrt(2))
     assert _inside(box, truth)
     assert box.width <= truth * F(1, 1 << 110)
+
+
+@pytest.mark.parametrize(("mu", "delta"), [(F(1, 2), F(1, 100)),
+                                           (F(1), F(1, 10**6)),
+                                           (F(3), F(1, 1000))])
+def test_epsilon_at_is_implied_and_tight(mu: F, delta: F) -> None:
+    """μ-GDP implies (ε, δ)-DP at the returned ε (δ_μ(ε) <= δ by mpmath, 40 digits), and not at
+    ε·(1 − 10⁻⁶) (Dong, Roth and Su 2022, Corollary 2.13)."""
+    def delta_mu(e: float) -> float:
+        with mpmath.workdps(40):
+            m = mpmath.mpf(mu.numerator) / mu.denominator
+            return float(mpmath.ncdf(-e / m + m / 2) - mpmath.exp(e) * mpmath.ncdf(-e / m - m / 2))
+
+    eps = gaussian_dp(mu).epsilon_at(delta)
+    assert delta_mu(float(eps)) <= float(delta) < delta_mu(float(eps) * (1 - 1e-6))
+    assert gaussian_dp(F(1, 10)).epsilon_at(F(1, 2)) == 0  # δ_μ(0) < 1/2 already
+    with pytest.raises(InvalidArgument, match="delta=0 must lie in"):
+        gaussian_dp(1).epsilon_at(0)

@@ -12,6 +12,7 @@ import pytest
 from privref.reference.errors import InvalidArgument, PrivrefError
 from privref.reference.privacy import (
     Claim,
+    GDPClaim,
     PrivacyClaim,
     ProfileClaim,
     ZCDPClaim,
@@ -125,7 +126,7 @@ def test_privacy_map_is_group_privacy() -> None:
     (lambda: ProfileClaim(((1, 0),)), r"^points: .* each a PrivacyClaim"),  # type: ignore[arg-type]
     (lambda: ProfileClaim.of([(1, "1/10"), (-1, 0)]), r"^points\[1\] epsilon=-1 must be >= 0$"),
     (lambda: ProfileClaim.of([(1, 2)]), r"^points\[0\] delta=2 must be < 1$"),
-    (lambda: check_claim(rational(1)), r"^claim=1 must be a PrivacyClaim, ZCDPClaim or "),
+    (lambda: check_claim(rational(1)), r"^claim=1 must be a PrivacyClaim, ZCDPClaim, ProfileClaim or GDPClaim$"),
 ])
 def test_every_claim_is_validated_when_built(build: Callable[[], object], message: str) -> None:
     """The three claim types refuse a meaningless parameter at once, naming it."""
@@ -141,8 +142,10 @@ def test_claims_store_exact_fractions_and_print() -> None:
     assert ZCDPClaim(1).rho == Fraction(1)  # type: ignore[arg-type]
     p = ProfileClaim.of([("ln(3)", 0), (1, "1/100")])
     assert len(p.points) == 2 and str(p) == "profile {(log(3), 0), (1, 1/100)}"
-    assert set(get_args(Claim)) == {PrivacyClaim, ZCDPClaim, ProfileClaim}
-    for claim in (PrivacyClaim.of(1), z, p):
+    g = GDPClaim.of("1/2", "1/1000")
+    assert (g.mu, g.delta, str(g)) == (Fraction(1, 2), Fraction(1, 1000), "1/2-GDP")
+    assert set(get_args(Claim)) == {PrivacyClaim, ZCDPClaim, ProfileClaim, GDPClaim}
+    for claim in (PrivacyClaim.of(1), z, p, g):
         assert check_claim(claim) is claim
 
 
