@@ -8,14 +8,14 @@ held-out Clopper–Pearson bounds p_lo <= P(F) and q_hi >= Q(F) (:func:`privref.
 * **δ(ε)** (the privacy profile): P(F) − e^ε Q(F) <= δ(ε) for every event (the definition of
   (ε, δ)-DP), so δ(ε) >= p_lo − e^ε q_hi, with e^ε enclosed (:func:`privref.reference.reals.exp`)
   and its upper end used, and the result clipped at 0: a rational lower bound at every ε of
-  the grid (folklore; e.g. Balle and Wang 2018, Theorem 5's profile).
+  the grid (folklore: the definition of (ε, δ)-DP read as a bound on δ).
 * **μ-GDP**: if the pair is μ-GDP, the test rejecting on F^c has type I error 1 − P(F) and type
   II error Q(F), so Q(F) >= G_μ(1 − P(F)) = Φ(Φ⁻¹(P(F)) − μ) (Dong, Roth and Su 2022,
   Definitions 2.1–2.6), i.e. μ >= Φ⁻¹(P(F)) − Φ⁻¹(Q(F)) >= Φ⁻¹(p_lo) − Φ⁻¹(q_hi) (Φ⁻¹ is
   increasing).  Φ⁻¹ is enclosed by :func:`privref.reference.fdp.normal_quantile`; the lower end
   of Φ⁻¹(p_lo) minus the upper end of Φ⁻¹(q_hi) is used.
 * **Rényi**: D_α(P ‖ Q) >= D_α(Bern(P(F)) ‖ Bern(Q(F))) by data processing (Rényi 1961;
-  van Erven and Harremoës 2014, Theorem 9).  For α > 1 and q <= p, g(p, q) = p^α q^(1−α) +
+  van Erven and Harremoës 2014, the data processing inequality).  For α > 1 and q <= p, g(p, q) = p^α q^(1−α) +
   (1 − p)^α (1 − q)^(1−α) is convex in p with its minimum at p = q (so increasing in p >= q) and
   ∂g/∂q = (1 − α)[(p/q)^α − ((1 − p)/(1 − q))^α] <= 0 (so decreasing in q <= p); hence, when
   q_hi <= p_lo, D_α(Bern(P(F)) ‖ Bern(Q(F))) >= D_α(Bern(p_lo) ‖ Bern(q_hi)), computed exactly
@@ -37,7 +37,8 @@ computes for its kept events, at their own per-side level alpha_side = (the shar
 events are those of the k tested (ε, δ) points and of the :data:`CURVE_DELTAS` slots: events
 chosen on the selection split alone (the same machinery as a tested point at that δ), which
 take their share of the pair's alpha like a point, so each point gets alpha/(k + 2) instead of
-alpha/k (counted in the split: the verdict spends less, nothing is spent twice).  All the levels
+alpha/k (counted in the split: the verdict's tests are slightly less powerful, and nothing is
+spent twice).  All the levels
 sum to 1 − confidence over pairs, points, slots, views, events and sides, so with probability
 >= ``confidence`` every p_lo and q_hi holds together, and then every curve bound holds at once
 (all ε, μ, all orders, ρ).  When every tested point used the per-side test (δ > 0, or fewer
