@@ -17,9 +17,10 @@ held-out Clopper–Pearson bounds p_lo <= P(F) and q_hi >= Q(F) (:func:`privref.
 * **Rényi**: D_α(P ‖ Q) >= D_α(Bern(P(F)) ‖ Bern(Q(F))) by data processing (Rényi 1961;
   van Erven and Harremoës 2014, the data processing inequality).  For α > 1 and q <= p,
   g(p, q) = p^α q^(1−α) + (1 − p)^α (1 − q)^(1−α) is convex in p with its minimum at p = q
-  (so increasing in p >= q) and ∂g/∂q = (1 − α)[(p/q)^α − ((1 − p)/(1 − q))^α] <= 0 (so decreasing in q <= p); hence, when
-  q_hi <= p_lo, D_α(Bern(P(F)) ‖ Bern(Q(F))) >= D_α(Bern(p_lo) ‖ Bern(q_hi)), computed exactly
-  by :func:`privref.audits.renyi.renyi_divergence_of_laws` and enclosed (lower end).  When
+  (so increasing in p >= q), and ∂g/∂q = (1 − α)[(p/q)^α − ((1 − p)/(1 − q))^α] <= 0 (so
+  decreasing in q <= p).  Hence, when q_hi <= p_lo, D_α(Bern(P(F)) ‖ Bern(Q(F))) >=
+  D_α(Bern(p_lo) ‖ Bern(q_hi)), computed exactly by
+  :func:`privref.audits.renyi.renyi_divergence_of_laws` and enclosed (lower end).  When
   p_lo <= q_hi the bound is 0.
 * **zCDP**: ρ-zCDP is D_α <= αρ for every α > 1 (Bun and Steinke 2016, Definition 1.1), so
   ρ >= max over the orders of (the Rényi lower bound)/α.
