@@ -126,7 +126,8 @@ def test_privacy_map_is_group_privacy() -> None:
     (lambda: ProfileClaim(((1, 0),)), r"^points: .* each a PrivacyClaim"),  # type: ignore[arg-type]
     (lambda: ProfileClaim.of([(1, "1/10"), (-1, 0)]), r"^points\[1\] epsilon=-1 must be >= 0$"),
     (lambda: ProfileClaim.of([(1, 2)]), r"^points\[0\] delta=2 must be < 1$"),
-    (lambda: check_claim(rational(1)), r"^claim=1 must be a PrivacyClaim, ZCDPClaim, ProfileClaim or GDPClaim$"),
+    (lambda: check_claim(rational(1)),
+     r"^claim=1 must be a PrivacyClaim, ZCDPClaim, ProfileClaim or GDPClaim$"),
 ])
 def test_every_claim_is_validated_when_built(build: Callable[[], object], message: str) -> None:
     """The three claim types refuse a meaningless parameter at once, naming it."""
