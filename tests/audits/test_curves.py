@@ -27,7 +27,7 @@ from privref.reference.pate import (
     gaussian_pate_epsilon,
     teacher_votes,
 )
-from privref.reference.privacy import ZCDPClaim
+from privref.reference.privacy import GDPClaim, ZCDPClaim
 from privref.reference.program import Program
 from privref.reference.randomized_response import randomized_response
 from privref.reference.verdict import Verdict
@@ -93,8 +93,8 @@ def test_zcdp_claims_are_decided_over_every_order() -> None:
 
 def test_gdp_claims_are_decided() -> None:
     """μ* = 2Φ⁻¹(3/4) = 1.34898...: μ = 1.35 HOLDS, μ = 1.34 is VIOLATED."""
-    assert curves.audit_gdp(RR, BIT, F(135, 100)).verdict is Verdict.HOLDS
-    refuted = curves.audit_gdp(RR, BIT, F(134, 100))
+    assert curves.audit_gdp(RR, BIT, GDPClaim.of("135/100")).verdict is Verdict.HOLDS
+    refuted = curves.audit_gdp(RR, BIT, GDPClaim.of("134/100"))
     assert refuted.verdict is Verdict.VIOLATED and refuted.mu.witness is not None
 
 
@@ -158,7 +158,7 @@ def test_infinite_divergences_are_proved() -> None:
     (lambda: curves.exact_curves(RR, BIT, epsilons=(-1,)), r"epsilons\[0\]"),
     (lambda: curves.exact_curves(RR, BIT, orders=(), mu=False, rho=False), "nothing requested"),
     (lambda: curves.exact_curves(RR, BIT, tolerance=2), "tolerance"),
-    (lambda: curves.audit_gdp(RR, BIT, -1), "mu"),
+    (lambda: curves.audit_gdp(RR, BIT, F(1)), "GDPClaim"),  # type: ignore[arg-type]
     (lambda: curves.audit_zcdp(RR, BIT, F(1, 2)), "ZCDPClaim"),  # type: ignore[arg-type]
 ])
 def test_bad_input(call: object, named: str) -> None:

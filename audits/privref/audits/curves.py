@@ -38,7 +38,7 @@ from privref.reference.errors import InvalidArgument, TooLargeToEnumerate, Unsup
 from privref.reference.fdp import normal_quantile
 from privref.reference.mechanism import Mechanism
 from privref.reference.neighbors import Universe
-from privref.reference.privacy import ZCDPClaim, parse_epsilon
+from privref.reference.privacy import GDPClaim, ZCDPClaim, parse_epsilon
 from privref.reference.program import Distribution
 from privref.reference.reals import (
     DEFAULT_PRECISION,
@@ -558,28 +558,26 @@ class GaussianAudit:
     """The verdict on a μ-GDP claim over a universe, with the enclosure of the exact μ* and its
     witness (pair and likelihood-ratio event) in ``mu``."""
 
-    mu_claimed: Fraction
+    claim: GDPClaim
     verdict: Verdict
     mu: CurveValue
 
 
-def audit_gdp(mechanism: Mechanism[Any], universe: Universe, mu: ExactInput, *,
+def audit_gdp(mechanism: Mechanism[Any], universe: Universe, claim: GDPClaim, *,
               precision: int = DEFAULT_PRECISION, pair_limit: int = 200_000) -> GaussianAudit:
-    """Decide a μ-GDP claim (exact μ >= 0) over every ordered neighboring pair of ``universe``:
-    HOLDS when the exact μ* is proved <= μ, VIOLATED when proved > μ, UNDECIDED otherwise.
-    Source: Dong, Roth and Su 2022, Definition 2.6 (μ* by the vertex argument of the module
-    docstring)."""
-    claimed = to_fraction(mu, "mu")
-    if claimed < 0:
-        raise InvalidArgument(f"mu={claimed} must be >= 0")
+    """Decide a μ-GDP claim over every ordered neighboring pair of ``universe``: HOLDS when the
+    exact μ* is proved <= μ, VIOLATED when proved > μ, UNDECIDED otherwise.  Source: Dong, Roth
+    and Su 2022, Definition 2.6 (μ* by the vertex argument of the module docstring)."""
+    if not isinstance(claim, GDPClaim):
+        raise InvalidArgument(f"claim={claim!r} must be a GDPClaim (GDPClaim.of(mu))")
     curves = exact_curves(mechanism, universe, orders=(), mu=True, rho=False,
                           precision=precision, pair_limit=pair_limit)
     found = curves.mu
     assert found is not None
-    if found.infinite or found.lower > claimed:
+    if found.infinite or found.lower > claim.mu:
         verdict = Verdict.VIOLATED
-    elif found.upper is not None and found.upper <= claimed:
+    elif found.upper is not None and found.upper <= claim.mu:
         verdict = Verdict.HOLDS
     else:
         verdict = Verdict.UNDECIDED
-    return GaussianAudit(claimed, verdict, found)
+    return GaussianAudit(claim, verdict, found)
