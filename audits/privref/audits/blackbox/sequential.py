@@ -44,6 +44,10 @@ so at its full budget a sequential audit is less powerful than the fixed one (wh
 of it at ``alpha``); the fixed mode stays the default (docs/blackbox-sequential.md measures
 both).
 
+Screening.  With a pair search, every round screens its candidates afresh (its own seed)
+and confirms the best on fresh samples, exactly as run_audit does; a given
+``screening_samples`` (meant for the whole budget) is scaled to each round's share of it.
+
 Seeds.  Round ``r`` runs run_audit with the seed
 ``SeedSequence(seed, spawn_key=(SEQUENTIAL_KEY, r)).generate_state(4, uint32)`` read as one
 128-bit integer: reproducible from the user's seed, different for every round, and the fixed
@@ -171,6 +175,15 @@ def round_seed(seed: int, r: int) -> int:
     return sum(int(w) << (32 * i) for i, w in enumerate(words))
 
 
+def _screening(config: AuditConfig, n: int) -> int | None:
+    """A round's screening samples: a given ``screening_samples`` (meant for the whole budget)
+    scaled to the round's share ``n / samples``, at least 2; None keeps run_audit's default
+    (``min(n, max(1000, n // 10))`` of the round's ``n``)."""
+    if config.screening_samples is None:
+        return None
+    return max(2, config.screening_samples * n // config.samples)
+
+
 def _draws(report: BlackboxReport) -> int:
     return sum(2 * p.samples for p in report.pairs)
 
@@ -241,7 +254,8 @@ def run_sequential_audit(target: Target | Callable[..., Any], config: AuditConfi
     for r, (n, a) in enumerate(zip(sizes, alphas, strict=True)):
         last = r == len(sizes) - 1
         seed = round_seed(config.seed, r)
-        round_config = replace(config, samples=n, confidence=1 - a, seed=seed)
+        round_config = replace(config, samples=n, confidence=1 - a, seed=seed,
+                               screening_samples=_screening(config, n))
         report = run_audit(target, round_config, pairs, estimator=estimator, on_partial=partial,
                            keep_witness_samples=keep_witness_samples,
                            on_warning=warn_once(last, r), progress=progress)
