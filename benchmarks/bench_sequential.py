@@ -130,7 +130,7 @@ def at_least_twice(entry: ZooEntry) -> bool | None:
     if isinstance(true, Interval):
         lo, hi = float(true.lo), float(true.hi)
     else:
-        lo = hi = float(true)  # type: ignore[arg-type]
+        lo = hi = float(true)
     return True if lo >= claim else False if hi < claim else None
 
 

@@ -127,6 +127,12 @@ def assert_private(mechanism: object, *, epsilon: Real | ExactInput | None = Non
     probability at most ``1 - confidence`` (for a truly private mechanism).
     Passing is no proof of privacy.
     """
+    if not isinstance(sequential, bool):
+        raise InvalidArgument(f"sequential={sequential!r} must be True or False")
+    if not sequential and first_round is not None:
+        raise InvalidArgument(f"first_round={first_round!r} needs sequential=True")
+    if sequential and isinstance(samples, int) and not isinstance(samples, bool):
+        schedule(samples, default_first_round(samples) if first_round is None else first_round)
     target = target_from_callable(mechanism)
     given_delta = None if delta is None else check_delta(_exact(delta, "delta"))
     conversion = None
@@ -153,14 +159,9 @@ def assert_private(mechanism: object, *, epsilon: Real | ExactInput | None = Non
                          override_relation=source == "override")
     if given is not None:  # checked here so that errors name the API argument; run_audit
         check_pairs(given, rel, config.group, name="pairs entry")  # drops duplicates, warns
-    if not isinstance(sequential, bool):
-        raise InvalidArgument(f"sequential={sequential!r} must be True or False")
     if sequential:
-        schedule(samples, default_first_round(samples) if first_round is None else first_round)
         audited = run_sequential_audit(target, config, given, first_round=first_round,
                                        estimator=estimator)
-    elif first_round is not None:
-        raise InvalidArgument(f"first_round={first_round!r} needs sequential=True")
     else:
         audited = run_audit(target, config, given, estimator=estimator)
     report = with_declarations(audited,
