@@ -4,7 +4,8 @@ Usage (from the repository root)::
 
     python benchmarks/bench_sequential.py [--seeds 20] [--fixed-seeds 5] [--false-alarm-runs 1000]
         [--doc docs/blackbox-sequential.md] [--json docs/generated/blackbox-sequential.json]
-        [--quick]
+        [--quick] [--only NAME,...]
+    python benchmarks/bench_sequential.py --render   # rewrite the doc from the JSON only
 
 1. Violations.  For every incorrect entry of :func:`validation.zoo.zoo` (the zoo proper and
    DP-Sniper's benchmark, ``dpsniper_*``), the same audit is run in fixed mode
@@ -296,7 +297,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="budgets / 10, 3 seeds, 50 false-alarm runs")
     ap.add_argument("--doc", type=Path, default=None)
     ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument("--render", action="store_true",
+                    help="only rewrite the doc from the JSON (with the current reading notes)")
     args = ap.parse_args(argv)
+    if args.render:
+        source = args.json or JSON_PATH
+        data = json.loads(source.read_text(encoding="utf-8"))
+        data["reading"] = READING
+        (args.doc or DOC).write_text(render(data), encoding="utf-8")
+        return 0
     scale = 10 if args.quick else 1
     if args.quick:
         args.seeds, args.fixed_seeds = 3, 2
