@@ -230,16 +230,6 @@ def test_pair_search_and_screening_run_inside_each_round() -> None:
     assert len(q.rounds) == 1 and q.draws > 2 * report.samples_used
 
 
-def test_given_screening_is_scaled_to_the_round_with_a_floor() -> None:
-    """9090 per pair for a budget of 10^5: round 1000 screens on 1000 (not 90), round 69000 on
-    69000·9090/10^5 = 6272; a given 500 is never raised; None stays run_audit's default."""
-    big = AuditConfig(epsilon=1, samples=100_000, screening_samples=9090)
-    assert [seqmod._screening(big, n) for n in (1000, 16000, 69000)] == [1000, 1454, 6272]
-    small = AuditConfig(epsilon=1, samples=100_000, screening_samples=500)
-    assert [seqmod._screening(small, n) for n in (1000, 69000)] == [500, 500]
-    assert seqmod._screening(AuditConfig(epsilon=1, samples=100_000), 1000) is None
-
-
 def test_checkpoint_is_refused(tmp_path: Path) -> None:
     config = AuditConfig(epsilon=1, samples=2000, checkpoint=tmp_path / "c.jsonl")
     with pytest.raises(InvalidArgument, match=r"checkpoint.*sequential"):

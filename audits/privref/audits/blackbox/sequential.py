@@ -46,10 +46,7 @@ both).
 
 Screening.  With a pair search, every round screens its candidates afresh (its own seed)
 and confirms the best on fresh samples, exactly as run_audit does; a given
-``screening_samples`` (meant for the whole budget) is scaled to each round's share of it, but
-not below ``min(screening_samples, 1000)`` per candidate (:data:`SCREENING_FLOOR`): a ranking on
-a few dozen draws per pair picks the wrong pair (measured on DP-Sniper's 16-pair mechanisms,
-docs/blackbox-sequential.md).
+``screening_samples`` (meant for the whole budget) is scaled to each round's share of it.
 
 Seeds.  Round ``r`` runs run_audit with the seed
 ``SeedSequence(seed, spawn_key=(SEQUENTIAL_KEY, r)).generate_state(4, uint32)`` read as one
@@ -84,7 +81,6 @@ from .target import Target
 __all__ = [
     "MAX_ROUNDS",
     "MIN_FIRST_ROUND",
-    "SCREENING_FLOOR",
     "SEQUENTIAL_KEY",
     "check_spending",
     "default_first_round",
@@ -179,21 +175,13 @@ def round_seed(seed: int, r: int) -> int:
     return sum(int(w) << (32 * i) for i, w in enumerate(words))
 
 
-SCREENING_FLOOR = 1000
-"""Fewest screening samples per side per candidate a round scales a given budget down to (the
-floor of run_audit's default, ``max(1000, n // 10)``): screening only ranks pairs, and its
-ranking depends on its own sample count, not on the round's share of the budget."""
-
-
 def _screening(config: AuditConfig, n: int) -> int | None:
     """A round's screening samples: a given ``screening_samples`` (meant for the whole budget)
-    scaled to the round's share ``n / samples``, but not below ``min(screening_samples,
-    SCREENING_FLOOR)``; None keeps run_audit's default (``min(n, max(1000, n // 10))`` of the
-    round's ``n``)."""
-    given = config.screening_samples
-    if given is None:
+    scaled to the round's share ``n / samples``, at least 2; None keeps run_audit's default
+    (``min(n, max(1000, n // 10))`` of the round's ``n``)."""
+    if config.screening_samples is None:
         return None
-    return max(given * n // config.samples, min(given, SCREENING_FLOOR))
+    return max(2, config.screening_samples * n // config.samples)
 
 
 def _draws(report: BlackboxReport) -> int:
