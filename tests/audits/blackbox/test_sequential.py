@@ -230,6 +230,15 @@ def test_pair_search_and_screening_run_inside_each_round() -> None:
     assert len(q.rounds) == 1 and q.draws > 2 * report.samples_used
 
 
+def test_given_screening_is_scaled_to_the_round() -> None:
+    """9090 per pair for a budget of 10^5: round n screens on n·9090/10^5 (90, 1454, 6272),
+    at least 2; None stays run_audit's default."""
+    big = AuditConfig(epsilon=1, samples=100_000, screening_samples=9090)
+    assert [seqmod._screening(big, n) for n in (1000, 16000, 69000)] == [90, 1454, 6272]
+    assert seqmod._screening(AuditConfig(epsilon=1, samples=100_000, screening_samples=3), 10) == 2
+    assert seqmod._screening(AuditConfig(epsilon=1, samples=100_000), 1000) is None
+
+
 def test_checkpoint_is_refused(tmp_path: Path) -> None:
     config = AuditConfig(epsilon=1, samples=2000, checkpoint=tmp_path / "c.jsonl")
     with pytest.raises(InvalidArgument, match=r"checkpoint.*sequential"):
