@@ -31,7 +31,7 @@ verdict is decided by the exact arithmetic of the fixed audit, and the spending 
 Spending (:func:`spending`): uniform, ``alpha_r = alpha / R``.  A Clopper–Pearson bound pays
 for its level roughly through ``ln(1/alpha_r)``, so the samples a given violation needs grow
 about like ``ln(1/alpha_r)``; uniform spending costs every look the same additive ``ln R``
-(R <= 34 rounds for any budget), where a decreasing spending (alpha/2, alpha/4, ...) would gain
+(R <= 32 rounds for any budget up to 10**10), where a decreasing spending (alpha/2, alpha/4, ...) would gain
 at most a factor ``ln(2/alpha)/ln(R/alpha)`` (0.77 at R = 6, alpha = 1/20) on the first look
 only, less than the factor 2 between consecutive round sizes, so it rarely moves the stopping
 round of a gross violation, while it costs the last (largest) round up to ``ln(2^R/alpha)``,
@@ -39,7 +39,7 @@ i.e. power at full budget.  A spending that gives every round the whole alpha wo
 valid (its union bound is ``R·alpha``); ``tests/audits/blackbox/test_sequential.py`` checks
 that such a spending is refused and that it is seen to raise the false-alarm rate.
 
-Power at full budget.  The last round sees between 1/3 and 2/3 of the budget at ``alpha/R``,
+Power at full budget.  The last round sees about 1/2 to 3/4 of the budget at ``alpha/R``,
 so at its full budget a sequential audit is less powerful than the fixed one (which sees all
 of it at ``alpha``); the fixed mode stays the default (docs/blackbox-sequential.md measures
 both).
@@ -97,7 +97,7 @@ MIN_FIRST_ROUND = 2
 """Smallest first round (the smallest ``samples`` of a fixed audit)."""
 
 MAX_ROUNDS = 40
-"""Most rounds in a schedule (doubling from 2 reaches the largest budget, 10**10, in 33)."""
+"""Most rounds in a schedule (doubling from 2 spends the largest budget, 10**10, in 32)."""
 
 
 def default_first_round(budget: int) -> int:
