@@ -99,6 +99,17 @@ _HEADER_EDIT = "cp.write_bytes(bytes(raw).replace(b'\"seed\": 3', b'\"seed\": 4'
 
 CASES: list[Case] = [
     # ---- pairs: relation, group privacy, JSON --------------------------------------------------
+    _cli("sequential-first-round-above-budget",
+         r"--first-round=2000 exceeds the budget --samples=1000: no budget left", *LAP,
+         "--pair", "[0]", "[1]", "--samples", "1000", "--sequential", "--first-round", "2000"),
+    _cli("sequential-first-round-one", r"--first-round=1 must be an int >= 2", *LAP_PAIR,
+         "--sequential", "--first-round", "1"),
+    _cli("sequential-first-round-text", r"--first-round='soon' must be an int", *LAP_PAIR,
+         "--sequential", "--first-round", "soon"),
+    _cli("sequential-first-round-without-sequential", r"--first-round needs --sequential",
+         *LAP_PAIR, "--first-round", "100"),
+    _cli("sequential-with-checkpoint", r"--checkpoint cannot be used with --sequential",
+         *LAP_PAIR, "--sequential", "--checkpoint", "ck.jsonl"),
     _cli("pair-wrong-relation", r"not neighbo.*substitution", *LAP, "--no-float-events",
          "--pair", "[0,0,0]", "[1,1,1]", "--relation", "substitution", "--samples", "200"),
     _cli("pair-sizes-differ", r"\[0\].*\[5, 5, 5\].*not neighbo", *LAP, "--pair", "[0]",
@@ -317,6 +328,17 @@ CASES: list[Case] = [
     _api("search-label-relation", r"relation.*label.*search",
          "from privref.reference.neighbors import LabelSubstitution\n"
          "assert_private(laplace, epsilon=1, relation=LabelSubstitution(), samples=200)"),
+    _api("sequential-first-round-without-sequential", r"first_round=500 needs sequential=True",
+         "assert_private(laplace, epsilon=1, pairs=[([0], [1])], samples=1000, first_round=500)"),
+    _api("sequential-first-round-above-budget",
+         r"first_round.*=2000 exceeds the budget samples=1000: no budget left",
+         "assert_private(laplace, epsilon=1, pairs=[([0], [1])], samples=1000, sequential=True, "
+         "first_round=2000)"),
+    _api("sequential-first-round-zero", r"first_round.*=0 must be an int >= 2",
+         "assert_private(laplace, epsilon=1, pairs=[([0], [1])], samples=1000, sequential=True, "
+         "first_round=0)"),
+    _api("sequential-not-bool", r"sequential='yes' must be True or False",
+         "assert_private(laplace, epsilon=1, pairs=[([0], [1])], samples=1000, sequential='yes')"),
     _api("checkpoint-flipped-byte", r"checkpoint.*(tampered|digest|corrupt)",
          _CHECKPOINT_TAMPER.replace("MODE", _FLIP), error="CheckpointError"),
     _api("checkpoint-truncated", r"checkpoint.*(truncated|digest|corrupt|tampered)",

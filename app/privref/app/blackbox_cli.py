@@ -179,6 +179,13 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                              "(default min(N, max(1000, N/10)))")
     parser.add_argument("--confirm", default="3", metavar="K",
                         help="pairs confirmed on fresh samples after screening (default 3)")
+    parser.add_argument("--sequential", action="store_true",
+                        help="spend --samples in rounds of fresh samples (--first-round, then "
+                             "doubling) and stop at the first round that proves a VIOLATION, "
+                             "at the same confidence (docs/blackbox-sequential.md)")
+    parser.add_argument("--first-round", default=None, metavar="N",
+                        help="with --sequential: samples per side of the first round (default "
+                             "max(1000, N/1024), at most --samples)")
 
 
 _POWER = re.compile(r"^\s*(\d{1,6})\s*(\*\*|e|E)\s*(\d{1,6})\s*$")
@@ -343,6 +350,8 @@ class AuditPlan:
     pairs: list[Pair] | None
     relation_source: str
     conversion: str | None
+    sequential: bool = False
+    first_round: int | None = None
 
 
 def parse_config(args: argparse.Namespace, target: Target | None = None) -> AuditPlan:
@@ -447,7 +456,31 @@ def parse_config(args: argparse.Namespace, target: Target | None = None) -> Audi
     from privref.audits.blackbox.runner import audited_claim
 
     audited_claim(config)  # a vacuous group claim is a usage error, found before the run
-    return AuditPlan(config, pairs, relation_source, conversion)
+    sequential, first_round = _sequential(args, config)
+    return AuditPlan(config, pairs, relation_source, conversion, sequential, first_round)
+
+
+def _sequential(args: argparse.Namespace, config: AuditConfig) -> tuple[bool, int | None]:
+    """``--sequential`` and ``--first-round``, checked against the budget before any draw."""
+    from privref.audits.blackbox.sequential import default_first_round, schedule
+
+    sequential = bool(getattr(args, "sequential", False))
+    text = getattr(args, "first_round", None)
+    if not sequential:
+        if text is not None:
+            raise InvalidArgument("--first-round needs --sequential")
+        return False, None
+    if config.checkpoint is not None:
+        raise InvalidArgument("--checkpoint cannot be used with --sequential (a checkpoint binds "
+                              "one fixed run); leave one out")
+    first = None if text is None else _int(text, "--first-round", 2, MAX_SAMPLES,
+                                           f"10**{len(str(MAX_SAMPLES)) - 1}")
+    try:
+        schedule(config.samples, default_first_round(config.samples) if first is None else first)
+    except PrivrefError as exc:
+        raise InvalidArgument(str(exc).replace("first_round (--first-round)", "--first-round")
+                              .replace("samples=", "--samples=")) from None
+    return True, first
 
 
 def _scheduler(args: argparse.Namespace) -> str | None:
@@ -627,9 +660,18 @@ def audit_target(args: argparse.Namespace, target: Target, plan: AuditPlan, *,
         if on_partial is not None:
             on_partial(annotate(report))
 
-    report = run_audit(target, config, pairs, on_partial=partial,
-                       keep_witness_samples=keep_witness_samples, on_warning=on_warning,
-                       progress=TerminalProgress(True) if config.progress else None)
+    bar = TerminalProgress(True) if config.progress else None
+    if plan.sequential:
+        from privref.audits.blackbox.sequential import run_sequential_audit
+
+        report = run_sequential_audit(target, config, pairs, first_round=plan.first_round,
+                                      on_partial=partial,
+                                      keep_witness_samples=keep_witness_samples,
+                                      on_warning=on_warning, progress=bar)
+    else:
+        report = run_audit(target, config, pairs, on_partial=partial,
+                           keep_witness_samples=keep_witness_samples, on_warning=on_warning,
+                           progress=bar)
     return annotate(report)
 
 

@@ -26,6 +26,7 @@ from .engines import ProgressReporter
 from .report import BlackboxReport, BlackboxVerdict, PairResult, WitnessSamples
 from .runner import run_audit, sample_pair
 from .search import SearchSpace, candidate_pairs
+from .sequential import run_sequential_audit
 from .target import (
     OutcomeError,
     Target,
@@ -65,6 +66,7 @@ __all__ = [
     "register_target",
     "registered_target_names",
     "run_audit",
+    "run_sequential_audit",
     "sample_pair",
     "target_from_callable",
 ]

@@ -33,6 +33,7 @@ from .declarations import audited_point, relation_in_force, search_space
 from .report import FLOAT_LEAK, BlackboxReport, BlackboxVerdict, with_declarations
 from .runner import AuditConfig, Estimator, check_pairs, run_audit
 from .search import SearchSpace
+from .sequential import default_first_round, run_sequential_audit, schedule
 from .target import DEFAULT_TIMEOUT, check_timeout, target_from_callable
 
 __all__ = ["assert_private"]
@@ -87,7 +88,8 @@ def assert_private(mechanism: object, *, epsilon: Real | ExactInput | None = Non
                    estimator: Estimator | None = None, float_events: bool = True,
                    relation: NeighborRelation | str | None = None, group: int = 1,
                    timeout: float | None = DEFAULT_TIMEOUT,
-                   override_relation: bool = False) -> BlackboxReport:
+                   override_relation: bool = False, sequential: bool = False,
+                   first_round: int | None = None) -> BlackboxReport:
     """Assert that no black-box evidence contradicts ``(epsilon, delta)``-DP; return the report.
 
     ``mechanism`` is a ``(data, rng)`` (or vectorized ``(data, rng, size)``)
@@ -113,6 +115,10 @@ def assert_private(mechanism: object, *, epsilon: Real | ExactInput | None = Non
     leaves out the events that read the bits of float outputs (an audit of
     the algorithm as if it ran in real arithmetic).  ``timeout``: seconds one
     call of the mechanism may take (TargetTimeout beyond; None: no limit).
+    ``sequential=True`` spends ``samples`` in rounds of fresh draws (``first_round``, doubling;
+    :func:`privref.audits.blackbox.sequential.run_sequential_audit`) and stops at the first
+    round that proves a violation, at the same confidence; ``first_round`` without
+    ``sequential``, or above ``samples``, raises InvalidArgument before any draw.
 
     Raises AssertionError when the lower bound exceeds the claim at the
     stated confidence; the message shows the witness pair, the event, the
@@ -121,6 +127,12 @@ def assert_private(mechanism: object, *, epsilon: Real | ExactInput | None = Non
     probability at most ``1 - confidence`` (for a truly private mechanism).
     Passing is no proof of privacy.
     """
+    if not isinstance(sequential, bool):
+        raise InvalidArgument(f"sequential={sequential!r} must be True or False")
+    if not sequential and first_round is not None:
+        raise InvalidArgument(f"first_round={first_round!r} needs sequential=True")
+    if sequential and isinstance(samples, int) and not isinstance(samples, bool):
+        schedule(samples, default_first_round(samples) if first_round is None else first_round)
     target = target_from_callable(mechanism)
     given_delta = None if delta is None else check_delta(_exact(delta, "delta"))
     conversion = None
@@ -147,7 +159,12 @@ def assert_private(mechanism: object, *, epsilon: Real | ExactInput | None = Non
                          override_relation=source == "override")
     if given is not None:  # checked here so that errors name the API argument; run_audit
         check_pairs(given, rel, config.group, name="pairs entry")  # drops duplicates, warns
-    report = with_declarations(run_audit(target, config, given, estimator=estimator),
+    if sequential:
+        audited = run_sequential_audit(target, config, given, first_round=first_round,
+                                       estimator=estimator)
+    else:
+        audited = run_audit(target, config, given, estimator=estimator)
+    report = with_declarations(audited,
                                relation_source=source,
                                declared_claim=target.claim if epsilon is None else None,
                                claim_conversion=conversion, libraries=target.libraries)
@@ -162,5 +179,8 @@ def assert_private(mechanism: object, *, epsilon: Real | ExactInput | None = Non
             f"  witness pair: {list(w.pair[0])!r} vs {list(w.pair[1])!r} ({w.estimate.direction})\n"
             f"  event: {w.estimate.event}\n"
             f"  counts: {dict(w.estimate.counts)}\n"
-            f"  samples: {report.samples} per side, seed {report.seed}" + leak)
+            f"  samples: {report.samples} per side, seed {report.seed}" + leak
+            + ("" if report.sequential is None else
+               f"\n  sequential: {report.samples_used} of {report.sequential.budget} samples per "
+               f"side used in {len(report.sequential.rounds)} round(s)"))
     return report

@@ -34,6 +34,11 @@ from it; null: it is the point itself) and ``libraries`` (``[{"name", "version",
 "source"}]``: the distributions the target uses, ``declared``, ``registered`` or
 ``detected``); ``curves`` (null unless asked for: the δ(ε), μ-GDP, Rényi and ρ lower bounds
 of :class:`~privref.audits.blackbox.curves.CurveBounds`, from the confirmed pairs' events).
+
+Sequential audits (:mod:`privref.audits.blackbox.sequential`): ``samples_used`` (per side per
+confirmed pair actually drawn; ``samples`` for a fixed audit) and ``sequential`` (null for a
+fixed audit; else the schedule, the exact alpha spending, each round's samples, alpha, seed,
+bound and verdict, the round that stopped and why, the draws and the bound at stop).
 """
 
 from __future__ import annotations
@@ -64,7 +69,7 @@ from .declarations import (
 )
 
 __all__ = ["FLOAT_LEAK", "BlackboxReport", "BlackboxVerdict", "EstimateLike", "PairResult",
-           "PointResult",
+           "PointResult", "SequentialRecord", "SequentialRound",
            "WitnessSamples", "exact_text", "is_float_leak", "with_declarations", "write_json"]
 
 FLOAT_LEAK = ("floating-point leak (Mironov 2012): the violation lives in the IEEE-754 bits of the "
@@ -245,6 +250,59 @@ class WitnessSamples:
 
 
 @dataclass(frozen=True, slots=True)
+class SequentialRound:
+    """One round (look) of a sequential audit (:mod:`privref.audits.blackbox.sequential`):
+    ``samples`` per side per confirmed pair on fresh draws from ``seed``, at failure probability
+    ``alpha``; its bound and verdict; ``draws``, every outcome it drew (both sides, every pair
+    and stage, screening included)."""
+
+    index: int
+    samples: int
+    alpha: Fraction
+    seed: int
+    verdict: str
+    epsilon_lower_bound: float
+    draws: int
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON record of the round (``alpha`` also as an exact string)."""
+        return {"round": self.index, "samples": self.samples, "alpha": float(self.alpha),
+                "alpha_exact": str(self.alpha), "seed": self.seed, "verdict": self.verdict,
+                "epsilon_lower_bound": self.epsilon_lower_bound, "draws": self.draws}
+
+
+@dataclass(frozen=True, slots=True)
+class SequentialRecord:
+    """What a sequential audit did: the pre-declared ``schedule`` (round sizes per side) and its
+    alpha ``spending`` (exact; sums to at most 1 - confidence), the ``rounds`` run, the round that
+    stopped it (``stopped_on``: ``violation`` or ``budget``), ``samples_used`` (per side per
+    confirmed pair, summed over the rounds run: the figure to compare with a fixed audit's
+    ``samples``), ``draws`` (every outcome drawn) and ``bound_at_stop`` (the stopping round's
+    bound)."""
+
+    budget: int
+    first_round: int
+    schedule: tuple[int, ...]
+    spending: tuple[Fraction, ...]
+    rounds: tuple[SequentialRound, ...]
+    stopped_on: str
+    samples_used: int
+    draws: int
+    bound_at_stop: float
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON record (see docs/blackbox-sequential.md)."""
+        return {"budget": self.budget, "first_round": self.first_round,
+                "schedule": list(self.schedule),
+                "spending": [str(a) for a in self.spending],
+                "rounds_run": len(self.rounds), "rounds_planned": len(self.schedule),
+                "stopped_round": len(self.rounds) - 1 if self.rounds else None,
+                "stopped_on": self.stopped_on, "samples_used": self.samples_used,
+                "draws": self.draws, "bound_at_stop": self.bound_at_stop,
+                "rounds": [r.to_json() for r in self.rounds]}
+
+
+@dataclass(frozen=True, slots=True)
 class BlackboxReport:
     """The outcome of a black-box audit (complete or partial).
 
@@ -295,6 +353,13 @@ class BlackboxReport:
     backend: str = "local"
     selection_cap: int | None = None
     curves: CurveBounds | None = None
+    sequential: SequentialRecord | None = None
+
+    @property
+    def samples_used(self) -> int:
+        """Samples per side per confirmed pair actually drawn: ``samples`` for a fixed audit, the
+        sum over the rounds run for a sequential one."""
+        return self.samples if self.sequential is None else self.sequential.samples_used
 
     @property
     def float_leak(self) -> bool:
@@ -372,6 +437,8 @@ class BlackboxReport:
             "claim_conversion": self.claim_conversion,
             "libraries": [lib.to_json() for lib in self.libraries],
             "curves": None if self.curves is None else self.curves.to_json(),
+            "samples_used": self.samples_used,
+            "sequential": None if self.sequential is None else self.sequential.to_json(),
         }
 
     def summary(self) -> str:
@@ -439,6 +506,12 @@ class BlackboxReport:
                      f"{self.candidates} candidate pairs; seed {self.seed}; "
                      f"{self.elapsed_seconds:.1f}s on {self.workers} worker(s)"
                      + ("" if self.backend == "local" else f" ({self.backend})"))
+        if self.sequential is not None:
+            q = self.sequential
+            lines.append(f"  sequential       stopped at round {len(q.rounds)} of {len(q.schedule)} "
+                         f"({'VIOLATION' if q.stopped_on == 'violation' else 'budget spent'}); "
+                         f"{q.samples_used} of {q.budget} samples per side used; bound at stop "
+                         f"{q.bound_at_stop:.6g}; schedule {list(q.schedule)}")
         if not self.float_events:
             lines.append("  events           real-arithmetic view (no IEEE-754 pattern events)")
         # the relation line above already says DEFAULTED / OVERRIDDEN (and the command line
