@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+from dataclasses import replace
 from pathlib import Path
 
 from privref.audits.blackbox.config import AuditConfig
@@ -25,6 +26,7 @@ from privref.audits.blackbox.errors import TargetLoadError
 from privref.audits.blackbox.isolation import supervise
 from privref.audits.blackbox.prediction_adversaries import ADVERSARIES, plan_adversary
 from privref.audits.blackbox.prediction_target import (
+    EXACT_MAX_QUERIES,
     MAX_QUERIES,
     PredictionService,
     exact_loss,
@@ -37,6 +39,8 @@ from privref.audits.blackbox.prediction_target import (
 from privref.audits.blackbox.report import BlackboxVerdict, write_json
 from privref.audits.blackbox.runner import run_audit
 from privref.reference.errors import InvalidArgument
+from privref.reference.privacy import PrivacyClaim, parse_epsilon
+from privref.reference.validate import check_delta
 
 from .blackbox_cli import _confidence, _int, _json_list
 
@@ -59,10 +63,12 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                              "record and chosen queries (default: queries)")
     parser.add_argument("--queries", default="1", metavar="N",
                         help=f"queries answered, 1..{MAX_QUERIES} (default 1)")
-    parser.add_argument("--epsilon", default="2", metavar="EPS",
-                        help="built-in services: the epsilon they are calibrated for (default 2)")
-    parser.add_argument("--delta", default="1/100000", metavar="DELTA",
-                        help="built-in services: their delta (default 1/100000)")
+    parser.add_argument("--epsilon", default=None, metavar="EPS",
+                        help="built-in services: the epsilon they are calibrated for (default "
+                             "2); a user service that declares no claim: the claimed epsilon")
+    parser.add_argument("--delta", default=None, metavar="DELTA",
+                        help="built-in services: their delta (default 1/100000); a user "
+                             "service without a claim: the claimed delta (default 0)")
     parser.add_argument("--sigma2", default="4", metavar="S2",
                         help="gnmax: the noise variance per class count (default 4)")
     parser.add_argument("--teachers", default="11", metavar="K",
@@ -177,7 +183,8 @@ def _run(args: argparse.Namespace, plan: dict[str, object]) -> int:
     assert isinstance(ell, int)
     extra = ""
     if plan["builtin"]:
-        service = build_service(args.service, ell, args.epsilon, args.delta, args.sigma2)
+        service = build_service(args.service, ell, args.epsilon or "2",
+                                args.delta or "1/100000", args.sigma2)
         data_dir = plan["data_dir"]
         assert isinstance(data_dir, Path)
         adv = plan_adversary(args.adversary, train=data_dir / "agaricus.txt.train",
@@ -192,14 +199,20 @@ def _run(args: argparse.Namespace, plan: dict[str, object]) -> int:
         service = _load(args.service)
         pair = (_json_list(args.pair[0], "--pair"), _json_list(args.pair[1], "--pair"))
         queries = tuple(_json_list(f"[{q}]", "--query")[0] for q in args.query)[:ell]
+    if service.claim is None and args.epsilon is None:
+        raise InvalidArgument(f"service {service.name!r} declares no claim: give --epsilon")
     if service.claim is None:
-        raise InvalidArgument(f"service {service.name!r} declares no claim")
+        service = replace(service, claim=PrivacyClaim(parse_epsilon(args.epsilon, "--epsilon"),
+                                                      check_delta(args.delta or 0, "--delta")))
     target = prediction_target(service, queries)  # type: ignore[arg-type]
     config = AuditConfig(service.claim, samples=plan["samples"], seed=plan["seed"],
                          confidence=plan["confidence"], workers=1)  # type: ignore[arg-type]
     report = run_audit(target, config, [pair])
     print(report.summary())
-    if service.law is not None:
+    if service.law is not None and len(queries) > EXACT_MAX_QUERIES:
+        extra = f"exact loss not computed (more than {EXACT_MAX_QUERIES} queries)"
+        print(extra)
+    elif service.law is not None:
         truth = exact_loss(service, pair[0], pair[1], queries, config.delta)  # type: ignore[arg-type]
         extra = f"exact loss on the pair at delta={truth.delta}: {truth.lower:.6g}"
         print(extra)

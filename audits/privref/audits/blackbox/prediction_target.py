@@ -71,6 +71,7 @@ from .errors import OutcomeError, TargetCallError, TargetFailure
 from .target import Target
 
 __all__ = [
+    "EXACT_MAX_QUERIES",
     "MAX_QUERIES",
     "PROBE_SEED",
     "ExactLoss",
@@ -90,6 +91,10 @@ __all__ = [
 MAX_QUERIES = 64
 """Most queries one prediction target answers (an outcome is a tuple of this many labels at most;
 the black-box outcome limit is 256 entries)."""
+
+EXACT_MAX_QUERIES = 12
+"""Most queries :func:`exact_loss` takes: the joint law of ℓ answers has up to 2^ℓ outcomes, each
+enumerated path by path (4,096 paths take about 4 s)."""
 
 PROBE_SEED = 0x5EED_9D1C7
 """Seed of the generator of the determinism probes (a constant: the probes never read ``rng``)."""
@@ -650,12 +655,16 @@ def exact_loss(service: PredictionService, a: Sequence[object], b: Sequence[obje
     Needs ``service.law`` and a deterministic fit (the law is of the answers given the fitted
     model).  The worst order is taken; exact or enclosed, never a float decision (the floats
     are outward roundings of :class:`~privref.audits.loss.PairEpsilon` enclosures).
-    InvalidArgument when the service has no law.
+    InvalidArgument when the service has no law or more than :data:`EXACT_MAX_QUERIES` queries
+    are given.
     """
     if service.law is None:
         raise InvalidArgument(f"service {service.name!r} has no exact law")
     d = check_delta(delta)
     qs = _queries(queries)
+    if len(qs) > EXACT_MAX_QUERIES:
+        raise InvalidArgument(f"queries: {len(qs)} given; the exact joint law is computed for "
+                              f"at most {EXACT_MAX_QUERIES}")
     rng = _probe_rng()
     ma, mb = service.fit(tuple(a), rng), service.fit(tuple(b), rng)  # type: ignore[arg-type]
     p, q = service.law(ma, qs, precision), service.law(mb, qs, precision)
