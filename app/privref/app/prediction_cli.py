@@ -18,7 +18,9 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
-from dataclasses import replace
+from collections.abc import Hashable
+from dataclasses import dataclass, replace
+from fractions import Fraction
 from pathlib import Path
 
 from privref.audits.blackbox.config import AuditConfig
@@ -135,7 +137,21 @@ def _load(spec: str) -> PredictionService:
     return obj
 
 
-def _plan(args: argparse.Namespace) -> dict[str, object]:
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """The checked flags."""
+
+    queries: int
+    samples: int
+    seed: int
+    confidence: Fraction
+    builtin: bool
+    data_dir: Path
+    teachers: int
+    records: int
+
+
+def _plan(args: argparse.Namespace) -> _Plan:
     """Every flag checked before anything runs."""
     queries = _int(args.queries, "--queries", 1, MAX_QUERIES)
     samples = _int(args.samples, "--samples", 2, 10**8, "10**8")
@@ -162,10 +178,9 @@ def _plan(args: argparse.Namespace) -> dict[str, object]:
     if args.json is not None and not Path(args.json).parent.is_dir():
         raise InvalidArgument(f"--json {args.json}: directory {Path(args.json).parent} does "
                               "not exist")
-    return {"queries": queries, "samples": samples, "seed": seed, "confidence": confidence,
-            "builtin": builtin, "data_dir": data_dir,
-            "teachers": _int(args.teachers, "--teachers", 1, 1001),
-            "records": _int(args.records, "--records", 1, 1000)}
+    return _Plan(queries, samples, seed, confidence, builtin, data_dir,
+                 _int(args.teachers, "--teachers", 1, 1001),
+                 _int(args.records, "--records", 1, 1000))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -178,21 +193,20 @@ def run(args: argparse.Namespace) -> int:
     return supervise(lambda: _run(args, plan))
 
 
-def _run(args: argparse.Namespace, plan: dict[str, object]) -> int:
-    ell = plan["queries"]
-    assert isinstance(ell, int)
+def _run(args: argparse.Namespace, plan: _Plan) -> int:
+    ell = plan.queries
     extra = ""
-    if plan["builtin"]:
+    pair: tuple[tuple[Hashable, ...], tuple[Hashable, ...]]
+    queries: tuple[Hashable, ...]
+    if plan.builtin:
         service = build_service(args.service, ell, args.epsilon or "2",
                                 args.delta or "1/100000", args.sigma2)
-        data_dir = plan["data_dir"]
-        assert isinstance(data_dir, Path)
-        adv = plan_adversary(args.adversary, train=data_dir / "agaricus.txt.train",
-                             test=data_dir / "agaricus.txt.test",
-                             teachers=plan["teachers"], records_per_teacher=plan["records"],
-                             queries=ell, seed=plan["seed"])  # type: ignore[arg-type]
+        adv = plan_adversary(args.adversary, train=plan.data_dir / "agaricus.txt.train",
+                             test=plan.data_dir / "agaricus.txt.test",
+                             teachers=plan.teachers, records_per_teacher=plan.records,
+                             queries=ell, seed=plan.seed)
         pair = (adv.a, adv.b)
-        queries: tuple[object, ...] = adv.queries
+        queries = adv.queries
         print(adv.description)
         print(f"votes on a: {list(adv.votes_a)}; on b: {list(adv.votes_b)}")
     else:
@@ -204,22 +218,22 @@ def _run(args: argparse.Namespace, plan: dict[str, object]) -> int:
     if service.claim is None:
         service = replace(service, claim=PrivacyClaim(parse_epsilon(args.epsilon, "--epsilon"),
                                                       check_delta(args.delta or 0, "--delta")))
-    target = prediction_target(service, queries)  # type: ignore[arg-type]
-    config = AuditConfig(service.claim, samples=plan["samples"], seed=plan["seed"],
-                         confidence=plan["confidence"], workers=1)  # type: ignore[arg-type]
+    target = prediction_target(service, queries)
+    config = AuditConfig(service.claim, samples=plan.samples, seed=plan.seed,
+                         confidence=plan.confidence, workers=1)
     report = run_audit(target, config, [pair])
     print(report.summary())
     if service.law is not None and len(queries) > EXACT_MAX_QUERIES:
         extra = f"exact loss not computed (more than {EXACT_MAX_QUERIES} queries)"
         print(extra)
     elif service.law is not None:
-        truth = exact_loss(service, pair[0], pair[1], queries, config.delta)  # type: ignore[arg-type]
+        truth = exact_loss(service, pair[0], pair[1], queries, config.delta)
         extra = f"exact loss on the pair at delta={truth.delta}: {truth.lower:.6g}"
         print(extra)
     if args.json is not None:
         body = report.to_json()
         body["prediction"] = {"service": service.name, "queries": len(queries),
-                              "adversary": args.adversary if plan["builtin"] else None,
+                              "adversary": args.adversary if plan.builtin else None,
                               "exact": extra or None}
         write_json(args.json, body)
         print(f"wrote {args.json}")

@@ -156,7 +156,7 @@ def _edge(ell: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...],
 def test_misconfigured_pate_loses_more_than_it_claims_exactly() -> None:
     a, b = _edge(8)
     bad = misconfigured_pate_service(8, 2, "1/100000")
-    truth = exact_loss(bad, a, b, list(range(8)), bad.claim.delta)  # type: ignore[union-attr]
+    truth = exact_loss(bad, a, b, list(range(8)), Fraction(1, 100000))
     assert truth.lower > 2  # refutes eps = 2 already at 8 queries
     good = gaussian_pate_service(8, 2, "1/100000")
     assert exact_loss(good, a, b, list(range(8)), Fraction(1, 100000)).upper < 2
@@ -187,6 +187,7 @@ def test_svt_service_answers_jointly_with_bottom() -> None:
     target = prediction_target(svc, [0, 1, 2])
     data = [v[:3] for v in EDGE_A]
     out = target.function(data, np.random.default_rng(0), 50)
+    assert isinstance(out, list)
     assert all(isinstance(o, tuple) and 1 <= len(o) <= 3 for o in out)
     assert {y for o in out for y in o} <= {0, 1, "⊥"}
 

@@ -41,6 +41,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -117,7 +118,8 @@ class NondeterministicPrediction(TargetFailure):
 Fit = Callable[[Dataset, np.random.Generator], Any]
 Predict = Callable[[Any, Hashable, np.random.Generator], Hashable]
 Answer = Callable[[Any, tuple[Hashable, ...], np.random.Generator], tuple[Hashable, ...]]
-Batch = Callable[[Any, tuple[Hashable, ...], np.random.Generator, int], Sequence[object]]
+Batch = Callable[[Any, tuple[Hashable, ...], np.random.Generator, int],
+                 "Sequence[object] | np.ndarray[Any, Any]"]
 Law = Callable[[Any, tuple[Hashable, ...], int], Distribution[Any]]
 
 
@@ -201,7 +203,7 @@ class _Checked:
 
     def fit(self, data: Sequence[object], rng: np.random.Generator) -> Any:
         try:
-            return self.service.fit(tuple(data), rng)  # type: ignore[arg-type]
+            return self.service.fit(tuple(data), rng)
         except KeyboardInterrupt:
             raise
         except BaseException as exc:
@@ -221,7 +223,7 @@ class _Checked:
             raise LabelOutsideSet(f"target {self.name}: service {self.service.name!r} answered "
                                   f"{describe_outcome(label)} at query {query!r}, outside its "
                                   f"declared labels {{{', '.join(shown)}}}")
-        return label  # type: ignore[return-value]
+        return label
 
     def answers(self, model: Any, rng: np.random.Generator) -> tuple[Hashable, ...]:
         s = self.service
@@ -296,11 +298,7 @@ def prediction_target(service: PredictionService, queries: Sequence[Hashable], *
     qs = _queries(queries)
     label = name or f"{service.name} on {len(qs)} quer{'y' if len(qs) == 1 else 'ies'}"
     checked = _Checked(service, qs, label)
-    fn: Callable[..., object]
-    if service.batch is not None:
-        fn = checked.vector
-    else:
-        fn = checked.scalar
+    fn: Callable[..., object] = checked.vector if service.batch is not None else checked.scalar
     return Target(label, fn, service.batch is not None, None, "privref", None,
                   claim=service.claim, relation=service.relation)
 
@@ -436,7 +434,7 @@ class _IndependentAggregator:
         cols = []
         for q in queries:
             v = votes[_query_index(model, q)]
-            cols.append(np.array(exact_draws(lambda p, v=v: self.vote_law(v, k, p), rng, size),
+            cols.append(np.array(exact_draws(partial(self.vote_law, v, k), rng, size),
                                  dtype=np.int64))
         return cols[0] if len(cols) == 1 else np.stack(cols, axis=1)
 
@@ -547,7 +545,7 @@ def gnmax_service(queries: int, sigma2: ExactInput, delta: ExactInput) -> Predic
 
 def svt_pate_service(queries: int, cutoff: int, epsilon: ExactInput, delta: ExactInput,
                      denominator: int = 1) -> PredictionService:
-    """001 Algorithm 2 (SVT-PATE) calibrated by its Steps 2–3 (:func:`~privref.reference.pate.svt_pate_parameters`).
+    """001 Algorithm 2 (SVT-PATE) calibrated by its Steps 2–3 (``svt_pate_parameters``).
 
     The answers share the threshold noise, so the service answers the sequence jointly
     (``answer``: the labels, ⊥ for a refused query, stopping at the T-th ⊥); labels {0, 1, ⊥};
@@ -666,7 +664,7 @@ def exact_loss(service: PredictionService, a: Sequence[object], b: Sequence[obje
         raise InvalidArgument(f"queries: {len(qs)} given; the exact joint law is computed for "
                               f"at most {EXACT_MAX_QUERIES}")
     rng = _probe_rng()
-    ma, mb = service.fit(tuple(a), rng), service.fit(tuple(b), rng)  # type: ignore[arg-type]
+    ma, mb = service.fit(tuple(a), rng), service.fit(tuple(b), rng)
     p, q = service.law(ma, qs, precision), service.law(mb, qs, precision)
     lo, hi, infinite = 0.0, 0.0, False
     for x, y in ((p, q), (q, p)):
