@@ -29,7 +29,7 @@ from privref.audits.loss import epsilon_at_delta
 from privref.reference.discrete_noise import DiscreteGaussian, difference_tail, upper_tail
 from privref.reference.pate import gaussian_pate_at
 from privref.reference.program import Distribution
-from privref.reference.reals import Interval, log, rational
+from privref.reference.reals import DEFAULT_PRECISION, Interval, log, rational
 
 K = 5
 # votes 3 of 5 on every query (the majority threshold ⌈5/2⌉) against 2 of 5: teacher 0 flipped
@@ -92,7 +92,7 @@ class _WideLaw:
     draws straddle the boundary and go through the lazy refinement."""
 
     def __init__(self, prec: int) -> None:
-        w = Fraction(1, 16) if prec <= 64 else Fraction(1, 2**prec)
+        w = Fraction(1, 16) if prec <= DEFAULT_PRECISION else Fraction(1, 2**prec)
         self.p = Interval(Fraction(1, 3) - w, Fraction(1, 3) + w)
 
     def support(self) -> tuple[int, int]:
@@ -107,9 +107,13 @@ def test_exact_draws_follow_the_law_also_through_refinement() -> None:
     n = 6000
     draws = exact_draws(lambda p: _WideLaw(p), rng, n)  # type: ignore[arg-type, return-value]
     ones = sum(draws)
-    # 1/3 with a 5-sigma window (sigma = sqrt(n * 2/9) = 36.5); a rule that sent every straddling
-    # draw to one side would give 1/3 +- 1/16, i.e. 375 draws off
-    assert abs(ones - n / 3) < 5 * 36.5
+    # an exact two-sided binomial test of P(1) = 1/3 at the suite's level; a rule that sent every
+    # straddling draw to one side would give 1/3 +- 1/16, about 375 draws off (sd 36.5)
+    from scipy import stats as scipy_stats
+
+    from tests.stats import fits
+
+    assert fits(scipy_stats.binomtest(ones, n, 1 / 3).pvalue, "exact_draws through refinement")
 
 
 def test_gaussian_service_law_is_001_algorithm_1() -> None:
