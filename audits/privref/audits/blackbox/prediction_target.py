@@ -46,7 +46,6 @@ from typing import Any
 
 import numpy as np
 
-from privref.reference import _sampling
 from privref.reference.accounting import algorithm1_sigma, zcdp_compose, zcdp_epsilon
 from privref.reference.data import Dataset
 from privref.reference.discrete_noise import DiscreteGaussian, beats
@@ -329,7 +328,7 @@ def exact_draws(law_at: Callable[[int], Distribution[Any]], rng: np.random.Gener
     A uniform U in [0, 1) is revealed as a 62-bit integer u (numpy's bounded integers, exactly
     uniform); outcome i is returned once U's dyadic interval [u, u + 1)/2^k provably lies in
     [C_{i-1}/T, C_i/T) for every value the enclosures allow (C partial sums, T total), the rule
-    of :func:`privref.reference._sampling.categorical_real`.  The rare u that straddles a
+    of ``privref.reference._sampling.categorical_real``.  The rare u that straddles a
     boundary gets 32 more bits at a time, at doubled precision every second round (lazy
     refinement), so the law is exact and no float decides.  The enclosures of ``law_at(prec)``
     must tighten as ``prec`` grows and list the outcomes in one order.
@@ -365,7 +364,7 @@ def _refine(law_at: Callable[[int], Distribution[Any]], outcomes: list[Any],
     """Lazy refinement of one straddling draw (see :func:`exact_draws`)."""
     k, prec, rounds = _WORD, DEFAULT_PRECISION, 0
     while True:
-        u = (u << 32) | _sampling.random_bits(rng, 32)
+        u = (u << 32) | int(rng.integers(0, 1 << 32))  # exactly uniform (bounded integers)
         k += 32
         rounds += 1
         if rounds % 2 == 0:
