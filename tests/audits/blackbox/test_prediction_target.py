@@ -249,3 +249,14 @@ def test_command_exit_codes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     assert "VIOLATION" in capsys.readouterr().out
     assert main(["audit-prediction", "gaussian-pate", *common, "--confidence",
                  "0.9999999"]) == 0
+
+
+def test_a_deterministic_batch_that_varies_is_refused() -> None:
+    svc = _service(deterministic=True, fit=lambda d, rng: 0,
+                   batch=lambda m, qs, rng, size: rng.integers(2, size=size))
+    with pytest.raises(NondeterministicPrediction, match="declares deterministic=True"):
+        prediction_target(svc, [0]).function([0], np.random.default_rng(0), 64)
+    labels = _service(fit=lambda d, rng: 0, labels=frozenset({"a", "b"}),
+                      batch=lambda m, qs, rng, size: np.array(["a", "c"] * (size // 2)))
+    with pytest.raises(LabelOutsideSet, match="answered 'c'"):
+        prediction_target(labels, [0]).function([0], np.random.default_rng(0), 4)

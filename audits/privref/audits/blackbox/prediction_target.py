@@ -266,18 +266,19 @@ class _Checked:
                 f"data={describe_outcome(list(data))}")
         raw = s.batch(model, self.queries, rng, size)
         if isinstance(raw, np.ndarray):
-            values = raw.reshape(-1) if raw.ndim <= 2 else raw
-            bad = ~np.isin(values, np.array(sorted(x for x in s.labels if isinstance(x, int)),
-                                            dtype=np.int64))
-            if bad.any():
-                self.label(values[int(np.argmax(bad))], self.queries[0])
-            if s.deterministic and size > 1 and not (raw == raw[:1]).all():
-                self.same(raw[0].tolist(), raw[int(np.argmax(
-                    (raw != raw[:1]).reshape(size, -1).any(axis=1)))].tolist(), self.queries[0])
+            for y in np.unique(raw).tolist():  # every distinct label, checked once
+                self.label(y, self.queries[0])
+            rows = raw.reshape(len(raw), -1)
+            differ = (rows != rows[:1]).any(axis=1)
+            if s.deterministic and differ.any():
+                self.same(rows[0].tolist(), rows[int(np.argmax(differ))].tolist(),
+                          self.queries[0])
             return raw
         for row in raw:
             for i, y in enumerate(row if isinstance(row, tuple) else (row,)):
                 self.label(y, self.queries[min(i, len(self.queries) - 1)])
+            if s.deterministic and row != raw[0]:
+                self.same(raw[0], row, self.queries[0])
         return raw
 
 
