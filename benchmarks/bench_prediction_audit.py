@@ -26,13 +26,16 @@ import argparse
 import json
 import platform
 import time
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from privref.audits.blackbox import AuditConfig, BlackboxVerdict, run_audit
+from privref.audits.blackbox.curves import CurveRequest
 from privref.audits.blackbox.prediction_adversaries import ADVERSARIES, plan_adversary
 from privref.audits.blackbox.prediction_target import (
     PredictionService,
+    exact_curves,
     exact_loss,
     gaussian_pate_service,
     gnmax_service,
@@ -59,12 +62,21 @@ def _audit(service: PredictionService, a: Any, b: Any, queries: list[int], sampl
     start = time.perf_counter()
     target = prediction_target(service, queries)
     assert service.claim is not None
-    report = run_audit(target, AuditConfig(service.claim, samples=samples, seed=SEED),
-                       [(a, b)])
+    one = len(queries) == 1
+    curves = CurveRequest(orders=(Fraction(2),)) if one else None
+    report = run_audit(target, AuditConfig(service.claim, samples=samples, seed=SEED,
+                                           curves=curves), [(a, b)])
     seconds = time.perf_counter() - start
     truth = exact_loss(service, a, b, queries, report.claimed_delta)
     bound = report.epsilon_lower_bound
-    return {"verdict": report.verdict.value if report.verdict else None, "bound": bound,
+    extra: dict[str, Any] = {}
+    if one and report.curves is not None and "SVT" not in service.name:  # SVT: 3 outcomes
+        exact = exact_curves(service, a, b, queries[0], orders=(2,))
+        extra = {"mu_bound": float(report.curves.mu_lower),
+                 "mu_exact": None if exact.mu is None else float(exact.mu[0]),
+                 "renyi2_bound": float(report.curves.renyi_lower[0]),
+                 "renyi2_exact": float(exact.renyi[0][0])}
+    return {**extra, "verdict": report.verdict.value if report.verdict else None, "bound": bound,
             "exact": truth.lower, "ratio": bound / truth.lower if truth.lower > 0 else None,
             "samples": samples, "seed": SEED, "seconds": seconds,
             "claim": f"({float(report.claimed_epsilon.enclose(64).lo):.4g}, "
@@ -137,6 +149,17 @@ def main() -> None:
                      f"{r['verdict']} | {r['bound']:.4f} | {r['exact']:.4f} | {ratio} | "
                      f"{r['samples']:,} | {r['seed']} | {r['seconds']:.1f} |")
     print("\n".join(lines))
+    curve_lines = ["| adversary | service | mu bound | mu exact | ratio | D_2 bound | D_2 exact | ratio |",
+                   "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        if r.get("mu_exact") is None or (r["adversary"] != "queries" and "002" not in r["service"]):
+            continue
+        mu_ratio = r["mu_bound"] / r["mu_exact"] if r["mu_exact"] else float("nan")
+        d_ratio = r["renyi2_bound"] / r["renyi2_exact"] if r["renyi2_exact"] else float("nan")
+        curve_lines.append(f"| {r['adversary']} | {r['service']} | {r['mu_bound']:.4f} | "
+                           f"{r['mu_exact']:.4f} | {mu_ratio:.3f} | {r['renyi2_bound']:.4f} | "
+                           f"{r['renyi2_exact']:.4f} | {d_ratio:.3f} |")
+    print("\n".join(curve_lines))
     print(f"total {elapsed:.0f} s")
     assert all(r["verdict"] != BlackboxVerdict.VIOLATION.value for r in rows
                if "MISCONFIGURED" not in r["service"])

@@ -24,6 +24,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from privref.audits.blackbox.config import AuditConfig
+from privref.audits.blackbox.curves import CurveRequest
 from privref.audits.blackbox.errors import TargetLoadError
 from privref.audits.blackbox.isolation import supervise
 from privref.audits.blackbox.prediction_adversaries import ADVERSARIES, plan_adversary
@@ -31,6 +32,7 @@ from privref.audits.blackbox.prediction_target import (
     EXACT_MAX_QUERIES,
     MAX_QUERIES,
     PredictionService,
+    exact_curves,
     exact_loss,
     gaussian_pate_service,
     gnmax_service,
@@ -89,6 +91,10 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", default="0", metavar="S", help="seed (default 0)")
     parser.add_argument("--confidence", default="0.95", metavar="C",
                         help="confidence of the bound (default 0.95)")
+    parser.add_argument("--curves", action="store_true",
+                        help="also report black-box mu-GDP, Renyi and rho lower bounds "
+                             "(privref.audits.blackbox.curves) and, for one query of a service "
+                             "with an exact law, the exact mu and Renyi divergences")
     parser.add_argument("--json", default=None, metavar="PATH", help="write the JSON report")
 
 
@@ -219,8 +225,9 @@ def _run(args: argparse.Namespace, plan: _Plan) -> int:
         service = replace(service, claim=PrivacyClaim(parse_epsilon(args.epsilon, "--epsilon"),
                                                       check_delta(args.delta or 0, "--delta")))
     target = prediction_target(service, queries)
+    request = CurveRequest() if args.curves else None
     config = AuditConfig(service.claim, samples=plan.samples, seed=plan.seed,
-                         confidence=plan.confidence, workers=1)
+                         confidence=plan.confidence, workers=1, curves=request)
     report = run_audit(target, config, [pair])
     print(report.summary())
     if service.law is not None and len(queries) > EXACT_MAX_QUERIES:
@@ -230,6 +237,16 @@ def _run(args: argparse.Namespace, plan: _Plan) -> int:
         truth = exact_loss(service, pair[0], pair[1], queries, config.delta)
         extra = f"exact loss on the pair at delta={truth.delta}: {truth.lower:.6g}"
         print(extra)
+    if request is not None and service.law is not None and len(queries) == 1:
+        try:
+            exact = exact_curves(service, pair[0], pair[1], queries[0], orders=request.orders)
+        except InvalidArgument as exc:  # more than two outcomes (SVT-PATE's ⊥)
+            print(f"exact curves not computed: {exc}")
+        else:
+            mu = "unbounded" if exact.mu is None else f"{float(exact.mu[0]):.6g}"
+            print(f"exact mu on the pair: {mu}; exact Renyi: " + ", ".join(
+                f"D_{float(o):g} = {float(lo):.6g}" for o, (lo, _hi) in
+                zip(exact.orders, exact.renyi, strict=True)))
     if args.json is not None:
         body = report.to_json()
         body["prediction"] = {"service": service.name, "queries": len(queries),

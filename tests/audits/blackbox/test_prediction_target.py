@@ -281,3 +281,13 @@ def test_exact_curves_of_randomized_response() -> None:
     assert got.mu is not None
     assert abs(float(got.mu[0]) - 2 * 0.6744897501960817) < 1e-9
     assert float(got.mu[1] - got.mu[0]) < 1e-9
+
+
+def test_command_curves_print_bounds_and_exact_terms(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    _libsvm(tmp_path / "agaricus.txt.train", 200, 1)
+    _libsvm(tmp_path / "agaricus.txt.test", 100, 2)
+    assert main(["audit-prediction", "gnmax", "--data-dir", str(tmp_path), "--teachers", "7",
+                 "--samples", "4000", "--seed", "1", "--curves"]) == 0
+    out = capsys.readouterr().out
+    assert "mu lower bound" in out and "exact mu on the pair: " in out and "D_2 = " in out
