@@ -33,7 +33,7 @@ _USER = ("--pair", "[0]", "[1]", "--query", "0", "--samples", "200", "--epsilon"
 
 
 def _cli(id: str, names: str, *argv: str, exit_code: int = 2) -> Case:
-    return Case(id=f"prediction-audit-{id}", names=names, argv=("audit-prediction", *argv),
+    return Case(id=f"audit-prediction-{id}", names=names, argv=("audit-prediction", *argv),
                 exit_code=exit_code, files=_FILES)
 
 
@@ -41,7 +41,7 @@ def _api(id: str, names: str, body: str, error: str = "PrivrefError") -> Case:
     head = ("from privref.audits.blackbox.prediction_target import *\n"
             "from privref.audits.blackbox.prediction_adversaries import *\n"
             "from pathlib import Path\n")
-    return Case(id=f"prediction-audit-{id}", names=names, api=head + body, error=error)
+    return Case(id=f"audit-prediction-{id}", names=names, api=head + body, error=error)
 
 
 CASES: list[Case] = [
@@ -80,9 +80,9 @@ CASES: list[Case] = [
          "prediction_target(5, [0])"),
     _api("gaussian-delta-zero", r"delta=0 must be > 0", "gaussian_pate_service(1, 2, 0)"),
     _api("gnmax-sigma-negative", r"sigma2=-1 must be > 0", "gnmax_service(1, -1, '1/1000')"),
-    _api("adversary-unknown", r"adversary='oracle' must be one of natural, poison, queries",
+    _api("plan-adversary-unknown", r"adversary='oracle' must be one of natural, poison, queries",
          "plan_adversary('oracle', train=Path('a'), test=Path('b'))"),
-    _api("adversary-missing-file", r"path=nowhere must be a readable LIBSVM file",
+    _api("plan-adversary-missing-file", r"path=nowhere must be a readable LIBSVM file",
          "plan_adversary('poison', train=Path('nowhere'), test=Path('b'))"),
     _api("exact-loss-no-law", r"service 'x' has no exact law",
          "exact_loss(PredictionService('x', lambda d, r: d, lambda m, q, r: 0, "
