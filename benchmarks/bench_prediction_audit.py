@@ -137,10 +137,13 @@ def main() -> None:
     rows.append(_predictor_row(one))
     print(json.dumps(rows[-1]), flush=True)
     elapsed = time.perf_counter() - total
-    Path(args.out).write_text(json.dumps(
-        {"rows": rows, "seconds": elapsed, "machine": platform.platform(),
-         "command": "python benchmarks/bench_prediction_audit.py" + (" --quick" if args.quick
-                                                                     else "")}, indent=1))
+    head = {"seconds": elapsed, "machine": platform.platform(),
+            "command": "python benchmarks/bench_prediction_audit.py" + (" --quick" if args.quick
+                                                                        else "")}
+    Path(args.out).write_text(  # one row per line, compact (docs/generated stays small)
+        "{" + ", ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in head.items())
+        + ', "rows": [\n' + ",\n".join(json.dumps(r, separators=(",", ":")) for r in rows)
+        + "\n]}\n")
     lines = ["| adversary | service | mode | claim | verdict | bound | exact | ratio | samples "
              "| seed | s |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
