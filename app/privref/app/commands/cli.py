@@ -44,6 +44,8 @@ commands:
   audit blackbox   Monte Carlo lower bound on the privacy loss of any callable
   blackbox-suite   run a suite file of black-box audits: one line per target, exit 0 only
                    when every verdict is the expected one and something was checked
+  audit-prediction black-box audit of a prediction service (PATE, GNMax, yours) on the
+                   natural, poison or query-choosing adversary's pair
   lemmas           print the lemma ledger (and run its checks with --check)
   learn            learning-curve experiment: labeled/unlabeled sample complexity vs d
   illustrate       illustrations of paper 003 (public data): JSON table and PNG plot
@@ -122,6 +124,15 @@ def _parser(wanted: str | None) -> argparse.ArgumentParser:
         from .. import blackbox_suite
         blackbox_suite.configure_parser(suite)
         suite.set_defaults(func=blackbox_suite.run)
+    prediction = command(
+        sub, "audit-prediction",
+        "Audit a prediction service (fit + predict) black-box on neighboring training sets:\n"
+        "one query or a sequence, adversary natural, poison or queries (Chadha et al. 2024);\n"
+        "exit 0/1/2/3/5 as audit blackbox (docs/prediction-audit.md).")
+    if wanted == "audit-prediction":
+        from .. import prediction_cli
+        prediction_cli.configure_parser(prediction)
+        prediction.set_defaults(func=prediction_cli.run)
     lemmas = command(
         sub, "lemmas",
         "Print every ledger entry with its status; --check runs every check (one progress\n"

@@ -23,6 +23,7 @@ from .declarations import (
     declare,
 )
 from .engines import ProgressReporter
+from .prediction_target import PredictionService, prediction_target
 from .report import BlackboxReport, BlackboxVerdict, PairResult, WitnessSamples
 from .runner import run_audit, sample_pair
 from .search import SearchSpace, candidate_pairs
@@ -49,6 +50,7 @@ __all__ = [
     "LibraryVersion",
     "OutcomeError",
     "PairResult",
+    "PredictionService",
     "ProfileClaim",
     "ProgressReporter",
     "SearchSpace",
@@ -63,6 +65,7 @@ __all__ = [
     "candidate_pairs",
     "declare",
     "load_target",
+    "prediction_target",
     "register_target",
     "registered_target_names",
     "run_audit",
