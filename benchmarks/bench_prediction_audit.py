@@ -35,7 +35,7 @@ from privref.audits.blackbox.curves import CurveRequest
 from privref.audits.blackbox.prediction_adversaries import ADVERSARIES, plan_adversary
 from privref.audits.blackbox.prediction_target import (
     PredictionService,
-    exact_curves,
+    answer_curves,
     exact_loss,
     gaussian_pate_service,
     gnmax_service,
@@ -71,7 +71,7 @@ def _audit(service: PredictionService, a: Any, b: Any, queries: list[int], sampl
     bound = report.epsilon_lower_bound
     extra: dict[str, Any] = {}
     if one and report.curves is not None and "SVT" not in service.name:  # SVT: 3 outcomes
-        exact = exact_curves(service, a, b, queries[0], orders=(2,))
+        exact = answer_curves(service, a, b, queries[0], orders=(2,))
         extra = {"mu_bound": float(report.curves.mu_lower),
                  "mu_exact": None if exact.mu is None else float(exact.mu[0]),
                  "renyi2_bound": float(report.curves.renyi_lower[0]),

@@ -32,7 +32,7 @@ from privref.audits.blackbox.prediction_target import (
     EXACT_MAX_QUERIES,
     MAX_QUERIES,
     PredictionService,
-    exact_curves,
+    answer_curves,
     exact_loss,
     gaussian_pate_service,
     gnmax_service,
@@ -239,7 +239,7 @@ def _run(args: argparse.Namespace, plan: _Plan) -> int:
         print(extra)
     if request is not None and service.law is not None and len(queries) == 1:
         try:
-            exact = exact_curves(service, pair[0], pair[1], queries[0], orders=request.orders)
+            exact = answer_curves(service, pair[0], pair[1], queries[0], orders=request.orders)
         except InvalidArgument as exc:  # more than two outcomes (SVT-PATE's ⊥)
             print(f"exact curves not computed: {exc}")
         else:

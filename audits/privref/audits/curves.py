@@ -63,6 +63,7 @@ __all__ = [
     "audit_gdp",
     "audit_zcdp",
     "exact_curves",
+    "pair_mu",
     "zcdp_verdict",
 ]
 
@@ -397,14 +398,25 @@ def _pair_mu(p_law: Distribution[Any], q_law: Distribution[Any]
     return lower, upper, False, event
 
 
+def pair_mu(p_law: Distribution[Any], q_law: Distribution[Any]) -> CurveValue:
+    """μ* of one ordered pair of finite laws (exact or enclosed): the max over likelihood-ratio
+    prefix events E of Φ⁻¹(P(E)) − Φ⁻¹(Q(E)) (module docstring; Dong, Roth and Su 2022,
+    Definition 2.6), as an enclosure (``upper`` None when the prefix order is not proved or a
+    quantile is out of range; ``infinite`` when +∞ is proved); ``detail`` names the event."""
+    if not (p_law.is_finite and q_law.is_finite):
+        raise UnsupportedProgram("μ* is computed for laws with finitely many outcomes")
+    lo, hi, infinite, event = _pair_mu(p_law, q_law)
+    lower = max(Fraction(0), lo) if lo is not None else Fraction(0)
+    upper = None if hi is None or infinite else max(hi, lower)
+    return CurveValue(lower, upper, infinite, None, event)
+
+
 def _mu(laws: _Laws) -> CurveValue:
     worst: CurveValue | None = None
     for a, b, _, p, q in laws.distinct():
-        lo, hi, infinite, event = _pair_mu(p, q)
-        lower = max(Fraction(0), lo) if lo is not None else Fraction(0)
-        upper = None if hi is None else max(hi, lower)
-        worst = _worse(worst, CurveValue(lower, None if infinite else upper, infinite, (a, b),
-                                         event))
+        found = pair_mu(p, q)
+        worst = _worse(worst, CurveValue(found.lower, found.upper, found.infinite, (a, b),
+                                         found.detail))
     assert worst is not None
     return worst
 

@@ -262,19 +262,19 @@ def test_a_deterministic_batch_that_varies_is_refused() -> None:
         prediction_target(labels, [0]).function([0], np.random.default_rng(0), 4)
 
 
-def test_exact_curves_of_randomized_response() -> None:
+def test_answer_curves_of_randomized_response() -> None:
     """Keep the bit with probability 3/4: D_2 = ln(9/4 + 1/12) = ln(7/3) both ways, and
     mu = Phi^-1(3/4) - Phi^-1(1/4) = 2 * 0.6744897501960817 (the normal quartile)."""
     import math
 
-    from privref.audits.blackbox.prediction_target import exact_curves
+    from privref.audits.blackbox.prediction_target import answer_curves
 
     def law(model: int, qs: object, prec: int) -> Distribution[int]:
         keep = Fraction(3, 4)
         return Distribution.from_mapping({model: keep, 1 - model: 1 - keep})
 
     rr = _service(fit=lambda d, rng: d[0], law=law)
-    got = exact_curves(rr, [1], [0], 0, orders=(2,))
+    got = answer_curves(rr, [1], [0], 0, orders=(2,))
     lo, hi = got.renyi[0]
     assert hi is not None and abs(float(lo) - math.log(7 / 3)) < 1e-12
     assert float(hi - lo) < 1e-12

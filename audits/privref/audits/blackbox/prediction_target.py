@@ -50,7 +50,6 @@ from privref.reference.accounting import algorithm1_sigma, zcdp_compose, zcdp_ep
 from privref.reference.data import Dataset
 from privref.reference.discrete_noise import DiscreteGaussian, beats
 from privref.reference.errors import InvalidArgument
-from privref.reference.fdp import normal_quantile
 from privref.reference.neighbors import SUBSTITUTION, NeighborRelation
 from privref.reference.pate import (
     BOTTOM,
@@ -62,12 +61,13 @@ from privref.reference.pate import (
 from privref.reference.prediction import Predictor
 from privref.reference.privacy import Claim, PrivacyClaim
 from privref.reference.program import Distribution, Program, distribution
-from privref.reference.reals import DEFAULT_PRECISION, Real, log, prob_as_interval, rational
+from privref.reference.reals import DEFAULT_PRECISION, Real, log, rational
 from privref.reference.sparse_vector import rational_scale_at_least
 from privref.reference.validate import ExactInput, check_delta, check_int, check_positive, to_fraction
 
+from ..curves import pair_mu
 from ..loss import epsilon_at_delta
-from ..renyi import renyi_enclosure_of_laws
+from ..renyi import LawPair
 from .batch import describe_outcome
 from .errors import OutcomeError, TargetCallError, TargetFailure
 from .target import Target
@@ -76,13 +76,13 @@ __all__ = [
     "EXACT_MAX_QUERIES",
     "MAX_QUERIES",
     "PROBE_SEED",
-    "ExactCurves",
+    "AnswerCurves",
     "ExactLoss",
     "LabelOutsideSet",
     "NondeterministicPrediction",
     "PredictionFitError",
     "PredictionService",
-    "exact_curves",
+    "answer_curves",
     "exact_loss",
     "gaussian_pate_service",
     "gnmax_service",
@@ -685,16 +685,13 @@ def exact_loss(service: PredictionService, a: Sequence[object], b: Sequence[obje
 
 
 @dataclass(frozen=True, slots=True)
-class ExactCurves:
+class AnswerCurves:
     """The exact Rényi and Gaussian-DP terms of a service's ONE answer on one pair, both orders.
 
     ``renyi[i]`` encloses max(D_α(P ‖ Q), D_α(Q ‖ P)) at ``orders[i]`` as [lo, hi] (hi None:
-    unbounded at this precision); ``mu`` encloses the least μ with the pair's tradeoff curve
-    above G_μ (Dong, Roth and Su 2022, Definition 2.6).  For two outcomes the tradeoff curve is
-    piecewise linear with its corners at the events {y}, and G_μ is convex, so the curve is
-    above G_μ iff it is at the corners (a convex function lies below its chords): μ is
-    max over y and both orders of Φ⁻¹(P(y)) − Φ⁻¹(Q(y)), enclosed with
-    :func:`privref.reference.fdp.normal_quantile` (None when some P(y) or Q(y) is 0 or 1).
+    unbounded at this precision); ``mu`` encloses the least μ with the pair's tradeoff curves
+    above G_μ in both orders (Dong, Roth and Su 2022, Definition 2.6; the vertex argument of
+    :mod:`privref.audits.curves`), None when no finite upper end is known.
     """
 
     orders: tuple[Fraction, ...]
@@ -702,14 +699,13 @@ class ExactCurves:
     mu: tuple[Fraction, Fraction] | None
 
 
-def exact_curves(service: PredictionService, a: Sequence[object], b: Sequence[object],
-                 query: Hashable, orders: Sequence[ExactInput] = (2,),
-                 precision: int = DEFAULT_PRECISION) -> ExactCurves:
-    """The exact Rényi divergences (:func:`privref.audits.renyi.renyi_enclosure_of_laws`) and
-    Gaussian-DP μ (:class:`ExactCurves`) of ``service``'s answer at ``query`` on (a, b): the
-    ground truth of the black-box curve bounds (:mod:`privref.audits.blackbox.curves`).
-    Needs ``service.law`` and a deterministic fit; InvalidArgument otherwise or for a law that
-    is not on two outcomes (μ's corner argument is for one binary answer).
+def answer_curves(service: PredictionService, a: Sequence[object], b: Sequence[object],
+                  query: Hashable, orders: Sequence[ExactInput] = (2,),
+                  precision: int = DEFAULT_PRECISION) -> AnswerCurves:
+    """The exact Rényi divergences (:class:`privref.audits.renyi.LawPair`) and Gaussian-DP μ
+    (:func:`privref.audits.curves.pair_mu`) of ``service``'s answer at ``query`` on (a, b), both
+    orders: the ground truth of the black-box curve bounds (:mod:`privref.audits.blackbox.curves`).
+    Needs ``service.law`` and a deterministic fit (InvalidArgument otherwise).
     """
     if service.law is None:
         raise InvalidArgument(f"service {service.name!r} has no exact law")
@@ -717,26 +713,18 @@ def exact_curves(service: PredictionService, a: Sequence[object], b: Sequence[ob
     ma, mb = service.fit(tuple(a), rng), service.fit(tuple(b), rng)
     qs = _queries([query])
     p, q = service.law(ma, qs, precision), service.law(mb, qs, precision)
-    if len(set(p.support()) | set(q.support())) > 2:
-        raise InvalidArgument(f"service {service.name!r}: exact_curves is for one binary answer")
     wanted = tuple(to_fraction(o, "orders") for o in orders)
+    pairs = (LawPair.of(p, q, 64), LawPair.of(q, p, 64))
     renyi = []
     for alpha in wanted:
         lo = Fraction(0)
         up: Fraction | None = Fraction(0)
-        for x, y in ((p, q), (q, p)):
-            e = renyi_enclosure_of_laws(x, y, alpha, 64)
+        for pair in pairs:
+            e = pair.renyi(alpha)
             lo = max(lo, e.lower)
             up = None if up is None or e.upper is None else max(up, e.upper)
         renyi.append((lo, up))
-    mu: tuple[Fraction, Fraction] | None = (Fraction(0), Fraction(0))
-    for y in set(p.support()) | set(q.support()):
-        px, qx = prob_as_interval(p.prob(y)), prob_as_interval(q.prob(y))
-        if mu is None or min(px.lo, qx.lo) <= 0 or max(px.hi, qx.hi) >= 1:
-            mu = None
-            continue
-        for x1, x2 in ((px, qx), (qx, px)):
-            diff_lo = normal_quantile(x1.lo).lo - normal_quantile(x2.hi).hi
-            diff_hi = normal_quantile(x1.hi).hi - normal_quantile(x2.lo).lo
-            mu = (max(mu[0], diff_lo), max(mu[1], diff_hi))
-    return ExactCurves(wanted, tuple(renyi), mu)
+    both = (pair_mu(p, q), pair_mu(q, p))
+    mu = None if any(m.upper is None for m in both) else (
+        max(m.lower for m in both), max(m.upper for m in both if m.upper is not None))
+    return AnswerCurves(wanted, tuple(renyi), mu)
