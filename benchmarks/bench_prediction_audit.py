@@ -6,7 +6,8 @@ Usage (from the repository root)::
 
 For each adversary of Chadha et al. 2024 (natural, poison, queries:
 :mod:`privref.audits.blackbox.prediction_adversaries`, on UCI Mushroom read from
-``/work/shared/data``) and each PATE service (:mod:`privref.audits.blackbox.prediction_target`:
+``../shared/data`` beside the checkout) and each PATE service
+(:mod:`privref.audits.blackbox.prediction_target`:
 001's Gaussian PATE and SVT-PATE, GNMax, and the misconfigured Gaussian PATE whose noise is
 calibrated for one query but whose claim covers the sequence), all calibrated for ℓ = 12 queries
 at (ε, δ) = (2, 10^-5) (GNMax: σ² = 16 per count), one worker:
@@ -30,6 +31,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from privref.app.experiments.datasets import default_data_dir
 from privref.audits.blackbox import AuditConfig, BlackboxVerdict, run_audit
 from privref.audits.blackbox.curves import CurveRequest
 from privref.audits.blackbox.prediction_adversaries import ADVERSARIES, plan_adversary
@@ -45,7 +47,7 @@ from privref.audits.blackbox.prediction_target import (
     svt_pate_service,
 )
 
-DATA = Path("/work/shared/data")
+DATA = default_data_dir()
 ELL = 12
 SEED = 1
 

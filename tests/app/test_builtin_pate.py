@@ -53,6 +53,7 @@ def test_a_row_expecting_violated_must_cite_the_printed_statement() -> None:
 def _run(monkeypatch: pytest.MonkeyPatch, rows: list[BuiltinAudit], tmp_path: Path
          ) -> tuple[int, list[dict[str, object]]]:
     monkeypatch.setattr("privref.app.suites.builtin.pate_audits", lambda deep: rows)
+    monkeypatch.setattr("privref.app.suites.renyi.renyi_audits", lambda deep: [])  # also "001 Algorithm"
     out = tmp_path / "a.json"
     code = cli.main(["audit", "--only", "001 Algorithm", "--json", str(out)])
     return code, json.loads(out.read_text())["results"]

@@ -47,15 +47,12 @@ from privref.reference.privacy import PrivacyClaim, parse_epsilon
 from privref.reference.validate import check_delta
 
 from .blackbox_cli import _confidence, _int, _json_list
+from .experiments.datasets import default_data_dir
 
-__all__ = ["BUILT_IN", "DEFAULT_DATA_DIR", "build_service", "configure_parser", "run"]
+__all__ = ["BUILT_IN", "build_service", "configure_parser", "run"]
 
 BUILT_IN = ("gaussian-pate", "svt-pate", "gnmax", "misconfigured-pate")
 """The built-in prediction services."""
-
-DEFAULT_DATA_DIR = Path("/work/shared/data")
-"""Where the adversaries read Mushroom (``agaricus.txt.train`` / ``.test``) by default."""
-
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:
     """Add the ``audit-prediction`` arguments (validated in :func:`run`)."""
@@ -79,9 +76,10 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                         help="built-in services: teachers (default 11)")
     parser.add_argument("--records", default="2", metavar="R",
                         help="built-in services: training records per teacher (default 2)")
-    parser.add_argument("--data-dir", default=str(DEFAULT_DATA_DIR), metavar="DIR",
+    parser.add_argument("--data-dir", default=None, metavar="DIR",
                         help="folder of agaricus.txt.train and agaricus.txt.test (LIBSVM), read "
-                             "from disk")
+                             "from disk (default: ../shared/data beside the checkout, as for "
+                             "privref table4)")
     parser.add_argument("--pair", nargs=2, metavar=("JSON_A", "JSON_B"),
                         help="a user service: the neighboring training datasets, JSON lists")
     parser.add_argument("--query", action="append", default=[], metavar="JSON",
@@ -175,7 +173,8 @@ def _plan(args: argparse.Namespace) -> _Plan:
                               "--query JSON")
     if len(args.query) > MAX_QUERIES:
         raise InvalidArgument(f"--query given {len(args.query)} times; at most {MAX_QUERIES}")
-    data_dir = Path(args.data_dir)
+    data_dir = Path(args.data_dir) if args.data_dir is not None else (
+        default_data_dir() if builtin else Path("."))
     if builtin:
         for name in ("agaricus.txt.train", "agaricus.txt.test"):
             if not (data_dir / name).is_file():

@@ -18,7 +18,7 @@ Teachers are decision stumps (the deterministic ERM over {x ↦ x_f, x ↦ 1 −
 constants, first minimizer) trained on the records the keyed split of
 :func:`privref.reference.learners.pate_teachers.teacher_of` gives them (one record moves one
 teacher, 001 Theorem 2's hypothesis).  The data are read from disk (LIBSVM format, e.g. UCI
-Mushroom in ``/work/shared/data/agaricus.txt.train`` and ``.test``), never downloaded.
+Mushroom in ``agaricus.txt.train`` and ``.test`` of the shared data folder), never downloaded.
 Everything random comes from the seed, which the plan records.
 """
 
