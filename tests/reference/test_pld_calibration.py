@@ -118,6 +118,7 @@ def test_subsampling_needs_less_noise_than_the_full_batch(ten_steps: Task) -> No
     assert sigma.hi < full.lo
 
 
+@pytest.mark.deep  # about 24 s; the ten-step bracket and privref account calibrate stay in CI
 def test_single_step_bracket_holds_the_exact_threshold() -> None:
     # k = 1: δ(ε; σ) by an independent mpmath evaluation must be <= δ at σ_hi and > δ at σ_lo
     q, eps, delta = F(1, 5), F(1, 2), F(1, 100)
@@ -193,6 +194,7 @@ def test_grid_limit_is_checked_before_any_work() -> None:
     assert actual.self_compose(1000).points <= composed
 
 
+@pytest.mark.deep  # about 21 s; test_grid_limit_is_checked_before_any_work stays in CI
 def test_unsafe_sigma_search_stops_at_the_grid_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     # δ just below 1 − (1 − q)^k: only a tiny σ is unsafe, and its grid is too large (the
     # limit lowered to keep the test fast)
