@@ -72,16 +72,18 @@ import numpy as np
 from privref.reference.errors import InvalidArgument
 
 from .config import AuditConfig, limit_text
+from .batch import merge_batches
 from .engines import ProgressReporter
 from .report import BlackboxReport, BlackboxVerdict, SequentialRecord, SequentialRound
-from .runner import Estimator, run_audit
+from .runner import CarriedSamples, Estimator, run_audit
 from .search import Pair
-from .target import Target
+from .target import Batch, Target
 
 __all__ = [
     "MAX_ROUNDS",
     "MIN_FIRST_ROUND",
     "SEQUENTIAL_KEY",
+    "carried_selection",
     "check_spending",
     "default_first_round",
     "round_seed",
@@ -188,6 +190,33 @@ def _draws(report: BlackboxReport) -> int:
     return sum(2 * p.samples for p in report.pairs)
 
 
+def _head(batch: Batch, size: int) -> Batch:
+    return batch if len(batch) <= size else Batch(batch.kind, batch.values[:size], batch.first,
+                                                  batch.conversions)
+
+
+def carried_selection(carry: CarriedSamples, report: BlackboxReport
+                      ) -> dict[Pair, tuple[Batch, Batch]]:
+    """The selection samples the next round carries: for each pair ``report`` confirmed, its
+    carried sample followed by the outcomes this round kept (``carry.kept``), at most
+    ``carry.room`` per side; the other pairs' samples are dropped, so memory stays at most
+    ``room`` outcomes per side per confirmed pair.  Every outcome comes from a round already
+    run, so the next round's events are independent of its own draws."""
+    out: dict[Pair, tuple[Batch, Batch]] = {}
+    for result in report.pairs:
+        if result.stage != "confirmation":
+            continue
+        pair = result.pair
+        parts = [p for p in (carry.selection.get(pair), carry.kept.get(pair)) if p is not None]
+        if not parts:
+            continue
+        sides = tuple(_head(merge_batches([p[side] for p in parts], report.target, pair[side]),
+                            carry.room) for side in (0, 1))
+        if len(sides[0]) and len(sides[1]):
+            out[pair] = (sides[0], sides[1])
+    return out
+
+
 def run_sequential_audit(target: Target | Callable[..., Any], config: AuditConfig,
                          pairs: Sequence[Pair] | None = None, *,
                          first_round: int | None = None,
@@ -196,6 +225,7 @@ def run_sequential_audit(target: Target | Callable[..., Any], config: AuditConfi
                          keep_witness_samples: bool = False,
                          on_warning: Callable[[str], None] | None = None,
                          progress: ProgressReporter | None = None,
+                         carry: bool = True,
                          _spending: Callable[[Fraction, int], tuple[Fraction, ...]] = spending,
                          ) -> BlackboxReport:
     """Audit ``target`` in rounds (:func:`schedule` of ``config.samples`` from ``first_round``,
@@ -251,17 +281,25 @@ def run_sequential_audit(target: Target | Callable[..., Any], config: AuditConfi
             on_partial(replace(report, seed=config.seed, confidence=config.confidence,
                                sequential=record(report.status, 0.0)))
 
+    room = config.selection_cap // config.confirm
+    carrying = carry and estimator is None and not keep_witness_samples and room >= 1
+    selection: dict[Pair, tuple[Batch, Batch]] = {}
     for r, (n, a) in enumerate(zip(sizes, alphas, strict=True)):
         last = r == len(sizes) - 1
         seed = round_seed(config.seed, r)
         round_config = replace(config, samples=n, confidence=1 - a, seed=seed,
                                screening_samples=_screening(config, n))
+        held = CarriedSamples(selection, room) if carrying else None
         report = run_audit(target, round_config, pairs, estimator=estimator, on_partial=partial,
                            keep_witness_samples=keep_witness_samples,
-                           on_warning=warn_once(last, r), progress=progress)
+                           on_warning=warn_once(last, r), progress=progress, _carry=held)
         assert report.verdict is not None
+        if held is not None:
+            selection = carried_selection(held, report)
+        used = 0 if held is None else max(held.used.values(), default=0)
         rounds.append(SequentialRound(r, n, a, seed, report.verdict.value,
-                                      report.epsilon_lower_bound, _draws(report)))
+                                      report.epsilon_lower_bound, _draws(report),
+                                      "earlier rounds" if used else "split", used))
         if not keep_witness_samples or report.verdict is BlackboxVerdict.VIOLATION or last:
             reports.append(report)
         else:  # only the witness round's samples are kept
