@@ -71,8 +71,8 @@ import numpy as np
 
 from privref.reference.errors import InvalidArgument
 
-from .config import AuditConfig, limit_text
 from .batch import merge_batches
+from .config import AuditConfig, limit_text
 from .engines import ProgressReporter
 from .report import BlackboxReport, BlackboxVerdict, SequentialRecord, SequentialRound
 from .runner import CarriedSamples, Estimator, run_audit
