@@ -314,11 +314,11 @@ def _rounds(monkeypatch: pytest.MonkeyPatch, config: AuditConfig, **kw: object
             ) -> tuple[list[object], list[tuple[int, np.ndarray, np.ndarray]]]:
     """Run a sequential audit recording every round's report and every selection split read by
     the event selection (the round it was read in, both sides)."""
-    from privref.audits.blackbox import runner
+    from privref.audits.blackbox import estimate, runner
 
     reports: list[object] = []
     seen: list[tuple[int, np.ndarray, np.ndarray]] = []
-    real_run, real_plan = seqmod.run_audit, runner.plan_views
+    real_run, real_plan = runner.run_audit, estimate.plan_views
 
     def run_round(*args: object, **kwargs: object) -> object:
         out = real_run(*args, **kwargs)  # type: ignore[arg-type]
@@ -330,7 +330,7 @@ def _rounds(monkeypatch: pytest.MonkeyPatch, config: AuditConfig, **kw: object
         return real_plan(sel_a, sel_b, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(seqmod, "run_audit", run_round)
-    monkeypatch.setattr(runner, "plan_views", plan)
+    monkeypatch.setattr(runner, "plan_views", plan)  # the name the event planner calls
     run_sequential_audit(SAME, config, PAIRS, first_round=300, **kw)  # type: ignore[arg-type]
     return reports, seen
 

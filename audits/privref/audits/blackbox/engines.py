@@ -690,14 +690,13 @@ class SamplingEngine:
                     # up to this side's dealt end)
                     tail = values[side][sel:] if v else values[side][sel:ends[(index, side)]]
                     hits[(index, side)] = [e.count(tail) for e in events[index]]
-                kept = None if not keep else tuple(
-                    Batch(b.kind, b.values[:keep], b.first, b.conversions)
-                    for b in (merged[(index, 0)], merged[(index, 1)]))
+                heads = [Batch(b.kind, b.values[:keep], b.first, b.conversions)
+                         for b in (merged[(index, 0)], merged[(index, 1)])]
                 out[index] = Streamed(chosen, (), sel if carried is None else len(picked[0]),
                                       held, (picked[0], picked[1]) if keep_selection
                                       else None, dealt=dealt.get(index),
-                                      kept=None if kept is None else (kept[0], kept[1]))
-                del merged, values, tail, picked
+                                      kept=(heads[0], heads[1]) if keep else None)
+                del merged, values, tail, picked, heads
             self._count(stage, pairs, n, first, first + v if v else total, events, digests,
                         hits, check, {} if v else ends)
             if v:

@@ -499,8 +499,9 @@ def _carried_stage(carry: CarriedSamples, engine: SamplingEngine, check: _Checke
                             carried=None if have is None or size == 0 else {i: have},
                             keep=max(0, carry.room - size))
         streamed[i] = got[i]
-        if got[i].kept is not None:
-            carry.kept[pair] = got[i].kept
+        kept = got[i].kept
+        if kept is not None:
+            carry.kept[pair] = kept
         if size:
             carry.used[pair] = size
     return streamed
