@@ -6,19 +6,46 @@ rounds fixed before any draw (:func:`schedule`): ``n_0 = first_round``, then ``2
 ``4 n_0``, ..., and a last round that takes the whole rest of the budget (between one and three
 times the size the doubling would give it), so the rounds sum to exactly the budget.  Round
 ``r`` is a complete fixed-budget audit (:func:`~privref.audits.blackbox.runner.run_audit`:
-pair search and screening, event selection on its selection split, the exact Clopper–Pearson
-bound on its held-out split) on ``n_r`` **fresh** samples per side, drawn from its own seed
-(:func:`round_seed`), at failure probability ``alpha_r`` (:func:`spending`).  The run stops
-after the first round whose verdict is VIOLATION, or after the last round.
+pair search and screening, event selection, the exact Clopper–Pearson bound) on ``n_r``
+**fresh** samples per side, drawn from its own seed (:func:`round_seed`), at failure
+probability ``alpha_r`` (:func:`spending`).  The run stops after the first round whose verdict
+is VIOLATION, or after the last round.
+
+Carried selection (``carry=True``, the default).  Round 0 selects its events on a selection
+split of its own draws and bounds them on the held-out rest, as run_audit does.  A later round
+``r`` chooses its events, for each pair it confirms that an earlier round confirmed too, on
+outcomes drawn by the earlier rounds (:func:`carried_selection`: for each such pair the first
+``room = selection_cap // confirm`` outcomes per side of the earlier rounds' confirmation draws,
+oldest first), and bounds them on **all** ``n_r`` of its own draws: no selection split and no
+validation split in round ``r`` (the pooled test's dealing, when it applies, deals all ``n_r``).
+A pair that no earlier round confirmed splits as in round 0.  The pairs are chosen as in
+run_audit: by the round's own screening stage (given pairs: all of them, or the ``confirm``
+best on the screening draws), whose draws are apart from its confirmation draws (stage 0
+against stage 1 of the chunk keys).  Memory: at most ``room`` outcomes per side per confirmed
+pair are carried, i.e. at most ``selection_cap`` per side, what the streaming estimator keeps
+for its selection split anyway.  With a custom estimator or the HTML report's samples, or
+``carry=False``, every round splits its own draws (the code path before carrying).
+Why it is valid: let ``F_{r-1}`` be everything drawn before round ``r`` and ``S_r`` its
+screening draws.  The pairs are a function of ``S_r``, the events of ``(F_{r-1}, S_r)``;
+round ``r``'s confirmation draws are fresh (its own seed, stage 1 keys), hence independent of
+both.  Conditionally on ``(F_{r-1}, S_r)`` the events are fixed, and the held-out argument of
+:mod:`privref.audits.blackbox.estimate` (Clopper–Pearson bounds of fixed events on i.i.d.
+draws, a union bound over the events, pairs and views) gives ``P(E_r | F_{r-1}, S_r) <=
+alpha_r``, so ``P(E_r) <= alpha_r`` unconditionally: the very guarantee each round needs below.
+The outcomes carried were also used by the earlier rounds' own bounds; that does not matter,
+as no round's bound reads a draw that chose its events (folklore: sample splitting, here across
+rounds).
 
 Why the bound holds at any stopping time (the argument; folklore: Bonferroni over a
 pre-declared group-sequential schedule, cf. Jennison and Turnbull 2000, *Group Sequential
 Methods*, ch. 2, and alpha spending, Lan and DeMets 1983).  Let ``E_r`` be the event "round
 ``r``'s reported bound (any confirmed pair, any view, any tested point) exceeds the target's
 true loss".  Each round is a fixed-budget audit whose guarantee (run_audit's docstring) is
-``P(E_r) <= alpha_r`` whatever happened before it: its samples are fresh and its seed is
-fixed in advance, so nothing it uses depends on the earlier rounds (only *whether* it runs
-does, and an event about a round that does not run is not reported).  The schedule and the
+``P(E_r) <= alpha_r`` whatever happened before it: the draws it bounds on are fresh and its
+seed is fixed in advance; the events it bounds may depend on the earlier rounds (carried
+selection, above), but only through draws independent of the ones it bounds, so the guarantee
+holds conditionally on the earlier rounds and hence unconditionally (only *whether* it runs
+depends on them too, and an event about a round that does not run is not reported).  The schedule and the
 ``alpha_r`` are fixed before any draw and sum to at most ``alpha = 1 - confidence`` (checked
 exactly, in Fractions).  By the union bound, ``P(E_0 ∪ ... ∪ E_{R-1}) <= Σ alpha_r <=
 alpha``: with probability at least ``confidence`` *every* bound of *every* round that could
@@ -42,10 +69,12 @@ that such a spending is refused and that it is seen to raise the false-alarm rat
 Power at full budget.  The last round sees about 1/2 to 3/4 of the budget at ``alpha/R``,
 so at its full budget a sequential audit is less powerful than the fixed one (which sees all
 of it at ``alpha``); the fixed mode stays the default (docs/blackbox-sequential.md measures
-both).
+both).  With carried selection the last round bounds on all of its draws (the fixed audit on
+half of the budget), and selects on up to ``room`` outcomes of the earlier rounds.
 
 Screening.  With a pair search, every round screens its candidates afresh (its own seed)
-and confirms the best on fresh samples, exactly as run_audit does; a given
+and confirms the best on fresh samples, exactly as run_audit does (with carried selection
+too: a pair's carried outcomes are used when the round confirms it again); a given
 ``screening_samples`` (meant for the whole budget) is scaled to each round's share of it.
 
 Seeds.  Round ``r`` runs run_audit with the seed
@@ -238,6 +267,10 @@ def run_sequential_audit(target: Target | Callable[..., Any], config: AuditConfi
     round's (the round that stopped on VIOLATION, else the round with the largest bound, the
     latest on ties), with the user's ``seed`` and ``confidence`` and its ``sequential`` record;
     its ``samples`` is that round's size, ``samples_used`` the sum over the rounds run.
+
+    ``carry`` (default True): rounds after the first select their events on the earlier
+    rounds' outcomes and bound on all of their own draws (module docstring, "Carried
+    selection"); False: every round splits its own draws.
 
     The other arguments are those of :func:`~privref.audits.blackbox.runner.run_audit`, passed
     to every round; warnings are de-duplicated, and a LOW-POWER warning of a round other than
