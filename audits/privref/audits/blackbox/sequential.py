@@ -101,7 +101,7 @@ import numpy as np
 from privref.reference.errors import InvalidArgument
 
 from .batch import merge_batches
-from .config import AuditConfig, limit_text
+from .config import AuditConfig, limit_text, low_power
 from .engines import ProgressReporter
 from .report import BlackboxReport, BlackboxVerdict, SequentialRecord, SequentialRound
 from .runner import CarriedSamples, Estimator, run_audit
@@ -274,9 +274,11 @@ def run_sequential_audit(target: Target | Callable[..., Any], config: AuditConfi
 
     The other arguments are those of :func:`~privref.audits.blackbox.runner.run_audit`, passed
     to every round; warnings are de-duplicated, and a LOW-POWER warning of a round other than
-    the last becomes a note (a small early round is expected to be weak).  Every check that
-    needs no sampling (the config, ``first_round`` against the budget, the spending, no
-    checkpoint) is done before the first draw.
+    the last becomes a note (a small early round is expected to be weak); the last round's, when
+    every pair it confirmed selected on carried outcomes, is checked again with all of its draws
+    held out (``low_power(..., held=n)``) and dropped when they could detect a violation.  Every
+    check that needs no sampling (the config, ``first_round`` against the budget, the spending,
+    no checkpoint) is done before the first draw.
     """
     if not isinstance(config, AuditConfig):
         raise InvalidArgument(f"config={config!r} must be an AuditConfig")
@@ -293,10 +295,14 @@ def run_sequential_audit(target: Target | Callable[..., Any], config: AuditConfi
     reports: list[BlackboxReport] = []
     warned: list[str] = []
     notes: list[str] = []
+    deferred: list[str] = []  # the last round's LOW-POWER while it may bound on all its draws
+    dropped: list[str] = []
 
-    def warn_once(last: bool, r: int) -> Callable[[str], None]:
+    def warn_once(last: bool, r: int, defer: bool = False) -> Callable[[str], None]:
         def warn(message: str) -> None:
-            if message.startswith("LOW-POWER") and not last:
+            if message.startswith("LOW-POWER") and defer:
+                deferred.append(message)
+            elif message.startswith("LOW-POWER") and not last:
                 notes.append(f"round {r} alone: {message}")
             elif message not in warned:
                 warned.append(message)
@@ -325,11 +331,20 @@ def run_sequential_audit(target: Target | Callable[..., Any], config: AuditConfi
         held = CarriedSamples(selection, room) if carrying else None
         report = run_audit(target, round_config, pairs, estimator=estimator, on_partial=partial,
                            keep_witness_samples=keep_witness_samples,
-                           on_warning=warn_once(last, r), progress=progress, _carry=held)
+                           on_warning=warn_once(last, r, last and bool(selection)),
+                           progress=progress, _carry=held)
         assert report.verdict is not None
+        used = 0 if held is None else max(held.used.values(), default=0)
+        if deferred:  # the warning's premise (a held-out half) holds only for a split round
+            confirmed = sum(p.stage == "confirmation" for p in report.pairs)
+            every = held is not None and len(held.used) == confirmed
+            fixed = low_power(round_config, confirmed, held=n) if every else deferred[0]
+            if fixed != deferred[0]:
+                dropped.append(deferred[0])
+            if fixed is not None:
+                warn_once(last, r)(fixed)
         if held is not None:
             selection = carried_selection(held, report)
-        used = 0 if held is None else max(held.used.values(), default=0)
         rounds.append(SequentialRound(r, n, a, seed, report.verdict.value,
                                       report.epsilon_lower_bound, _draws(report),
                                       "earlier rounds" if used else "split", used))
@@ -343,7 +358,8 @@ def run_sequential_audit(target: Target | Callable[..., Any], config: AuditConfi
     stopped_on = "violation" if final.verdict is BlackboxVerdict.VIOLATION else "budget"
     witness = final if stopped_on == "violation" else max(
         reversed(reports), key=lambda q: q.epsilon_lower_bound)
-    own = [w for w in witness.warnings if not w.startswith("LOW-POWER") or witness is final]
+    own = [w for w in witness.warnings
+           if (not w.startswith("LOW-POWER") or witness is final) and w not in dropped]
     return replace(witness, seed=config.seed, confidence=config.confidence,
                    verdict=final.verdict,
                    warnings=tuple(dict.fromkeys([*own, *warned])),
