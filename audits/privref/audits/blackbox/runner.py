@@ -27,7 +27,9 @@ vectorized targets, 2**11 for scalar ones).  The default estimator streams
 ``selection_cap`` outcomes per side) and one chunk per worker, and the
 held-out chunks come back as counts, so memory does not grow with
 ``samples``.  A custom estimator or the HTML report's samples keep every
-outcome (packed: numpy arrays for numbers), at most MAX_IN_MEMORY per side.
+outcome (packed: numpy arrays for numbers), at most MAX_IN_MEMORY per side.  A sequential
+audit's rounds (:class:`CarriedSamples`) also keep, for the next round, at most
+``selection_cap // confirm`` outcomes per side per confirmed pair.
 
 Checkpoint.  With ``checkpoint`` set, completed chunks are stored and a rerun with the
 same parameters resumes (:mod:`privref.audits.blackbox.checkpoint`).
