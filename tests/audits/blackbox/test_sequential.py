@@ -12,7 +12,7 @@ import argparse
 import itertools
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -23,7 +23,7 @@ from privref.app.blackbox_cli import configure_parser, run
 from privref.audits.blackbox import sequential as seqmod
 from privref.audits.blackbox.api import assert_private
 from privref.audits.blackbox.report import BlackboxVerdict
-from privref.audits.blackbox.runner import AuditConfig
+from privref.audits.blackbox.runner import AuditConfig, sample_pair
 from privref.audits.blackbox.search import Pair, SearchSpace
 from privref.audits.blackbox.sequential import (
     check_spending,
@@ -293,3 +293,136 @@ def test_cli_sequential_flag_and_json(tmp_path: Path) -> None:
     assert run(fixed) == 0
     report = json.loads(out.read_text())
     assert report["sequential"] is None and report["samples_used"] == 2000
+
+
+# ---------------------------------------------------------------------------- carried selection
+
+
+def same_vec(data: list[int], rng: np.random.Generator, size: int) -> np.ndarray:
+    """Uniform doubles whatever the data (0-DP): every outcome is distinct with probability 1,
+    so which draws an audit read can be told apart by their values."""
+    return rng.random(size) + 0 * data[0]
+
+
+SAME = target_from_callable(same_vec, "same_vec")
+SMALL = (300, 600, 2100)
+"""schedule(3000, 300) by the rule: 300 (2700 left >= 600), 600 (2100 left < 2·1200: the last
+round takes it); every round below POOLED_MIN, so no dealing: a round bounds all it draws."""
+
+
+def _rounds(monkeypatch: pytest.MonkeyPatch, config: AuditConfig, **kw: object
+            ) -> tuple[list[object], list[tuple[int, np.ndarray, np.ndarray]]]:
+    """Run a sequential audit recording every round's report and every selection split read by
+    the event selection (the round it was read in, both sides)."""
+    from privref.audits.blackbox import estimate, runner
+
+    reports: list[object] = []
+    seen: list[tuple[int, np.ndarray, np.ndarray]] = []
+    real_run, real_plan = runner.run_audit, estimate.plan_views
+
+    def run_round(*args: object, **kwargs: object) -> object:
+        out = real_run(*args, **kwargs)  # type: ignore[arg-type]
+        reports.append(out)
+        return out
+
+    def plan(sel_a: np.ndarray, sel_b: np.ndarray, **kwargs: object) -> object:
+        seen.append((len(reports), np.array(sel_a), np.array(sel_b)))
+        return real_plan(sel_a, sel_b, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(seqmod, "run_audit", run_round)
+    monkeypatch.setattr(runner, "plan_views", plan)  # the name the event planner calls
+    run_sequential_audit(SAME, config, PAIRS, first_round=300, **kw)  # type: ignore[arg-type]
+    return reports, seen
+
+
+def test_later_rounds_select_on_earlier_rounds_and_bound_on_all_their_draws(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Round 0 splits 300 as 150/150; round r >= 1 selects on the n_0 + ... + n_{r-1} outcomes
+    of the earlier rounds (300, then 900) and bounds on all of its own n_r (600, 2100)."""
+    reports, _ = _rounds(monkeypatch, _config("1", 3000))
+    final = reports[-1]
+    assert len(reports) == 3
+    for r, (report, n, carried) in enumerate(zip(reports, SMALL, (0, 300, 900), strict=True)):
+        confirmed = [p for p in report.pairs if p.stage == "confirmation"]  # type: ignore[attr-defined]
+        assert confirmed
+        for p in confirmed:
+            counts = p.estimate.counts
+            held, selection = (n - n // 2, n // 2) if r == 0 else (n, carried)
+            assert (counts["held_out_a"], counts["held_out_b"]) == (held, held)
+            assert (counts["selection_a"], counts["selection_b"]) == (selection, selection)
+    seq = run_sequential_audit(SAME, _config("1", 3000), PAIRS, first_round=300).sequential
+    assert seq is not None
+    assert [(q.selection, q.carried) for q in seq.rounds] == [
+        ("split", 0), ("earlier rounds", 300), ("earlier rounds", 900)]
+    assert seq.rounds[1].to_json()["selection"] == "earlier rounds"
+    assert final is not None
+
+
+def _draws_of(r: int, n: int, seed: int = 1) -> np.ndarray:
+    """Round r's own confirmation draws, both sides, redrawn as run_audit draws them."""
+    a, b = sample_pair(SAME, PAIRS[0], samples=n, seed=round_seed(seed, r), stage=1, index=0)
+    return np.concatenate([np.asarray(a.values), np.asarray(b.values)])
+
+
+def test_a_round_never_selects_on_its_own_draws(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every outcome the event selection of round r >= 1 read was drawn by an earlier round and
+    none by round r itself (the draws are distinct doubles, redrawn from the rounds' seeds);
+    round 0 reads the first half of its own draws.  Also with a selection cap of 700 (room
+    700 // confirm = 233 per side: the carried sample is the earlier rounds' first 233)."""
+    for config, room in ((_config("1", 3000), None),
+                         (replace(_config("1", 3000), selection_cap=700), 700 // 3)):
+        _, seen = _rounds(monkeypatch, config)
+        monkeypatch.undo()
+        own = [_draws_of(r, n) for r, n in enumerate(SMALL)]
+        assert sorted({r for r, _a, _b in seen}) == [0, 1, 2]
+        for r, sel_a, sel_b in seen:
+            read = np.concatenate([sel_a, sel_b])
+            if r == 0:
+                half = SMALL[0] // 2
+                a, b = sample_pair(SAME, PAIRS[0], samples=SMALL[0], seed=round_seed(1, 0))
+                assert np.array_equal(sel_a, np.asarray(a.values)[:half])
+                assert np.array_equal(sel_b, np.asarray(b.values)[:half])
+                continue
+            earlier = np.concatenate(own[:r])
+            assert not np.isin(read, own[r]).any(), f"round {r} read its own draws"
+            assert np.isin(read, earlier).all()
+            expected = sum(SMALL[:r]) if room is None else min(room, sum(SMALL[:r]))
+            assert len(sel_a) == len(sel_b) == expected
+
+
+def test_carried_selection_is_reproducible_and_leaves_round_zero_alone() -> None:
+    """Same seed, same report (every round's bound and selection); round 0 is the same audit
+    with or without carrying (it splits as before); carry=False is the old path, every round
+    split."""
+    def strip(payload: dict[str, object]) -> dict[str, object]:
+        return {k: v for k, v in payload.items() if k != "elapsed_seconds"}
+
+    one = run_sequential_audit(RR, _config("ln(3)", 6000, seed=5), PAIRS)
+    two = run_sequential_audit(RR, _config("ln(3)", 6000, seed=5), PAIRS)
+    old = run_sequential_audit(RR, _config("ln(3)", 6000, seed=5), PAIRS, carry=False)
+    assert strip(one.to_json()) == strip(two.to_json())
+    assert one.sequential is not None and old.sequential is not None
+    assert one.sequential.rounds[0] == old.sequential.rounds[0]
+    # schedule(6000, 1000) = (1000, 5000): 4000 < 2·2000 is left after 1000 + 2000
+    assert [(q.selection, q.carried) for q in one.sequential.rounds] == [
+        ("split", 0), ("earlier rounds", 1000)]
+    assert {q.selection for q in old.sequential.rounds} == {"split"}
+
+
+def test_low_power_of_a_carried_last_round_counts_all_its_draws() -> None:
+    """Rounds (10, 50), alpha_r = 1/40, one pair: alpha/2 per side = 1/80.  Bounding 25 draws
+    (a split) gives at most ratio (1/80)^(1/25) / (1 - (1/80)^(1/25)) = 0.839/0.161 = 5.2 < e^2:
+    LOW-POWER; bounding all 50 (carried selection) gives 0.916/0.084 = 10.9 > e^2: no warning."""
+    def run(carry: bool) -> tuple[list[str], tuple[str, ...]]:
+        got: list[str] = []
+        config = AuditConfig(epsilon=2, samples=60, seed=1, confidence=Fraction(19, 20),
+                             relation="substitution")
+        report = run_sequential_audit(RR, config, PAIRS, first_round=10, carry=carry,
+                                      on_warning=got.append)
+        assert report.sequential is not None and len(report.sequential.rounds) == 2
+        return ([g for g in got if g.startswith("LOW-POWER")],
+                tuple(w for w in report.warnings if w.startswith("LOW-POWER")))
+
+    assert run(True) == ([], ())
+    split, in_report = run(False)
+    assert len(split) == 1 and "25 of 25 held-out draws" in split[0] and in_report == tuple(split)

@@ -400,11 +400,12 @@ def _group_point(epsilon: Real, delta: Fraction, k: int) -> tuple[Real, Fraction
     return claim.epsilon, claim.delta
 
 
-def low_power(config: AuditConfig, pairs: int) -> str | None:
+def low_power(config: AuditConfig, pairs: int, held: int | None = None) -> str | None:
     """The LOW-POWER warning, or None: can the default estimator find a violation at all?
 
     With n = ``samples`` per side, the default estimator bounds its event on the held-out half
-    (n - n//2 draws per side) at alpha/(2·pairs) per side.  The most extreme counts, every
+    (n - n//2 draws per side; ``held`` when given, e.g. n for a sequential round that selected
+    on earlier rounds' outcomes) at alpha/(2·pairs) per side.  The most extreme counts, every
     held-out draw of P inside the event and none of Q, give the largest possible ratio
     (cp_lower(h, h) - delta)/cp_upper(0, h); when even that is <= e^epsilon (exact comparison),
     no outcome of the audit can be VIOLATION.
@@ -413,7 +414,7 @@ def low_power(config: AuditConfig, pairs: int) -> str | None:
 
     eps, delta = audited_claim(config)
     n = config.samples
-    held = n - n // 2
+    held = n - n // 2 if held is None else held
     alpha_side = (1 - config.confidence) / pairs / 2
     ratio = bound_ratio(held, held, 0, held, delta=delta, alpha_side=alpha_side)
     if exceeds(ratio, eps):

@@ -35,7 +35,7 @@ import struct
 import sys
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from multiprocessing.pool import Pool
@@ -513,6 +513,8 @@ class Streamed:
     selection: tuple[Any, Any] | None = None
     validation_size: int = 0
     dealt: tuple[int, int] | None = None
+    kept: tuple[Batch, Batch] | None = None
+    """The first outcomes per side of this stage's own draws, kept on request (``keep``)."""
 
     @property
     def bounding(self) -> tuple[int, int]:
@@ -613,7 +615,8 @@ class SamplingEngine:
     def stream(self, stage: int, pairs: Sequence[tuple[int, Pair]], n: int, label: str,
                plan: Plan, check: Callable[[dict[tuple[int, int], Batch]], None],
                keep_selection: bool = False, refine: Refine | None = None,
-               pooled: bool = False) -> dict[int, Streamed]:
+               pooled: bool = False, carried: Mapping[int, tuple[Batch, Batch]] | None = None,
+               keep: int = 0) -> dict[int, Streamed]:
         """Select events on a bounded selection split, then count them on the streamed rest.
 
         The selection split is the first ``selection_sizes(n, n, 1/2, config.selection_cap)``
@@ -633,13 +636,25 @@ class SamplingEngine:
         POOLED_MIN outcomes per side is dealt to the sides by fair coins of
         :func:`dealing_seed` (:func:`privref.audits.blackbox.pooled.allocate`), and each side
         counts only the first outcomes of its dealt size.
+
+        With ``carried`` (pair index -> a selection sample per side drawn apart from this
+        stage, e.g. by the earlier rounds of a sequential audit, at least one outcome per side),
+        this stage has no selection and no validation split: ``plan`` reads the carried samples
+        and all ``n`` outcomes of each side bound.  ``keep``: the first ``min(keep, n)`` outcomes
+        of each side (fewer with a validation split: those already in the parent) are also
+        returned, as ``Streamed.kept``; their chunks are drawn in the parent, so memory grows by
+        ``keep`` outcomes per side per pair.  The defaults change nothing.
         """
         chunk = self.config.chunk(self.target)
         total = -(-n // chunk)
-        sel, _ = selection_sizes(n, n, Fraction(1, 2), self.config.selection_cap)
+        sel = 0 if carried is not None else selection_sizes(
+            n, n, Fraction(1, 2), self.config.selection_cap)[0]
         held = n - sel
         first = -(-sel // chunk)
-        v = 0 if refine is None else validation_chunks(n, sel, chunk)
+        v = 0 if refine is None or carried is not None else validation_chunks(n, sel, chunk)
+        keep = min(keep, n)
+        if not v:  # the kept outcomes' chunks are drawn in the parent (and counted there)
+            first = max(first, -(-keep // chunk))
         validation = (first * chunk - sel + sum(min(chunk, n - c * chunk)
                                                 for c in range(first, first + v))) if v else 0
         bounding = held - validation
@@ -659,10 +674,14 @@ class SamplingEngine:
             digests: dict[int, str] = {}
             for index, pair in pairs:
                 # one pair's selection split at a time: memory does not grow with the pairs
-                merged = self._collect(stage, [(index, pair)], n, first)
+                merged = (self._collect(stage, [(index, pair)], n, first) if first else
+                          {(index, side): Batch("number", np.zeros(0, dtype=np.int64), 0)
+                           for side in (0, 1)})
                 check(merged)
                 values = (merged[(index, 0)].values, merged[(index, 1)].values)
-                chosen = plan(index, values[0][:sel], values[1][:sel], bounding, bounding,
+                picked = ((values[0][:sel], values[1][:sel]) if carried is None
+                          else (carried[index][0].values, carried[index][1].values))
+                chosen = plan(index, picked[0], picked[1], bounding, bounding,
                               v > 0, index in dealt)
                 events[index] = tuple(c.event for c in chosen)
                 digests[index] = events_digest(chosen)
@@ -671,10 +690,13 @@ class SamplingEngine:
                     # up to this side's dealt end)
                     tail = values[side][sel:] if v else values[side][sel:ends[(index, side)]]
                     hits[(index, side)] = [e.count(tail) for e in events[index]]
-                out[index] = Streamed(chosen, (), sel, held,
-                                      (values[0][:sel], values[1][:sel]) if keep_selection
-                                      else None, dealt=dealt.get(index))
-                del merged, values, tail
+                heads = [Batch(b.kind, b.values[:keep], b.first, b.conversions)
+                         for b in (merged[(index, 0)], merged[(index, 1)])]
+                out[index] = Streamed(chosen, (), sel if carried is None else len(picked[0]),
+                                      held, (picked[0], picked[1]) if keep_selection
+                                      else None, dealt=dealt.get(index),
+                                      kept=(heads[0], heads[1]) if keep else None)
+                del merged, values, tail, picked, heads
             self._count(stage, pairs, n, first, first + v if v else total, events, digests,
                         hits, check, {} if v else ends)
             if v:
@@ -688,7 +710,7 @@ class SamplingEngine:
                     digests[index] = events_digest(kept)
                     hits[(index, 0)], hits[(index, 1)] = [0] * len(kept), [0] * len(kept)
                     out[index] = Streamed(kept, (), sel, bounding, s.selection, validation,
-                                          dealt.get(index))
+                                          dealt.get(index), s.kept)
                 self._count(stage, pairs, n, first + v, total, events, digests, hits, check,
                             ends)
         finally:
@@ -696,7 +718,7 @@ class SamplingEngine:
         return {index: Streamed(s.chosen, tuple((hits[(index, 0)][k], hits[(index, 1)][k])
                                                 for k in range(len(s.chosen))),
                                 s.selection_size, s.held_size, s.selection, s.validation_size,
-                                s.dealt)
+                                s.dealt, s.kept)
                 for index, s in out.items()}
 
     def _count(self, stage: int, pairs: Sequence[tuple[int, Pair]], n: int, first: int,

@@ -254,7 +254,10 @@ class SequentialRound:
     """One round (look) of a sequential audit (:mod:`privref.audits.blackbox.sequential`):
     ``samples`` per side per confirmed pair on fresh draws from ``seed``, at failure probability
     ``alpha``; its bound and verdict; ``draws``, every outcome it drew (both sides, every pair
-    and stage, screening included)."""
+    and stage, screening included).  ``selection``: ``split`` when the round chose its events on
+    a selection split of its own draws (bounding on the rest), ``earlier rounds`` when its
+    confirmed pairs chose them on outcomes of earlier rounds (``carried`` per side, the largest
+    over its pairs) and bounded on all of its ``samples``."""
 
     index: int
     samples: int
@@ -263,12 +266,15 @@ class SequentialRound:
     verdict: str
     epsilon_lower_bound: float
     draws: int
+    selection: str = "split"
+    carried: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """JSON record of the round (``alpha`` also as an exact string)."""
         return {"round": self.index, "samples": self.samples, "alpha": float(self.alpha),
                 "alpha_exact": str(self.alpha), "seed": self.seed, "verdict": self.verdict,
-                "epsilon_lower_bound": self.epsilon_lower_bound, "draws": self.draws}
+                "epsilon_lower_bound": self.epsilon_lower_bound, "draws": self.draws,
+                "selection": self.selection, "carried": self.carried}
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,9 @@ vectorized targets, 2**11 for scalar ones).  The default estimator streams
 ``selection_cap`` outcomes per side) and one chunk per worker, and the
 held-out chunks come back as counts, so memory does not grow with
 ``samples``.  A custom estimator or the HTML report's samples keep every
-outcome (packed: numpy arrays for numbers), at most MAX_IN_MEMORY per side.
+outcome (packed: numpy arrays for numbers), at most MAX_IN_MEMORY per side.  A sequential
+audit's rounds (:class:`CarriedSamples`) also keep, for the next round, at most
+``selection_cap // confirm`` outcomes per side per confirmed pair.
 
 Checkpoint.  With ``checkpoint`` set, completed chunks are stored and a rerun with the
 same parameters resumes (:mod:`privref.audits.blackbox.checkpoint`).
@@ -51,7 +53,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import partial
@@ -121,6 +123,7 @@ __all__ = [
     "MAX_WORKERS",
     "VALIDATION_SHARE",
     "AuditConfig",
+    "CarriedSamples",
     "CheckpointError",
     "Counted",
     "Estimator",
@@ -162,6 +165,31 @@ def sample_pair(target: Target, pair: Pair, *, samples: int, seed: int, workers:
 
 # ---------------------------------------------------------------------------- one run's state
 
+@dataclass(slots=True)
+class CarriedSamples:
+    """Selection samples carried into an audit from draws made before it, and the outcomes it
+    keeps for the next audit (the rounds of :mod:`privref.audits.blackbox.sequential`).
+
+    ``selection[pair]``: a sample per side of ``pair``, drawn before this audit and
+    independently of its draws.  A confirmed pair that has one (at least one outcome per side)
+    selects its events on it alone and bounds them on all of its ``samples`` confirmation draws
+    per side (no selection or validation split: the streaming engine's ``carried``); a confirmed
+    pair without one splits as usual.  ``room``: the outcomes per side per pair a selection
+    sample may hold; for each confirmed pair the audit keeps the first
+    ``room - len(selection[pair])`` (at most ``samples``) outcomes per side of its
+    confirmation draws in ``kept`` (the engine's ``keep``), and ``used[pair]`` records the size
+    of the carried sample a pair selected on.  Validity: the events are a function of samples
+    independent of the confirmation draws, so the held-out argument of
+    :mod:`privref.audits.blackbox.estimate` holds conditionally on them (folklore: sample
+    splitting).  Used by the default streaming estimator only.
+    """
+
+    selection: Mapping[Pair, tuple[Batch, Batch]]
+    room: int
+    kept: dict[Pair, tuple[Batch, Batch]] = field(default_factory=dict)
+    used: dict[Pair, int] = field(default_factory=dict)
+
+
 @dataclass(frozen=True, slots=True)
 class _Run:
     """What an audit fixes before sampling: the target, the parameters, the tested points."""
@@ -173,6 +201,7 @@ class _Run:
     claim: tuple[Real, Fraction]
     estimator: Estimator | None
     streaming: bool
+    carry: CarriedSamples | None = None  # the sequential mode's carried samples (rounds >= 1)
 
 
 @dataclass(slots=True)
@@ -458,6 +487,28 @@ def _kept_stage(run: _Run, log: _Log, engine: SamplingEngine, check: _Checker,
     return streamed
 
 
+def _carried_stage(carry: CarriedSamples, engine: SamplingEngine, check: _Checker,
+                   planner: _Planner, chosen: list[tuple[int, Pair]], n: int,
+                   label: str) -> dict[int, Streamed]:
+    """The confirmation stage with carried selection samples (:class:`CarriedSamples`), one
+    pair at a time (each keeps its own number of outcomes)."""
+    streamed: dict[int, Streamed] = {}
+    for i, pair in chosen:
+        have = carry.selection.get(pair)
+        size = 0 if have is None else min(len(have[0]), len(have[1]))
+        got = engine.stream(1, [(i, pair)], n, label, planner.plan, check,
+                            refine=planner.refine, pooled=planner.pooled,
+                            carried=None if have is None or size == 0 else {i: have},
+                            keep=max(0, carry.room - size))
+        streamed[i] = got[i]
+        kept = got[i].kept
+        if kept is not None:
+            carry.kept[pair] = kept
+        if size:
+            carry.used[pair] = size
+    return streamed
+
+
 def _stage(run: _Run, log: _Log, engine: SamplingEngine, check: _Checker, number: int,
            chosen: list[tuple[int, Pair]], n: int, label: str, level: Fraction) -> list[_Found]:
     """Stage ``number`` (0 screening, 1 confirmation) on ``chosen`` with ``n`` samples per side,
@@ -465,7 +516,9 @@ def _stage(run: _Run, log: _Log, engine: SamplingEngine, check: _Checker, number
     if run.estimator is not None:
         return _custom_stage(run, engine, check, number, chosen, n, label, level)
     planner = _Planner(run, level, curves=number == 1)
-    if run.streaming:
+    if run.streaming and number == 1 and run.carry is not None:
+        streamed = _carried_stage(run.carry, engine, check, planner, chosen, n, label)
+    elif run.streaming:
         streamed = engine.stream(number, chosen, n, label, planner.plan, check,
                                  refine=planner.refine, pooled=planner.pooled)
     else:
@@ -526,7 +579,8 @@ def run_audit(target: Target | Callable[..., Any], config: AuditConfig,
               on_partial: Callable[[BlackboxReport], None] | None = None,
               keep_witness_samples: bool = False,
               on_warning: Callable[[str], None] | None = None,
-              progress: ProgressReporter | None = None) -> BlackboxReport:
+              progress: ProgressReporter | None = None,
+              _carry: CarriedSamples | None = None) -> BlackboxReport:
     """Audit ``target`` against ``config``'s claim on ``pairs`` (searched when None).
 
     ``target`` is a :class:`~privref.audits.blackbox.target.Target` or a plain ``(data, rng)``
@@ -558,10 +612,15 @@ def run_audit(target: Target | Callable[..., Any], config: AuditConfig,
     (duplicates, LOW-POWER) are also passed to ``on_warning`` as they arise.
     ``progress`` (a :class:`~privref.audits.blackbox.engines.ProgressReporter`, e.g. the
     command line's terminal bar) is told of every stage and every chunk; None: silent.
+
+    ``_carry`` (internal: the sequential mode's rounds) is :class:`CarriedSamples`, used only
+    with the default streaming estimator; None (the default) changes nothing.
     """
     target = _target(target)
     config, source = _with_relation(target, config)
     run = _prepare(target, config, estimator, keep_witness_samples, pairs is not None)
+    if _carry is not None and run.streaming:
+        run = replace(run, carry=_carry)
     log = _Log(time.perf_counter(), [])
     if source in ("default", "override"):
         _warn(log.warnings, on_warning,

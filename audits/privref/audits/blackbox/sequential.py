@@ -6,19 +6,46 @@ rounds fixed before any draw (:func:`schedule`): ``n_0 = first_round``, then ``2
 ``4 n_0``, ..., and a last round that takes the whole rest of the budget (between one and three
 times the size the doubling would give it), so the rounds sum to exactly the budget.  Round
 ``r`` is a complete fixed-budget audit (:func:`~privref.audits.blackbox.runner.run_audit`:
-pair search and screening, event selection on its selection split, the exact Clopper–Pearson
-bound on its held-out split) on ``n_r`` **fresh** samples per side, drawn from its own seed
-(:func:`round_seed`), at failure probability ``alpha_r`` (:func:`spending`).  The run stops
-after the first round whose verdict is VIOLATION, or after the last round.
+pair search and screening, event selection, the exact Clopper–Pearson bound) on ``n_r``
+**fresh** samples per side, drawn from its own seed (:func:`round_seed`), at failure
+probability ``alpha_r`` (:func:`spending`).  The run stops after the first round whose verdict
+is VIOLATION, or after the last round.
+
+Carried selection (``carry=True``, the default).  Round 0 selects its events on a selection
+split of its own draws and bounds them on the held-out rest, as run_audit does.  A later round
+``r`` chooses its events, for each pair it confirms that an earlier round confirmed too, on
+outcomes drawn by the earlier rounds (:func:`carried_selection`: for each such pair the first
+``room = selection_cap // confirm`` outcomes per side of the earlier rounds' confirmation draws,
+oldest first), and bounds them on **all** ``n_r`` of its own draws: no selection split and no
+validation split in round ``r`` (the pooled test's dealing, when it applies, deals all ``n_r``).
+A pair that no earlier round confirmed splits as in round 0.  The pairs are chosen as in
+run_audit: by the round's own screening stage (given pairs: all of them, or the ``confirm``
+best on the screening draws), whose draws are apart from its confirmation draws (stage 0
+against stage 1 of the chunk keys).  Memory: at most ``room`` outcomes per side per confirmed
+pair are carried, i.e. at most ``selection_cap`` per side, what the streaming estimator keeps
+for its selection split anyway.  With a custom estimator or the HTML report's samples, or
+``carry=False``, every round splits its own draws (the code path before carrying).
+Why it is valid: let ``F_{r-1}`` be everything drawn before round ``r`` and ``S_r`` its
+screening draws.  The pairs are a function of ``S_r``, the events of ``(F_{r-1}, S_r)``;
+round ``r``'s confirmation draws are fresh (its own seed, stage 1 keys), hence independent of
+both.  Conditionally on ``(F_{r-1}, S_r)`` the events are fixed, and the held-out argument of
+:mod:`privref.audits.blackbox.estimate` (Clopper–Pearson bounds of fixed events on i.i.d.
+draws, a union bound over the events, pairs and views) gives ``P(E_r | F_{r-1}, S_r) <=
+alpha_r``, so ``P(E_r) <= alpha_r`` unconditionally: the very guarantee each round needs below.
+The outcomes carried were also used by the earlier rounds' own bounds; that does not matter,
+as no round's bound reads a draw that chose its events (folklore: sample splitting, here across
+rounds).
 
 Why the bound holds at any stopping time (the argument; folklore: Bonferroni over a
 pre-declared group-sequential schedule, cf. Jennison and Turnbull 2000, *Group Sequential
 Methods*, ch. 2, and alpha spending, Lan and DeMets 1983).  Let ``E_r`` be the event "round
 ``r``'s reported bound (any confirmed pair, any view, any tested point) exceeds the target's
 true loss".  Each round is a fixed-budget audit whose guarantee (run_audit's docstring) is
-``P(E_r) <= alpha_r`` whatever happened before it: its samples are fresh and its seed is
-fixed in advance, so nothing it uses depends on the earlier rounds (only *whether* it runs
-does, and an event about a round that does not run is not reported).  The schedule and the
+``P(E_r) <= alpha_r`` whatever happened before it: the draws it bounds on are fresh and its
+seed is fixed in advance; the events it bounds may depend on the earlier rounds (carried
+selection, above), but only through draws independent of the ones it bounds, so the guarantee
+holds conditionally on the earlier rounds and hence unconditionally (only *whether* it runs
+depends on them too, and an event about a round that does not run is not reported).  The schedule and the
 ``alpha_r`` are fixed before any draw and sum to at most ``alpha = 1 - confidence`` (checked
 exactly, in Fractions).  By the union bound, ``P(E_0 ∪ ... ∪ E_{R-1}) <= Σ alpha_r <=
 alpha``: with probability at least ``confidence`` *every* bound of *every* round that could
@@ -42,10 +69,12 @@ that such a spending is refused and that it is seen to raise the false-alarm rat
 Power at full budget.  The last round sees about 1/2 to 3/4 of the budget at ``alpha/R``,
 so at its full budget a sequential audit is less powerful than the fixed one (which sees all
 of it at ``alpha``); the fixed mode stays the default (docs/blackbox-sequential.md measures
-both).
+both).  With carried selection the last round bounds on all of its draws (the fixed audit on
+half of the budget), and selects on up to ``room`` outcomes of the earlier rounds.
 
 Screening.  With a pair search, every round screens its candidates afresh (its own seed)
-and confirms the best on fresh samples, exactly as run_audit does; a given
+and confirms the best on fresh samples, exactly as run_audit does (with carried selection
+too: a pair's carried outcomes are used when the round confirms it again); a given
 ``screening_samples`` (meant for the whole budget) is scaled to each round's share of it.
 
 Seeds.  Round ``r`` runs run_audit with the seed
@@ -71,17 +100,19 @@ import numpy as np
 
 from privref.reference.errors import InvalidArgument
 
-from .config import AuditConfig, limit_text
+from .batch import merge_batches
+from .config import AuditConfig, limit_text, low_power
 from .engines import ProgressReporter
 from .report import BlackboxReport, BlackboxVerdict, SequentialRecord, SequentialRound
-from .runner import Estimator, run_audit
+from .runner import CarriedSamples, Estimator, run_audit
 from .search import Pair
-from .target import Target
+from .target import Batch, Target
 
 __all__ = [
     "MAX_ROUNDS",
     "MIN_FIRST_ROUND",
     "SEQUENTIAL_KEY",
+    "carried_selection",
     "check_spending",
     "default_first_round",
     "round_seed",
@@ -188,6 +219,33 @@ def _draws(report: BlackboxReport) -> int:
     return sum(2 * p.samples for p in report.pairs)
 
 
+def _head(batch: Batch, size: int) -> Batch:
+    return batch if len(batch) <= size else Batch(batch.kind, batch.values[:size], batch.first,
+                                                  batch.conversions)
+
+
+def carried_selection(carry: CarriedSamples, report: BlackboxReport
+                      ) -> dict[Pair, tuple[Batch, Batch]]:
+    """The selection samples the next round carries: for each pair ``report`` confirmed, its
+    carried sample followed by the outcomes this round kept (``carry.kept``), at most
+    ``carry.room`` per side; the other pairs' samples are dropped, so memory stays at most
+    ``room`` outcomes per side per confirmed pair.  Every outcome comes from a round already
+    run, so the next round's events are independent of its own draws."""
+    out: dict[Pair, tuple[Batch, Batch]] = {}
+    for result in report.pairs:
+        if result.stage != "confirmation":
+            continue
+        pair = result.pair
+        parts = [p for p in (carry.selection.get(pair), carry.kept.get(pair)) if p is not None]
+        if not parts:
+            continue
+        sides = tuple(_head(merge_batches([p[side] for p in parts], report.target, pair[side]),
+                            carry.room) for side in (0, 1))
+        if len(sides[0]) and len(sides[1]):
+            out[pair] = (sides[0], sides[1])
+    return out
+
+
 def run_sequential_audit(target: Target | Callable[..., Any], config: AuditConfig,
                          pairs: Sequence[Pair] | None = None, *,
                          first_round: int | None = None,
@@ -196,6 +254,7 @@ def run_sequential_audit(target: Target | Callable[..., Any], config: AuditConfi
                          keep_witness_samples: bool = False,
                          on_warning: Callable[[str], None] | None = None,
                          progress: ProgressReporter | None = None,
+                         carry: bool = True,
                          _spending: Callable[[Fraction, int], tuple[Fraction, ...]] = spending,
                          ) -> BlackboxReport:
     """Audit ``target`` in rounds (:func:`schedule` of ``config.samples`` from ``first_round``,
@@ -209,11 +268,17 @@ def run_sequential_audit(target: Target | Callable[..., Any], config: AuditConfi
     latest on ties), with the user's ``seed`` and ``confidence`` and its ``sequential`` record;
     its ``samples`` is that round's size, ``samples_used`` the sum over the rounds run.
 
+    ``carry`` (default True): rounds after the first select their events on the earlier
+    rounds' outcomes and bound on all of their own draws (module docstring, "Carried
+    selection"); False: every round splits its own draws.
+
     The other arguments are those of :func:`~privref.audits.blackbox.runner.run_audit`, passed
     to every round; warnings are de-duplicated, and a LOW-POWER warning of a round other than
-    the last becomes a note (a small early round is expected to be weak).  Every check that
-    needs no sampling (the config, ``first_round`` against the budget, the spending, no
-    checkpoint) is done before the first draw.
+    the last becomes a note (a small early round is expected to be weak); the last round's, when
+    every pair it confirmed selected on carried outcomes, is checked again with all of its draws
+    held out (``low_power(..., held=n)``) and dropped when they could detect a violation.  Every
+    check that needs no sampling (the config, ``first_round`` against the budget, the spending,
+    no checkpoint) is done before the first draw.
     """
     if not isinstance(config, AuditConfig):
         raise InvalidArgument(f"config={config!r} must be an AuditConfig")
@@ -230,10 +295,14 @@ def run_sequential_audit(target: Target | Callable[..., Any], config: AuditConfi
     reports: list[BlackboxReport] = []
     warned: list[str] = []
     notes: list[str] = []
+    deferred: list[str] = []  # the last round's LOW-POWER while it may bound on all its draws
+    dropped: list[str] = []
 
-    def warn_once(last: bool, r: int) -> Callable[[str], None]:
+    def warn_once(last: bool, r: int, defer: bool = False) -> Callable[[str], None]:
         def warn(message: str) -> None:
-            if message.startswith("LOW-POWER") and not last:
+            if message.startswith("LOW-POWER") and defer:
+                deferred.append(message)
+            elif message.startswith("LOW-POWER") and not last:
                 notes.append(f"round {r} alone: {message}")
             elif message not in warned:
                 warned.append(message)
@@ -251,17 +320,34 @@ def run_sequential_audit(target: Target | Callable[..., Any], config: AuditConfi
             on_partial(replace(report, seed=config.seed, confidence=config.confidence,
                                sequential=record(report.status, 0.0)))
 
+    room = config.selection_cap // config.confirm
+    carrying = carry and estimator is None and not keep_witness_samples and room >= 1
+    selection: dict[Pair, tuple[Batch, Batch]] = {}
     for r, (n, a) in enumerate(zip(sizes, alphas, strict=True)):
         last = r == len(sizes) - 1
         seed = round_seed(config.seed, r)
         round_config = replace(config, samples=n, confidence=1 - a, seed=seed,
                                screening_samples=_screening(config, n))
+        held = CarriedSamples(selection, room) if carrying else None
         report = run_audit(target, round_config, pairs, estimator=estimator, on_partial=partial,
                            keep_witness_samples=keep_witness_samples,
-                           on_warning=warn_once(last, r), progress=progress)
+                           on_warning=warn_once(last, r, last and bool(selection)),
+                           progress=progress, _carry=held)
         assert report.verdict is not None
+        used = 0 if held is None else max(held.used.values(), default=0)
+        if deferred:  # the warning's premise (a held-out half) holds only for a split round
+            confirmed = sum(p.stage == "confirmation" for p in report.pairs)
+            every = held is not None and len(held.used) == confirmed
+            fixed = low_power(round_config, confirmed, held=n) if every else deferred[0]
+            if fixed != deferred[0]:
+                dropped.append(deferred[0])
+            if fixed is not None:
+                warn_once(last, r)(fixed)
+        if held is not None:
+            selection = carried_selection(held, report)
         rounds.append(SequentialRound(r, n, a, seed, report.verdict.value,
-                                      report.epsilon_lower_bound, _draws(report)))
+                                      report.epsilon_lower_bound, _draws(report),
+                                      "earlier rounds" if used else "split", used))
         if not keep_witness_samples or report.verdict is BlackboxVerdict.VIOLATION or last:
             reports.append(report)
         else:  # only the witness round's samples are kept
@@ -272,7 +358,8 @@ def run_sequential_audit(target: Target | Callable[..., Any], config: AuditConfi
     stopped_on = "violation" if final.verdict is BlackboxVerdict.VIOLATION else "budget"
     witness = final if stopped_on == "violation" else max(
         reversed(reports), key=lambda q: q.epsilon_lower_bound)
-    own = [w for w in witness.warnings if not w.startswith("LOW-POWER") or witness is final]
+    own = [w for w in witness.warnings
+           if (not w.startswith("LOW-POWER") or witness is final) and w not in dropped]
     return replace(witness, seed=config.seed, confidence=config.confidence,
                    verdict=final.verdict,
                    warnings=tuple(dict.fromkeys([*own, *warned])),
