@@ -31,7 +31,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from privref.app.experiments.datasets import default_data_dir
+from privref.app.checkout import default_data_dir
 from privref.audits.blackbox import AuditConfig, BlackboxVerdict, run_audit
 from privref.audits.blackbox.curves import CurveRequest
 from privref.audits.blackbox.prediction_adversaries import ADVERSARIES, plan_adversary

@@ -1,4 +1,4 @@
-"""Where the source checkout is, when privref runs from one.
+"""Where the source checkout is, when privref runs from one, and the shared data beside it.
 
 An installed wheel has no checkout; an editable install or ``python -m privref`` from a clone does.
 The checkout is found from this file's own path (``<root>/app/privref/app/checkout.py``), never by
@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["checkout_root"]
+from privref.reference.errors import InvalidArgument
+
+__all__ = ["checkout_root", "default_data_dir"]
 
 
 def checkout_root() -> Path | None:
@@ -23,3 +25,22 @@ def checkout_root() -> Path | None:
     if (root / "pyproject.toml").is_file() and (root / "app" / "privref" / "app" / here.name).is_file():
         return root
     return None
+
+
+def _candidate_dirs() -> tuple[Path, ...]:
+    repo = checkout_root()
+    beside_repo = () if repo is None else (repo.parent / "shared" / "data",)
+    return (*beside_repo, Path.cwd().parent / "shared" / "data", Path.cwd() / "shared" / "data")
+
+
+def default_data_dir() -> Path:
+    """The first existing ``../shared/data`` next to the repository, or next to the current directory.
+
+    Guarantee: never downloads; raises InvalidArgument naming the places tried when none exists.
+    """
+    tried = _candidate_dirs()
+    for place in tried:
+        if place.is_dir():
+            return place
+    raise InvalidArgument("directory=None: no data directory found (tried "
+                          + ", ".join(str(p) for p in tried) + "); pass directory=")

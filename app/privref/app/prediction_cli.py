@@ -47,7 +47,7 @@ from privref.reference.privacy import PrivacyClaim, parse_epsilon
 from privref.reference.validate import check_delta
 
 from .blackbox_cli import _confidence, _int, _json_list
-from .experiments.datasets import default_data_dir
+from .checkout import default_data_dir
 
 __all__ = ["BUILT_IN", "build_service", "configure_parser", "run"]
 

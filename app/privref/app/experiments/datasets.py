@@ -39,7 +39,7 @@ from privref.reference.citations import Uncited
 from privref.reference.errors import EmptyDataset, InvalidArgument, UnknownLabel
 from privref.reference.validate import check_int
 
-from ..checkout import checkout_root
+from ..checkout import default_data_dir
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -266,25 +266,6 @@ KNOWN_DATASETS: Final[Mapping[str, KnownDataset]] = MappingProxyType({
                         "features; 001 Table 3 also used a9a.t, which is not kept"),
 })
 """The known data sets by name (001 §5.1, Table 3)."""
-
-
-def _candidate_dirs() -> tuple[Path, ...]:
-    repo = checkout_root()
-    beside_repo = () if repo is None else (repo.parent / "shared" / "data",)
-    return (*beside_repo, Path.cwd().parent / "shared" / "data", Path.cwd() / "shared" / "data")
-
-
-def default_data_dir() -> Path:
-    """The first existing ``../shared/data`` next to the repository, or next to the current directory.
-
-    Guarantee: never downloads; raises InvalidArgument naming the places tried when none exists.
-    """
-    tried = _candidate_dirs()
-    for place in tried:
-        if place.is_dir():
-            return place
-    raise InvalidArgument("directory=None: no data directory found (tried "
-                          + ", ".join(str(p) for p in tried) + "); pass directory=")
 
 
 def load_known(name: str, directory: str | os.PathLike[str] | None = None, *,
