@@ -409,7 +409,8 @@ def parse_config(args: argparse.Namespace, target: Target | None = None) -> Audi
         if getattr(args, "search", False):
             raise InvalidArgument("--search and --pair exclude each other: give pairs or search")
         pairs = [(_json_list(a, "--pair"), _json_list(b, "--pair")) for a, b in args.pair]
-        check_pairs(pairs, relation, group, name="--pair")
+        check_pairs(pairs, relation, group, name="--pair",
+                    defaulted=relation_source == "default")
     elif target is not None and target.pairs and not getattr(args, "search", False):
         pairs = [(tuple(a), tuple(b)) for a, b in target.pairs]
     seed = secrets.randbits(32) if args.seed is None else _int(args.seed, "--seed", 0, MAX_SEED,

@@ -158,7 +158,8 @@ def assert_private(mechanism: object, *, epsilon: Real | ExactInput | None = Non
                          float_events=float_events, relation=rel, group=group, timeout=timeout,
                          override_relation=source == "override")
     if given is not None:  # checked here so that errors name the API argument; run_audit
-        check_pairs(given, rel, config.group, name="pairs entry")  # drops duplicates, warns
+        check_pairs(given, rel, config.group, name="pairs entry",  # drops duplicates, warns
+                    defaulted=source == "default")
     if sequential:
         audited = run_sequential_audit(target, config, given, first_round=first_round,
                                        estimator=estimator)

@@ -16,7 +16,7 @@ import math
 from collections.abc import Hashable, Sequence
 
 from privref.reference.errors import InvalidArgument, NotNeighboring, TooLargeToEnumerate
-from privref.reference.neighbors import NeighborRelation, relation_distance
+from privref.reference.neighbors import AddRemove, NeighborRelation, relation_distance
 
 from .config import MAX_DATASET_SIZE
 from .engines import sample_chunk
@@ -84,7 +84,7 @@ def _pair_key(pair: Pair) -> tuple[str, str]:
 
 
 def check_pairs(pairs: Sequence[Pair], relation: NeighborRelation | None, group: int = 1, *,
-                name: str = "pair") -> tuple[list[Pair], int]:
+                name: str = "pair", defaulted: bool = False) -> tuple[list[Pair], int]:
     """Validate given pairs; return them without duplicates and the number of duplicates dropped.
 
     Each dataset: at most MAX_DATASET_SIZE entries, hashable, finite numbers only; the two
@@ -94,6 +94,11 @@ def check_pairs(pairs: Sequence[Pair], relation: NeighborRelation | None, group:
     neighbourhood check of every entry point (command line, suites, ``assert_private``,
     ``run_audit``).  A duplicate (also up to order: the estimator
     tests both directions) would only split the confidence, so it is dropped.
+
+    ``defaulted``: ``relation`` is the default (substitution: none given, none declared).  A pair
+    refused there but neighboring under add-remove then gets the migration message of an older
+    command line, which accepted such pairs unstated: it names the flag that now states the
+    relation (``--relation add-remove``; API ``relation='add-remove'``).
     """
     out: dict[tuple[str, str], Pair] = {}
     duplicates = 0
@@ -116,6 +121,14 @@ def check_pairs(pairs: Sequence[Pair], relation: NeighborRelation | None, group:
         if relation is not None:
             rel = relation_name_safe(relation)
             if group == 1 and not relation.are_neighbors(a, b):
+                if defaulted and AddRemove().are_neighbors(a, b):
+                    raise NotNeighboring(
+                        f"{where} is an add-remove pair (one entry added or removed), but no "
+                        f"relation was given or declared, so the default {rel} is in force "
+                        "(earlier versions accepted such a pair unstated; every pair is now "
+                        "checked against the relation audited): state it with --relation "
+                        "add-remove (API: relation='add-remove', or "
+                        "declare(relation='add-remove'))")
                 raise NotNeighboring(
                     f"{where} is not neighboring under {rel} ({relation}): "
                     f"{_distance_text(relation, a, b)}; give a neighboring pair, choose the "
