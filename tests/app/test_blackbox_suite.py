@@ -380,3 +380,35 @@ def test_an_entry_may_override_the_declared_relation_only_by_saying_so(
     assert main(["blackbox-suite", str(suite), "--json", str(out)]) == 0
     report = json.loads(out.read_text())["results"][0]["report"]
     assert report["relation_source"] == "override" and report["relation"] == "linf"
+
+
+def test_a_declared_library_missing_here_skips_its_entry_not_the_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """issue 37: one targets file spans environments: a target declaring a library that is not
+    installed loads the file fine; its entry is SKIPPED with the library named, the others run."""
+    path = tmp_path / "targets.py"
+    path.write_text(textwrap.dedent(TARGETS) + textwrap.dedent("""
+        @declare(epsilon=1, relation="substitution", library="no-such-distribution-xyz")
+        def elsewhere(data, rng):
+            return 0
+        """), encoding="utf-8")
+    suite = tmp_path / "suite.toml"
+    suite.write_text(textwrap.dedent("""
+        [defaults]
+        samples = 2000
+        seed = 3
+        pairs = [[[0], [1]]]
+
+        [[target]]
+        target = "targets.py:elsewhere"
+        expect = "NO_VIOLATION_FOUND"
+
+        [[target]]
+        target = "targets.py:rr"
+        expect = "NO_VIOLATION_FOUND"
+        """), encoding="utf-8")
+    assert main(["blackbox-suite", str(suite)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "SKIP: target" in lines[0] and "'no-such-distribution-xyz'" in lines[0]
+    assert "not installed here" in lines[0]
+    assert lines[1].endswith("expected NO_VIOLATION_FOUND  OK")

@@ -133,7 +133,7 @@ def _fn(data: list[Hashable], rng: np.random.Generator) -> int:
     ("privref_domain", {"elements": [0, 0]}, "distinct"),
     ("privref_domain", {"elements": []}, "give elements, sizes or bounds"),
     ("privref_domain", {"elements": [0, 1], "colour": 1}, "unknown keys"),
-    ("privref_library", "no-such-distribution-xyz", "no installed distribution"),
+    ("privref_library", "", "allowed: the name of a distribution"),
 ])
 def test_every_bad_declaration_names_the_attribute(attribute: str, value: object,
                                                    message: str) -> None:
@@ -145,6 +145,24 @@ def test_every_bad_declaration_names_the_attribute(attribute: str, value: object
         read_declaration(fn, "t")
     assert message in str(info.value)
     with pytest.raises(TargetLoadError, match=attribute):  # and the loader refuses it
+        target_from_callable(fn, "t")
+
+
+def test_a_library_not_installed_is_declared_and_its_audit_is_refused() -> None:
+    """issue 37: @declare(library=...) of a library missing here does not break the file at
+    import; loading the target for an audit raises MissingDependency (a suite SKIPs it)."""
+    from privref.audits.blackbox.errors import MissingDependency
+
+    @declare(epsilon=1, library="no-such-distribution-xyz")
+    def fn(data: list[Hashable], rng: np.random.Generator) -> int:
+        return 0
+
+    library = getattr(fn, "privref_library")  # noqa: B009 - set by declare
+    assert library.name == "no-such-distribution-xyz" and library.version is None
+    with pytest.raises(MissingDependency, match=r"target t: declares library "
+                       r"'no-such-distribution-xyz'.*not installed here: pip install"):
+        read_declaration(fn, "t")
+    with pytest.raises(MissingDependency, match="not installed"):
         target_from_callable(fn, "t")
 
 

@@ -50,7 +50,7 @@ from typing import ClassVar, Final
 
 import numpy as np
 
-from privref.reference.errors import InvalidArgument, PrivrefError
+from privref.reference.errors import InvalidArgument
 from privref.reference.neighbors import NeighborRelation
 from privref.reference.privacy import PrivacyClaim
 from privref.reference.reals import Real
@@ -66,6 +66,7 @@ from .adapter_types import (
 from .adapters_diffprivlib import DEFINITIONS as DIFFPRIVLIB
 from .adapters_opendp import DEFINITIONS as OPENDP
 from .declarations import InputDomain
+from .errors import MissingDependency
 
 __all__ = [
     "LIBRARIES",
@@ -96,14 +97,6 @@ _MODULE: Final[dict[Library, str]] = {"opendp": "opendp.prelude", "diffprivlib":
 _OWN_RANDOMNESS: Final[dict[Library, bool]] = {"opendp": True, "diffprivlib": False}
 """Whether a library's samplers ignore ``rng`` (OpenDP has no seeding API; diffprivlib takes random_state)."""
 
-
-
-class MissingDependency(PrivrefError):
-    """A third-party target's library is not installed, or is installed but cannot be imported.
-
-    The message names the target, the library, the import error and the pip
-    extra that installs compatible versions (``pip install 'privref[opendp]'``).
-    """
 
 
 def require(library: Library, target: str) -> ModuleType:

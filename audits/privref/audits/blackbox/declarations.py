@@ -66,7 +66,7 @@ from privref.reference.privacy import (
 from privref.reference.reals import Order, Real, compare, rational
 from privref.reference.validate import ExactInput, check_delta, to_fraction
 
-from .errors import TargetLoadError
+from .errors import MissingDependency, TargetLoadError
 from .search import MAX_SEARCH_SIZE, SearchSpace, relation_from_name, relation_name_safe
 
 __all__ = [
@@ -456,22 +456,23 @@ def library_version(name: str) -> str | None:
 
 
 def _library(value: object, attribute: str = "privref_library") -> LibraryVersion:
+    """The declared library with its installed version, None when it is not installed here: a
+    declaration is read without the library (one targets file may span several environments);
+    auditing the target then raises MissingDependency (:func:`read_declaration`)."""
     if isinstance(value, LibraryVersion):
         return value
     if not isinstance(value, str) or not value.strip():
-        raise _fail(attribute, value, "the name of an installed distribution, e.g. 'opendp'")
-    version = library_version(value.strip())
-    if version is None:
-        raise _fail(attribute, value, "the name of an installed distribution, e.g. 'opendp'",
-                    "no installed distribution has this name")
-    return LibraryVersion(value.strip(), version, "declared")
+        raise _fail(attribute, value, "the name of a distribution, e.g. 'opendp'")
+    return LibraryVersion(value.strip(), library_version(value.strip()), "declared")
 
 
 def read_declaration(fn: object, name: str) -> Declaration:
     """The validated declaration of the target ``fn`` (loaded as ``name``) from its attributes.
 
     Raises TargetLoadError ``target NAME: privref_X=VALUE: why; allowed: ...`` on a bad value;
-    declared pairs must be neighbors under the declared relation.
+    declared pairs must be neighbors under the declared relation.  A declared library that is
+    not installed here raises MissingDependency (the declaration itself, ``@declare``, is read
+    without it, so one targets file may span several environments).
     """
     def get(attribute: str) -> object:
         return getattr(fn, attribute, None)
@@ -482,7 +483,7 @@ def read_declaration(fn: object, name: str) -> Declaration:
         if (relation is not None and domain is not None and domain.sizes is not None
                 and 0 in domain.sizes and not isinstance(relation, AddRemove)):
             raise TargetLoadError(_size_zero(relation, domain.sizes))
-        return Declaration(
+        declaration = Declaration(
             claim=None if get("privref_claim") is None else _claim(get("privref_claim")),
             relation=relation,
             pairs=None if get("privref_pairs") is None else _pairs(get("privref_pairs"), relation),
@@ -490,6 +491,12 @@ def read_declaration(fn: object, name: str) -> Declaration:
             library=None if get("privref_library") is None else _library(get("privref_library")))
     except TargetLoadError as exc:
         raise TargetLoadError(f"target {name}: {exc}") from None
+    if declaration.library is not None and declaration.library.version is None:
+        lib = declaration.library.name
+        raise MissingDependency(f"target {name}: declares library {lib!r} (privref_library), "
+                                f"which is not installed here: pip install {lib} to audit it "
+                                "(privref blackbox-suite skips such an entry)")
+    return declaration
 
 
 F = TypeVar("F", bound=Callable[..., object])

@@ -10,8 +10,17 @@ from __future__ import annotations
 
 from privref.reference.errors import PrivrefError
 
-__all__ = ["OutcomeError", "TargetCallError", "TargetError", "TargetExited", "TargetFailure",
-           "TargetLoadError", "TargetTimeout"]
+__all__ = ["MissingDependency", "OutcomeError", "TargetCallError", "TargetError", "TargetExited",
+           "TargetFailure", "TargetLoadError", "TargetTimeout"]
+
+
+class MissingDependency(PrivrefError):
+    """A target's library is not installed, or is installed but cannot be imported.
+
+    The message names the target, the library and how to install it (for a registered adapter,
+    the pip extra that installs compatible versions, ``pip install 'privref[opendp]'``).  A
+    suite skips the entry (``privref blackbox-suite``); a single audit stops with the message.
+    """
 
 
 class TargetError(PrivrefError):
