@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import struct
+from fractions import Fraction
 
 import numpy as np
 from hypothesis import given
@@ -17,6 +18,7 @@ from privref.audits.blackbox.features import (
     coarse_symbols,
     describe_float_pattern,
     float_pattern,
+    patterns_are_intervals,
 )
 
 
@@ -73,3 +75,41 @@ def test_coarse_symbols_bin_finite_values_and_keep_atoms_apart() -> None:
     edges = np.array([0.0, 1.0])
     got = coarse_symbols(np.array([-5.0, 0.0, 0.5, 1.0, 7.0, -math.inf, math.inf, math.nan]), edges)
     assert got.tolist() == [0, 0, 1, 1, 2, ATOM_NEG_INF, ATOM_POS_INF, ATOM_NAN]
+
+
+def _binade(x: float) -> set[int]:
+    """Every trailing-zero class of x's sign and binade: the keys of the whole binade."""
+    base = _pattern(x) - (_pattern(x) % (LOW_BITS_CAP + 1))
+    return set(range(base, base + LOW_BITS_CAP + 1))
+
+
+def test_whole_binades_are_intervals_and_bit_classes_are_not() -> None:
+    """issue 37: a pattern event equal to a plain interval ([1, 4) = two whole binades) is a
+    real-arithmetic event; one class of trailing bits, +0.0 without -0.0, or NaN read float bits."""
+    one_to_four = _binade(1.0) | _binade(2.0)
+    assert patterns_are_intervals(one_to_four)
+    assert patterns_are_intervals(one_to_four | {_pattern(0.0), _pattern(-0.0), _pattern(math.inf)})
+    assert not patterns_are_intervals(one_to_four - {min(one_to_four)})   # a class missing
+    assert not patterns_are_intervals({_pattern(1.5)})                      # odd multiples of 2^-1
+    assert not patterns_are_intervals(one_to_four | {_pattern(0.0)})        # +0.0 without -0.0
+    assert not patterns_are_intervals(one_to_four | {_pattern(math.nan)})
+
+
+def test_an_interval_pattern_event_is_not_labelled_a_float_leak() -> None:
+    """The estimator's float_leak flag follows the keys: a violation proved on the whole binade
+    [1, 2) is real-arithmetic evidence; one on the odd multiples of 2^-1 there is a float leak."""
+    from privref.audits.blackbox.estimate import conclude_pair
+    from privref.audits.blackbox.events import FloatPattern
+    from privref.audits.blackbox.selection import Candidate
+
+    def finding(keys: set[int]) -> bool:
+        event = FloatPattern(None, 1, frozenset(keys))
+        found = conclude_pair([Candidate(event, "a→b", 0, 0, 0.0)], [(900, 10)], held_a=1000,
+                              held_b=1000, selection_a=1000, selection_b=1000, epsilon=0,
+                              delta=0, alpha=Fraction(1, 20))
+        assert found.estimate.violation
+        return found.estimate.float_leak
+
+    assert not FloatPattern(None, 1, frozenset(_binade(1.0))).reads_float_bits
+    assert not finding(_binade(1.0))
+    assert finding({_pattern(1.5)})

@@ -93,8 +93,9 @@ class PairEstimate:
     * ``counts``: held-out hits and sizes per side, and the selection sizes.
     * ``alpha``: the failure probability spent on this pair.
     * ``violation``: the bound proves epsilon(delta) > claimed epsilon.
-    * ``float_leak``: the event is an IEEE-754 pattern event (FloatPattern): the
-      evidence reads the bits of float outputs (a floating-point leak, Mironov 2012).
+    * ``float_leak``: the event is an IEEE-754 pattern event (FloatPattern) that reads bits a
+      real number lacks: the evidence is a floating-point leak (Mironov 2012).  A pattern event
+      that is a union of whole binades (an interval set) is not one.
     * ``test``: "per-side" (Clopper–Pearson bounds on P(F) and Q(F)) or "pooled"
       (one bound on P(F)/(P(F) + Q(F)) over sizes dealt by fair coins,
       :mod:`privref.audits.blackbox.pooled`; delta = 0 only).  With "pooled" the
@@ -359,7 +360,8 @@ def conclude_pair(chosen: Sequence[Candidate], hits: Sequence[tuple[int, int]], 
         epsilon_lower_bound=epsilon_from_ratio(ratio),
         delta_at_claimed_epsilon=_delta_interval(c, h, held, eps, alpha_side),
         event=_label(c), direction=c.direction, counts=counts, alpha=float(a),
-        violation=exceeds(ratio, eps), float_leak=isinstance(c.event, FloatPattern),
+        violation=exceeds(ratio, eps),
+        float_leak=isinstance(c.event, FloatPattern) and c.event.reads_float_bits,
         test="pooled" if pooled else "per-side")
     p, q = ("a", "b") if c.direction == "a→b" else ("b", "a")
     return PairFinding(estimate, c, ratio, alpha_side, cp_lower(h[p], held[p], alpha_side),

@@ -40,6 +40,7 @@ from .features import (
     coarse_symbols,
     describe_float_pattern,
     float_pattern,
+    patterns_are_intervals,
 )
 from .outcomes import (
     BoolArray,
@@ -282,6 +283,13 @@ class FloatPattern(_Numeric):
     """
 
     keys: frozenset[int] = frozenset()
+
+    @property
+    def reads_float_bits(self) -> bool:
+        """False when the keys are a union of whole binades (intervals of the reals,
+        :func:`~privref.audits.blackbox.features.patterns_are_intervals`): the event is then a
+        real-arithmetic one written in IEEE-754 terms, and a violation on it is no float leak."""
+        return not patterns_are_intervals(self.keys)
 
     def describe(self) -> str:
         shown = [describe_float_pattern(k) for k in sorted(self.keys)[:6]]

@@ -20,6 +20,7 @@ a fixed set of outcomes):
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import Final
 
 import numpy as np
@@ -33,6 +34,7 @@ __all__ = [
     "coarse_symbols",
     "describe_float_pattern",
     "float_pattern",
+    "patterns_are_intervals",
 ]
 
 IntArray = NDArray[np.int64]
@@ -77,6 +79,22 @@ def float_pattern(values: FloatArray) -> IntArray:
     key = np.where(np.isnan(x), _NAN, key)
     key = np.where(x == math.inf, _POS_INF, key)
     return np.asarray(np.where(x == -math.inf, _NEG_INF, key), dtype=np.int64)
+
+
+def patterns_are_intervals(keys: Iterable[int]) -> bool:
+    """True when a set of :func:`float_pattern` keys is a union of whole binades (every
+    trailing-zero class of each sign and binade it touches), with +0.0 and -0.0 together and no
+    NaN: a union of intervals of the reals (±inf as atoms), which a real-valued mechanism's
+    output can fall in.  An event on such keys reads no bit a real number lacks, so a violation
+    on it is a real-arithmetic one, not a floating-point leak."""
+    keys = set(keys)
+    if _NAN in keys or ((_ZERO in keys) != (_NEG_ZERO in keys)):
+        return False
+    per_binade: dict[int, int] = {}
+    for k in keys:
+        if k >= 0:
+            per_binade[k // (LOW_BITS_CAP + 1)] = per_binade.get(k // (LOW_BITS_CAP + 1), 0) + 1
+    return all(n == LOW_BITS_CAP + 1 for n in per_binade.values())
 
 
 def describe_float_pattern(key: int) -> str:
