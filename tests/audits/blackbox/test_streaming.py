@@ -348,6 +348,11 @@ def test_one_run_gives_the_ieee_and_the_real_arithmetic_verdicts() -> None:
     text = double.summary()
     assert "real view        eps lower bound" in text and "(VIOLATION)" in text
     assert "event kind       IEEE-754 pattern" in text
+    # issue 37: both views violated: the verdict line says so and gives the real-view bound
+    verdict = text.splitlines()[-1]
+    assert verdict.startswith("  verdict          VIOLATION in both views: a real-arithmetic "
+                              f"violation, eps >= {double.real_epsilon_lower_bound:.6g}")
+    assert "in both views" not in right.summary()
     # without the IEEE-754 events: one view at the whole alpha
     plain = run_audit(target_from_callable(laplace_scaled(0.5), "lap2"),
                       AuditConfig(**claim, float_events=False), [PAIR])  # type: ignore[arg-type]

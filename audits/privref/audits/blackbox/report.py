@@ -531,8 +531,14 @@ class BlackboxReport:
         if self.curves is not None:
             lines.extend(self.curves.summary_lines())
         if self.verdict is not None:
+            both = (w is not None and w.real_estimate is not None and w.real_estimate.violation
+                    and is_float_leak(w.estimate))
             lines.append(f"  verdict          {self.verdict.value}"
-                         + (" (floating-point leak, Mironov 2012)" if self.float_leak else ""))
+                         + (" (floating-point leak, Mironov 2012)" if self.float_leak else "")
+                         + (" in both views: a real-arithmetic violation, eps >= "
+                            f"{w.real_estimate.epsilon_lower_bound:.6g} without reading float "
+                            f"bits, and a float leak, eps >= {self.epsilon_lower_bound:.6g}"
+                            if both and w is not None and w.real_estimate is not None else ""))
         return "\n".join(lines)
 
 
