@@ -166,6 +166,25 @@ def test_a_library_not_installed_is_declared_and_its_audit_is_refused() -> None:
         target_from_callable(fn, "t")
 
 
+def test_declare_states_uses_own_randomness() -> None:
+    """issue 37: a target drawing from its library's own generator says so in declare; the
+    audit then notes it (not reproducible from the seed) instead of warning of hidden
+    randomness."""
+    import random
+
+    from privref.audits.blackbox.target import probe_randomness
+
+    @declare(epsilon=1, relation="substitution", uses_own_randomness=True)
+    def own(data: list[Hashable], rng: np.random.Generator) -> int:
+        return int(random.random() < 0.5)  # ignores rng
+
+    assert getattr(own, "uses_own_randomness") is True  # noqa: B009 - set by declare
+    warnings, notes = probe_randomness(target_from_callable(own, "own"), (0,), seed=1)
+    assert not warnings and any("declares uses_own_randomness" in n for n in notes)
+    with pytest.raises(TargetLoadError, match="uses_own_randomness='yes'"):
+        declare(epsilon=1, uses_own_randomness="yes")  # type: ignore[arg-type]
+
+
 def test_decorator_refuses_two_claims_and_a_lone_delta() -> None:
     with pytest.raises(TargetLoadError, match=r"privref_claim: declare\(\) got epsilon and rho"):
         declare(epsilon=1, rho=1)

@@ -509,7 +509,8 @@ def declare(*, epsilon: Real | ExactInput | None = None, delta: ExactInput | Non
             pairs: Sequence[Sequence[Sequence[Hashable]]] | None = None,
             elements: Sequence[Hashable] | None = None, sizes: Sequence[int] | None = None,
             bounds: tuple[int | Fraction | float, int | Fraction | float] | None = None,
-            library: str | None = None, mu: ExactInput | None = None) -> Callable[[F], F]:
+            library: str | None = None, mu: ExactInput | None = None,
+            uses_own_randomness: bool | None = None) -> Callable[[F], F]:
     """Decorator setting a target's ``privref_*`` attributes, validated at once.
 
     Claim: ``epsilon`` (with ``delta``, default 0), or ``rho`` (ρ-zCDP; ``delta`` is then the
@@ -518,7 +519,10 @@ def declare(*, epsilon: Real | ExactInput | None = None, delta: ExactInput | Non
     other arguments are those of :func:`read_declaration`'s attributes (``elements``,
     ``sizes`` and ``bounds`` form ``privref_domain``).  Raises TargetLoadError naming the
     attribute on a bad value, and at decoration time when the function already declares
-    something (stacked ``@declare`` calls would merge silently).  Example::
+    something (stacked ``@declare`` calls would merge silently).  ``uses_own_randomness=True``
+    says the target draws from its library's own generator, not from ``rng`` (a library that
+    cannot be seeded): the audit then notes that it is not reproducible from the seed instead of
+    warning of hidden randomness.  Example::
 
         @declare(epsilon="2.5", relation="add-remove", bounds=(0, 10), library="opendp")
         def clamp_sum(data, rng): ...
@@ -531,6 +535,9 @@ def declare(*, epsilon: Real | ExactInput | None = None, delta: ExactInput | Non
                               "or profile")
     if delta is not None and not kinds:
         raise TargetLoadError("privref_claim: declare(delta=...) needs epsilon, rho or mu")
+    if uses_own_randomness is not None and not isinstance(uses_own_randomness, bool):
+        raise TargetLoadError(f"uses_own_randomness={uses_own_randomness!r}: allowed: True or "
+                              "False (the target draws from its library's own generator)")
     claim_raw: object = None
     if epsilon is not None:
         claim_raw = {"epsilon": epsilon, "delta": 0 if delta is None else delta}
@@ -566,6 +573,8 @@ def declare(*, epsilon: Real | ExactInput | None = None, delta: ExactInput | Non
         for attribute, value in values.items():
             if value is not None:
                 setattr(fn, attribute, value)
+        if uses_own_randomness is not None:
+            setattr(fn, "uses_own_randomness", uses_own_randomness)  # noqa: B010 - read by name
         return fn
 
     return apply
