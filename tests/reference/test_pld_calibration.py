@@ -144,6 +144,7 @@ def test_dpsgd_delta_is_the_larger_order() -> None:
     assert box.lo > 0 and box.width < box.hi
 
 
+@pytest.mark.deep  # about 7 s; tests/app/test_account_pld.py proves the same ends, same task, in CI
 def test_dpsgd_epsilon_ends_are_proved() -> None:
     sigma, q, k, delta = F(1), F(1, 10), 5, F(1, 10**4)
     eps = pc.dpsgd_epsilon(sigma, q, k, delta, step=H)
