@@ -38,7 +38,6 @@ teachers' label vectors over the ℓ queries, a neighbor substitutes one teacher
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -67,6 +66,7 @@ from privref.reference.sparse_vector import rational_scale_at_least
 from privref.reference.validate import ExactInput, check_delta, check_int, check_positive, to_fraction
 
 from ..curves import pair_mu
+from ..exact import _round_down, _round_up
 from ..loss import epsilon_at_delta
 from ..renyi import LawPair
 from .batch import describe_outcome
@@ -650,16 +650,6 @@ class ExactLoss:
     infinite: bool
 
 
-def _float_down(x: Fraction) -> float:
-    f = float(x)
-    return math.nextafter(f, -math.inf) if Fraction(f) > x else f
-
-
-def _float_up(x: Fraction) -> float:
-    f = float(x)
-    return math.nextafter(f, math.inf) if Fraction(f) < x else f
-
-
 def exact_loss(service: PredictionService, a: Sequence[object], b: Sequence[object],
                queries: Sequence[Hashable], delta: ExactInput,
                precision: int = DEFAULT_PRECISION) -> ExactLoss:
@@ -689,9 +679,9 @@ def exact_loss(service: PredictionService, a: Sequence[object], b: Sequence[obje
             continue
         t_lo = e.t_exact if e.t_exact is not None else e.t_lo
         t_hi = e.t_exact if e.t_exact is not None else e.t_hi
-        lo = max(lo, _float_down(log(rational(max(t_lo, Fraction(1)))).enclose(precision).lo))
+        lo = max(lo, _round_down(log(rational(max(t_lo, Fraction(1)))).enclose(precision).lo))
         hi = max(hi, float("inf") if t_hi is None
-                 else _float_up(log(rational(t_hi)).enclose(precision).hi))
+                 else _round_up(log(rational(t_hi)).enclose(precision).hi))
     return ExactLoss(d, lo, float("inf") if infinite else hi, infinite)
 
 
