@@ -397,6 +397,7 @@ def test_a_declared_library_missing_here_skips_its_entry_not_the_file(
         [defaults]
         samples = 2000
         seed = 3
+        confidence = "0.9999999"
         pairs = [[[0], [1]]]
 
         [[target]]
@@ -412,3 +413,36 @@ def test_a_declared_library_missing_here_skips_its_entry_not_the_file(
     assert "SKIP: target" in lines[0] and "'no-such-distribution-xyz'" in lines[0]
     assert "not installed here" in lines[0]
     assert lines[1].endswith("expected NO_VIOLATION_FOUND  OK")
+
+
+def test_expect_real_checks_the_real_arithmetic_view_in_the_same_run(
+        tmp_path: Path, targets: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """issue 37: one entry states both views.  rr over-claimed at 1/10 is violated in real
+    arithmetic (its outputs are ints, so both views are one): expect_real = VIOLATION passes,
+    NO_VIOLATION_FOUND ("float leak only") fails, and the line shows both views."""
+    def entry(real: str) -> str:
+        return (f'\n[[target]]\nname = "both-{real}"\ntarget = "{targets.name}:rr"\n'
+                f'epsilon = "1/10"\nexpect = "VIOLATION"\nexpect_real = "{real}"\n')
+    suite = str(_suite(tmp_path, targets, extra=entry("VIOLATION") + entry("NO_VIOLATION_FOUND")))
+    assert main(["blackbox-suite", suite, "--only", "both-VIOLATION"]) == 0
+    line = capsys.readouterr().out.splitlines()[0]
+    assert "IEEE-754 VIOLATION (bound " in line and ", real VIOLATION (bound " in line
+    assert line.endswith("expected IEEE-754 VIOLATION, real VIOLATION  OK")
+    assert main(["blackbox-suite", suite, "--only", "both-NO_VIOLATION_FOUND"]) == 1
+    assert capsys.readouterr().out.splitlines()[0].endswith(
+        "expected IEEE-754 VIOLATION, real NO_VIOLATION_FOUND  FAIL")
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    ('expect = "NO_VIOLATION_FOUND"\nexpect_real = "VIOLATION"\n',
+     'expect_real = "VIOLATION" needs expect = "VIOLATION"'),
+    ('expect = "VIOLATION"\nexpect_real = "NO_VIOLATION_FOUND"\nfloat_events = false\n',
+     "expect_real with float_events = false"),
+    ('expect = "VIOLATION"\nexpect_real = "CLEAN"\n', "expect_real='CLEAN' must be one of"),
+])
+def test_expect_real_values_are_checked_before_anything_runs(
+        tmp_path: Path, targets: Path, extra: str, message: str) -> None:
+    suite = tmp_path / "bad.toml"
+    suite.write_text(f'[[target]]\ntarget = "{targets.name}:rr"\n{extra}', encoding="utf-8")
+    with pytest.raises(InvalidArgument, match=message.replace("(", r"\(")):
+        load_suite(suite)

@@ -12,6 +12,12 @@ the verdict each is expected to get::
     expect = "NO_VIOLATION_FOUND"          # or "VIOLATION"
     name = "count"                         # optional label (default: the target as written)
     requires = ["opendp"]                  # optional: SKIP when a distribution is missing
+    expect_real = "NO_VIOLATION_FOUND"     # optional: the real-arithmetic view's verdict too
+
+``expect`` is the audit's verdict (the IEEE-754 view when outputs are floats: pattern events
+that read float bits count); ``expect_real``, when given, is also required of the
+real-arithmetic view (:func:`real_verdict`: VIOLATION only when an event that reads no float
+bits proves it), so "float leak expected, real view clean" is one entry and one run.
 
 Entry keys (:data:`KEYS`) are the flags of ``privref audit blackbox`` without the dashes
 (``epsilon``, ``delta``, ``relation``, ``pairs = [[[0], []]]``, ``search``, ``samples``,
@@ -86,8 +92,8 @@ from .commands.exit_codes import (
 from .reports.output import check_output_path, same_file
 
 __all__ = ["KEYS", "MAX_ENTRIES", "MAX_SUITE_BYTES", "MAX_SUITE_SAMPLES", "SuiteCase",
-           "SuiteResult", "check_budget", "check_case", "configure_parser", "load_suite", "run",
-           "run_case", "status_of", "suite_cases", "summary"]
+           "SuiteResult", "check_budget", "check_case", "configure_parser", "load_suite",
+           "real_verdict", "run", "run_case", "status_of", "suite_cases", "summary"]
 
 VERDICTS = ("VIOLATION", "NO_VIOLATION_FOUND")
 
@@ -108,7 +114,7 @@ MAX_SUITE_SAMPLES: Final = 10 * MAX_SAMPLES
 
 _VALUE_FLAGS = ("epsilon", "delta", "relation", "samples", "seed", "confidence", "group",
                 "timeout", "workers", "screening_samples", "confirm")
-KEYS = ("target", "name", "expect", "requires", "pairs", "search", "elements", "sizes",
+KEYS = ("target", "name", "expect", "expect_real", "requires", "pairs", "search", "elements", "sizes",
         "float_events", "override_declared_relation", *_VALUE_FLAGS)
 """The keys a suite entry may hold (``[defaults]`` holds any of them but target/name/expect)."""
 _KEYSET = frozenset(KEYS)
@@ -126,6 +132,7 @@ class SuiteCase:
     argv: tuple[str, ...]
     expect: str
     requires: tuple[str, ...]
+    expect_real: str | None = None
 
     def __str__(self) -> str:
         return self.name
@@ -180,14 +187,23 @@ class SuiteResult:
         claim += f"({exact_text(r.claimed_epsilon)}, {exact_text(r.claimed_delta)})"
         relation = f"{r.relation}{' (defaulted)' if r.relation_source == 'default' else ''}"
         verdict = "-" if r.verdict is None else r.verdict.value
+        expected = self.case.expect
+        if self.case.expect_real is not None:
+            verdict = (f"IEEE-754 {verdict} (bound {r.epsilon_lower_bound:.4g}), real "
+                       f"{real_verdict(r)} (bound {r.real_epsilon_lower_bound:.4g})")
+            expected = f"IEEE-754 {expected}, real {self.case.expect_real}"
+        else:
+            verdict = f"bound {r.epsilon_lower_bound:.4g}  {verdict}"
         return (f"{self.case.name}  [{library}]  {relation}  claim {claim}  "
-                f"bound {r.epsilon_lower_bound:.4g}  {verdict}  expected {self.case.expect}  "
-                f"{self.status}")
+                f"{verdict}  expected {expected}  {self.status}")
 
     def to_json(self) -> dict[str, Any]:
-        """``{"name", "expect", "status", "error", "target_failure", "pairs_checked",
-        "samples_checked", "report"}``."""
-        return {"name": self.case.name, "expect": self.case.expect, "status": self.status,
+        """``{"name", "expect", "expect_real", "real_verdict", "status", "error",
+        "target_failure", "pairs_checked", "samples_checked", "report"}``."""
+        return {"name": self.case.name, "expect": self.case.expect,
+                "expect_real": self.case.expect_real,
+                "real_verdict": None if self.report is None else real_verdict(self.report),
+                "status": self.status,
                 "error": self.error, "target_failure": self.target_failure,
                 "pairs_checked": self.pairs_checked, "samples_checked": self.samples_checked,
                 "report": None if self.report is None else self.report.to_json()}
@@ -361,7 +377,7 @@ def load_suite(path: str | Path) -> tuple[SuiteCase, ...]:
     entries = raw.get("target")
     if not isinstance(defaults, dict):
         raise InvalidArgument(f"suite {path}: [defaults] must be a table")
-    shared = [k for k in KEYS if k not in ("target", "name", "expect")]
+    shared = [k for k in KEYS if k not in ("target", "name", "expect", "expect_real")]
     bad = set(defaults) - set(shared)
     if bad:
         raise InvalidArgument(f"suite {path}: [defaults] key(s) {sorted(bad)} not allowed; "
@@ -395,9 +411,16 @@ def load_suite(path: str | Path) -> tuple[SuiteCase, ...]:
         where = f"suite {path}: target #{i} ({name})"
         if "expect" not in merged:
             raise InvalidArgument(f"{where}: 'expect' is required")
-        if merged["expect"] not in VERDICTS:
-            raise InvalidArgument(f"{where}: expect={_show(merged['expect'])} must be one of "
-                                  f"{', '.join(VERDICTS)}")
+        for key in ("expect", "expect_real"):
+            if key in merged and merged[key] not in VERDICTS:
+                raise InvalidArgument(f"{where}: {key}={_show(merged[key])} must be one of "
+                                      f"{', '.join(VERDICTS)}")
+        if merged.get("expect_real") == "VIOLATION" and merged["expect"] != "VIOLATION":
+            raise InvalidArgument(f"{where}: expect_real = \"VIOLATION\" needs expect = "
+                                  "\"VIOLATION\": a real-arithmetic violation is a violation")
+        if "expect_real" in merged and merged.get("float_events") is False:
+            raise InvalidArgument(f"{where}: expect_real with float_events = false: the run "
+                                  "has one view (the real-arithmetic one); state it in expect")
         requires = merged.get("requires", [])
         if not isinstance(requires, list) or not all(isinstance(r, str) for r in requires):
             raise InvalidArgument(f"{where}: requires={_show(requires)} must be a list of "
@@ -410,7 +433,9 @@ def load_suite(path: str | Path) -> tuple[SuiteCase, ...]:
         except RecursionError:
             raise InvalidArgument(f"{where}: a value is nested too deeply") from None
         _check_argv(argv, where, checked)
-        cases.append(SuiteCase(name, (*argv, "--quiet"), str(merged["expect"]), tuple(requires)))
+        expect_real = merged.get("expect_real")
+        cases.append(SuiteCase(name, (*argv, "--quiet"), str(merged["expect"]), tuple(requires),
+                               None if expect_real is None else str(expect_real)))
     return tuple(cases)
 
 
@@ -469,7 +494,18 @@ def run_case(case: SuiteCase, workers: str | None = None) -> SuiteResult:
         return SuiteResult(case, "ERROR", error=f"target {args.target} raised SystemExit"
                            f"({exc.code!r})", target_failure=True)
     ok = report.verdict is not None and report.verdict.value == case.expect
+    if case.expect_real is not None:
+        ok = ok and real_verdict(report) == case.expect_real
     return SuiteResult(case, "OK" if ok else "FAIL", report)
+
+
+def real_verdict(report: BlackboxReport) -> str | None:
+    """The real-arithmetic view's verdict: VIOLATION when a confirmed pair's violation is proved
+    by an event that reads no float bits (:attr:`BlackboxReport.real_arithmetic_violation`),
+    NO_VIOLATION_FOUND otherwise; None when the audit reached no verdict."""
+    if report.verdict is None:
+        return None
+    return "VIOLATION" if report.real_arithmetic_violation else "NO_VIOLATION_FOUND"
 
 
 def suite_cases(path: str | Path) -> list[SuiteCase]:

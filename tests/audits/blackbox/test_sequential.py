@@ -410,14 +410,14 @@ def test_carried_selection_is_reproducible_and_leaves_round_zero_alone() -> None
 
 
 def test_low_power_of_a_carried_last_round_counts_all_its_draws() -> None:
-    """Rounds (10, 50), alpha_r = 1/40, one pair: alpha/2 per side = 1/80.  Bounding 25 draws
-    (a split) gives at most ratio (1/80)^(1/25) / (1 - (1/80)^(1/25)) = 0.839/0.161 = 5.2 < e^2:
-    LOW-POWER; bounding all 50 (carried selection) gives 0.916/0.084 = 10.9 > e^2: no warning."""
+    """Rounds (40, 200), alpha = 10^-7 (AUDIT_CONFIDENCE), two rounds: alpha_r = alpha/2, one
+    pair: alpha_r/2 = 1/(4 10^7) per side.  Bounding 100 draws (a split) gives at most ratio
+    a/(1 - a) with a = (1/(4 10^7))^(1/100) = 0.8395, 5.2 < e^2: LOW-POWER; bounding all 200
+    (carried selection) gives a = 0.9162, 10.9 > e^2: no warning."""
     def run(carry: bool) -> tuple[list[str], tuple[str, ...]]:
         got: list[str] = []
-        config = AuditConfig(epsilon=2, samples=60, seed=1, confidence=Fraction(19, 20),
-                             relation="substitution")
-        report = run_sequential_audit(RR, config, PAIRS, first_round=10, carry=carry,
+        config = _config("2", 240)
+        report = run_sequential_audit(RR, config, PAIRS, first_round=40, carry=carry,
                                       on_warning=got.append)
         assert report.sequential is not None and len(report.sequential.rounds) == 2
         return ([g for g in got if g.startswith("LOW-POWER")],
@@ -425,4 +425,4 @@ def test_low_power_of_a_carried_last_round_counts_all_its_draws() -> None:
 
     assert run(True) == ([], ())
     split, in_report = run(False)
-    assert len(split) == 1 and "25 of 25 held-out draws" in split[0] and in_report == tuple(split)
+    assert len(split) == 1 and "100 of 100 held-out draws" in split[0] and in_report == tuple(split)
