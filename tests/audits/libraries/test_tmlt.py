@@ -157,8 +157,8 @@ def test_two_entries_at_small_samples() -> None:
 
 @pytest.mark.deep
 def test_full_suite() -> None:
-    """The whole shipped suite at its default samples: every entry OK (about 8 CPU-minutes: 9 min
-    22 s of wall clock on 2 cores at load 3-7, 29 min at load 10-12; docs/library-tmlt.md)."""
+    """The whole shipped suite at its default samples: every entry OK (6 min 38 s on 2 cores at
+    load 1-3, 9 min 22 s at load 3-7, 29 min at load 10-12; docs/library-tmlt.md)."""
     pytest.importorskip("tmlt.core")
     results = [run_case(case, workers="2") for case in load_suite(SUITE.suite_file)]
     bad = [r.line() for r in results if r.status != "OK"]
