@@ -162,10 +162,10 @@ def test_the_docs_suite_on_a_plain_install_exits_6(
     docs = Path(__file__).parents[2] / "docs" / "blackbox-suite.toml"
     assert main(["blackbox-suite", str(docs)]) == 6
     captured = capsys.readouterr()
-    assert captured.out.count("SKIP: not installed") == 9
-    assert "9 entries: 0 ran (0 OK, 0 FAIL, 0 ERROR), 9 skipped; checked 0 pairs" in captured.err
+    assert captured.out.count("SKIP: not installed") == 8
+    assert "8 entries: 0 ran (0 OK, 0 FAIL, 0 ERROR), 8 skipped; checked 0 pairs" in captured.err
     assert captured.err.splitlines()[-1].startswith(
-        "privref blackbox-suite: error: nothing was checked: all 9 entries")
+        "privref blackbox-suite: error: nothing was checked: all 8 entries")
 
 
 @pytest.mark.parametrize(("extra", "message"), [
@@ -233,7 +233,7 @@ def test_json_suite_and_pytest_helper(tmp_path: Path, targets: Path) -> None:
 
 def test_example_suite_in_docs_is_valid() -> None:
     cases = load_suite(Path(__file__).parents[2] / "docs" / "blackbox-suite.toml")
-    assert len(cases) == 9 and {c.expect for c in cases} == {"VIOLATION", "NO_VIOLATION_FOUND"}
+    assert len(cases) == 8 and {c.expect for c in cases} == {"VIOLATION", "NO_VIOLATION_FOUND"}
     assert all(c.requires in (("opendp",), ("diffprivlib",)) for c in cases)
 
 

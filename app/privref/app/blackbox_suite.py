@@ -70,6 +70,7 @@ import sys
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Final
 
@@ -91,9 +92,26 @@ from .commands.exit_codes import (
 )
 from .reports.output import check_output_path, same_file
 
-__all__ = ["KEYS", "MAX_ENTRIES", "MAX_SUITE_BYTES", "MAX_SUITE_SAMPLES", "SuiteCase",
-           "SuiteResult", "check_budget", "check_case", "configure_parser", "load_suite",
-           "real_verdict", "run", "run_case", "status_of", "suite_cases", "summary"]
+__all__ = [
+    "KEYS",
+    "MAX_ENTRIES",
+    "MAX_SUITE_BYTES",
+    "MAX_SUITE_SAMPLES",
+    "SuiteCase",
+    "SuiteResult",
+    "check_budget",
+    "check_case",
+    "configure_parser",
+    "false_alarm_bound",
+    "load_suite",
+    "real_verdict",
+    "run",
+    "run_case",
+    "run_cases",
+    "status_of",
+    "suite_cases",
+    "summary",
+]
 
 VERDICTS = ("VIOLATION", "NO_VIOLATION_FOUND")
 
@@ -536,6 +554,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("suite", metavar="SUITE", help="a suite file (.toml, or .json)")
     parser.add_argument("--json", metavar="PATH",
                         help="write every report, the summary and the exit status to PATH")
+    parser.add_argument("--html", metavar="PATH",
+                        help="write a self-contained HTML page, one row per entry, to PATH")
     parser.add_argument("--workers", default=None, metavar="W",
                         help="worker processes per audit unless an entry sets them (default 1)")
     parser.add_argument("--only", metavar="NAME", action="append",
@@ -571,10 +591,11 @@ def status_of(results: Sequence[SuiteResult], allow_empty: bool = False) -> int:
     return EXIT_OK
 
 
-def _not_an_input(output: str, source: Path, what: str) -> None:
-    """InvalidArgument when ``--json output`` is ``source``: a report never overwrites an input."""
+def _not_an_input(output: str, source: Path, what: str, flag: str = "json") -> None:
+    """InvalidArgument when ``--json output`` (``--html``) is ``source``: a report never
+    overwrites an input."""
     if same_file(Path(output), source):
-        raise InvalidArgument(f"--json {output} is {what}; the report would overwrite it: "
+        raise InvalidArgument(f"--{flag} {output} is {what}; the report would overwrite it: "
                               "choose another path")
 
 
@@ -585,9 +606,11 @@ def run(args: argparse.Namespace) -> int:
 
     Raises InvalidArgument (exit 2) for a bad suite file, flag or budget, before any audit runs.
     """
-    if args.json:
-        check_output_path("--json", args.json)
-        _not_an_input(args.json, Path(args.suite), "the suite file")
+    for flag in ("json", "html"):
+        path = getattr(args, flag, None)
+        if path:
+            check_output_path(f"--{flag}", path)
+            _not_an_input(path, Path(args.suite), "the suite file", flag)
     workers = "1" if args.workers is None else args.workers
     blackbox_cli._int(workers, "--workers", 1, MAX_WORKERS)
     cases: Sequence[SuiteCase] = load_suite(args.suite)
@@ -596,27 +619,77 @@ def run(args: argparse.Namespace) -> int:
         if not cases:
             raise InvalidArgument(f"--only {args.only}: no entry of {args.suite} matches")
     check_budget(cases, f"suite {args.suite}")
-    if args.json:
-        for case in cases:
+    for flag in ("json", "html"):
+        output: str | None = getattr(args, flag, None)
+        for case in cases if output else ():
             source = case.argv[0].rpartition(":")[0]
-            if source.endswith(".py") or "/" in source:
-                _not_an_input(args.json, Path(source), f"the target file of entry {case.name!r}")
+            if output and (source.endswith(".py") or "/" in source):
+                _not_an_input(output, Path(source), f"the target file of entry {case.name!r}",
+                              flag)
+    return run_cases(cases, workers, json_path=args.json, source=str(args.suite),
+                     allow_empty=getattr(args, "allow_empty", False),
+                     html_path=getattr(args, "html", None))
+
+
+def false_alarm_bound(results: Sequence[SuiteResult]) -> tuple[Fraction, int]:
+    """(bound, k): the probability that any entry of a run is FAILed by a false alarm is at most
+    ``bound``, the sum of ``1 - confidence`` over the ``k`` entries that reached a verdict and
+    expect NO_VIOLATION_FOUND in a view (``expect`` or ``expect_real``).  Union bound: each such
+    audit reports a violation of a claim that holds with probability at most ``1 - confidence``
+    (the black-box auditor's guarantee, docs/blackbox.md); an entry expecting VIOLATION in
+    every view cannot be failed by a false alarm."""
+    total, count = Fraction(0), 0
+    for r in results:
+        if r.report is not None and r.report.verdict is not None and "NO_VIOLATION_FOUND" in (
+                r.case.expect, r.case.expect_real):
+            total += 1 - r.report.confidence
+            count += 1
+    return total, count
+
+
+def false_alarm_line(results: Sequence[SuiteResult]) -> str:
+    """The run's false-alarm statement (:func:`false_alarm_bound`), one line."""
+    bound, count = false_alarm_bound(results)
+    return (f"false-alarm probability of this run <= {float(bound):.3g} (union bound over the "
+            f"{count} entr{'y' if count == 1 else 'ies'} expecting no violation in a view)")
+
+
+def run_cases(cases: Sequence[SuiteCase], workers: str, *, json_path: str | None, source: str,
+              allow_empty: bool = False, extra_json: Mapping[str, Any] | None = None,
+              prefix: str = _PREFIX, html_path: str | None = None,
+              header: Sequence[str] = ()) -> int:
+    """Run validated ``cases`` (see :func:`run`): one line each on stdout, the false-alarm line
+    and the summary on stderr, the JSON report (``extra_json`` merged in) when ``json_path``,
+    the HTML page (:mod:`privref.app.reports.suite_html`, ``header`` lines on top) when
+    ``html_path``; returns the exit status of :func:`status_of`."""
     results = []
     for case in cases:
         result = run_case(case, workers=workers)
         print(result.line(), flush=True)
         results.append(result)
-    status = status_of(results, getattr(args, "allow_empty", False))
+    status = status_of(results, allow_empty)
+    print(false_alarm_line(results), file=sys.stderr)
     print(summary(results), file=sys.stderr)
-    if args.json:
-        write_json(args.json, {"suite": str(args.suite), "exit_status": status,
+    if json_path:
+        bound, count = false_alarm_bound(results)
+        write_json(json_path, {"suite": source, "exit_status": status,
                                "summary": summary(results),
+                               "false_alarm_bound": float(bound),
+                               "false_alarm_bound_exact": str(bound),
+                               "entries_expecting_no_violation": count,
+                               **(extra_json or {}),
                                "results": [r.to_json() for r in results]})
+    if html_path:
+        from .reports.suite_html import write_suite_html
+
+        write_suite_html(html_path, f"{prefix}: {source}", results,
+                         [*header, summary(results), false_alarm_line(results),
+                          f"exit status {status}"])
     skipped = [r for r in results if r.status == "SKIP"]
     if len(skipped) == len(results):
         why = sorted({r.error or "skipped" for r in skipped})
         if status == EXIT_NOTHING_CHECKED:
-            print(f"{_PREFIX}: error: nothing was checked: all {len(results)} entries to run "
+            print(f"{prefix}: error: nothing was checked: all {len(results)} entries to run "
                   f"were skipped ({'; '.join(why)[:300]}); install what they require, or pass "
                   "--allow-empty to accept a run that checks nothing", file=sys.stderr)
         else:
@@ -625,7 +698,7 @@ def run(args: argparse.Namespace) -> int:
     if status == EXIT_TARGET:
         failed = [r for r in results if r.target_failure]
         names = ", ".join(r.case.name for r in failed)
-        print(f"{_PREFIX}: error: the target of {len(failed)} entr"
+        print(f"{prefix}: error: the target of {len(failed)} entr"
               f"{'y' if len(failed) == 1 else 'ies'} failed ({names[:200]}), so nothing was "
               f"concluded about {'it' if len(failed) == 1 else 'them'}; first: "
               f"{(failed[0].error or '')[:500]}", file=sys.stderr)
