@@ -518,12 +518,8 @@ def run_case(case: SuiteCase, workers: str | None = None) -> SuiteResult:
 
 
 def real_verdict(report: BlackboxReport) -> str | None:
-    """The real-arithmetic view's verdict: VIOLATION when a confirmed pair's violation is proved
-    by an event that reads no float bits (:attr:`BlackboxReport.real_arithmetic_violation`),
-    NO_VIOLATION_FOUND otherwise; None when the audit reached no verdict."""
-    if report.verdict is None:
-        return None
-    return "VIOLATION" if report.real_arithmetic_violation else "NO_VIOLATION_FOUND"
+    """The real-arithmetic view's verdict (:attr:`BlackboxReport.real_verdict`)."""
+    return report.real_verdict
 
 
 def suite_cases(path: str | Path) -> list[SuiteCase]:

@@ -13,16 +13,36 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from privref import reference
+from privref.audits.blackbox.report import BlackboxReport
 
 from .output import check_output_path, write_text_atomic
 
-if TYPE_CHECKING:
-    from ..blackbox_suite import SuiteResult
 
-__all__ = ["render_suite_html", "write_suite_html"]
+class _Case(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def expect(self) -> str: ...
+    @property
+    def expect_real(self) -> str | None: ...
+
+
+class SuiteResult(Protocol):
+    """What a row shows of one entry's outcome (``privref.app.blackbox_suite.SuiteResult``)."""
+
+    @property
+    def case(self) -> _Case: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def report(self) -> BlackboxReport | None: ...
+    @property
+    def error(self) -> str | None: ...
+
+__all__ = ["SuiteResult", "render_suite_html", "write_suite_html"]
 
 _CSS = ("body{font-family:sans-serif;margin:2em;max-width:90em}table{border-collapse:collapse}"
         "td,th{border:1px solid #bbb;padding:.3em .5em;vertical-align:top;font-size:.9em}"
@@ -37,8 +57,6 @@ def _cell(text: object) -> str:
 def render_suite_html(title: str, results: Sequence[SuiteResult], header: Sequence[str]) -> str:
     """The page for ``results`` (in run order); ``header`` lines (library, version, summary,
     false-alarm bound) are shown above the table, escaped."""
-    from ..blackbox_suite import real_verdict
-
     rows = []
     for r in results:
         rep = r.report
@@ -50,7 +68,7 @@ def render_suite_html(title: str, results: Sequence[SuiteResult], header: Sequen
                      f"{escape(r.error or '')}</td>"]
         else:
             ieee = f"{rep.verdict.value if rep.verdict else '-'} ({rep.epsilon_lower_bound:.4g})"
-            real = f"{real_verdict(rep) or '-'} ({rep.real_epsilon_lower_bound:.4g})"
+            real = f"{rep.real_verdict or '-'} ({rep.real_epsilon_lower_bound:.4g})"
             cells = [_cell(r.case.name), _cell(rep.relation),
                      _cell(f"({rep.claimed_epsilon}, {rep.claimed_delta})"), _cell(ieee),
                      _cell(real), _cell(f"{rep.samples_used:,}"), _cell(rep.seed),
