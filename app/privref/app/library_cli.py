@@ -76,6 +76,10 @@ def run(args: argparse.Namespace) -> int:
     if args.name is None:
         raise InvalidArgument(f"NAME is required: one of {', '.join(LIBRARIES)}")
     lib = library_suite(args.name)
+    blackbox_cli._int(args.workers, "--workers", 1, MAX_WORKERS)
+    for flag in ("json", "html"):
+        if getattr(args, flag):
+            check_output_path(f"--{flag}", getattr(args, flag))
     cases = load_suite(lib.suite_file)
     if args.only:
         cases = tuple(c for c in cases if any(o in c.name for o in args.only))
@@ -91,10 +95,6 @@ def run(args: argparse.Namespace) -> int:
                 where = ", ".join(row.entries) if row.entries else f"not covered: {row.reason}"
                 print(f"{row.api}  [{row.noise}]  {where}")
         return EXIT_OK
-    blackbox_cli._int(args.workers, "--workers", 1, MAX_WORKERS)
-    for flag in ("json", "html"):
-        if getattr(args, flag):
-            check_output_path(f"--{flag}", getattr(args, flag))
     check_budget(cases, f"the {lib.name} suite")
     version = lib.installed()
     if version is None:
