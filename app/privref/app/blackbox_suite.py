@@ -65,6 +65,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import os
 import sys
 import tomllib
@@ -75,7 +76,11 @@ from pathlib import Path
 from typing import Any, Final
 
 from privref.audits.blackbox.adapters import MissingDependency
-from privref.audits.blackbox.declarations import claim_text, library_version
+from privref.audits.blackbox.declarations import (
+    claim_text,
+    distributions_by_package,
+    library_version,
+)
 from privref.audits.blackbox.errors import TargetFailure
 from privref.audits.blackbox.isolation import supervise
 from privref.audits.blackbox.report import BlackboxReport, exact_text, write_json
@@ -99,10 +104,12 @@ __all__ = [
     "MAX_SUITE_SAMPLES",
     "SuiteCase",
     "SuiteResult",
+    "bound_text",
     "check_budget",
     "check_case",
     "configure_parser",
     "false_alarm_bound",
+    "false_alarm_share",
     "load_suite",
     "real_verdict",
     "run",
@@ -500,6 +507,7 @@ def run_case(case: SuiteCase, workers: str | None = None) -> SuiteResult:
         args = argparse.Namespace(**{**vars(args), "workers": workers})
     if args.seed is None:  # a regression suite is reproducible: seed 0 unless given
         args = argparse.Namespace(**{**vars(args), "seed": "0"})
+    distributions_by_package()  # read once here, not in every supervised child
     try:
         report = supervise(lambda: _audit(args))
     except MissingDependency as exc:
@@ -627,6 +635,15 @@ def run(args: argparse.Namespace) -> int:
                      html_path=getattr(args, "html", None))
 
 
+def false_alarm_share(expect: str, expect_real: str | None, confidence: Fraction) -> Fraction:
+    """What one audit that reached a verdict adds to a run's false-alarm bound: ``1 -
+    confidence`` when it expects NO_VIOLATION_FOUND in a view (``expect`` or ``expect_real``),
+    else 0 (an audit expecting VIOLATION in every view cannot be failed by a false alarm).  The
+    one rule of :func:`false_alarm_bound` and of the pytest plugin
+    (:mod:`privref.app.pytest_plugin`)."""
+    return 1 - confidence if "NO_VIOLATION_FOUND" in (expect, expect_real) else Fraction(0)
+
+
 def false_alarm_bound(results: Sequence[SuiteResult]) -> tuple[Fraction, int]:
     """(bound, k): the probability that any entry of a run is FAILed by a false alarm is at most
     ``bound``, the sum of ``1 - confidence`` over the ``k`` entries that reached a verdict and
@@ -636,17 +653,44 @@ def false_alarm_bound(results: Sequence[SuiteResult]) -> tuple[Fraction, int]:
     every view cannot be failed by a false alarm."""
     total, count = Fraction(0), 0
     for r in results:
-        if r.report is not None and r.report.verdict is not None and "NO_VIOLATION_FOUND" in (
-                r.case.expect, r.case.expect_real):
-            total += 1 - r.report.confidence
-            count += 1
+        if r.report is not None and r.report.verdict is not None:
+            share = false_alarm_share(r.case.expect, r.case.expect_real, r.report.confidence)
+            total += share
+            count += share > 0
     return total, count
+
+
+def bound_text(value: Fraction, digits: int = 3) -> str:
+    """``value`` rounded **up** to ``digits`` significant decimal digits (``3e-06``,
+    ``0.0123``, ``1``): never below the value, so a printed upper bound stays one (``.3g``
+    rounds to nearest: 1/3 x 10^-6 would read 3.33e-07).  The float logarithm only proposes
+    the exponent; exact comparisons fix it."""
+    if value <= 0:
+        return "0"
+    e = math.floor(math.log10(value.numerator) - math.log10(value.denominator))
+    while Fraction(10) ** e > value:
+        e -= 1
+    while Fraction(10) ** (e + 1) <= value:
+        e += 1
+    scaled = value * Fraction(10) ** (digits - 1 - e)
+    m = -(-scaled.numerator // scaled.denominator)  # ceil
+    if m == 10**digits:
+        m, e = 10 ** (digits - 1), e + 1
+    text = str(m).rstrip("0") or "0"
+    if -4 <= e <= 5:  # a plain decimal
+        shift = e - (len(text) - 1)  # value = text * 10**shift
+        if shift >= 0:
+            return text + "0" * shift
+        text = text.rjust(-shift + 1, "0")
+        return f"{text[:shift]}.{text[shift:]}"
+    mantissa = text[0] + ("." + text[1:] if len(text) > 1 else "")
+    return f"{mantissa}e{e:+03d}"
 
 
 def false_alarm_line(results: Sequence[SuiteResult]) -> str:
     """The run's false-alarm statement (:func:`false_alarm_bound`), one line."""
     bound, count = false_alarm_bound(results)
-    return (f"false-alarm probability of this run <= {float(bound):.3g} (union bound over the "
+    return (f"false-alarm probability of this run <= {bound_text(bound)} (union bound over the "
             f"{count} entr{'y' if count == 1 else 'ies'} expecting no violation in a view)")
 
 
