@@ -231,6 +231,15 @@ def test_a_bad_option_is_a_usage_error_in_one_line(pytester: pytest.Pytester, ar
     result.stderr.fnmatch_lines([f"ERROR: {message}"])
 
 
+def test_a_json_report_that_cannot_be_written_fails_the_run_in_one_line(
+        pytester: pytest.Pytester) -> None:
+    """/dev/full passes the check made before the run; the write fails (ENOSPC): exit 3."""
+    pytester.makepyfile(test_plain="def test_plain():\n    pass\n")
+    result = pytester.runpytest("-p", "no:cacheprovider", "--privref-json", "/dev/full")
+    assert result.ret == pytest.ExitCode.INTERNAL_ERROR
+    result.stdout.fnmatch_lines(["privref: --privref-json /dev/full*"])
+
+
 def _declared(data: list[int], rng: Any) -> int:
     return int(data[0])
 

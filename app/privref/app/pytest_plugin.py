@@ -460,6 +460,7 @@ class _Ledger:
         self.config = config
         self.settings = settings
         self.records: list[AuditRecord] = []
+        self.json_error: str | None = None
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         """Collect the records a report carries."""
@@ -479,6 +480,8 @@ class _Ledger:
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
         """One line with the number of audits and the run's false-alarm bound (then the budget,
         and the largest spenders when over it); nothing when no audit ran."""
+        if self.json_error is not None:
+            terminalreporter.write_line(f"privref: {self.json_error}", red=True)
         if not self.records or self._worker():
             return
         total = union_bound(self.records)
@@ -513,12 +516,16 @@ class _Ledger:
             return
         total = union_bound(self.records)
         if self.settings.json is not None:
-            write_json(self.settings.json, {
-                "audits": [r.to_json() for r in self.records],
-                "false_alarm_bound": str(total), "false_alarm_bound_text": bound_text(total),
-                "budget": None if self.settings.budget is None else str(self.settings.budget),
-                "over_budget": self.over_budget(),
-                "session_seed": None if self.settings.seed is None else str(self.settings.seed)},
-                flag="--privref-json")
+            try:
+                write_json(self.settings.json, {
+                    "audits": [r.to_json() for r in self.records],
+                    "false_alarm_bound": str(total), "false_alarm_bound_text": bound_text(total),
+                    "budget": None if self.settings.budget is None else str(self.settings.budget),
+                    "over_budget": self.over_budget(),
+                    "session_seed": None if self.settings.seed is None else str(self.settings.seed)},
+                    flag="--privref-json")
+            except PrivrefError as exc:  # OutputError (a full disk), or the folder went away
+                self.json_error = _one_line(str(exc))
+                session.exitstatus = pytest.ExitCode.INTERNAL_ERROR
         if self.over_budget() and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
