@@ -281,6 +281,13 @@ def test_a_mechanism_without_a_claim_needs_epsilon() -> None:
         privref.testing.audit()(42)
 
 
+def test_marks_on_the_mechanism_carry_to_the_test() -> None:
+    """``@pytest.mark.x`` written under ``@audit`` (on the mechanism) marks the test."""
+    test = privref.testing.audit(epsilon=1)(pytest.mark.deep(_undeclared))
+    assert [m.name for m in getattr(test, "pytestmark", [])] == ["deep"]
+    assert not hasattr(privref.testing.audit()(_declared), "pytestmark")
+
+
 @pytest.mark.parametrize(("value", "text"), [
     (Fraction(3, 10**7), "3e-07"),
     (Fraction(1, 3 * 10**6), "3.34e-07"),   # 3.333...e-07 rounded up, not to nearest

@@ -50,7 +50,7 @@ import warnings
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import pytest
 
@@ -329,6 +329,9 @@ class AuditDecorator:
         test.__module__ = str(getattr(mechanism, "__module__", __name__))
         test.__doc__ = getattr(mechanism, "__doc__", None) or (
             f"privref black-box audit of {label}: expect {spec.expect}")
+        marks = getattr(mechanism, "pytestmark", None)
+        if isinstance(marks, list):  # @pytest.mark.x under the decorator, on the mechanism
+            setattr(test, "pytestmark", list(marks))  # noqa: B010
         setattr(test, "mechanism", mechanism)  # noqa: B010 (a plain function attribute)
         setattr(test, "privref_audit_spec", spec)  # noqa: B010
         return test
@@ -466,7 +469,7 @@ class _Ledger:
         """Collect the records a report carries."""
         for name, value in report.user_properties:
             if name == _PROPERTY:
-                rows: Sequence[Mapping[str, Any]] = value
+                rows = cast("Sequence[Mapping[str, Any]]", value)  # as attached by makereport
                 self.records.extend(AuditRecord.from_json(row) for row in rows)
 
     def _worker(self) -> bool:

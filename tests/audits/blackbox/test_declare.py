@@ -533,3 +533,28 @@ def test_approximate_zcdp_claims_are_audited(tmp_path: Path) -> None:
     bad = _audit([f"{path}:understated", "--samples", "20000", "--seed", "2",
                   "--confidence", str(AUDIT_CONFIDENCE)], tmp_path / "u.json")
     assert bad["verdict"] == "VIOLATION"
+
+
+def test_the_distribution_map_is_read_again_only_when_installed_metadata_changes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """distributions_by_package parses the installed metadata once, again when a folder of
+    sys.path gains a *.dist-info, not for a folder without metadata (a test's tmp folder)."""
+    import importlib.metadata
+
+    from privref.audits.blackbox import declarations
+
+    reads: list[int] = []
+
+    def counted() -> dict[str, list[str]]:
+        reads.append(1)
+        return {"read": [str(len(reads))]}
+
+    monkeypatch.setattr(importlib.metadata, "packages_distributions", counted)
+    monkeypatch.setattr(declarations, "_DISTRIBUTIONS", {})
+    assert declarations.distributions_by_package() == {"read": ["1"]}
+    assert declarations.distributions_by_package() == {"read": ["1"]}
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert declarations.distributions_by_package() == {"read": ["1"]}
+    (tmp_path / "fake-1.0.dist-info").mkdir()
+    assert declarations.distributions_by_package() == {"read": ["2"]}
+    assert len(declarations._DISTRIBUTIONS) == 1  # only the current map is kept
