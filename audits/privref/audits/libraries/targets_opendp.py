@@ -53,6 +53,7 @@ from privref.reference.errors import InvalidArgument, PrivrefError
 from ..blackbox.declarations import declare
 
 __all__ = [
+    "TARGETS",
     "ClaimDrift",
     "alp_queryable",
     "canonical_noise",
