@@ -871,7 +871,7 @@ POLARS_EPS = Fraction(1, 2)
 def _polars_len() -> tuple[Any, Any]:
     import warnings
 
-    import polars as pl
+    import polars as pl  # type: ignore[import-not-found, unused-ignore]
 
     dp = _dp()
     domain = dp.lazyframe_domain([dp.series_domain("x", dp.atom_domain(T=dp.i32))])
