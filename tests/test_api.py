@@ -8,7 +8,7 @@ import pytest
 
 
 @pytest.mark.parametrize("name", ["privref", "privref.reference", "privref.audits", "privref.audits.blackbox",
-                                  "privref.proofs", "privref.reference.strategies"])
+                                  "privref.proofs", "privref.reference.strategies", "privref.testing"])
 def test_all_matches_public_names(name: str) -> None:
     """__all__ lists every public name of the module and nothing else."""
     module = importlib.import_module(name)

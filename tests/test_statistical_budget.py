@@ -92,7 +92,7 @@ def test_fits_and_rejects_record_what_they_spend() -> None:
     del stats.SPENT[start:]
 
 
-def _run_suite(tmp_path: Path, records: int, key: str = "") -> subprocess.CompletedProcess[str]:
+def _write_suite(tmp_path: Path, records: int, key: str = "") -> None:
     """A throw-away suite with this conftest's hooks and one test recording ``records`` fits
     (all of one random experiment when ``key`` is given)."""
     (tmp_path / "conftest.py").write_text(
@@ -108,9 +108,15 @@ def _run_suite(tmp_path: Path, records: int, key: str = "") -> subprocess.Comple
             for _ in range({records}):
                 record("fit", Fraction(1, 10**5), "probe", key={key!r})
     """), encoding="utf-8")
+
+
+def _run_suite(tmp_path: Path, records: int, key: str = "") -> subprocess.CompletedProcess[str]:
+    """Run :func:`_write_suite`'s suite in one process (``-n 0`` overrides the two xdist
+    workers of the addopts: starting workers would only cost time here)."""
+    _write_suite(tmp_path, records, key)
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           str(tmp_path)], cwd=TESTS.parent, capture_output=True, text=True,
-                          timeout=300, check=False)
+                           "-n", "0", str(tmp_path)], cwd=TESTS.parent, capture_output=True,
+                          text=True, timeout=300, check=False)
 
 
 def test_a_run_over_budget_fails_and_one_within_passes(tmp_path: Path) -> None:
@@ -135,7 +141,7 @@ def test_the_budget_adds_up_across_xdist_workers(tmp_path: Path) -> None:
     """Under pytest-xdist (the suite's default, pyproject.toml) each worker records its own tests'
     assertions; the controller adds them up: two files of six records of 10^-5, run by two
     workers, spend 1.2·10^-4 and fail the run, and each file's records are attributed to it."""
-    _run_suite(tmp_path, 6)
+    _write_suite(tmp_path, 6)
     (tmp_path / "test_probe_2.py").write_text(
         (tmp_path / "test_probe.py").read_text(encoding="utf-8"), encoding="utf-8")
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",

@@ -162,10 +162,10 @@ def test_the_docs_suite_on_a_plain_install_exits_6(
     docs = Path(__file__).parents[2] / "docs" / "blackbox-suite.toml"
     assert main(["blackbox-suite", str(docs)]) == 6
     captured = capsys.readouterr()
-    assert captured.out.count("SKIP: not installed") == 9
-    assert "9 entries: 0 ran (0 OK, 0 FAIL, 0 ERROR), 9 skipped; checked 0 pairs" in captured.err
+    assert captured.out.count("SKIP: not installed") == 8
+    assert "8 entries: 0 ran (0 OK, 0 FAIL, 0 ERROR), 8 skipped; checked 0 pairs" in captured.err
     assert captured.err.splitlines()[-1].startswith(
-        "privref blackbox-suite: error: nothing was checked: all 9 entries")
+        "privref blackbox-suite: error: nothing was checked: all 8 entries")
 
 
 @pytest.mark.parametrize(("extra", "message"), [
@@ -233,7 +233,7 @@ def test_json_suite_and_pytest_helper(tmp_path: Path, targets: Path) -> None:
 
 def test_example_suite_in_docs_is_valid() -> None:
     cases = load_suite(Path(__file__).parents[2] / "docs" / "blackbox-suite.toml")
-    assert len(cases) == 9 and {c.expect for c in cases} == {"VIOLATION", "NO_VIOLATION_FOUND"}
+    assert len(cases) == 8 and {c.expect for c in cases} == {"VIOLATION", "NO_VIOLATION_FOUND"}
     assert all(c.requires in (("opendp",), ("diffprivlib",)) for c in cases)
 
 
@@ -321,9 +321,7 @@ def test_selecting_one_entry_of_a_large_suite_validates_each_option_set_once(
         capsys: pytest.CaptureFixture[str]) -> None:
     """5,000 entries differing in target, name and seed: the CLI's validation runs once for
     them all, no target is imported, and --only runs one (here skipped: nothing is audited).
-    The 20,000-entry case is timed in the deep tier (below)."""
-    import time
-
+    The 20,000-entry case is in the deep tier (below)."""
     from privref.app import blackbox_cli
 
     calls = []
@@ -339,29 +337,35 @@ def test_selecting_one_entry_of_a_large_suite_validates_each_option_set_once(
     entries[2_345]["requires"] = ["no-such-distribution-xyz"]
     suite = tmp_path / "big.json"
     suite.write_text(json.dumps({"defaults": {"samples": 2000}, "target": entries}))
-    start = time.perf_counter()
     assert main(["blackbox-suite", str(suite), "--only", "e2345", "--allow-empty"]) == 0
-    elapsed = time.perf_counter() - start
-    assert len(calls) == 1, len(calls)
+    assert len(calls) == 1, len(calls)  # one option set validated once, not 5,000 times
     assert capsys.readouterr().out.startswith("e2345  expected NO_VIOLATION_FOUND  SKIP")
-    assert elapsed < 10  # about 0.2 s here; the bound only catches a per-entry cost gone wild
 
 
 @pytest.mark.deep
 def test_selecting_one_entry_of_a_20000_entry_toml_suite_is_fast(
-        tmp_path: Path, targets: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The measured case of issue 32: TOML, 20,000 entries, --only one of them (runs it)."""
-    import time
+        tmp_path: Path, targets: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The measured case of issue 32: TOML, 20,000 entries, --only one of them (runs it): the
+    options are validated once for all entries (no timing assertion: benchmarks/ times it)."""
+    from privref.app import blackbox_cli
 
+    calls = []
+    real = blackbox_cli.parse_config
+
+    def counting(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(blackbox_cli, "parse_config", counting)
     text = ['[defaults]\nsamples = 2000\nconfidence = "0.9999999"\n']
     text += [f'\n[[target]]\nname = "e{i}"\ntarget = "{targets.name}:rr"\nseed = {i}\n'
              'expect = "NO_VIOLATION_FOUND"\n' for i in range(20_000)]
     suite = tmp_path / "big.toml"
     suite.write_text("".join(text))
-    start = time.perf_counter()
     assert main(["blackbox-suite", str(suite), "--only", "e19999"]) == 0
-    assert time.perf_counter() - start < 5
     assert capsys.readouterr().out.startswith("e19999  [")
+    assert len(calls) == 1, len(calls)  # validated once for all 20,000 entries
 
 
 def test_an_entry_may_override_the_declared_relation_only_by_saying_so(

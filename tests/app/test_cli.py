@@ -12,13 +12,17 @@ from privref.app.cli import main
 
 def test_audit_writes_the_documented_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]
                                           ) -> None:
-    """Every result has the documented fields; every built-in claim HOLDS exactly, except the
-    rows auditing a refuted printed claim, which are VIOLATED as they expect (exit 0)."""
+    """Every result has the documented fields; every claim HOLDS exactly, except a row auditing
+    a refuted printed claim, which is VIOLATED as it expects (exit 0).  Six rows of three kinds
+    (learner, mechanism, printed claim refuted); every row's verdict and enclosure is pinned by
+    tests/app/test_golden_audit_table.py, and README's command runs them all."""
     out = tmp_path / "audit.json"
-    assert main(["audit", "--json", str(out)]) == 0
+    assert main(["audit", "--json", str(out), "--only", "randomized response",
+                 "--only", "(w+1 refresh", "--only", "exponential learner"]) == 0
     payload = json.loads(out.read_text())
     assert payload["privref_version"]
-    assert len(payload["results"]) >= 10
+    assert len(payload["results"]) == 6
+    assert {r.get("expected_verdict") for r in payload["results"]} == {"HOLDS", "VIOLATED"}
     for r in payload["results"]:
         for key in ("mechanism", "source", "claimed_epsilon", "claimed_delta", "epsilon_lower",
                     "epsilon_upper", "verdict", "witness"):

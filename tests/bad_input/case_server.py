@@ -29,9 +29,16 @@ from pathlib import Path
 from typing import Any
 
 import privref.app.cli  # the imports every case would otherwise pay for
+from privref.audits.blackbox.declarations import distributions_by_package
 
-for _heavy in ("scipy.sparse", "sklearn.linear_model"):  # table4's and the learners' cases import
-    importlib.import_module(_heavy)                     # these: forked children inherit them
+# what many cases import (table4's, the learners', prediction's, the suites'): forked children
+# inherit the modules instead of importing them each
+for _heavy in ("scipy.sparse", "sklearn.linear_model", "privref.app.experiments.pate",
+               "privref.app.prediction_cli", "privref.app.blackbox_suite",
+               "privref.app.library_cli"):
+    importlib.import_module(_heavy)
+
+distributions_by_package()  # the installed distributions, scanned once: every audit reads them
 
 _ENTRY = str(Path(privref.__file__).with_name("__main__.py"))
 

@@ -65,16 +65,22 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import os
 import sys
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Final
 
 from privref.audits.blackbox.adapters import MissingDependency
-from privref.audits.blackbox.declarations import claim_text, library_version
+from privref.audits.blackbox.declarations import (
+    claim_text,
+    distributions_by_package,
+    library_version,
+)
 from privref.audits.blackbox.errors import TargetFailure
 from privref.audits.blackbox.isolation import supervise
 from privref.audits.blackbox.report import BlackboxReport, exact_text, write_json
@@ -91,9 +97,28 @@ from .commands.exit_codes import (
 )
 from .reports.output import check_output_path, same_file
 
-__all__ = ["KEYS", "MAX_ENTRIES", "MAX_SUITE_BYTES", "MAX_SUITE_SAMPLES", "SuiteCase",
-           "SuiteResult", "check_budget", "check_case", "configure_parser", "load_suite",
-           "real_verdict", "run", "run_case", "status_of", "suite_cases", "summary"]
+__all__ = [
+    "KEYS",
+    "MAX_ENTRIES",
+    "MAX_SUITE_BYTES",
+    "MAX_SUITE_SAMPLES",
+    "SuiteCase",
+    "SuiteResult",
+    "bound_text",
+    "check_budget",
+    "check_case",
+    "configure_parser",
+    "false_alarm_bound",
+    "false_alarm_share",
+    "load_suite",
+    "real_verdict",
+    "run",
+    "run_case",
+    "run_cases",
+    "status_of",
+    "suite_cases",
+    "summary",
+]
 
 VERDICTS = ("VIOLATION", "NO_VIOLATION_FOUND")
 
@@ -482,6 +507,7 @@ def run_case(case: SuiteCase, workers: str | None = None) -> SuiteResult:
         args = argparse.Namespace(**{**vars(args), "workers": workers})
     if args.seed is None:  # a regression suite is reproducible: seed 0 unless given
         args = argparse.Namespace(**{**vars(args), "seed": "0"})
+    distributions_by_package()  # read once here, not in every supervised child
     try:
         report = supervise(lambda: _audit(args))
     except MissingDependency as exc:
@@ -500,12 +526,8 @@ def run_case(case: SuiteCase, workers: str | None = None) -> SuiteResult:
 
 
 def real_verdict(report: BlackboxReport) -> str | None:
-    """The real-arithmetic view's verdict: VIOLATION when a confirmed pair's violation is proved
-    by an event that reads no float bits (:attr:`BlackboxReport.real_arithmetic_violation`),
-    NO_VIOLATION_FOUND otherwise; None when the audit reached no verdict."""
-    if report.verdict is None:
-        return None
-    return "VIOLATION" if report.real_arithmetic_violation else "NO_VIOLATION_FOUND"
+    """The real-arithmetic view's verdict (:attr:`BlackboxReport.real_verdict`)."""
+    return report.real_verdict
 
 
 def suite_cases(path: str | Path) -> list[SuiteCase]:
@@ -536,6 +558,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("suite", metavar="SUITE", help="a suite file (.toml, or .json)")
     parser.add_argument("--json", metavar="PATH",
                         help="write every report, the summary and the exit status to PATH")
+    parser.add_argument("--html", metavar="PATH",
+                        help="write a self-contained HTML page, one row per entry, to PATH")
     parser.add_argument("--workers", default=None, metavar="W",
                         help="worker processes per audit unless an entry sets them (default 1)")
     parser.add_argument("--only", metavar="NAME", action="append",
@@ -571,10 +595,11 @@ def status_of(results: Sequence[SuiteResult], allow_empty: bool = False) -> int:
     return EXIT_OK
 
 
-def _not_an_input(output: str, source: Path, what: str) -> None:
-    """InvalidArgument when ``--json output`` is ``source``: a report never overwrites an input."""
+def _not_an_input(output: str, source: Path, what: str, flag: str = "json") -> None:
+    """InvalidArgument when ``--json output`` (``--html``) is ``source``: a report never
+    overwrites an input."""
     if same_file(Path(output), source):
-        raise InvalidArgument(f"--json {output} is {what}; the report would overwrite it: "
+        raise InvalidArgument(f"--{flag} {output} is {what}; the report would overwrite it: "
                               "choose another path")
 
 
@@ -585,9 +610,11 @@ def run(args: argparse.Namespace) -> int:
 
     Raises InvalidArgument (exit 2) for a bad suite file, flag or budget, before any audit runs.
     """
-    if args.json:
-        check_output_path("--json", args.json)
-        _not_an_input(args.json, Path(args.suite), "the suite file")
+    for flag in ("json", "html"):
+        path = getattr(args, flag, None)
+        if path:
+            check_output_path(f"--{flag}", path)
+            _not_an_input(path, Path(args.suite), "the suite file", flag)
     workers = "1" if args.workers is None else args.workers
     blackbox_cli._int(workers, "--workers", 1, MAX_WORKERS)
     cases: Sequence[SuiteCase] = load_suite(args.suite)
@@ -596,27 +623,113 @@ def run(args: argparse.Namespace) -> int:
         if not cases:
             raise InvalidArgument(f"--only {args.only}: no entry of {args.suite} matches")
     check_budget(cases, f"suite {args.suite}")
-    if args.json:
-        for case in cases:
+    for flag in ("json", "html"):
+        output: str | None = getattr(args, flag, None)
+        for case in cases if output else ():
             source = case.argv[0].rpartition(":")[0]
-            if source.endswith(".py") or "/" in source:
-                _not_an_input(args.json, Path(source), f"the target file of entry {case.name!r}")
+            if output and (source.endswith(".py") or "/" in source):
+                _not_an_input(output, Path(source), f"the target file of entry {case.name!r}",
+                              flag)
+    return run_cases(cases, workers, json_path=args.json, source=str(args.suite),
+                     allow_empty=getattr(args, "allow_empty", False),
+                     html_path=getattr(args, "html", None))
+
+
+def false_alarm_share(expect: str, expect_real: str | None, confidence: Fraction) -> Fraction:
+    """What one audit that reached a verdict adds to a run's false-alarm bound: ``1 -
+    confidence`` when it expects NO_VIOLATION_FOUND in a view (``expect`` or ``expect_real``),
+    else 0 (an audit expecting VIOLATION in every view cannot be failed by a false alarm).  The
+    one rule of :func:`false_alarm_bound` and of the pytest plugin
+    (:mod:`privref.app.pytest_plugin`)."""
+    return 1 - confidence if "NO_VIOLATION_FOUND" in (expect, expect_real) else Fraction(0)
+
+
+def false_alarm_bound(results: Sequence[SuiteResult]) -> tuple[Fraction, int]:
+    """(bound, k): the probability that any entry of a run is FAILed by a false alarm is at most
+    ``bound``, the sum of ``1 - confidence`` over the ``k`` entries that reached a verdict and
+    expect NO_VIOLATION_FOUND in a view (``expect`` or ``expect_real``).  Union bound: each such
+    audit reports a violation of a claim that holds with probability at most ``1 - confidence``
+    (the black-box auditor's guarantee, docs/blackbox.md); an entry expecting VIOLATION in
+    every view cannot be failed by a false alarm."""
+    total, count = Fraction(0), 0
+    for r in results:
+        if r.report is not None and r.report.verdict is not None:
+            share = false_alarm_share(r.case.expect, r.case.expect_real, r.report.confidence)
+            total += share
+            count += share > 0
+    return total, count
+
+
+def bound_text(value: Fraction, digits: int = 3) -> str:
+    """``value`` rounded **up** to ``digits`` significant decimal digits (``3e-06``,
+    ``0.0123``, ``1``): never below the value, so a printed upper bound stays one (``.3g``
+    rounds to nearest: 1/3 x 10^-6 would read 3.33e-07).  The float logarithm only proposes
+    the exponent; exact comparisons fix it."""
+    if value <= 0:
+        return "0"
+    e = math.floor(math.log10(value.numerator) - math.log10(value.denominator))
+    while Fraction(10) ** e > value:
+        e -= 1
+    while Fraction(10) ** (e + 1) <= value:
+        e += 1
+    scaled = value * Fraction(10) ** (digits - 1 - e)
+    m = -(-scaled.numerator // scaled.denominator)  # ceil
+    if m == 10**digits:
+        m, e = 10 ** (digits - 1), e + 1
+    text = str(m).rstrip("0") or "0"
+    if -4 <= e <= 5:  # a plain decimal
+        shift = e - (len(text) - 1)  # value = text * 10**shift
+        if shift >= 0:
+            return text + "0" * shift
+        text = text.rjust(-shift + 1, "0")
+        return f"{text[:shift]}.{text[shift:]}"
+    mantissa = text[0] + ("." + text[1:] if len(text) > 1 else "")
+    return f"{mantissa}e{e:+03d}"
+
+
+def false_alarm_line(results: Sequence[SuiteResult]) -> str:
+    """The run's false-alarm statement (:func:`false_alarm_bound`), one line."""
+    bound, count = false_alarm_bound(results)
+    return (f"false-alarm probability of this run <= {bound_text(bound)} (union bound over the "
+            f"{count} entr{'y' if count == 1 else 'ies'} expecting no violation in a view)")
+
+
+def run_cases(cases: Sequence[SuiteCase], workers: str, *, json_path: str | None, source: str,
+              allow_empty: bool = False, extra_json: Mapping[str, Any] | None = None,
+              prefix: str = _PREFIX, html_path: str | None = None,
+              header: Sequence[str] = ()) -> int:
+    """Run validated ``cases`` (see :func:`run`): one line each on stdout, the false-alarm line
+    and the summary on stderr, the JSON report (``extra_json`` merged in) when ``json_path``,
+    the HTML page (:mod:`privref.app.reports.suite_html`, ``header`` lines on top) when
+    ``html_path``; returns the exit status of :func:`status_of`."""
     results = []
     for case in cases:
         result = run_case(case, workers=workers)
         print(result.line(), flush=True)
         results.append(result)
-    status = status_of(results, getattr(args, "allow_empty", False))
+    status = status_of(results, allow_empty)
+    print(false_alarm_line(results), file=sys.stderr)
     print(summary(results), file=sys.stderr)
-    if args.json:
-        write_json(args.json, {"suite": str(args.suite), "exit_status": status,
+    if json_path:
+        bound, count = false_alarm_bound(results)
+        write_json(json_path, {"suite": source, "exit_status": status,
                                "summary": summary(results),
+                               "false_alarm_bound": float(bound),
+                               "false_alarm_bound_exact": str(bound),
+                               "entries_expecting_no_violation": count,
+                               **(extra_json or {}),
                                "results": [r.to_json() for r in results]})
+    if html_path:
+        from .reports.suite_html import write_suite_html
+
+        write_suite_html(html_path, f"{prefix}: {source}", results,
+                         [*header, summary(results), false_alarm_line(results),
+                          f"exit status {status}"])
     skipped = [r for r in results if r.status == "SKIP"]
     if len(skipped) == len(results):
         why = sorted({r.error or "skipped" for r in skipped})
         if status == EXIT_NOTHING_CHECKED:
-            print(f"{_PREFIX}: error: nothing was checked: all {len(results)} entries to run "
+            print(f"{prefix}: error: nothing was checked: all {len(results)} entries to run "
                   f"were skipped ({'; '.join(why)[:300]}); install what they require, or pass "
                   "--allow-empty to accept a run that checks nothing", file=sys.stderr)
         else:
@@ -625,7 +738,7 @@ def run(args: argparse.Namespace) -> int:
     if status == EXIT_TARGET:
         failed = [r for r in results if r.target_failure]
         names = ", ".join(r.case.name for r in failed)
-        print(f"{_PREFIX}: error: the target of {len(failed)} entr"
+        print(f"{prefix}: error: the target of {len(failed)} entr"
               f"{'y' if len(failed) == 1 else 'ies'} failed ({names[:200]}), so nothing was "
               f"concluded about {'it' if len(failed) == 1 else 'them'}; first: "
               f"{(failed[0].error or '')[:500]}", file=sys.stderr)

@@ -544,6 +544,10 @@ def audit_zcdp(mechanism: Mechanism[Any], universe: Universe, claim: ZCDPClaim, 
     pair and order, UNDECIDED otherwise.  Source: Bun and Steinke 2016, Definition 1.1."""
     if not isinstance(claim, ZCDPClaim):
         raise InvalidArgument(f"claim={claim!r} must be a ZCDPClaim")
+    if claim.approx_delta:
+        raise InvalidArgument(f"claim={claim}: approximate zCDP (approx_delta > 0) is not decided "
+                              "from the Renyi curve (its events are unknown); audit it at an "
+                              "(epsilon, delta) point (declarations.audited_point)")
     curves = exact_curves(mechanism, universe, orders=orders, mu=False, precision=precision,
                           pair_limit=pair_limit, decide_rho=claim.rho)
     return zcdp_verdict(curves, claim)
@@ -553,6 +557,9 @@ def zcdp_verdict(curves: ExactCurves, claim: ZCDPClaim) -> ZCDPAudit:
     """The verdict on ``claim`` from curves computed with ρ (:func:`exact_curves` with
     ``rho=True``): VIOLATED when ρ* > ρ is proved, HOLDS when ρ* <= ρ is proved, else
     UNDECIDED.  Source: Bun and Steinke 2016, Definition 1.1."""
+    if claim.approx_delta:
+        raise InvalidArgument(f"claim={claim}: approximate zCDP is not decided from the Renyi "
+                              "curve; audit it at an (epsilon, delta) point")
     rho = curves.rho
     if rho is None:
         raise InvalidArgument("curves: computed without rho (exact_curves(..., rho=True))")

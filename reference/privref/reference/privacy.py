@@ -126,24 +126,40 @@ class ZCDPClaim:
 
     ``delta`` is the point at which an auditor converts the claim to (epsilon, delta)-DP by
     default (None: the auditor needs one, e.g. ``--delta`` / ``delta=``); when given it lies in
-    (0, 1).  Both are validated at construction (InvalidArgument naming ``rho`` or ``delta``)
-    and stored as Fractions.
+    (0, 1).  ``approx_delta`` > 0 makes it approximate zCDP, OpenDP's
+    ``Approximate(ZeroConcentratedDivergence)`` (ρ, δ_a) (Bun and Steinke 2016, Definition 8.1:
+    conditioned on events of probability >= 1 - δ_a the laws are ρ-zCDP); it lies in [0, 1).
+    All are validated at construction (InvalidArgument naming ``rho``, ``delta`` or
+    ``approx_delta``) and stored as Fractions.
     """
 
     rho: Fraction
     delta: Fraction | None = None
+    approx_delta: Fraction = Fraction(0)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "rho", _positive(self.rho, "rho"))
         object.__setattr__(self, "delta", _open_delta(self.delta, "zCDP"))
+        approx = self.approx_delta
+        if (isinstance(approx, bool) or not isinstance(approx, Fraction | int)
+                or not 0 <= approx < 1):
+            raise InvalidArgument(f"approx_delta={approx!r} must be an exact number in [0, 1)")
+        object.__setattr__(self, "approx_delta", Fraction(approx))
+        if self.delta is not None and self.delta <= self.approx_delta:
+            raise InvalidArgument(f"delta={self.delta} must exceed approx_delta="
+                                  f"{self.approx_delta}: the audited delta includes it")
 
     @staticmethod
-    def of(rho: ExactInput, delta: ExactInput | None = None) -> ZCDPClaim:
+    def of(rho: ExactInput, delta: ExactInput | None = None,
+           approx_delta: ExactInput = 0) -> ZCDPClaim:
         """Build from user input (exact numbers; a float is its exact binary value)."""
         return ZCDPClaim(to_fraction(rho, "rho"),
-                         None if delta is None else check_delta(delta))
+                         None if delta is None else check_delta(delta),
+                         check_delta(approx_delta, "approx_delta"))
 
     def __str__(self) -> str:
+        if self.approx_delta:
+            return f"({self.rho}, {self.approx_delta})-approximate zCDP"
         return f"{self.rho}-zCDP"
 
 

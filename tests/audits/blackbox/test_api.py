@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from fractions import Fraction
 
 import numpy as np
@@ -64,13 +65,18 @@ def test_floats_are_taken_at_their_exact_binary_value() -> None:
         assert_private(my_rr, epsilon=1, pairs=[([0], [1], [2])])  # type: ignore[list-item]
 
 
+def test_audit_callable_is_assert_private_without_the_assertion() -> None:
+    """One parameter list: assert_private forwards every argument to audit_callable."""
+    assert inspect.signature(api.audit_callable) == inspect.signature(assert_private)
+
+
 def test_strategy_is_reexported_lazily() -> None:
     """``api.neighboring_pairs`` (and the package's) still resolve, imported on first access."""
     import privref.audits.blackbox as package
 
     assert api.neighboring_pairs is strategies.neighboring_pairs
     assert package.neighboring_pairs is strategies.neighboring_pairs
-    assert set(api.__all__) == {"assert_private"}
+    assert set(api.__all__) == {"assert_private", "audit_callable"}
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         api.nope  # noqa: B018
 

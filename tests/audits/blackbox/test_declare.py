@@ -278,7 +278,8 @@ def test_pure_claim_point_and_claim_json() -> None:
     claim = PrivacyClaim.of("1/2")
     assert audited_point(claim, None).epsilon.exact == Fraction(1, 2)
     assert audited_point(claim, Fraction(1, 10)).delta == Fraction(1, 10)  # the user's choice
-    assert claim_json(ZCDPClaim(Fraction(1, 8))) == {"kind": "zcdp", "rho": "1/8", "delta": None}
+    assert claim_json(ZCDPClaim(Fraction(1, 8))) == {"kind": "zcdp", "rho": "1/8", "delta": None,
+                                                     "approx_delta": "0"}
     assert claim_json(claim) == {"kind": "dp", "epsilon": "1/2", "delta": "0"}
 
 
@@ -355,7 +356,8 @@ def test_zcdp_claim_is_recorded_and_audited_at_its_point(target_file: Path,
                                                          capsys: pytest.CaptureFixture[str]) -> None:
     report = _audit([f"{target_file}:zcdp", "--samples", "2000", "--seed", "1"],
                     tmp_path / "z.json")
-    assert report["declared_claim"] == {"kind": "zcdp", "rho": "1/8", "delta": "1/1000"}
+    assert report["declared_claim"] == {"kind": "zcdp", "rho": "1/8", "delta": "1/1000",
+                                        "approx_delta": "0"}
     assert report["claimed_epsilon_exact"] == str(zcdp_to_dp_epsilon(Fraction(1, 8),
                                                                       Fraction(1, 1000)))
     assert report["claimed_delta_exact"] == "1/1000" and report["pair"] == [[10], []]
@@ -467,3 +469,92 @@ def test_a_direct_run_audit_report_records_the_targets_declarations(target_file:
     assert report.relation_source is None
     found = report.to_json()
     assert found["libraries"][0]["name"] == "numpy" and found["declared_claim"]["kind"] == "dp"
+
+
+# A leaky Gaussian: with probability 1/20 it releases its input's bit outright, otherwise a
+# Gaussian of sigma 2 (rho = 1/8 on the bit), rounded to an integer (no float bits to read).
+# Conditioned on "no leak" (probability 19/20 on
+# both inputs) it is 1/8-zCDP: (1/8, 1/20)-approximately zCDP and no less (the leak alone is a
+# 1/20 gap at every epsilon).
+LEAKY = """
+import numpy as np
+from privref.audits.blackbox import declare
+
+def _leaky(data, rng, size):
+    leak = rng.random(size) < 0.05
+    noisy = np.rint(data[0] + 2.0 * rng.standard_normal(size)).astype(np.int64)  # post-processing
+    return np.where(leak, 100 + data[0], noisy)
+
+@declare(rho="1/8", approx_delta="1/20", delta="3/40", relation="substitution",
+         pairs=[[[0], [1]]])
+def stated(data, rng, size):
+    return _leaky(data, rng, size)
+
+@declare(rho="1/8", approx_delta="1/200", delta="1/100", relation="substitution",
+         pairs=[[[0], [1]]])
+def understated(data, rng, size):
+    return _leaky(data, rng, size)
+"""
+
+
+def test_approximate_zcdp_point_adds_the_conditioning_term() -> None:
+    """(rho, a)-approximate zCDP at delta: (eps_rho(delta - a) + ln(1/(1 - a)), delta), exactly."""
+    claim = ZCDPClaim(Fraction(1, 2), None, Fraction(1, 100))
+    point = audited_point(claim, Fraction(1, 10))
+    expected = zcdp_to_dp_epsilon(Fraction(1, 2), Fraction(9, 100)) + log(Fraction(100, 99))
+    assert str(point.claim.epsilon) == str(expected)
+    assert point.claim.delta == Fraction(1, 10)
+    assert "approximate zCDP" in str(point.conversion)
+    with pytest.raises(InvalidArgument, match="must exceed the claim's approx_delta=1/100"):
+        audited_point(claim, Fraction(1, 100))
+    # the default delta grid keeps only deltas above approx_delta
+    small = ZCDPClaim(Fraction(1, 2), None, Fraction(1, 10**4))
+    assert [p.claim.delta for p in profile_points(small)] == [Fraction(1, 1000), Fraction(1, 100)]
+    with pytest.raises(InvalidArgument, match="no default delta exceeds the claim's approx_delta"):
+        profile_points(claim)
+    with pytest.raises(InvalidArgument, match="approx_delta"):
+        ZCDPClaim(Fraction(1), Fraction(1, 100), Fraction(1, 50))
+    with pytest.raises(TargetLoadError, match=r"approx_delta=\.\.\.\) needs rho"):
+        declare(epsilon=1, approx_delta="1/10")
+    assert claim_json(claim)["approx_delta"] == "1/100"
+
+
+def test_approximate_zcdp_claims_are_audited(tmp_path: Path) -> None:
+    """Fixed seeds.  Stated at its true (1/8, 1/20) the leaky Gaussian passes (a VIOLATION would
+    be a false alarm, probability <= 10^-7); with approx_delta 1/200 at delta 1/100 it is
+    flagged: the leak event alone has probability 1/20 > 1/100 under one input and 0 under the
+    other."""
+    path = tmp_path / "leaky.py"
+    path.write_text(LEAKY, encoding="utf-8")
+    fine = _audit([f"{path}:stated", "--samples", "20000", "--seed", "2",
+                   "--confidence", str(AUDIT_CONFIDENCE)], tmp_path / "s.json")
+    assert fine["verdict"] == "NO_VIOLATION_FOUND"
+    assert fine["declared_claim"]["approx_delta"] == "1/20"  # type: ignore[index]
+    bad = _audit([f"{path}:understated", "--samples", "20000", "--seed", "2",
+                  "--confidence", str(AUDIT_CONFIDENCE)], tmp_path / "u.json")
+    assert bad["verdict"] == "VIOLATION"
+
+
+def test_the_distribution_map_is_read_again_only_when_installed_metadata_changes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """distributions_by_package parses the installed metadata once, again when a folder of
+    sys.path gains a *.dist-info, not for a folder without metadata (a test's tmp folder)."""
+    import importlib.metadata
+
+    from privref.audits.blackbox import declarations
+
+    reads: list[int] = []
+
+    def counted() -> dict[str, list[str]]:
+        reads.append(1)
+        return {"read": [str(len(reads))]}
+
+    monkeypatch.setattr(importlib.metadata, "packages_distributions", counted)
+    monkeypatch.setattr(declarations, "_DISTRIBUTIONS", {})
+    assert declarations.distributions_by_package() == {"read": ["1"]}
+    assert declarations.distributions_by_package() == {"read": ["1"]}
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert declarations.distributions_by_package() == {"read": ["1"]}
+    (tmp_path / "fake-1.0.dist-info").mkdir()
+    assert declarations.distributions_by_package() == {"read": ["2"]}
+    assert len(declarations._DISTRIBUTIONS) == 1  # only the current map is kept

@@ -46,6 +46,8 @@ commands:
                    when every verdict is the expected one and something was checked
   audit-prediction black-box audit of a prediction service (PATE, GNMax, yours) on the
                    natural, poison or query-choosing adversary's pair
+  audit-library    run the shipped suite of a DP library (opendp, diffprivlib, pydp,
+                   pipelinedp, tmlt): both views, exit 0 only when every verdict is expected
   lemmas           print the lemma ledger (and run its checks with --check)
   learn            learning-curve experiment: labeled/unlabeled sample complexity vs d
   illustrate       illustrations of paper 003 (public data): JSON table and PNG plot
@@ -133,6 +135,16 @@ def _parser(wanted: str | None) -> argparse.ArgumentParser:
         from .. import prediction_cli
         prediction_cli.configure_parser(prediction)
         prediction.set_defaults(func=prediction_cli.run)
+    library = command(
+        sub, "audit-library",
+        "Run the shipped regression suite of a DP library (opendp, diffprivlib, pydp,\n"
+        "pipelinedp, tmlt): one line per mechanism and configuration, both views where\n"
+        "outputs are floats; exit 0/1/5/6 as blackbox-suite, 6 when the library is not\n"
+        "installed, 2 when its version is outside the tested range (docs/library-suites.md).")
+    if wanted == "audit-library":
+        from .. import library_cli
+        library_cli.configure_parser(library)
+        library.set_defaults(func=library_cli.run)
     lemmas = command(
         sub, "lemmas",
         "Print every ledger entry with its status; --check runs every check (one progress\n"

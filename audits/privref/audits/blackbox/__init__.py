@@ -9,7 +9,7 @@ Importing this package does not import hypothesis; ``neighboring_pairs`` (a hypo
 """
 
 from .adapters import register_target, registered_target_names
-from .api import assert_private
+from .api import assert_private, audit_callable
 from .checkpoint import CheckpointError
 from .config import AuditConfig
 from .curves import CurveBounds, CurveRequest
@@ -61,6 +61,7 @@ __all__ = [
     "WitnessSamples",
     "ZCDPClaim",
     "assert_private",
+    "audit_callable",
     "audited_point",
     "candidate_pairs",
     "declare",

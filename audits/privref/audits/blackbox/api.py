@@ -36,7 +36,7 @@ from .search import SearchSpace
 from .sequential import default_first_round, run_sequential_audit, schedule
 from .target import DEFAULT_TIMEOUT, check_timeout, target_from_callable
 
-__all__ = ["assert_private"]
+__all__ = ["assert_private", "audit_callable"]
 
 
 def __getattr__(name: str) -> object:
@@ -127,6 +127,46 @@ def assert_private(mechanism: object, *, epsilon: Real | ExactInput | None = Non
     probability at most ``1 - confidence`` (for a truly private mechanism).
     Passing is no proof of privacy.
     """
+    report = audit_callable(mechanism, epsilon=epsilon, delta=delta, pairs=pairs, samples=samples,
+                            confidence=confidence, seed=seed, workers=workers, search=search,
+                            estimator=estimator, float_events=float_events, relation=relation,
+                            group=group, timeout=timeout, override_relation=override_relation,
+                            sequential=sequential, first_round=first_round)
+    if report.verdict is BlackboxVerdict.VIOLATION:
+        w = report.witness
+        assert w is not None
+        leak = (f"\n  {FLOAT_LEAK}\n  event counts: {dict(w.estimate.counts)}"
+                if report.float_leak else "")
+        raise AssertionError(
+            f"{report.target} is not ({report.claimed_epsilon}, {report.claimed_delta})-DP: "
+            f"epsilon >= "
+            f"{report.epsilon_lower_bound:.6g} with confidence {report.confidence}\n"
+            f"  witness pair: {list(w.pair[0])!r} vs {list(w.pair[1])!r} ({w.estimate.direction})\n"
+            f"  event: {w.estimate.event}\n"
+            f"  counts: {dict(w.estimate.counts)}\n"
+            f"  samples: {report.samples} per side, seed {report.seed}" + leak
+            + ("" if report.sequential is None else
+               f"\n  sequential: {report.samples_used} of {report.sequential.budget} samples per "
+               f"side used in {len(report.sequential.rounds)} round(s)"))
+    return report
+
+
+def audit_callable(mechanism: object, *, epsilon: Real | ExactInput | None = None,
+                   delta: ExactInput | None = None,
+                   pairs: Sequence[tuple[Sequence[Hashable], Sequence[Hashable]]] | None = None,
+                   samples: int = 20_000, confidence: ExactInput = Fraction(95, 100), seed: int = 0,
+                   workers: int = 1, search: SearchSpace | None = None,
+                   estimator: Estimator | None = None, float_events: bool = True,
+                   relation: NeighborRelation | str | None = None, group: int = 1,
+                   timeout: float | None = DEFAULT_TIMEOUT,
+                   override_relation: bool = False, sequential: bool = False,
+                   first_round: int | None = None) -> BlackboxReport:
+    """The audit :func:`assert_private` makes, without its assertion: the report, whatever the
+    verdict (a VIOLATION is returned, not raised).  Same parameters (one list: a test checks that
+    the two signatures are equal), defaults, validation and guarantee as :func:`assert_private`:
+    for a mechanism that satisfies the claim, a complete report's VIOLATION has probability at
+    most ``1 - confidence``.
+    """
     if not isinstance(sequential, bool):
         raise InvalidArgument(f"sequential={sequential!r} must be True or False")
     if not sequential and first_round is not None:
@@ -169,19 +209,4 @@ def assert_private(mechanism: object, *, epsilon: Real | ExactInput | None = Non
                                relation_source=source,
                                declared_claim=target.claim if epsilon is None else None,
                                claim_conversion=conversion, libraries=target.libraries)
-    if report.verdict is BlackboxVerdict.VIOLATION:
-        w = report.witness
-        assert w is not None
-        leak = (f"\n  {FLOAT_LEAK}\n  event counts: {dict(w.estimate.counts)}"
-                if report.float_leak else "")
-        raise AssertionError(
-            f"{target.name} is not ({claim.epsilon}, {claim.delta})-DP: epsilon >= "
-            f"{report.epsilon_lower_bound:.6g} with confidence {conf}\n"
-            f"  witness pair: {list(w.pair[0])!r} vs {list(w.pair[1])!r} ({w.estimate.direction})\n"
-            f"  event: {w.estimate.event}\n"
-            f"  counts: {dict(w.estimate.counts)}\n"
-            f"  samples: {report.samples} per side, seed {report.seed}" + leak
-            + ("" if report.sequential is None else
-               f"\n  sequential: {report.samples_used} of {report.sequential.budget} samples per "
-               f"side used in {len(report.sequential.rounds)} round(s)"))
     return report

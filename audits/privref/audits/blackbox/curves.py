@@ -271,6 +271,13 @@ def claimed_delta(claim: Claim, epsilon: Fraction) -> Fraction | None:
     :func:`privref.reference.accounting.zcdp_to_dp_delta` (Canonne, Kamath and Steinke 2020);
     μ-GDP the upper end of :meth:`privref.reference.fdp.GaussianDP.delta` (Dong, Roth and Su
     2022, Corollary 2.13)."""
+    if isinstance(claim, ZCDPClaim) and claim.approx_delta:
+        # (rho, a)-approximate zCDP: (e, a + delta_rho(e - ln(1/(1-a))))-DP for every e
+        # (declarations.audited_point's proof); ln(1/(1-a)) <= a/(1-a) and delta_rho decreases
+        shifted = epsilon - claim.approx_delta / (1 - claim.approx_delta)
+        if shifted <= 0:
+            return Fraction(1)
+        return min(Fraction(1), claim.approx_delta + zcdp_to_dp_delta(claim.rho, shifted).hi)
     if isinstance(claim, ZCDPClaim):
         return min(Fraction(1), zcdp_to_dp_delta(claim.rho, epsilon).hi)
     if isinstance(claim, GDPClaim):
@@ -395,7 +402,7 @@ def curve_bounds(evidence: Sequence[EventEvidence], request: CurveRequest, *,
                 refuted.append(f"delta({e}) >= {float(d):.4g} > claimed {float(c):.4g}")
         if isinstance(claim, GDPClaim) and mu > claim.mu:
             refuted.append(f"mu >= {float(mu):.6g} > claimed mu {claim.mu}")
-        if isinstance(claim, ZCDPClaim) and rho > claim.rho:
+        if isinstance(claim, ZCDPClaim) and not claim.approx_delta and rho > claim.rho:
             refuted.append(f"rho >= {float(rho):.6g} > claimed rho {claim.rho}")
     return CurveBounds(confidence, joint_with_verdict, len(forward), request.epsilons,
                        tuple(delta_lower), tuple(delta_events), mu, mu_event, request.orders,

@@ -10,7 +10,8 @@ and what is allowed):
     :class:`ZCDPClaim` (ρ-zCDP), a :class:`GDPClaim` (μ-GDP), a :class:`ProfileClaim`
     (a privacy profile, finitely many
     (ε, δ) points), or a mapping ``{"epsilon": E, "delta": D}``, ``{"rho": R}`` (optionally
-    ``"delta"``: the point audited by default), ``{"mu": M}`` (μ-GDP, optionally ``"delta"``)
+    ``"delta"``: the point audited by default, and ``"approx_delta"``: approximate zCDP),
+    ``{"mu": M}`` (μ-GDP, optionally ``"delta"``)
     or ``{"profile": [[E1, D1], ...]}``;
 ``privref_relation``
     the neighbor relation the claim is stated under: a name (``"add-remove"``) or a relation
@@ -37,6 +38,7 @@ binary value.  Claims are audited at one (ε, δ) point,
 from __future__ import annotations
 
 import importlib.metadata
+import os
 import sys
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -63,7 +65,7 @@ from privref.reference.privacy import (
     ZCDPClaim,
     parse_epsilon,
 )
-from privref.reference.reals import Order, Real, compare, rational
+from privref.reference.reals import Order, Real, compare, log, rational
 from privref.reference.validate import ExactInput, check_delta, to_fraction
 
 from .errors import MissingDependency, TargetLoadError
@@ -89,6 +91,7 @@ __all__ = [
     "claim_text",
     "declare",
     "detect_libraries",
+    "distributions_by_package",
     "library_version",
     "profile_points",
     "read_declaration",
@@ -293,7 +296,8 @@ def _fail(attribute: str, value: object, allowed: str, why: str = "") -> TargetL
 
 
 _CLAIM_ALLOWED = ("an epsilon ('1/2', 'ln(3)', 1), PrivacyClaim, ZCDPClaim, ProfileClaim, "
-                  "GDPClaim, or a mapping {'epsilon': E, 'delta': D} | {'rho': R[, 'delta': D]} "
+                  "GDPClaim, or a mapping {'epsilon': E, 'delta': D} | {'rho': R[, 'delta': D]"
+                  "[, 'approx_delta': A]} "
                   "| {'mu': M[, 'delta': D]} | {'profile': [[E, D], ...]}")
 
 
@@ -305,10 +309,11 @@ def _claim(value: object, attribute: str = "privref_claim") -> DeclaredClaim:
             keys = set(value)
             if keys <= {"epsilon", "delta"} and "epsilon" in keys:
                 return PrivacyClaim.of(value["epsilon"], value.get("delta", 0))
-            if keys <= {"rho", "delta"} and "rho" in keys:
+            if keys <= {"rho", "delta", "approx_delta"} and "rho" in keys:
                 delta = value.get("delta")
                 return ZCDPClaim(to_fraction(value["rho"], "rho"),
-                                 None if delta is None else check_delta(delta))
+                                 None if delta is None else check_delta(delta),
+                                 check_delta(value.get("approx_delta", 0), "approx_delta"))
             if keys <= {"mu", "delta"} and "mu" in keys:
                 delta = value.get("delta")
                 return GDPClaim(to_fraction(value["mu"], "mu"),
@@ -455,6 +460,42 @@ def library_version(name: str) -> str | None:
         return None
 
 
+_DISTRIBUTIONS: dict[tuple[tuple[str, tuple[str, ...]], ...], Mapping[str, list[str]]] = {}
+
+
+def _metadata_dirs() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each ``sys.path`` folder holding distribution metadata, with the names of its
+    ``*.dist-info`` / ``*.egg-info`` entries (a listing per folder, about a millisecond)."""
+    found = []
+    for entry in sys.path:
+        try:
+            with os.scandir(entry or ".") as listing:
+                names = tuple(sorted(e.name for e in listing
+                                     if e.name.endswith((".dist-info", ".egg-info"))))
+        except OSError:  # a zip file, a missing folder
+            continue
+        if names:
+            found.append((entry, names))
+    return tuple(found)
+
+
+def distributions_by_package() -> Mapping[str, list[str]]:
+    """``importlib.metadata.packages_distributions()`` (top-level module name -> the
+    distributions providing it), read again only when the installed distributions on
+    ``sys.path`` change (a metadata folder added or removed; a folder without metadata, such
+    as a test's temporary folder, changes nothing): it parses every installed distribution's
+    file list (about 0.4 s in this project's environment), and every audit of an in-process
+    callable asked for it twice.  Only the current mapping is kept."""
+    key = _metadata_dirs()
+    if key not in _DISTRIBUTIONS:
+        _DISTRIBUTIONS.clear()
+        try:
+            _DISTRIBUTIONS[key] = importlib.metadata.packages_distributions()
+        except Exception:  # pragma: no cover - broken metadata in the environment
+            return {}
+    return _DISTRIBUTIONS[key]
+
+
 def _library(value: object, attribute: str = "privref_library") -> LibraryVersion:
     """The declared library with its installed version, None when it is not installed here: a
     declaration is read without the library (one targets file may span several environments);
@@ -510,11 +551,14 @@ def declare(*, epsilon: Real | ExactInput | None = None, delta: ExactInput | Non
             elements: Sequence[Hashable] | None = None, sizes: Sequence[int] | None = None,
             bounds: tuple[int | Fraction | float, int | Fraction | float] | None = None,
             library: str | None = None, mu: ExactInput | None = None,
-            uses_own_randomness: bool | None = None) -> Callable[[F], F]:
+            uses_own_randomness: bool | None = None,
+            approx_delta: ExactInput | None = None) -> Callable[[F], F]:
     """Decorator setting a target's ``privref_*`` attributes, validated at once.
 
     Claim: ``epsilon`` (with ``delta``, default 0), or ``rho`` (ρ-zCDP; ``delta`` is then the
-    point audited by default), or ``mu`` (μ-GDP, Dong, Roth and Su 2022; ``delta`` as for
+    point audited by default; with ``approx_delta`` δ_a > 0, (ρ, δ_a)-approximate zCDP, OpenDP's
+    native claim for its threshold measurements, audited at :func:`audited_point`'s point), or
+    ``mu`` (μ-GDP, Dong, Roth and Su 2022; ``delta`` as for
     ``rho``), or ``profile=[(eps, delta), ...]``: at most one kind.  The
     other arguments are those of :func:`read_declaration`'s attributes (``elements``,
     ``sizes`` and ``bounds`` form ``privref_domain``).  Raises TargetLoadError naming the
@@ -535,6 +579,9 @@ def declare(*, epsilon: Real | ExactInput | None = None, delta: ExactInput | Non
                               "or profile")
     if delta is not None and not kinds:
         raise TargetLoadError("privref_claim: declare(delta=...) needs epsilon, rho or mu")
+    if approx_delta is not None and rho is None:
+        raise TargetLoadError("privref_claim: declare(approx_delta=...) needs rho (approximate "
+                              "zCDP, Bun and Steinke 2016 Def. 8.1)")
     if uses_own_randomness is not None and not isinstance(uses_own_randomness, bool):
         raise TargetLoadError(f"uses_own_randomness={uses_own_randomness!r}: allowed: True or "
                               "False (the target draws from its library's own generator)")
@@ -543,6 +590,8 @@ def declare(*, epsilon: Real | ExactInput | None = None, delta: ExactInput | Non
         claim_raw = {"epsilon": epsilon, "delta": 0 if delta is None else delta}
     elif rho is not None:
         claim_raw = {"rho": rho, "delta": delta}
+        if approx_delta is not None:
+            claim_raw["approx_delta"] = approx_delta
     elif mu is not None:
         claim_raw = {"mu": mu, "delta": delta}
     elif profile is not None:
@@ -655,6 +704,28 @@ def _conversion_delta(claim: ZCDPClaim | GDPClaim, delta: Fraction | None) -> Fr
     return d
 
 
+def _approximate_zcdp_point(claim: ZCDPClaim, delta: Fraction | None) -> AuditPoint:
+    """The point implied by (ρ, δ_a)-approximate zCDP at total δ > δ_a.
+
+    With δ' = δ - δ_a: (ε_ρ(δ') + ln(1/(1 - δ_a)), δ)-DP, ε_ρ of
+    :func:`~privref.reference.accounting.zcdp_to_dp_epsilon`.  Proof (Bun and Steinke 2016,
+    Definition 8.1): with E, E' the events of probability >= 1 - δ_a on which M(x)|E and
+    M(x')|E' are ρ-zCDP close, P(S) <= P(E) P(S|E) + δ_a <= P(E) (e^ε Q(S|E') + δ') + δ_a and
+    Q(S|E') <= Q(S)/Q(E'), P(E)/Q(E') <= 1/(1 - δ_a).  The ln(1/(1 - δ_a)) term is needed under
+    this conditional reading and harmless under the mixture reading (M(x) = (1 - δ_a) P' +
+    δ_a P''), where the point also holds; so the point is implied under both."""
+    d = _conversion_delta(claim, delta)
+    if d <= claim.approx_delta:
+        raise InvalidArgument(f"--delta (API: delta=)={d} must exceed the claim's approx_delta="
+                              f"{claim.approx_delta}: the audited delta includes it")
+    rest = d - claim.approx_delta
+    eps = zcdp_to_dp_epsilon(claim.rho, rest) + log(1 / (1 - claim.approx_delta))
+    return AuditPoint(PrivacyClaim(eps, d),
+                      f"{claim_text(claim)} -> (epsilon_rho(delta - approx_delta) + "
+                      f"ln(1/(1 - approx_delta)), delta) (Bun and Steinke 2016 Def. 8.1, "
+                      f"conditional events) at delta={d}")
+
+
 def audited_point(claim: DeclaredClaim, delta: Fraction | None) -> AuditPoint:
     """The (ε, δ) point audited for ``claim`` at ``delta`` (None: the claim's own δ).
 
@@ -675,6 +746,8 @@ def audited_point(claim: DeclaredClaim, delta: Fraction | None) -> AuditPoint:
     if isinstance(claim, PrivacyClaim):
         return AuditPoint(PrivacyClaim(claim.epsilon, claim.delta if delta is None else delta),
                           None)
+    if isinstance(claim, ZCDPClaim) and claim.approx_delta:
+        return _approximate_zcdp_point(claim, delta)
     if isinstance(claim, ZCDPClaim):
         d = _conversion_delta(claim, delta)
         eps = zcdp_to_dp_epsilon(claim.rho, d)
@@ -727,6 +800,11 @@ def profile_points(claim: DeclaredClaim, deltas: Sequence[ExactInput] | None = N
     if deltas is None:
         chosen = tuple(sorted(ZCDP_DELTAS if isinstance(claim, ZCDPClaim | GDPClaim)
                               else {p.delta for p in claim.points}))
+        if isinstance(claim, ZCDPClaim) and claim.approx_delta:
+            chosen = tuple(d for d in chosen if d > claim.approx_delta)
+            if not chosen:
+                raise InvalidArgument(f"deltas: no default delta exceeds the claim's "
+                                      f"approx_delta={claim.approx_delta}; give deltas above it")
     else:
         if isinstance(deltas, str | bytes) or not isinstance(deltas, Sequence) or not deltas:
             raise InvalidArgument(f"deltas={deltas!r} must be a non-empty sequence of numbers in "
@@ -751,7 +829,7 @@ def claim_text(claim: DeclaredClaim) -> str:
     if isinstance(claim, PrivacyClaim):
         return f"({claim.epsilon}, {claim.delta})-DP"
     if isinstance(claim, ZCDPClaim):
-        return f"{claim.rho}-zCDP"
+        return str(claim)
     if isinstance(claim, GDPClaim):
         return f"{claim.mu}-GDP"
     return "profile {" + ", ".join(f"({p.epsilon}, {p.delta})" for p in claim.points) + "}"
@@ -763,7 +841,8 @@ def claim_json(claim: DeclaredClaim) -> dict[str, object]:
         return {"kind": "dp", "epsilon": str(claim.epsilon), "delta": str(claim.delta)}
     if isinstance(claim, ZCDPClaim):
         return {"kind": "zcdp", "rho": str(claim.rho),
-                "delta": None if claim.delta is None else str(claim.delta)}
+                "delta": None if claim.delta is None else str(claim.delta),
+                "approx_delta": str(claim.approx_delta)}
     if isinstance(claim, GDPClaim):
         return {"kind": "gdp", "mu": str(claim.mu),
                 "delta": None if claim.delta is None else str(claim.delta)}
@@ -790,10 +869,7 @@ def detect_libraries(module: ModuleType | None, function: object = None) -> tupl
     origin = getattr(function, "__module__", None)
     if isinstance(origin, str) and (module is None or origin != module.__name__):
         tops.add(origin.split(".")[0])
-    try:
-        mapping = importlib.metadata.packages_distributions()
-    except Exception:  # pragma: no cover - broken metadata in the environment
-        mapping = {}
+    mapping = distributions_by_package()
     if module is not None:  # the target's own package is not a library it uses
         tops.discard(module.__name__.split(".")[0])
     found: dict[str, LibraryVersion] = {}

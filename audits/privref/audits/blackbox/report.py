@@ -385,6 +385,15 @@ class BlackboxReport:
         return any(_real_view(p)[1] for p in self.pairs if p.stage == "confirmation")
 
     @property
+    def real_verdict(self) -> str | None:
+        """The real-arithmetic view's verdict: ``"VIOLATION"`` when a confirmed pair's violation
+        is proved by an event that reads no float bits (:attr:`real_arithmetic_violation`),
+        ``"NO_VIOLATION_FOUND"`` otherwise; None when the audit reached no verdict."""
+        if self.verdict is None:
+            return None
+        return "VIOLATION" if self.real_arithmetic_violation else "NO_VIOLATION_FOUND"
+
+    @property
     def real_epsilon_lower_bound(self) -> float:
         """The largest epsilon lower bound from events that do not read float bits (confirmed pairs)."""
         return max((_real_view(p)[0] for p in self.pairs if p.stage == "confirmation"),

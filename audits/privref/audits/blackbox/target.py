@@ -69,6 +69,7 @@ from .declarations import (
     InputDomain,
     LibraryVersion,
     detect_libraries,
+    distributions_by_package,
     read_declaration,
 )
 from .errors import OutcomeError, TargetCallError, TargetError, TargetLoadError, TargetTimeout
@@ -233,11 +234,7 @@ def _vectorized(fn: Callable[..., object], name: str) -> bool:
 
 def _package_version(module_name: str) -> tuple[str | None, str | None]:
     top = module_name.split(".")[0]
-    try:
-        dists = importlib.metadata.packages_distributions().get(top, [])
-    except Exception:  # pragma: no cover - broken metadata in the environment
-        dists = []
-    for dist in [*dists, top]:
+    for dist in [*distributions_by_package().get(top, []), top]:
         try:
             return dist, importlib.metadata.version(dist)
         except importlib.metadata.PackageNotFoundError:

@@ -42,23 +42,30 @@ class UnsupportedVersion(PrivrefError):
 class LibrarySuite:
     """One library's shipped suite: its name (``privref audit-library NAME``), the distribution
     whose installed version is checked, the privref extra that installs it, the tested release
-    range ``low <= version < high`` and the module holding its targets."""
+    range ``low <= version < high`` and the module holding its targets.  ``folder`` holds the
+    suite and coverage files (None: this package)."""
 
     name: str
     distribution: str
     extra: str
     tested: tuple[str, str]
     targets: str
+    folder: str | None = None
+
+    def _file(self, kind: str) -> str:
+        if self.folder is not None:
+            return f"{self.folder}/{self.name}.{kind}.toml"
+        return str(resources.files(__package__) / f"{self.name}.{kind}.toml")
 
     @property
     def suite_file(self) -> str:
-        """Path of the shipped suite file ``NAME.suite.toml``."""
-        return str(resources.files(__package__) / f"{self.name}.suite.toml")
+        """Path of the suite file ``NAME.suite.toml``."""
+        return self._file("suite")
 
     @property
     def coverage_file(self) -> str:
-        """Path of the shipped coverage file ``NAME.coverage.toml``."""
-        return str(resources.files(__package__) / f"{self.name}.coverage.toml")
+        """Path of the coverage file ``NAME.coverage.toml``."""
+        return self._file("coverage")
 
     @property
     def tested_text(self) -> str:
