@@ -5,42 +5,33 @@ deep tier."""
 
 from __future__ import annotations
 
-import ast
-import dataclasses
 import inspect
-import tomllib
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
-from privref.app.blackbox_suite import SuiteCase, check_case, load_suite, run_case
-from privref.audits.libraries import library_suite, read_coverage
+from privref.app.blackbox_suite import check_case, load_suite, run_case
+from privref.audits.libraries import library_suite
 from privref.audits.libraries import targets_pipelinedp as targets
 from privref.audits.stats import cp_lower
 from privref.reference.neighbors import AddRemove, Substitution
 from privref.reference.privacy import PrivacyClaim
 
+from .pydp_family import (
+    check_suite_file,
+    odd_multiple_in,
+    small,
+    suite_case,
+    top_level_imports,
+)
+
 SUITE = library_suite("pipelinedp")
 MODULE = Path(inspect.getfile(targets))
 
 
-def _case(name: str) -> SuiteCase:
-    return next(c for c in load_suite(SUITE.suite_file) if c.name == name)
-
-
-def _small(case: SuiteCase, samples: int, **changes: str) -> SuiteCase:
-    """The case at ``samples`` per side (the last --samples wins), fields replaced by ``changes``."""
-    return dataclasses.replace(case, argv=(*case.argv, "--samples", str(samples)), **changes)
-
-
 def test_module_has_no_top_level_library_import() -> None:
-    tree = ast.parse(MODULE.read_text())
-    for node in tree.body:
-        names = ([a.name for a in node.names] if isinstance(node, ast.Import)
-                 else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
-        assert not any(n.split(".")[0] in ("pipeline_dp", "pydp", "numpy") for n in names), \
-            ast.dump(node)
+    assert not top_level_imports(MODULE) & {"pipeline_dp", "pydp", "numpy"}
 
 
 def test_every_target_declares_its_claim() -> None:
@@ -56,19 +47,8 @@ def test_every_target_declares_its_claim() -> None:
 
 
 def test_suite_and_coverage_agree() -> None:
-    cases = load_suite(SUITE.suite_file)
-    names = {c.name for c in cases}
-    assert len(names) == len(cases)
-    with open(SUITE.suite_file, "rb") as fh:
-        raw = tomllib.load(fh)
-    assert raw["defaults"]["confidence"] == "0.999999"
-    for entry in raw["target"]:
-        module, _, fn = entry["target"].partition(":")
-        assert module == SUITE.targets and fn in targets.__all__, entry
-        assert entry["name"].startswith("pipelinedp:")
-    assert {e for row in read_coverage("pipelinedp") for e in row.entries} == names
-    assert all(c.expect == "VIOLATION" for c in cases if "misconfigured" in c.name)
-    bug = _case("pipelinedp:known-bug-gaussian-float-leak")
+    check_suite_file(SUITE, targets.__all__)
+    bug = suite_case(SUITE, "pipelinedp:known-bug-gaussian-float-leak")
     assert (bug.expect, bug.expect_real) == ("VIOLATION", "NO_VIOLATION_FOUND")
 
 
@@ -88,9 +68,7 @@ def test_gaussian_noise_is_pydps() -> None:
 
 
 def _odd_55_in_range(x: float) -> bool:
-    m = Fraction(abs(x)) * 2**55
-    return (Fraction(1, 2**8) <= abs(Fraction(x)) < Fraction(1, 2**4) and m.denominator == 1
-            and m.numerator % 2 == 1)
+    return odd_multiple_in(x, 55, Fraction(1, 2**8), Fraction(1, 2**4))
 
 
 def test_gaussian_float_leak_bit_pattern() -> None:
@@ -106,14 +84,14 @@ def test_gaussian_float_leak_bit_pattern() -> None:
 
 def test_entries_at_small_samples() -> None:
     pytest.importorskip("pipeline_dp")
-    check_case(_small(_case("pipelinedp:count-laplace-misconfigured-record-privacy-id"), 3_000))
-    check_case(_small(_case("pipelinedp:known-bug-gaussian-float-leak"), 10_000))
+    check_case(small(suite_case(SUITE, "pipelinedp:count-laplace-misconfigured-record-privacy-id"), 3_000))
+    check_case(small(suite_case(SUITE, "pipelinedp:known-bug-gaussian-float-leak"), 10_000))
 
 
 def test_a_flipped_expectation_fails() -> None:
     """The suite can fail: a misconfigured entry expected clean is a FAIL."""
     pytest.importorskip("pipeline_dp")
-    case = _small(_case("pipelinedp:count-laplace-misconfigured-bounds-already-enforced"), 3_000,
+    case = small(suite_case(SUITE, "pipelinedp:count-laplace-misconfigured-bounds-already-enforced"), 3_000,
                   expect="NO_VIOLATION_FOUND", expect_real="NO_VIOLATION_FOUND")
     assert run_case(case, workers="1").status == "FAIL"
 

@@ -4,42 +4,34 @@ claims match what PyDP reports, the Gaussian float-leak bit pattern, a few entri
 
 from __future__ import annotations
 
-import ast
-import dataclasses
 import inspect
-import tomllib
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
-from privref.app.blackbox_suite import SuiteCase, check_case, load_suite, run_case
+from privref.app.blackbox_suite import check_case, load_suite, run_case
 from privref.audits.blackbox.declarations import read_declaration
-from privref.audits.libraries import library_suite, read_coverage
+from privref.audits.libraries import library_suite
 from privref.audits.libraries import targets_pydp as targets
 from privref.audits.stats import cp_lower
 from privref.reference.neighbors import AddRemove
 from privref.reference.privacy import PrivacyClaim
 
+from .pydp_family import (
+    check_suite_file,
+    odd_multiple_in,
+    small,
+    suite_case,
+    top_level_imports,
+)
+
 SUITE = library_suite("pydp")
 MODULE = Path(inspect.getfile(targets))
 
 
-def _case(name: str) -> SuiteCase:
-    return next(c for c in load_suite(SUITE.suite_file) if c.name == name)
-
-
-def _small(case: SuiteCase, samples: int, **changes: str) -> SuiteCase:
-    """The case at ``samples`` per side (the last --samples wins), fields replaced by ``changes``."""
-    return dataclasses.replace(case, argv=(*case.argv, "--samples", str(samples)), **changes)
-
-
 def test_module_has_no_top_level_library_import() -> None:
-    tree = ast.parse(MODULE.read_text())
-    for node in tree.body:
-        names = ([a.name for a in node.names] if isinstance(node, ast.Import)
-                 else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
-        assert not any(n.split(".")[0] == "pydp" for n in names), ast.dump(node)
+    assert not top_level_imports(MODULE) & {"pydp"}
 
 
 def test_every_target_declares_its_claim() -> None:
@@ -56,21 +48,8 @@ def test_every_target_declares_its_claim() -> None:
 
 
 def test_suite_and_coverage_agree() -> None:
-    cases = load_suite(SUITE.suite_file)
-    names = {c.name for c in cases}
-    assert len(names) == len(cases)
-    with open(SUITE.suite_file, "rb") as fh:
-        raw = tomllib.load(fh)
-    assert raw["defaults"]["confidence"] == "0.999999"
-    for entry in raw["target"]:
-        module, _, fn = entry["target"].partition(":")
-        assert module == SUITE.targets and fn in targets.__all__, entry
-        assert entry["name"].startswith("pydp:")
-    used = {e for row in read_coverage("pydp") for e in row.entries}
-    assert used == names
-    misconfigured = {n for n in names if "misconfigured" in n}
-    assert misconfigured and all(c.expect == "VIOLATION" for c in cases if c.name in misconfigured)
-    bug = _case("pydp:known-bug-gaussian-float-leak")
+    check_suite_file(SUITE, targets.__all__)
+    bug = suite_case(SUITE, "pydp:known-bug-gaussian-float-leak")
     assert (bug.expect, bug.expect_real) == ("VIOLATION", "NO_VIOLATION_FOUND")
 
 
@@ -107,9 +86,7 @@ def _finer_than(x: float, k: int) -> bool:
 
 
 def _odd_55_in_range(x: float) -> bool:
-    m = Fraction(abs(x)) * 2**55
-    return Fraction(1, 2**8) <= abs(Fraction(x)) < Fraction(1, 2**4) and m.denominator == 1 \
-        and m.numerator % 2 == 1
+    return odd_multiple_in(x, 55, Fraction(1, 2**8), Fraction(1, 2**4))
 
 
 def test_gaussian_float_leak_bit_pattern() -> None:
@@ -130,14 +107,14 @@ def test_gaussian_float_leak_bit_pattern() -> None:
 
 def test_entries_at_small_samples() -> None:
     pytest.importorskip("pydp")
-    check_case(_small(_case("pydp:known-bug-gaussian-float-leak"), 20_000))
-    check_case(_small(_case("pydp:count-misconfigured-record-level"), 20_000))
+    check_case(small(suite_case(SUITE, "pydp:known-bug-gaussian-float-leak"), 20_000))
+    check_case(small(suite_case(SUITE, "pydp:count-misconfigured-record-level"), 20_000))
 
 
 def test_a_flipped_expectation_fails() -> None:
     """The suite can fail: a misconfigured entry expected clean is a FAIL."""
     pytest.importorskip("pydp")
-    case = _small(_case("pydp:count-misconfigured-record-level"), 20_000,
+    case = small(suite_case(SUITE, "pydp:count-misconfigured-record-level"), 20_000,
                   expect="NO_VIOLATION_FOUND")
     assert run_case(case, workers="1").status == "FAIL"
 
