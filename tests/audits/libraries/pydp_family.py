@@ -17,9 +17,14 @@ def suite_case(suite: LibrarySuite, name: str) -> SuiteCase:
     return next(c for c in load_suite(suite.suite_file) if c.name == name)
 
 
-def small(case: SuiteCase, samples: int, **changes: str) -> SuiteCase:
-    """The case at ``samples`` per side (the last --samples wins), fields replaced by ``changes``."""
-    return dataclasses.replace(case, argv=(*case.argv, "--samples", str(samples)), **changes)
+def small(case: SuiteCase, samples: int, expect: str | None = None,
+          expect_real: str | None = None) -> SuiteCase:
+    """The case at ``samples`` per side (the last --samples wins), its expected verdicts replaced
+    when given."""
+    return dataclasses.replace(
+        case, argv=(*case.argv, "--samples", str(samples)),
+        expect=case.expect if expect is None else expect,
+        expect_real=case.expect_real if expect_real is None else expect_real)
 
 
 def top_level_imports(module: Path) -> set[str]:

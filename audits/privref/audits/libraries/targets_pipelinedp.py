@@ -37,6 +37,7 @@ References: https://pipelinedp.io/ , https://github.com/OpenMined/PipelineDP (``
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
@@ -75,17 +76,25 @@ noise on the grid 2^-55)."""
 Row = tuple[int, Hashable, float]
 Users = Sequence[Sequence[Any]]
 
-_ONE = [(1.0,)]
-_THREE = [(1.0, 1.0, 1.0)]
-_COUNT_PAIRS = [[_THREE, []], [_THREE + _ONE, _ONE]]
+Dataset = list[tuple[float, ...]]
+_NONE: Dataset = []
+_ONE: Dataset = [(1.0,)]
+_THREE: Dataset = [(1.0, 1.0, 1.0)]
+_COUNT_PAIRS: list[list[Dataset]] = [[_THREE, _NONE], [_THREE + _ONE, _ONE]]
 _COUNT_ELEMENTS = [(1.0,), (1.0, 1.0, 1.0)]
-_SUM_PAIRS = [[[(4.0, 4.0, 4.0)], []], [[(4.0,), (0.0,)], [(0.0,)]]]
+_SUM_PAIRS: list[list[Dataset]] = [[[(4.0, 4.0, 4.0)], _NONE], [[(4.0,), (0.0,)], [(0.0,)]]]
 _SUM_ELEMENTS = [(0.0,), (4.0,), (4.0, 4.0, 4.0)]
+
+
+def _lib(name: str) -> Any:
+    """The library module ``name``, imported when a target first runs (so this module imports
+    without it; typed Any, as the library ships no type information)."""
+    return importlib.import_module(name)
 
 
 def _seed_numpy(rng: object) -> None:
     """Seed numpy's global generator (PipelineDP's contribution-bounding sampler) from ``rng``."""
-    import numpy as np
+    np = _lib("numpy")
     integers = getattr(rng, "integers", None)
     if callable(integers):
         np.random.seed(int(integers(0, 2**32)))
@@ -111,7 +120,7 @@ def _rows(data: Users, size: int, record_ids: bool = False) -> list[Row]:
 
 
 def _extractors(with_privacy_id: bool = True) -> Any:
-    import pipeline_dp as pdp
+    pdp = _lib("pipeline_dp")
     return pdp.DataExtractors(
         partition_extractor=lambda r: r[0],
         privacy_id_extractor=(lambda r: r[1]) if with_privacy_id else None,
@@ -124,7 +133,7 @@ def _aggregate(data: Users, rng: object, size: int, metric: Callable[[Any], Any]
                **params: Any) -> list[float]:
     """Run one ``DPEngine.aggregate`` with one metric over ``size`` public partitions (copies of
     ``data``) and return the metric's value in each, in partition order."""
-    import pipeline_dp as pdp
+    pdp = _lib("pipeline_dp")
     _seed_numpy(rng)
     accountant: Any = (pdp.PLDBudgetAccountant(total_epsilon=epsilon, total_delta=delta)
                        if pld else
@@ -146,7 +155,7 @@ def _select(data: Users, rng: object, size: int, strategy: str, *, epsilon: floa
             delta: float = 1e-5, record_ids: bool = False) -> list[bool]:
     """Run one ``DPEngine.select_partitions`` over ``size`` partitions (copies of ``data``) and
     return, per partition, whether it was kept."""
-    import pipeline_dp as pdp
+    pdp = _lib("pipeline_dp")
     _seed_numpy(rng)
     accountant = pdp.NaiveBudgetAccountant(total_epsilon=epsilon, total_delta=delta)
     engine = pdp.DPEngine(accountant, pdp.LocalBackend())
@@ -322,7 +331,7 @@ def add_dp_noise_count(data: Users, rng: object, size: int) -> list[float]:
     """Correct: ``DPEngine.add_dp_noise`` (pre-aggregated data) with Laplace,
     ``l0_sensitivity=1``, ``linf_sensitivity=1``, ``NaiveBudgetAccountant(1, 0)``, on the number of
     users of ``data`` (each user counted once, as the caller must ensure): true ε = 1."""
-    import pipeline_dp as pdp
+    pdp = _lib("pipeline_dp")
     _seed_numpy(rng)
     accountant = pdp.NaiveBudgetAccountant(total_epsilon=1.0, total_delta=0.0)
     engine = pdp.DPEngine(accountant, pdp.LocalBackend())

@@ -33,6 +33,7 @@ the least significant bits for differential privacy", CCS 2012.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -81,6 +82,12 @@ PARTITION_DELTA = 1e-5
 """The (ε, δ) of the correct partition-selection targets (``max_partitions_contributed=1``)."""
 
 
+def _lib(name: str) -> Any:
+    """The library module ``name``, imported when a target first runs (so this module imports
+    without it; typed Any, as the library ships no type information)."""
+    return importlib.import_module(name)
+
+
 def _repeat(call: Callable[[], Any], size: int) -> list[Any]:
     return [call() for _ in range(size)]
 
@@ -99,7 +106,7 @@ def laplace_mechanism_count(data: list[Any], rng: object, size: int) -> list[flo
     A count moves by 1 when an entry is added; Laplace noise of diversity 1/ε = 2: true ε = 1/2.
     PyDP draws Laplace on the grid 2^-40·(rounded diversity) and rounds the input to that grid
     first, so the float bits carry nothing: expected clean in both views."""
-    from pydp.algorithms.numerical_mechanisms import LaplaceMechanism
+    LaplaceMechanism = _lib("pydp.algorithms.numerical_mechanisms").LaplaceMechanism
     mech = LaplaceMechanism(0.5, 1.0)
     value = float(len(data))
     return _repeat(lambda: mech.add_noise(value), size)
@@ -113,7 +120,7 @@ def laplace_mechanism_sum_misconfigured(data: list[Any], rng: object, size: int)
 
     Adding an entry moves the sum by up to 4 but the mechanism was told 1: true ε = 4·1/2 = 2
     (PyDP would be right with ``sensitivity=4``).  Integer outputs (noise rounded)."""
-    from pydp.algorithms.numerical_mechanisms import LaplaceMechanism
+    LaplaceMechanism = _lib("pydp.algorithms.numerical_mechanisms").LaplaceMechanism
     mech = LaplaceMechanism(0.5, 1.0)
     value = sum(_clamp(data, 0, 4))
     return _repeat(lambda: mech.add_noise(value), size)
@@ -127,7 +134,7 @@ def gaussian_mechanism_count_int(data: list[Any], rng: object, size: int) -> lis
 
     PyDP calibrates σ = 3.73 with the analytic Gaussian (Balle and Wang, ICML 2018), which is
     (1, 1e-5)-DP for an l2 sensitivity 1: expected NO_VIOLATION_FOUND."""
-    from pydp.algorithms.numerical_mechanisms import GaussianMechanism
+    GaussianMechanism = _lib("pydp.algorithms.numerical_mechanisms").GaussianMechanism
     mech = GaussianMechanism(1.0, 1e-5, 1.0)
     value = len(data)
     return _repeat(lambda: mech.add_noise(value), size)
@@ -141,7 +148,7 @@ def gaussian_mechanism_sum_misconfigured(data: list[Any], rng: object, size: int
 
     The true l2 sensitivity is 4: the mechanism is 4/σ = 1.07-GDP, whose ε at δ = 1e-5 is about
     4.4 (Dong, Roth and Su 2022, Corollary 2.13), far above the claimed 1."""
-    from pydp.algorithms.numerical_mechanisms import GaussianMechanism
+    GaussianMechanism = _lib("pydp.algorithms.numerical_mechanisms").GaussianMechanism
     mech = GaussianMechanism(1.0, 1e-5, 1.0)
     value = sum(_clamp(data, 0, 4))
     return _repeat(lambda: mech.add_noise(value), size)
@@ -164,7 +171,7 @@ def gaussian_float_leak(data: list[Any], rng: object, size: int) -> list[float]:
     magnitude above about σ/8, so for every σ some output binade holds odd multiples of the grid
     from one count and none from its neighbour (PipelineDP's PLD entry shows it at σ = 8.06).
     Integer outputs (``add_noise(int)``) do not leak."""
-    from pydp.algorithms.numerical_mechanisms import GaussianMechanism
+    GaussianMechanism = _lib("pydp.algorithms.numerical_mechanisms").GaussianMechanism
     mech = GaussianMechanism(GAUSSIAN_LEAK_EPSILON, GAUSSIAN_LEAK_DELTA, 1.0)
     value = float(len(data))
     return _repeat(lambda: mech.add_noise(value), size)
@@ -177,7 +184,7 @@ def laplace_noised_value_above_threshold(data: list[Any], rng: object,
     """Correct: ``LaplaceMechanism(epsilon=1, sensitivity=1).noised_value_above_threshold(
     float(len(data)), 3.0)``: whether the noisy count exceeds 3 (one Laplace draw of diversity 1,
     post-processed): true ε <= 1 by post-processing."""
-    from pydp.algorithms.numerical_mechanisms import LaplaceMechanism
+    LaplaceMechanism = _lib("pydp.algorithms.numerical_mechanisms").LaplaceMechanism
     mech = LaplaceMechanism(1.0, 1.0)
     value = float(len(data))
     return _repeat(lambda: bool(mech.noised_value_above_threshold(value, 3.0)), size)
@@ -193,7 +200,7 @@ def laplace_distribution_count(data: list[Any], rng: object, size: int) -> list[
     The raw sampler with its own (ε, sensitivity) parameters: diversity 2, true ε = 1/2.  Its
     samples lie on the grid 2^-40·2 and a count plus a grid value is exact for |output| < 2^12, so
     the bits carry nothing: expected clean in both views."""
-    from pydp.distributions import LaplaceDistribution
+    LaplaceDistribution = _lib("pydp.distributions").LaplaceDistribution
     dist = LaplaceDistribution(epsilon=0.5, sensitivity=1.0)
     value = float(len(data))
     return _repeat(lambda: value + dist.sample(), size)
@@ -209,7 +216,7 @@ def ml_laplace_bounded_domain(data: list[Any], rng: object, size: int) -> list[f
     ``LaplaceFolded`` classes of the same module raise TypeError in 1.1.5.)"""
     import warnings
 
-    from pydp.ml.mechanisms.laplace import LaplaceBoundedDomain
+    LaplaceBoundedDomain = _lib("pydp.ml.mechanisms.laplace").LaplaceBoundedDomain
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         mech = LaplaceBoundedDomain()
@@ -228,7 +235,7 @@ def count(data: list[Any], rng: object, size: int) -> list[int]:
     """Correct: ``Count(epsilon=0.5).quick_result(data)`` (l0 = linf = 1: one record per user).
 
     Laplace noise of diversity l0·linf/ε = 2 rounded to an integer: true ε = 1/2."""
-    from pydp.algorithms.laplacian import Count
+    Count = _lib("pydp.algorithms.laplacian").Count
     algo = Count(epsilon=0.5, dtype="int")
     entries = [int(x) for x in data]
     return _repeat(lambda: algo.quick_result(entries), size)
@@ -247,7 +254,7 @@ def count_misconfigured_record_level(data: list[Any], rng: object, size: int) ->
 
     PyDP's Count does not bound contributions; it trusts ``linf_sensitivity``.  Adding a user
     with 3 records moves the count by 3: true ε = 3·1/2 = 3/2."""
-    from pydp.algorithms.laplacian import Count
+    Count = _lib("pydp.algorithms.laplacian").Count
     algo = Count(epsilon=0.5, dtype="int")
     entries = _records(data)
     return _repeat(lambda: algo.quick_result(entries), size)
@@ -258,7 +265,7 @@ def count_misconfigured_record_level(data: list[Any], rng: object, size: int) ->
 def count_user_level(data: list[Any], rng: object, size: int) -> list[int]:
     """Correct counterpart: ``Count(epsilon=0.5, linf_sensitivity=3)`` on the same users (at most
     3 records each): diversity 3/ε, true ε = 1/2."""
-    from pydp.algorithms.laplacian import Count
+    Count = _lib("pydp.algorithms.laplacian").Count
     algo = Count(epsilon=0.5, linf_sensitivity=3, dtype="int")
     entries = _records(data)
     return _repeat(lambda: algo.quick_result(entries), size)
@@ -270,7 +277,7 @@ def bounded_sum(data: list[Any], rng: object, size: int) -> list[int]:
     """Correct: ``BoundedSum(epsilon=0.5, lower_bound=0, upper_bound=4, dtype="int")``.
 
     PyDP clamps each entry to [0, 4] and adds Laplace noise of diversity 4/ε: true ε = 1/2."""
-    from pydp.algorithms.laplacian import BoundedSum
+    BoundedSum = _lib("pydp.algorithms.laplacian").BoundedSum
     algo = BoundedSum(epsilon=0.5, lower_bound=0, upper_bound=4, dtype="int")
     entries = [int(x) for x in data]
     return _repeat(lambda: algo.quick_result(entries), size)
@@ -286,7 +293,7 @@ def bounded_sum_misconfigured_double_spent(data: list[Any], rng: object,
     Two releases compose to ε = 1; their sum is post-processing, so a violation of the sum is a
     violation of the pair.  True ε of the sum: the sum of two Laplace(8) noises moved by 8, whose
     loss tends to 1 in the tails."""
-    from pydp.algorithms.laplacian import BoundedSum
+    BoundedSum = _lib("pydp.algorithms.laplacian").BoundedSum
     algo = BoundedSum(epsilon=0.5, lower_bound=0, upper_bound=4, dtype="int")
     entries = [int(x) for x in data]
     return _repeat(lambda: algo.quick_result(entries) + algo.quick_result(entries), size)
@@ -294,7 +301,7 @@ def bounded_sum_misconfigured_double_spent(data: list[Any], rng: object,
 
 def _bounded(cls_name: str) -> Callable[[list[Any], object, int], list[float]]:
     def run(data: list[Any], rng: object, size: int) -> list[float]:
-        import pydp.algorithms.laplacian as lap
+        lap = _lib("pydp.algorithms.laplacian")
         algo = getattr(lap, cls_name)(epsilon=1.0, lower_bound=0.0, upper_bound=4.0,
                                       dtype="float")
         entries = [float(x) for x in data]
@@ -333,7 +340,7 @@ def bounded_standard_deviation(data: list[Any], rng: object, size: int) -> list[
 def _order(cls_name: str, dtype: str = "int",
            **extra: float) -> Callable[[list[Any], object, int], list[Any]]:
     def run(data: list[Any], rng: object, size: int) -> list[Any]:
-        import pydp.algorithms.laplacian as lap
+        lap = _lib("pydp.algorithms.laplacian")
         conv: Callable[[Any], Any] = int if dtype == "int" else float
         algo = getattr(lap, cls_name)(epsilon=1.0, lower_bound=conv(0), upper_bound=conv(4),
                                       dtype=dtype, **extra)
@@ -381,7 +388,7 @@ def quantile_tree_median(data: list[Any], rng: object, size: int) -> list[float]
     then ``compute_quantiles(epsilon=1, delta=0, max_partitions_contributed=1,
     max_contributions_per_partition=1, [0.5])`` (Laplace noise on the tree's counts): claimed
     ε = 1, expected clean in both views."""
-    from pydp.algorithms.quantile_tree import QuantileTree
+    QuantileTree = _lib("pydp.algorithms.quantile_tree").QuantileTree
     entries = [float(x) for x in data]
 
     def once() -> float:
@@ -397,7 +404,7 @@ def quantile_tree_median(data: list[Any], rng: object, size: int) -> list[float]
 def _keep(strategy: str, epsilon: float, delta: float,
           pre_threshold: int | None = None) -> Callable[[list[Any], object, int], list[bool]]:
     def run(data: list[Any], rng: object, size: int) -> list[bool]:
-        from pydp.algorithms.partition_selection import create_partition_strategy
+        create_partition_strategy = _lib("pydp.algorithms.partition_selection").create_partition_strategy
         chooser = create_partition_strategy(strategy, epsilon, delta, 1, pre_threshold)
         users = len(data)
         return _repeat(lambda: bool(chooser.should_keep(users)), size)
@@ -450,7 +457,7 @@ def partition_selection_misconfigured_record_level(data: list[Any], rng: object,
     probability grows by up to e^5 (the (1, 1e-3) claim holds only for 1 record per user):
     PyDP's ``probability_of_keep`` is 0 at 0 records, 0.0858 at 5 and 0.983 at 10, so the pair
     ``[5]`` vs ``[]`` alone refutes δ = 1e-3."""
-    from pydp.algorithms.partition_selection import create_partition_strategy
+    create_partition_strategy = _lib("pydp.algorithms.partition_selection").create_partition_strategy
     chooser = create_partition_strategy("truncated_geometric", 1.0, 1e-3, 1)
     records = sum(int(k) for k in data)
     return _repeat(lambda: bool(chooser.should_keep(records)), size)
