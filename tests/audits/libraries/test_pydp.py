@@ -109,6 +109,17 @@ def test_gaussian_float_leak_bit_pattern() -> None:
     assert not any(_finer_than(x, 40) for x in laplace)
 
 
+def test_ml_laplace_bounded_domain_float_leak() -> None:
+    """The finding read on draws: from count 0 outputs in (0, 1/2) finer than 2^-53 occur; from
+    count 1 none does (1 + noise is exact there)."""
+    pytest.importorskip("pydp")
+    n = 5_000
+    zero = [x for x in targets.ml_laplace_bounded_domain([], None, n) if 0 < x < 0.5]
+    one = [x for x in targets.ml_laplace_bounded_domain([0], None, n) if 0 < x < 0.5]
+    assert cp_lower(sum(_finer_than(x, 53) for x in zero), n, Fraction(1, 10**6)) > Fraction(1, 10)
+    assert one and not any(_finer_than(x, 53) for x in one)
+
+
 def test_entries_at_small_samples() -> None:
     pytest.importorskip("pydp")
     check_case(small(suite_case(SUITE, "pydp:known-bug-gaussian-float-leak"), 20_000))
