@@ -84,7 +84,9 @@ def hundred_steps() -> Task:
     return _task(F(1, 100), 100, F(1), F(1, 10**5))
 
 
-@pytest.mark.parametrize("task", ["ten_steps",
+# both ends of the same ten-step calibration are proved in CI through the command
+# (tests/app/test_account_pld.py::test_calibrate_ends_are_proved); here in the deep tier
+@pytest.mark.parametrize("task", [pytest.param("ten_steps", marks=pytest.mark.deep),
                                   pytest.param("hundred_steps", marks=pytest.mark.deep)])
 def test_sigma_hi_is_proved_safe_and_sigma_lo_unsafe(task: str,
                                                      request: pytest.FixtureRequest) -> None:
