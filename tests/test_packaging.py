@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from privref.audits.libraries import LIBRARIES
+
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ("reference", "audits", "proofs", "app")
 
@@ -77,6 +79,9 @@ def test_the_wheel_ships_privref_and_only_privref(built: dict[str, Path], kind: 
     assert _expected_modules() <= shipped, sorted(_expected_modules() - shipped)
     assert not [n for n in shipped if "validation" in n.split("/")[:-1] or "zoo" in n], "zoo shipped"
     assert "privref/py.typed" in names
+    data = {f"privref/audits/libraries/{lib}.{kind}.toml" for lib in LIBRARIES
+            for kind in ("suite", "coverage")}  # privref audit-library reads them
+    assert data <= set(names), sorted(data - set(names))
     entry = next(n for n in names if n.endswith("entry_points.txt"))
     assert "privref = privref.app.cli:main" in archive.read(entry).decode()
 
