@@ -67,6 +67,7 @@ __all__ = [
     "known_bug_2922_fixed",
     "known_bug_2922_gaussian_buggy",
     "known_bug_2922_gaussian_fixed",
+    "known_bug_2922_gaussian_native",
     "known_bug_2923_buggy",
     "known_bug_2923_fixed",
     "laplace_count",
@@ -821,6 +822,27 @@ def known_bug_2922_gaussian_buggy(data: Sequence[Hashable], rng: np.random.Gener
     return _release_of_a(meas, data, "known_bug_2922_gaussian_buggy")
 
 
+GAUSS_2922_NATIVE = (Fraction(1, 8), Fraction(0.1586552858352661))
+"""``make_gaussian_threshold(scale=2, threshold=3).map((1, 1, 1))`` = (ρ, δ_a) = (1/8,
+0.15866): OpenDP's native approximate-zCDP claim, stated as it is (``declare(rho=...,
+approx_delta=...)``, Bun and Steinke 2016 Def. 8.1)."""
+
+
+@declare(rho=GAUSS_2922_NATIVE[0], approx_delta=GAUSS_2922_NATIVE[1], delta=GAUSS_2922_CLAIM[1],
+         relation="add-remove", pairs=KEY_PAIRS, elements=KEYS, library=LIB,
+         uses_own_randomness=True)
+def known_bug_2922_gaussian_native(data: Sequence[Hashable], rng: np.random.Generator) -> int:
+    """KNOWN BUG (OpenDP issue 2922, Gaussian side), OpenDP's own claim: approximate zCDP
+    (ρ, δ_a) = (1/8, 0.15866) read from ``map((1, 1, 1))`` and audited at total δ = 0.17, the
+    point (ε_ρ(0.17 − δ_a) + ln(1/(1 − δ_a)), 0.17) it implies under either reading of the
+    definition (docs/library-suites.md).  A one-user key is released with probability 0.2242 >
+    0.17 and never without that user: VIOLATION.  Output: 1 when key "a" is released, else 0."""
+    meas = _threshold("gaussian", THRESHOLD)
+    _check_once("make_gaussian_threshold(2, 3).map((1,1,1))",
+                lambda: meas.map((1, 1, 1)), GAUSS_2922_NATIVE)
+    return _release_of_a(meas, data, "known_bug_2922_gaussian_native")
+
+
 @declare(epsilon=GAUSS_2922_FIXED[0], delta=GAUSS_2922_FIXED[1], relation="add-remove",
          pairs=KEY_PAIRS, elements=KEYS, library=LIB, uses_own_randomness=True)
 def known_bug_2922_gaussian_fixed(data: Sequence[Hashable],
@@ -968,6 +990,7 @@ TARGETS: tuple[Callable[..., object], ...] = (
     randomized_response, randomized_response_bitvec, noisy_max, noisy_max_zcdp,
     report_noisy_max_gumbel, noisy_top_k, noisy_max_misconfigured_sensitivity, private_quantile,
     canonical_noise, known_bug_2922_buggy, known_bug_2922_fixed, known_bug_2922_gaussian_buggy,
+    known_bug_2922_gaussian_native,
     known_bug_2922_gaussian_fixed, alp_queryable, polars_len, known_bug_2923_buggy,
     known_bug_2923_fixed,
 )
