@@ -316,15 +316,11 @@ def test_json_output_is_never_the_suite_or_a_target_file(tmp_path: Path, targets
     assert targets.read_text() == source
 
 
-def test_selecting_one_entry_of_a_large_suite_validates_each_option_set_once(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
-    """5,000 entries differing in target, name and seed: the CLI's validation runs once for
-    them all, no target is imported, and --only runs one (here skipped: nothing is audited).
-    The 20,000-entry case is in the deep tier (below)."""
+def _count_validations(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A list that grows by one each time the CLI's validation (parse_config) runs here."""
     from privref.app import blackbox_cli
 
-    calls = []
+    calls: list[int] = []
     real = blackbox_cli.parse_config
 
     def counting(*args: object, **kwargs: object) -> object:
@@ -332,6 +328,16 @@ def test_selecting_one_entry_of_a_large_suite_validates_each_option_set_once(
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(blackbox_cli, "parse_config", counting)
+    return calls
+
+
+def test_selecting_one_entry_of_a_large_suite_validates_each_option_set_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """5,000 entries differing in target, name and seed: the CLI's validation runs once for
+    them all, no target is imported, and --only runs one (here skipped: nothing is audited).
+    The 20,000-entry case is in the deep tier (below)."""
+    calls = _count_validations(monkeypatch)
     entries = [{"name": f"e{i}", "target": f"module_{i}:f", "seed": i, "epsilon": "ln(3)",
                 "expect": "NO_VIOLATION_FOUND", "pairs": [[[0], [1]]]} for i in range(5_000)]
     entries[2_345]["requires"] = ["no-such-distribution-xyz"]
@@ -348,16 +354,7 @@ def test_selecting_one_entry_of_a_20000_entry_toml_suite_is_fast(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The measured case of issue 32: TOML, 20,000 entries, --only one of them (runs it): the
     options are validated once for all entries (no timing assertion: benchmarks/ times it)."""
-    from privref.app import blackbox_cli
-
-    calls = []
-    real = blackbox_cli.parse_config
-
-    def counting(*args: object, **kwargs: object) -> object:
-        calls.append(1)
-        return real(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(blackbox_cli, "parse_config", counting)
+    calls = _count_validations(monkeypatch)
     text = ['[defaults]\nsamples = 2000\nconfidence = "0.9999999"\n']
     text += [f'\n[[target]]\nname = "e{i}"\ntarget = "{targets.name}:rr"\nseed = {i}\n'
              'expect = "NO_VIOLATION_FOUND"\n' for i in range(20_000)]
